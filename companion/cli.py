@@ -1,0 +1,69 @@
+"""``scopa-companion``: serve the companion on the local network with waitress.
+
+The Flask development server never faces the network; waitress runs on Windows, macOS and Linux.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that other devices on the network can reach."""
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127.") and address not in found:
+            found.append(address)
+    return found
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="scopa-companion",
+        description="Keep the score of a real game of Scopa: open the address it prints on "
+                    "every phone at the table.")
+    parser.add_argument("--host", default=os.environ.get("SCOPA_HOST", "0.0.0.0"),
+                        help="address to listen on (default 0.0.0.0: every interface; "
+                             "env SCOPA_HOST)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("SCOPA_PORT", "8000")),
+                        help="port to listen on (default 8000; env SCOPA_PORT)")
+    parser.add_argument("--db", default=os.environ.get("SCOPA_DB"),
+                        help="the SQLite file that keeps the matches (default: in the instance "
+                             "folder; env SCOPA_DB)")
+    parser.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.db:
+        path = Path(args.db).expanduser().resolve()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.environ["SCOPA_DB"] = str(path)
+
+    from waitress import serve
+
+    from . import create_app
+
+    app = create_app()
+    print(f"Scopa companion: scores kept in {app.config['DATABASE']}", flush=True)
+    if args.host in ("0.0.0.0", "::", ""):
+        for address in lan_addresses() or ["<this machine's address>"]:
+            print(f"Open on the phones at the table: http://{address}:{args.port}/", flush=True)
+    print(f"On this machine: http://127.0.0.1:{args.port}/", flush=True)
+    try:
+        serve(app, host=args.host, port=args.port, threads=args.threads, ident="scopa-companion")
+    except OSError as error:
+        print(f"scopa-companion: cannot listen on {args.host}:{args.port}: {error.strerror}",
+              file=sys.stderr)
+        return 1
+    return 0

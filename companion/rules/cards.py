@@ -1,0 +1,105 @@
+"""Cards in the notation of RULES §1: ``<value><suit>``, case-insensitive.
+
+>>> parse_card("7D")
+Card(value=7, suit='d')
+>>> str(parse_card("10b"))
+'10b'
+>>> italian_name(parse_card("7d"))
+'Sette di denari'
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+SUITS = ("d", "c", "s", "b")
+VALUES = tuple(range(1, 11))
+FIGURES = (8, 9, 10)
+
+SUIT_NAMES = {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}
+SUIT_NAMES_EN = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
+FRENCH_SUIT_NAMES = {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}
+
+VALUE_NAMES = {
+    1: "Asso", 2: "Due", 3: "Tre", 4: "Quattro", 5: "Cinque",
+    6: "Sei", 7: "Sette", 8: "Fante", 9: "Cavallo", 10: "Re",
+}
+VALUE_NAMES_EN = {1: "Ace", 8: "Jack", 9: "Horse", 10: "King"}
+# French-suited packs: 9 is the Queen. The Chkobba pack swaps the two lower figures' labels
+# (9 is called Jack and 8 Queen); only the labels change, never the capture values.
+FRENCH_VALUE_NAMES = {1: "Ace", 8: "Jack", 9: "Queen", 10: "King"}
+CHKOBBA_VALUE_NAMES = {1: "Ace", 8: "Queen", 9: "Jack", 10: "King"}
+PACKS = ("italian", "french", "chkobba")
+
+
+class ScopaError(ValueError):
+    """Input the rules refuse; the message says what is wrong in the player's words."""
+
+
+class CardError(ScopaError):
+    """A card, or a set of cards, that cannot be."""
+
+
+class HandError(ScopaError):
+    """An entered hand that cannot have happened at a real table."""
+
+
+class Card(NamedTuple):
+    value: int
+    suit: str
+
+    def __str__(self) -> str:
+        return f"{self.value}{self.suit}"
+
+
+def parse_card(text: str) -> Card:
+    """Read one card such as ``"7d"`` or ``"10B"``; raise CardError for anything else."""
+    if not isinstance(text, str):
+        raise CardError(f"{text!r} is not a card (write cards like 7d or 10b)")
+    cleaned = text.strip().lower()
+    value, suit = cleaned[:-1], cleaned[-1:]
+    if suit not in SUITS or not value.isdigit() or int(value) not in VALUES or value != str(int(value)):
+        raise CardError(f"{text} is not a card (write cards like 7d or 10b)")
+    return Card(int(value), suit)
+
+
+def parse_cards(texts: Iterable[str], what: str = "the cards") -> list[Card]:
+    """Read a list of distinct cards; a card given twice is refused."""
+    if isinstance(texts, (str, bytes)) or not isinstance(texts, (list, tuple)):
+        raise CardError(f"{what} must be a list of cards")
+    cards = [parse_card(text) for text in texts]
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise CardError(f"{card} is entered twice in {what}")
+        seen.add(card)
+    return cards
+
+
+def deck(size: int = 40) -> list[Card]:
+    """The 40-card Italian deck, or Scopa Corse's 36 (the four 2s removed)."""
+    if size not in (40, 36):
+        raise CardError("the deck has 40 cards, or 36 in Scopa Corse")
+    values = VALUES if size == 40 else tuple(v for v in VALUES if v != 2)
+    return [Card(value, suit) for suit in SUITS for value in values]
+
+
+def italian_name(card: Card) -> str:
+    """'Asso di spade', 'Re di denari'."""
+    return f"{VALUE_NAMES[card.value]} di {SUIT_NAMES[card.suit]}"
+
+
+def english_name(card: Card, pack: str = "italian") -> str:
+    """The card in English, for the Italian pack ('Horse of cups') or a French-suited one
+    ('Queen of hearts'; in the Chkobba pack 'Jack of hearts' for the 9)."""
+    if pack == "italian":
+        names, suits = VALUE_NAMES_EN, SUIT_NAMES_EN
+    else:
+        names = CHKOBBA_VALUE_NAMES if pack == "chkobba" else FRENCH_VALUE_NAMES
+        suits = FRENCH_SUIT_NAMES
+    return f"{names.get(card.value, str(card.value))} of {suits[card.suit]}"
+
+
+def card_name(card: Card, pack: str = "italian") -> str:
+    """The name players at this table use: Italian for the Italian pack, else the French one."""
+    return italian_name(card) if pack == "italian" else english_name(card, pack)

@@ -1,0 +1,93 @@
+"""Bazzica and Sbarazzina declarations (RULES §5).
+
+Right after a three-card deal a player may show three cards: a *bazzica* (total 9 or less, Ace 1,
+2-7 face value, figures 10) or a *bazzicotto* (three of one rank). When both declare after the
+same deal only the better scores.
+
+>>> from companion.rules.cards import parse_cards
+>>> judge(parse_cards(["2d", "1c", "1s"]), "bazzica")
+Judged(kind='bazzica', points=3, strength=(0, -4))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
+
+from .cards import Card, CardError
+
+
+class Judged(NamedTuple):
+    kind: str          # "bazzica" or "bazzicotto"
+    points: int
+    strength: tuple    # larger is better: any bazzicotto beats any bazzica
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """Three cards shown by one side after one deal (deals numbered from 1 within the hand)."""
+
+    side: int
+    deal: int
+    cards: tuple[Card, ...]
+
+
+def bazzica_value(card: Card) -> int:
+    return 10 if card.value >= 8 else card.value
+
+
+def judge(cards: Sequence[Card], scheme: str) -> Judged:
+    """What three cards declare under ``bazzica`` or ``sbarazzina`` scoring; CardError if nothing."""
+    if len(cards) != 3 or len(set(cards)) != 3:
+        raise CardError("a declaration shows three different cards")
+    ranks = [card.value for card in cards]
+    if len(set(ranks)) == 1:
+        # A-A-A is the best bazzicotto, Re-Re-Re the worst.
+        return Judged("bazzicotto", 10 if scheme == "bazzica" else 7, (1, -ranks[0]))
+    total = sum(bazzica_value(card) for card in cards)
+    if total > 9:
+        raise CardError(
+            f"{' '.join(str(c) for c in cards)} is no declaration: a bazzica totals 9 or less "
+            f"(these total {total}) and a bazzicotto is three of one rank")
+    if scheme == "bazzica":
+        points = 3
+    else:  # sbarazzina: 2 if the ranks all differ, 3 if they include a pair
+        points = 2 if len(set(ranks)) == 3 else 3
+    return Judged("bazzica", points, (0, -total))
+
+
+def score_declarations(declarations: Sequence[Declaration], scheme: str,
+                       names: Sequence[str]) -> tuple[list[int], list[str]]:
+    """Points per side from a hand's declarations, and a sentence for each deal.
+
+    Checks that each side declares at most once per deal and that two sides never show the same
+    card after one deal."""
+    n_sides = len(names)
+    points = [0] * n_sides
+    said: list[str] = []
+    by_deal: dict[int, list[Declaration]] = {}
+    for d in declarations:
+        if not 0 <= d.side < n_sides:
+            raise CardError(f"a declaration names side {d.side + 1}, but there are {n_sides} sides")
+        if isinstance(d.deal, bool) or not isinstance(d.deal, int) or not 1 <= d.deal <= 10:
+            raise CardError("a declaration's deal is a number from 1 to 10")
+        by_deal.setdefault(d.deal, []).append(d)
+    for deal in sorted(by_deal):
+        group = by_deal[deal]
+        if len({d.side for d in group}) != len(group):
+            raise CardError(f"a side declared twice after deal {deal}")
+        shown = [card for d in group for card in d.cards]
+        if len(set(shown)) != len(shown):
+            raise CardError(f"two declarations after deal {deal} show the same card")
+        judged = [(d, judge(d.cards, scheme)) for d in group]
+        best = max(j.strength for _, j in judged)
+        leaders = [(d, j) for d, j in judged if j.strength == best]
+        words = ", ".join(f"{names[d.side]} {j.kind} {' '.join(map(str, d.cards))}"
+                          for d, j in judged)
+        if len(leaders) == 1:
+            d, j = leaders[0]
+            points[d.side] += j.points
+            said.append(f"deal {deal}: {words}: {names[d.side]} scores {j.points}")
+        else:
+            said.append(f"deal {deal}: {words}: equal, nobody scores")
+    return points, said

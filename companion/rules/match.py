@@ -1,0 +1,174 @@
+"""Winning the match (RULES §6): the target and its tie rule, a fixed number of hands, outright
+wins, cappotto, the double game, and the chiamarsi fuori claim.
+
+>>> from companion.rules.rulesets import rules_for
+>>> outcome = match_outcome([HandResult((6, 5)), HandResult((6, 4))], rules_for("classica"),
+...                         ("Anna", "Bruno"))
+>>> outcome.text
+'Anna wins 12 to 9'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import Card, HandError, deck
+from .declarations import Declaration
+from .primiera import strict_leader
+from .rulesets import Rules
+from .scoring import check_sides, score_piles
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a hand gives the match: each side's points, and a side that won outright."""
+
+    totals: tuple[int, ...]
+    outright: int | None = None
+    outright_reason: str | None = None   # "Napoleone" or "Scala"
+    claim: "ClaimCheck | None" = None    # a hand ended by chiamarsi fuori
+
+
+@dataclass(frozen=True)
+class Outcome:
+    totals: tuple[int, ...]
+    hands_played: int
+    over: bool
+    winner: int | None
+    reason: str        # "playing", "tie", "target", "hands", "Napoleone", "Scala", "cappotto", "claim"
+    double: bool
+    text: str
+
+
+def _scoreline(totals: Sequence[int], names: Sequence[str], winner: int) -> str:
+    others = [side for side in range(len(totals)) if side != winner]
+    if len(others) == 1:
+        return f"{names[winner]} wins {totals[winner]} to {totals[others[0]]}"
+    rest = ", ".join(f"{names[side]} {totals[side]}" for side in others)
+    return f"{names[winner]} wins with {totals[winner]} ({rest})"
+
+
+def match_outcome(hands: Sequence[HandResult], rules: Rules, names: Sequence[str]) -> Outcome:
+    """Apply the match rules hand by hand: the match ends at the first hand that decides it."""
+    n = len(names)
+    check_sides(n)
+    totals = [0] * n
+    for played, hand in enumerate(hands, start=1):
+        if len(hand.totals) != n:
+            raise HandError(f"a hand scores {len(hand.totals)} sides, but the match has {n}")
+        totals = [t + p for t, p in zip(totals, hand.totals)]
+        decided = _decide(hand, totals, played, rules, names)
+        if decided is not None:
+            winner, reason, text = decided
+            if winner is None:
+                return Outcome(tuple(totals), played, True, None, reason, False, text)
+            double = (rules.double_under is not None
+                      and all(totals[s] < rules.double_under for s in range(n) if s != winner))
+            if double:
+                text += f": double game ({rules.double_under} not reached)"
+            return Outcome(tuple(totals), played, True, winner, reason, double, text)
+    return _going_on(totals, len(hands), rules, names)
+
+
+def _decide(hand: HandResult, totals: list[int], played: int, rules: Rules,
+            names: Sequence[str]) -> tuple[int | None, str, str] | None:
+    if hand.claim is not None:
+        claim = hand.claim
+        if claim.holds:
+            return claim.claimer, "claim", f"{names[claim.claimer]} called out and wins: " + claim.text
+        winner = claim.winner_if_lost(totals)
+        head = f"{names[claim.claimer]} called out and loses"
+        if winner is None:
+            return None, "claim", head + "; the others are level at the top"
+        return winner, "claim", head + f": {names[winner]} wins"
+    if hand.outright is not None:
+        return (hand.outright, hand.outright_reason or "outright",
+                f"{hand.outright_reason}: {names[hand.outright]} wins the match")
+    if rules.cappotto:
+        for side, total in enumerate(totals):
+            # A side at or below 0 (Piva can make it negative) has nothing: that is cappotto.
+            if total >= 7 and all(t <= 0 for s, t in enumerate(totals) if s != side):
+                return side, "cappotto", "Cappotto: " + _scoreline(totals, names, side)
+    leader = strict_leader(dict(enumerate(totals)))
+    if rules.hands is not None:
+        if played >= rules.hands and leader is not None:
+            return leader, "hands", _scoreline(totals, names, leader)
+    elif max(totals) >= rules.target and leader is not None:
+        return leader, "target", _scoreline(totals, names, leader)
+    return None
+
+
+def _going_on(totals: list[int], played: int, rules: Rules, names: Sequence[str]) -> Outcome:
+    top = max(totals)
+    tied = [names[s] for s, t in enumerate(totals) if t == top]
+    at_end = (played >= rules.hands) if rules.hands is not None else top >= rules.target
+    if at_end and len(tied) > 1:
+        level = f"{top} all" if len(tied) == len(totals) else f"{' and '.join(tied)} level at {top}"
+        return Outcome(tuple(totals), played, False, None, "tie", False,
+                       f"{level}: play another hand")
+    score = ", ".join(f"{name} {total}" for name, total in zip(names, totals))
+    if rules.hands is not None:
+        goal = f"hand {played + 1} of {rules.hands}"
+    else:
+        goal = f"first to {rules.target}"
+    return Outcome(tuple(totals), played, False, None, "playing", False, f"{score}: {goal}")
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A chiamarsi fuori checked against the worst case."""
+
+    claimer: int
+    holds: bool
+    certain: dict[str, int]          # the points the claimer keeps in every worst case
+    total_before: int
+    target: int
+    text: str
+    others: tuple[int, ...] = ()
+
+    @property
+    def certain_total(self) -> int:
+        return sum(self.certain.values())
+
+    def winner_if_lost(self, totals: Sequence[int]) -> int | None:
+        """When the claim fails the claimer loses: the leader of the other sides wins."""
+        return strict_leader({s: totals[s] for s in self.others})
+
+
+def check_claim(claimer: int, piles: Sequence[Sequence[Card]], sweeps: Sequence[int],
+                totals_before: Sequence[int], rules: Rules, names: Sequence[str],
+                declarations: Sequence[Declaration] = ()) -> ClaimCheck:
+    """Check a side's claim to have reached the target in the middle of a hand.
+
+    Every card not yet captured goes to one opponent (each opponent in turn); the points the
+    claimer scores in every such worst case are certain, and are added to its total."""
+    n = len(piles)
+    check_sides(n)
+    if not rules.claims:
+        raise HandError("these rules do not allow chiamarsi fuori")
+    if rules.hands is not None:
+        raise HandError("chiamarsi fuori needs a target; this match plays a fixed number of hands")
+    if not 0 <= claimer < n:
+        raise HandError(f"the claimer must be one of the {n} sides")
+    if len(totals_before) != n:
+        raise HandError(f"give the totals of all {n} sides")
+    taken = {card for pile in piles for card in pile}
+    remaining = [card for card in deck(rules.deck) if card not in taken]
+    certain: dict[str, int] | None = None
+    outright_always = True
+    for opponent in (s for s in range(n) if s != claimer):
+        worst = [list(pile) + (remaining if side == opponent else []) for side, pile in enumerate(piles)]
+        hand = score_piles(worst, sweeps, rules, declarations, names)
+        points = hand.points(claimer)
+        certain = points if certain is None else {k: min(v, points[k]) for k, v in certain.items()}
+        outright_always &= hand.outright == claimer
+    assert certain is not None
+    before = totals_before[claimer]
+    reached = before + sum(certain.values())
+    holds = outright_always or reached >= rules.target
+    items = ", ".join(f"{item} {points}" for item, points in certain.items() if points)
+    text = (f"{before} + {sum(certain.values())} certain ({items or 'nothing'}) = {reached}, "
+            f"target {rules.target}")
+    return ClaimCheck(claimer, holds, certain, before, rules.target, text,
+                      tuple(s for s in range(n) if s != claimer))

@@ -1,0 +1,180 @@
+"""How the primiera is decided (RULES §3), in one place.
+
+A side's primiera is its best card in each suit, valued on a scale; or, under the two counting
+methods, its count of sevens, then sixes, and so on.
+
+>>> from companion.rules.cards import parse_cards
+>>> primiera_of(parse_cards(["7c", "7d", "6b", "1s"]), "standard").value   # seed 004
+76
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import SUITS, Card, HandError
+
+Number = int | float
+
+SCALES: dict[str, dict[int, Number]] = {
+    "standard": {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10},
+    "half": {7: 7, 6: 6, 1: 5.5, 5: 5, 4: 4, 3: 3, 2: 2, 8: 0.5, 9: 0.5, 10: 0.5},
+    "hurrikan": {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 8, 9: 9, 10: 10},
+    "no-figures": {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 0, 9: 0, 10: 0},
+}
+
+# The counting methods compare counts of ranks in this order; "figures" counts 8, 9 and 10.
+COUNT_ORDER: dict[str, tuple[int | str, ...]] = {
+    "sevens-sixes": (7, 6),
+    "count-down": (7, 6, 1, 5, 4, 3, 2, "figures"),
+}
+COUNT_WORDS = {7: "sevens", 6: "sixes", 1: "aces", 5: "fives", 4: "fours", 3: "threes",
+               2: "twos", "figures": "figures"}
+
+
+def clean_number(value: Number) -> Number:
+    """5.5 stays 5.5, 76.0 becomes 76: the half scale makes halves, the others whole numbers."""
+    return int(value) if float(value).is_integer() else value
+
+
+@dataclass(frozen=True)
+class SidePrimiera:
+    """One side's primiera: its best card per suit and their total on a scale, or its counts.
+
+    ``best`` is empty and ``value`` None under a counting method (and when only tallies were
+    entered); ``counts`` holds the counts in the method's order."""
+
+    best: dict[str, Card]
+    value: Number | None
+    counts: tuple[int, ...] = ()
+
+    @property
+    def has_all_suits(self) -> bool:
+        return len(self.best) == 4
+
+    def describe(self, scale: str) -> str:
+        """'7d 21 + 6c 18 + 1s 16 + 10b 10 = 65', the figures a player checks."""
+        if not self.best:
+            return ""
+        values = SCALES[scale]
+        parts = [f"{card} {clean_number(values[card.value])}"
+                 for suit in SUITS if (card := self.best.get(suit))]
+        missing = [suit for suit in SUITS if suit not in self.best]
+        text = " + ".join(parts) + f" = {clean_number(self.value)}"
+        if missing:
+            text += f" (no {', '.join(missing)})"
+        return text
+
+
+@dataclass(frozen=True)
+class PrimieraResult:
+    winner: int | None
+    sides: tuple[SidePrimiera, ...]
+    reason: str
+
+
+def primiera_of(pile: Sequence[Card], method: str) -> SidePrimiera:
+    """The primiera a pile makes under a method of RULES §3."""
+    if method in COUNT_ORDER:
+        return SidePrimiera({}, None, count_ranks(pile, COUNT_ORDER[method]))
+    scale = SCALES[method]
+    best: dict[str, Card] = {}
+    for card in pile:
+        held = best.get(card.suit)
+        if held is None or (scale[card.value], card.value) > (scale[held.value], held.value):
+            best[card.suit] = card
+    return SidePrimiera(best, clean_number(sum(scale[c.value] for c in best.values())))
+
+
+def count_ranks(pile: Sequence[Card], order: Sequence[int | str]) -> tuple[int, ...]:
+    counts = [0] * 11
+    for card in pile:
+        counts[card.value] += 1
+    figures = counts[8] + counts[9] + counts[10]
+    return tuple(figures if key == "figures" else counts[key] for key in order)
+
+
+def strict_leader(scores: dict[int, Number]) -> int | None:
+    """The one side strictly ahead of every other, or None on a tie at the top (RULES §2)."""
+    if not scores:
+        return None
+    top = max(scores.values())
+    leaders = [side for side, score in scores.items() if score == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def decide(sides: Sequence[SidePrimiera], method: str, missing_suit: str) -> PrimieraResult:
+    """Who wins the primiera, and why in words."""
+    sides = tuple(sides)
+    if method in COUNT_ORDER:
+        return _decide_by_counts(sides, method)
+    complete = [i for i, side in enumerate(sides) if side.has_all_suits]
+    if missing_suit == "zero":
+        contenders = list(range(len(sides)))
+        rule = "missing suits count 0"
+    elif missing_suit == "void":
+        contenders = complete
+        rule = "a side without all four suits cannot win it"
+    else:  # "loses"
+        contenders = complete or list(range(len(sides)))
+        rule = ("a side with all four suits beats any side without" if complete
+                else "no side has all four suits, so the best cards of the suits held are compared")
+    totals = " v ".join(str(side.value) for side in sides)
+    if not contenders:
+        return PrimieraResult(None, sides, f"{totals}: no side has all four suits, so nobody scores it")
+    winner = strict_leader({i: sides[i].value for i in contenders})
+    if winner is None:
+        why = f"{totals}: tie, no point"
+    else:
+        why = f"{totals}"
+    if len(complete) != len(sides):
+        why += f" ({rule})"
+    return PrimieraResult(winner, sides, why)
+
+
+def _decide_by_counts(sides: tuple[SidePrimiera, ...], method: str) -> PrimieraResult:
+    contenders = list(range(len(sides)))
+    said = []
+    # From tallies only the first few counts may be known: compare as far as they go.
+    for position, key in enumerate(COUNT_ORDER[method][:len(sides[0].counts)]):
+        counts = {i: sides[i].counts[position] for i in contenders}
+        said.append(f"{COUNT_WORDS[key]} " + " v ".join(str(counts[i]) for i in contenders))
+        top = max(counts.values())
+        contenders = [i for i in contenders if counts[i] == top]
+        if len(contenders) == 1:
+            return PrimieraResult(contenders[0], sides, "; ".join(said))
+    return PrimieraResult(None, sides, "; ".join(said) + ": tie, no point")
+
+
+def decide_piles(piles: Sequence[Sequence[Card]], method: str, missing_suit: str) -> PrimieraResult:
+    return decide([primiera_of(pile, method) for pile in piles], method, missing_suit)
+
+
+def decide_entered(counts: Sequence[tuple[int, ...]], marked: Sequence[bool], method: str,
+                   names: Sequence[str]) -> PrimieraResult:
+    """The primiera when only counts were entered, not cards.
+
+    Under a counting method the counts entered (sevens, sixes and, for count-down, aces) decide
+    as far as they go; past them, and under any scale (which needs the cards themselves), the
+    side the players marked as winning it takes the point, and nobody when none is marked."""
+    if sum(marked) > 1:
+        raise HandError("only one side can win the primiera")
+    flagged = marked.index(True) if any(marked) else None
+    sides = tuple(SidePrimiera({}, None, tuple(c)) for c in counts)
+    if method in COUNT_ORDER:
+        by_counts = _decide_by_counts(sides, method)
+        if by_counts.winner is not None:
+            if flagged is not None and flagged != by_counts.winner:
+                raise HandError(f"the counts give the primiera to {names[by_counts.winner]}, "
+                                 f"not {names[flagged]}")
+            return by_counts
+        if len(counts[0]) == len(COUNT_ORDER[method]):
+            return by_counts
+        reason = by_counts.reason.removesuffix(": tie, no point")
+        if flagged is None:
+            return PrimieraResult(None, sides, reason + ": tie so far, and nobody was marked as winning it")
+        return PrimieraResult(flagged, sides, reason + f": tie so far, marked for {names[flagged]}")
+    if flagged is None:
+        return PrimieraResult(None, sides, "nobody was marked as winning it")
+    return PrimieraResult(flagged, sides, f"marked for {names[flagged]}")

@@ -1,0 +1,198 @@
+"""Rule sets: the presets of RULES §8 and every rule item, checked.
+
+A match keeps the ``Rules`` it was created with; ``rules_for`` builds one from a preset name and
+the items a table changed.
+
+>>> r = rules_for("napola", {"target": 31})
+>>> (r.napola, r.target, r.deck)
+('to-six', 31, 40)
+>>> rules_for("classica", {"primiera": "best"})
+Traceback (most recent call last):
+...
+companion.rules.rulesets.RulesError: primiera must be one of standard, half, hurrikan, no-figures, sevens-sixes, count-down
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping
+
+from .cards import ScopaError
+
+PRIMIERA_METHODS = ("standard", "half", "hurrikan", "no-figures", "sevens-sixes", "count-down")
+MISSING_SUIT_RULES = ("loses", "void", "zero")
+NAPOLA = ("off", "to-six", "to-horse")
+DECLARATIONS = ("off", "bazzica", "sbarazzina")
+CAPTURE_RULES = (
+    "standard", "fewest", "fewest-any", "quindici-1", "quindici-2", "quindici-3",
+    "asso-pigliatutto", "scopa-d-assi", "corse",
+)
+# What voids a first table (RULES §7): three or four Kings (standard), three or more cards of
+# one value (Chkobba), any Ace as well as the Kings (Scopa d'Assi option), or nothing.
+VOID_DEALS = ("kings", "equal", "aces", "off")
+PACKS = ("italian", "french", "chkobba")
+
+
+class RulesError(ScopaError):
+    """A rule set that cannot be: the message names the item and the values it takes."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule item of RULES §8, plus three the referee and the display need:
+    ``void_deal`` and ``ace_takes_itself`` (the Scopa d'Assi options of §7) and ``pack``."""
+
+    preset: str = "classica"
+    deck: int = 40
+    bonus_suit: str = "d"
+    primiera: str = "standard"
+    missing_suit: str = "loses"
+    re_bello: bool = False
+    napola: str = "off"
+    scalette: bool = False
+    piva: bool = False
+    declarations: str = "off"
+    target: int = 11
+    hands: int | None = None
+    cappotto: bool = False
+    double_under: int | None = None
+    claims: bool = False
+    capture: str = "standard"
+    void_deal: str = "kings"
+    ace_takes_itself: bool = False
+    pack: str = "italian"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def point_items(self) -> tuple[str, ...]:
+        """The items a hand is scored on under these rules, in the order they are shown."""
+        items = ["carte", "denari", "settebello", "primiera", "scope"]
+        if self.re_bello:
+            items.append("re_bello")
+        if self.napola != "off":
+            items.append("napola")
+        if self.scalette:
+            items.append("scalette")
+        if self.piva:
+            items.append("piva")
+        if self.declarations != "off":
+            items.append("declarations")
+        return tuple(items)
+
+
+ITEMS = tuple(f.name for f in fields(Rules) if f.name != "preset")
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "classica": {},
+    "sco-papa": {"primiera": "sevens-sixes", "capture": "fewest"},
+    "sco-papa-primiera": {"missing_suit": "zero", "capture": "fewest"},
+    "scopone": {},
+    "re-bello": {"re_bello": True},
+    "napola": {"napola": "to-six", "target": 21},
+    "scalette": {"scalette": True, "target": 21},
+    "scopa-d-assi": {"napola": "to-six", "target": 21, "capture": "scopa-d-assi"},
+    "asso-pigliatutto": {"capture": "asso-pigliatutto"},
+    "quindici": {"target": 31, "capture": "quindici-3"},
+    "bazzica": {"declarations": "bazzica", "target": 21},
+    "sbarazzina": {"re_bello": True, "declarations": "sbarazzina", "target": 41,
+                   "capture": "scopa-d-assi"},
+    "piva": {"re_bello": True, "declarations": "sbarazzina", "piva": True, "target": 21,
+             "capture": "scopa-d-assi"},
+    "corse": {"deck": 36, "target": 21, "capture": "corse"},
+    "chkobba": {"primiera": "sevens-sixes", "target": 21, "void_deal": "equal", "pack": "chkobba"},
+    "hurrikan": {"primiera": "hurrikan", "bonus_suit": "c", "double_under": 8, "target": 16,
+                 "void_deal": "off"},
+}
+
+PRESET_TITLES = {
+    "classica": "Scopa classica",
+    "sco-papa": "Sco_papa (most sevens, then sixes)",
+    "sco-papa-primiera": "Sco_papa with primiera",
+    "scopone": "Scopone",
+    "re-bello": "Scopa con Re Bello",
+    "napola": "Scopa con Napola",
+    "scalette": "Scopa con le Scalette",
+    "scopa-d-assi": "Scopa d'Assi",
+    "asso-pigliatutto": "Asso pigliatutto",
+    "quindici": "Scopa di Quindici",
+    "bazzica": "Scopa Bazzica",
+    "sbarazzina": "Sbarazzina",
+    "piva": "Piva",
+    "corse": "Scopa Corse",
+    "chkobba": "Chkobba",
+    "hurrikan": "Hurrikan",
+}
+
+_CHOICES: dict[str, tuple] = {
+    "deck": (40, 36),
+    "bonus_suit": ("d", "c", "s", "b"),
+    "primiera": PRIMIERA_METHODS,
+    "missing_suit": MISSING_SUIT_RULES,
+    "napola": NAPOLA,
+    "declarations": DECLARATIONS,
+    "capture": CAPTURE_RULES,
+    "void_deal": VOID_DEALS,
+    "pack": PACKS,
+}
+_BOOLEANS = ("re_bello", "scalette", "piva", "cappotto", "claims", "ace_takes_itself")
+
+
+def _check_item(name: str, value: Any) -> Any:
+    if name in _CHOICES:
+        choices = _CHOICES[name]
+        # JSON has no int/str distinction problems here, but a bool is an int in Python.
+        if isinstance(value, bool) or value not in choices:
+            raise RulesError(f"{name} must be one of {', '.join(str(c) for c in choices)}")
+        return value
+    if name in _BOOLEANS:
+        if not isinstance(value, bool):
+            raise RulesError(f"{name} must be true or false")
+        return value
+    if name == "target":
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+            raise RulesError("target must be a whole number from 1 to 1000")
+        return value
+    if name == "hands":
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 1 <= value <= 100):
+            raise RulesError("hands must be a whole number from 1 to 100, or null to play to the target")
+        return value
+    if name == "double_under":
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 1 <= value <= 1000):
+            raise RulesError("double_under must be a whole number from 1 to 1000, or null")
+        return value
+    raise RulesError(f"{name} is not a rule item; the items are {', '.join(ITEMS)}")
+
+
+def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None) -> Rules:
+    """The rules of a preset with some items changed; every item and value is checked."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(f"{preset!r} is not a variant; the variants are {', '.join(PRESETS)}")
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise RulesError("options must be an object of rule items")
+    values = dict(PRESETS[preset])
+    for name, value in options.items():
+        values[name] = _check_item(name, value)
+    rules = Rules(preset=preset, **values)
+    if rules.napola != "off" and rules.scalette:
+        raise RulesError("napola and scalette cannot both be on: the Scalette replace the Napola")
+    return rules
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    """Rebuild stored rules: the preset, then every item as it was stored."""
+    data = dict(data)
+    preset = data.pop("preset", "classica")
+    return rules_for(preset, data)
+
+
+def with_items(rules: Rules, **items: Any) -> Rules:
+    """The same rules with some items changed, checked like any other."""
+    for name, value in items.items():
+        _check_item(name, value)
+    return replace(rules, **items)

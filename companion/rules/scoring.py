@@ -1,0 +1,386 @@
+"""The score of one finished hand (RULES §2 to §5), from the cards of each pile or from counts.
+
+Both ways meet in a ``Tally`` per side: ``score_piles`` counts the piles (and decides the
+primiera from the cards), ``score_tallies`` checks counts the players entered. Each point goes to
+the one side strictly ahead of every other; a tie at the top gives it to nobody.
+
+>>> from companion.rules.cards import parse_cards, deck
+>>> from companion.rules.rulesets import rules_for
+>>> first = parse_cards(["7d", "7c", "7s", "6b", "1d", "2d", "3d"])   # primiera 81 v 75
+>>> second = [card for card in deck() if card not in first]
+>>> hand = score_piles([first, second], [1, 0], rules_for("classica"))
+>>> hand.totals
+(3, 2)
+>>> [(line.item, line.winner) for line in hand.lines]
+[('carte', 1), ('denari', 1), ('settebello', 0), ('primiera', 0), ('scope', 0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from . import primiera as primiera_rules
+from .cards import SUIT_NAMES, Card, HandError, deck
+from .declarations import Declaration, score_declarations
+from .primiera import COUNT_ORDER, PrimieraResult, SidePrimiera, strict_leader
+from .rulesets import Rules
+
+PIVA = Card(2, "b")
+
+# How each item is called at the table, and what it means in English.
+ITEMS = {
+    "carte": ("Carte", "most cards"),
+    "denari": ("Denari", "most cards of the bonus suit"),
+    "settebello": ("Settebello", "the 7 of the bonus suit"),
+    "primiera": ("Primiera", "best card of each suit"),
+    "scope": ("Scope", "one point a sweep"),
+    "re_bello": ("Re Bello", "the King of the bonus suit"),
+    "napola": ("Napola", "the bonus suit in sequence from the Ace"),
+    "scalette": ("Scalette", "bonus-suit sequences from the Ace up or the King down"),
+    "piva": ("Piva", "the 2 of bastoni: minus 5"),
+    "declarations": ("Bazzica", "three-card declarations"),
+}
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What one side captured, as counts. ``napola`` is the length of its run of bonus-suit
+    cards from the Ace upwards (the Napola, or the scaletta bassa), ``scaletta_alta`` of its run
+    from the King downwards. ``sevens``, ``sixes`` and ``aces`` are None when not entered.
+    ``primiera`` marks the side that won the primiera where the counts cannot decide it."""
+
+    cards: int
+    coins: int
+    settebello: bool = False
+    re_bello: bool = False
+    sweeps: int = 0
+    sevens: int | None = None
+    sixes: int | None = None
+    aces: int | None = None
+    napola: int = 0
+    scaletta_alta: int = 0
+    piva: bool = False
+    primiera: bool = False
+
+
+@dataclass(frozen=True)
+class Line:
+    """One item of the breakdown: the points it gives each side and the figures compared."""
+
+    item: str
+    points: tuple[int, ...]
+    why: str
+
+    @property
+    def winner(self) -> int | None:
+        scorers = [side for side, points in enumerate(self.points) if points]
+        return scorers[0] if len(scorers) == 1 else None
+
+
+@dataclass(frozen=True)
+class HandScore:
+    rules: Rules
+    names: tuple[str, ...]
+    tallies: tuple[Tally, ...]
+    primiera: PrimieraResult
+    lines: tuple[Line, ...]
+    outright: int | None = None     # the side whose Napoleone or Scala wins the match
+    outright_reason: str | None = None
+
+    def points(self, side: int) -> dict[str, int]:
+        return {line.item: line.points[side] for line in self.lines}
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(line.points[side] for line in self.lines)
+                     for side in range(len(self.tallies)))
+
+
+def default_names(n_sides: int) -> tuple[str, ...]:
+    return tuple(f"side {i + 1}" for i in range(n_sides))
+
+
+def suit_values(rules: Rules) -> list[int]:
+    """The values of one suit in this deck, in order (no 2 in Scopa Corse's 36 cards)."""
+    return sorted({card.value for card in deck(rules.deck)})
+
+
+def _run(held: set[int], values: Sequence[int]) -> int:
+    length = 0
+    for value in values:
+        if value not in held:
+            break
+        length += 1
+    return length
+
+
+def tally_pile(pile: Sequence[Card], sweeps: int, rules: Rules) -> Tally:
+    """Count one side's pile."""
+    bonus = rules.bonus_suit
+    coin_values = {card.value for card in pile if card.suit == bonus}
+    values = suit_values(rules)
+    counts = [0] * 11
+    for card in pile:
+        counts[card.value] += 1
+    return Tally(
+        cards=len(pile),
+        coins=len(coin_values),
+        settebello=7 in coin_values,
+        re_bello=10 in coin_values,
+        sweeps=sweeps,
+        sevens=counts[7],
+        sixes=counts[6],
+        aces=counts[1],
+        napola=_run(coin_values, values),
+        scaletta_alta=_run(coin_values, values[::-1]),
+        piva=PIVA in pile,
+    )
+
+
+def check_sides(n_sides: int) -> None:
+    if not 2 <= n_sides <= 4:
+        raise HandError("a match has 2, 3 or 4 sides")
+
+
+def check_piles(piles: Sequence[Sequence[Card]], rules: Rules) -> None:
+    """The piles must partition the deck: every card in exactly one pile (RULES §2)."""
+    check_sides(len(piles))
+    full = set(deck(rules.deck))
+    where: dict[Card, int] = {}
+    for side, pile in enumerate(piles):
+        for card in pile:
+            if card not in full:
+                raise HandError(f"{card} is not in the {rules.deck}-card deck")
+            if card in where:
+                other = where[card]
+                if other == side:
+                    raise HandError(f"{card} is entered twice in pile {side + 1}")
+                if len(piles) == 2:
+                    raise HandError(f"{card} is in both piles")
+                raise HandError(f"{card} is in pile {other + 1} and pile {side + 1}")
+            where[card] = side
+    missing = [card for card in deck(rules.deck) if card not in where]
+    if missing:
+        listed = " ".join(str(card) for card in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        count = "1 card is" if len(missing) == 1 else f"{len(missing)} cards are"
+        raise HandError(f"{count} in no pile: {listed} "
+                        f"(every card ends the hand in some pile)")
+
+
+def check_sweeps(sweeps: Sequence[int], cards: Sequence[int], names: Sequence[str]) -> None:
+    if len(sweeps) != len(cards):
+        raise HandError(f"give one sweep count per side ({len(cards)}), not {len(sweeps)}")
+    for side, (count, taken) in enumerate(zip(sweeps, cards)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise HandError(f"the sweeps of {names[side]} must be a whole number, 0 or more")
+        # A sweep takes the played card and at least one from the table.
+        if 2 * count > taken:
+            raise HandError(f"{names[side]} cannot have made {count} sweeps with {taken} cards: "
+                            f"each sweep takes at least 2")
+
+
+def score_piles(piles: Sequence[Sequence[Card]], sweeps: Sequence[int], rules: Rules,
+                declarations: Sequence[Declaration] = (),
+                names: Sequence[str] | None = None) -> HandScore:
+    """Score a hand from the cards in each side's pile and the sweeps each side made."""
+    names = tuple(names) if names else default_names(len(piles))
+    check_piles(piles, rules)
+    check_sweeps(sweeps, [len(pile) for pile in piles], names)
+    result = primiera_rules.decide_piles(piles, rules.primiera, rules.missing_suit)
+    tallies = [replace(tally_pile(pile, count, rules), primiera=(side == result.winner))
+               for side, (pile, count) in enumerate(zip(piles, sweeps))]
+    return _score(tallies, rules, result, declarations, names)
+
+
+def score_tallies(tallies: Sequence[Tally], rules: Rules,
+                  declarations: Sequence[Declaration] = (),
+                  names: Sequence[str] | None = None) -> HandScore:
+    """Score a hand from counts the players entered; impossible counts are refused."""
+    names = tuple(names) if names else default_names(len(tallies))
+    check_tallies(tallies, rules, names)
+    order = COUNT_ORDER.get(rules.primiera, ())
+    counts = []
+    for tally in tallies:
+        known = {7: tally.sevens, 6: tally.sixes, 1: tally.aces}
+        entered = []
+        for key in order:
+            if known.get(key) is None:
+                break
+            entered.append(known[key])
+        counts.append(tuple(entered))
+    result = primiera_rules.decide_entered(counts, [t.primiera for t in tallies],
+                                           rules.primiera, names)
+    return _score(list(tallies), rules, result, declarations, names)
+
+
+def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) -> None:
+    """Refuse counts that no real hand could give."""
+    check_sides(len(tallies))
+    suit = len(suit_values(rules))
+    coin_word = SUIT_NAMES[rules.bonus_suit]
+
+    def whole(value, what: str, side: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise HandError(f"{what} of {names[side]} must be a whole number, 0 or more")
+        return value
+
+    for side, t in enumerate(tallies):
+        whole(t.cards, "the cards", side)
+        whole(t.coins, f"the {coin_word}", side)
+        if t.coins > t.cards:
+            raise HandError(f"{names[side]} cannot have {t.coins} {coin_word} in {t.cards} cards")
+    total_cards = sum(t.cards for t in tallies)
+    if total_cards != rules.deck:
+        raise HandError(f"the cards add up to {total_cards}, not {rules.deck}: "
+                        f"every card ends the hand in some pile")
+    total_coins = sum(t.coins for t in tallies)
+    if total_coins != suit:
+        raise HandError(f"the {coin_word} add up to {total_coins}, not {suit}")
+    check_sweeps([t.sweeps for t in tallies], [t.cards for t in tallies], names)
+
+    holders = [side for side, t in enumerate(tallies) if t.settebello]
+    if len(holders) != 1:
+        raise HandError("exactly one side has the settebello" if not holders
+                        else "only one side can have the settebello")
+    holders = [side for side, t in enumerate(tallies) if t.re_bello]
+    if len(holders) > 1 or (rules.re_bello and not holders):
+        raise HandError("exactly one side has the Re Bello")
+    holders = [side for side, t in enumerate(tallies) if t.piva]
+    if len(holders) > 1 or (rules.piva and rules.deck == 40 and not holders):
+        raise HandError("exactly one side has the Piva (the 2 of bastoni)")
+
+    for field, card in (("napola", "Ace"), ("scaletta_alta", "King")):
+        if sum(1 for t in tallies if getattr(t, field)) > 1:
+            raise HandError(f"only one side can hold a sequence of {coin_word} from the {card}")
+
+    needed = {"sevens-sixes": ("sevens", "sixes"), "count-down": ("sevens", "sixes", "aces")}
+    for field in ("sevens", "sixes", "aces"):
+        values = [getattr(t, field) for t in tallies]
+        if all(v is None for v in values):
+            if field in needed.get(rules.primiera, ()):
+                raise HandError(f"enter each side's {field}: they decide the primiera")
+            continue
+        if any(v is None for v in values):
+            raise HandError(f"enter the {field} of every side, or of none")
+        for side, value in enumerate(values):
+            whole(value, f"the {field}", side)
+        if sum(values) != 4:
+            raise HandError(f"the {field} add up to {sum(values)}, not 4")
+
+    for side, t in enumerate(tallies):
+        known = [t.sevens or 0, t.sixes or 0, t.aces or 0]
+        if sum(known) > t.cards:
+            raise HandError(f"{names[side]} cannot have {sum(known)} sevens, sixes and aces "
+                            f"in {t.cards} cards")
+        if t.settebello and t.sevens == 0:
+            raise HandError(f"{names[side]} has the settebello, so at least one seven")
+        low, high = whole(t.napola, "the Napola", side), whole(t.scaletta_alta, "the scaletta alta", side)
+        for length, what in ((low, "a sequence from the Ace"), (high, "a sequence from the King")):
+            if length > suit:
+                raise HandError(f"{what} cannot be longer than the {suit} {coin_word}")
+        if low == suit or high == suit:
+            if t.coins != suit:
+                raise HandError(f"{names[side]} has the whole suit only with all {suit} {coin_word}")
+        elif low + high >= suit:
+            raise HandError(f"{names[side]}'s sequences from the Ace ({low}) and the King ({high}) "
+                            f"would overlap")
+        implied = set(range(low)) | {suit - 1 - i for i in range(high)}
+        values = suit_values(rules)
+        if values.index(7) in implied and not t.settebello:
+            raise HandError(f"{names[side]}'s sequence of {coin_word} includes the settebello")
+        if rules.re_bello and high and not t.re_bello:
+            raise HandError(f"{names[side]}'s sequence from the King includes the Re Bello")
+        if t.settebello:
+            implied.add(values.index(7))
+        if t.re_bello:
+            implied.add(values.index(10))
+        if len(implied) > t.coins:
+            raise HandError(f"{names[side]} holds more {coin_word} (in sequences, settebello, "
+                            f"Re Bello) than the {t.coins} entered")
+        if t.piva and t.cards == 0:
+            raise HandError(f"{names[side]} has no cards, so not the Piva")
+
+
+def _points_to(winner: int | None, n: int, amount: int = 1) -> tuple[int, ...]:
+    return tuple(amount if side == winner else 0 for side in range(n))
+
+
+def _versus(figures: Sequence) -> str:
+    return " v ".join(str(f) for f in figures)
+
+
+def _most(item: str, figures: Sequence[int], n: int) -> Line:
+    winner = strict_leader(dict(enumerate(figures)))
+    return Line(item, _points_to(winner, n), _versus(figures) + ("" if winner is not None
+                                                                 else ": tie, no point"))
+
+
+def _holder(item: str, flags: Sequence[bool], card: str, names: Sequence[str]) -> Line:
+    holder = flags.index(True) if True in flags else None
+    why = f"{names[holder]} has the {card}" if holder is not None else f"nobody has the {card}"
+    return Line(item, _points_to(holder, len(flags)), why)
+
+
+def _napola(tallies: Sequence[Tally], rules: Rules, names: Sequence[str], suit: int) -> Line:
+    cap = 6 if rules.napola == "to-six" else suit - 1
+    points, said = [], []
+    for side, t in enumerate(tallies):
+        length = t.napola if t.napola >= 3 else 0
+        points.append(min(length, cap))
+        if length:
+            said.append(f"{names[side]} has {length} in sequence from the Ace"
+                        + (f", counted as {cap}" if length > cap else ""))
+    return Line("napola", tuple(points), "; ".join(said) or "no Napola (Ace, 2, 3 at least)")
+
+
+def _scalette(tallies: Sequence[Tally], names: Sequence[str], suit: int) -> Line:
+    # Bassa: A-2-3 scores 3, one more a card up to the Cavallo; alta: Re-Cavallo-Fante scores 5,
+    # one more a card down to the 2. A side can hold both.
+    points, said = [], []
+    for side, t in enumerate(tallies):
+        bassa = min(t.napola, suit - 1) if t.napola >= 3 else 0
+        alta = 5 + min(t.scaletta_alta, suit - 1) - 3 if t.scaletta_alta >= 3 else 0
+        points.append(bassa + alta)
+        if bassa:
+            said.append(f"{names[side]} scaletta bassa of {min(t.napola, suit - 1)}: {bassa}")
+        if alta:
+            said.append(f"{names[side]} scaletta alta of {min(t.scaletta_alta, suit - 1)}: {alta}")
+    return Line("scalette", tuple(points), "; ".join(said) or "no scaletta")
+
+
+def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
+           declarations: Sequence[Declaration], names: Sequence[str]) -> HandScore:
+    n = len(tallies)
+    suit = len(suit_values(rules))
+    bonus = rules.bonus_suit
+    lines = [
+        _most("carte", [t.cards for t in tallies], n),
+        _most("denari", [t.coins for t in tallies], n),
+        _holder("settebello", [t.settebello for t in tallies], f"7{bonus}", names),
+        Line("primiera", _points_to(result.winner, n), result.reason),
+        Line("scope", tuple(t.sweeps for t in tallies), _versus([t.sweeps for t in tallies])),
+    ]
+    if rules.re_bello:
+        lines.append(_holder("re_bello", [t.re_bello for t in tallies], f"10{bonus}", names))
+    if rules.napola != "off":
+        lines.append(_napola(tallies, rules, names, suit))
+    if rules.scalette:
+        lines.append(_scalette(tallies, names, suit))
+    if rules.piva:
+        holder = _holder("piva", [t.piva for t in tallies], "2b", names)
+        lines.append(Line("piva", tuple(-5 * p for p in holder.points), holder.why))
+    if rules.declarations != "off":
+        points, said = score_declarations(declarations, rules.declarations, names)
+        lines.append(Line("declarations", tuple(points), "; ".join(said) or "no declarations"))
+    elif declarations:
+        raise HandError("these rules have no declarations (Bazzica or Sbarazzina)")
+
+    outright = outright_reason = None
+    for side, t in enumerate(tallies):
+        if rules.napola == "to-horse" and t.napola == suit:
+            outright, outright_reason = side, "Napoleone"
+        if rules.scalette and t.coins == suit:
+            outright, outright_reason = side, "Scala"
+    return HandScore(rules, tuple(names), tuple(tallies), result, tuple(lines),
+                     outright, outright_reason)
