@@ -10,24 +10,21 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterator, NamedTuple, Sequence
 
-from .cards import Card, CardError, deck
+from .cards import Card, CardError, deck_set
 from .rulesets import Rules
 
 ACE_RULES = ("asso-pigliatutto", "scopa-d-assi", "quindici-3")
 
 
-@dataclass(frozen=True)
-class Capture:
+class Capture(NamedTuple):
     cards: tuple[Card, ...]   # the table cards taken, in table order
     sweep: bool
     reason: str
 
 
-@dataclass(frozen=True)
-class Ruling:
+class Ruling(NamedTuple):
     captures: tuple[Capture, ...]
     may_place: bool
     reasons: tuple[str, ...]
@@ -63,7 +60,7 @@ def _sum_words(cards: Sequence[Card], plus: Card | None = None) -> str:
 
 
 def check_table(table: Sequence[Card], played: Card, deck_size: int = 40) -> None:
-    full = set(deck(deck_size))
+    full = deck_set(deck_size)
     for card in [*table, played]:
         if card not in full:
             raise CardError(f"{card} is not in the {deck_size}-card deck")
@@ -163,8 +160,7 @@ def _ace(table: Sequence[Card], rule: str, takes_itself: bool,
     return [(tuple(table), "the Ace takes the whole table")]
 
 
-@dataclass(frozen=True)
-class DealCheck:
+class DealCheck(NamedTuple):
     void: bool
     reason: str
 

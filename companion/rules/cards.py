@@ -10,6 +10,7 @@ Card(value=7, suit='d')
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Iterable, NamedTuple
 
 SUITS = ("d", "c", "s", "b")
@@ -77,11 +78,49 @@ def parse_cards(texts: Iterable[str], what: str = "the cards") -> list[Card]:
 
 
 def deck(size: int = 40) -> list[Card]:
-    """The 40-card Italian deck, or Scopa Corse's 36 (the four 2s removed)."""
+    """The 40-card Italian deck, or Scopa Corse's 36 (the four 2s removed), suit by suit."""
+    return list(full_deck(size))
+
+
+@cache
+def full_deck(size: int = 40) -> tuple[Card, ...]:
+    """The deck as an immutable tuple, built once: scoring asks for it on every hand."""
     if size not in (40, 36):
         raise CardError("the deck has 40 cards, or 36 in Scopa Corse")
-    values = VALUES if size == 40 else tuple(v for v in VALUES if v != 2)
-    return [Card(value, suit) for suit in SUITS for value in values]
+    return tuple(Card(value, suit) for suit in SUITS for value in suit_values(size))
+
+
+@cache
+def deck_set(size: int = 40) -> frozenset[Card]:
+    return frozenset(full_deck(size))
+
+
+@cache
+def deck_mask(size: int = 40) -> int:
+    return mask_of(full_deck(size))
+
+
+def suit_values(size: int = 40) -> tuple[int, ...]:
+    """The values of one suit, in order: no 2 in Scopa Corse's 36 cards."""
+    return VALUES if size == 40 else tuple(v for v in VALUES if v != 2)
+
+
+# A pile as a bit set: one bit per card, suit by suit, ten bits a suit (bit value-1). Scoring
+# counts and compares piles this way, in C, instead of looping over cards in Python.
+SUIT_SHIFT = {suit: 10 * i for i, suit in enumerate(SUITS)}
+BIT = {Card(value, suit): 1 << (SUIT_SHIFT[suit] + value - 1) for suit in SUITS for value in VALUES}
+SUIT_BITS = 0x3FF
+
+
+def mask_of(pile: Iterable[Card]) -> int:
+    """The pile's bit set. A card given twice carries into another bit, so the mask then holds
+    fewer cards than the pile: ``mask_of(p).bit_count() == len(p)`` exactly when all differ."""
+    return sum(map(BIT.__getitem__, pile))
+
+
+def value_mask(value: int) -> int:
+    """The bits of the four cards of one value."""
+    return sum(BIT[Card(value, suit)] for suit in SUITS)
 
 
 def italian_name(card: Card) -> str:

@@ -90,7 +90,7 @@ def _decide(hand: HandResult, totals: list[int], played: int, rules: Rules,
             # A side at or below 0 (Piva can make it negative) has nothing: that is cappotto.
             if total >= 7 and all(t <= 0 for s, t in enumerate(totals) if s != side):
                 return side, "cappotto", "Cappotto: " + _scoreline(totals, names, side)
-    leader = strict_leader(dict(enumerate(totals)))
+    leader = strict_leader(totals)
     if rules.hands is not None:
         if played >= rules.hands and leader is not None:
             return leader, "hands", _scoreline(totals, names, leader)
@@ -133,7 +133,7 @@ class ClaimCheck:
 
     def winner_if_lost(self, totals: Sequence[int]) -> int | None:
         """When the claim fails the claimer loses: the leader of the other sides wins."""
-        return strict_leader({s: totals[s] for s in self.others})
+        return strict_leader([t if s in self.others else None for s, t in enumerate(totals)])
 
 
 def check_claim(claimer: int, piles: Sequence[Sequence[Card]], sweeps: Sequence[int],

@@ -10,10 +10,10 @@ methods, its count of sevens, then sixes, and so on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from functools import cache
+from typing import NamedTuple, Sequence
 
-from .cards import SUITS, Card, HandError
+from .cards import SUIT_BITS, SUIT_SHIFT, SUITS, Card, HandError, mask_of, value_mask
 
 Number = int | float
 
@@ -38,8 +38,7 @@ def clean_number(value: Number) -> Number:
     return int(value) if float(value).is_integer() else value
 
 
-@dataclass(frozen=True)
-class SidePrimiera:
+class SidePrimiera(NamedTuple):
     """One side's primiera: its best card per suit and their total on a scale, or its counts.
 
     ``best`` is empty and ``value`` None under a counting method (and when only tallies were
@@ -67,41 +66,77 @@ class SidePrimiera:
         return text
 
 
-@dataclass(frozen=True)
-class PrimieraResult:
+class PrimieraResult(NamedTuple):
     winner: int | None
     sides: tuple[SidePrimiera, ...]
     reason: str
 
 
+def best_card(cards: Sequence[Card], method: str) -> Card | None:
+    """The card a suit gives the primiera: highest on the scale; among figures of equal worth,
+    the highest (only the card shown changes, never the total)."""
+    scale = SCALES[method]
+    return max(cards, key=lambda card: (scale[card.value], card.value), default=None)
+
+
+@cache
+def _best_by_pattern(method: str) -> dict[str, list[tuple[Card, Number] | None]]:
+    """For each suit, the best card and its worth for every one of the 1,024 sets of that
+    suit's cards a pile can hold: decided once per scale, then looked up."""
+    table = {}
+    for suit in SUITS:
+        entries: list[tuple[Card, Number] | None] = []
+        for pattern in range(SUIT_BITS + 1):
+            card = best_card([Card(v, suit) for v in range(1, 11) if pattern >> (v - 1) & 1], method)
+            entries.append(None if card is None else (card, SCALES[method][card.value]))
+        table[suit] = entries
+    return table
+
+
 def primiera_of(pile: Sequence[Card], method: str) -> SidePrimiera:
     """The primiera a pile makes under a method of RULES §3."""
+    return primiera_of_mask(mask_of(pile), method)
+
+
+def primiera_of_mask(mask: int, method: str) -> SidePrimiera:
+    """``primiera_of`` for a pile given as its bit set (see ``cards.mask_of``)."""
     if method in COUNT_ORDER:
-        return SidePrimiera({}, None, count_ranks(pile, COUNT_ORDER[method]))
-    scale = SCALES[method]
-    best: dict[str, Card] = {}
-    for card in pile:
-        held = best.get(card.suit)
-        if held is None or (scale[card.value], card.value) > (scale[held.value], held.value):
-            best[card.suit] = card
-    return SidePrimiera(best, clean_number(sum(scale[c.value] for c in best.values())))
+        return SidePrimiera({}, None, count_ranks(mask, COUNT_ORDER[method]))
+    table = _best_by_pattern(method)
+    best, total = {}, 0
+    for suit, shift in SUIT_SHIFT.items():
+        entry = table[suit][(mask >> shift) & SUIT_BITS]
+        if entry is not None:
+            best[suit], worth = entry
+            total += worth
+    return SidePrimiera(best, clean_number(total))
 
 
-def count_ranks(pile: Sequence[Card], order: Sequence[int | str]) -> tuple[int, ...]:
-    counts = [0] * 11
-    for card in pile:
-        counts[card.value] += 1
-    figures = counts[8] + counts[9] + counts[10]
-    return tuple(figures if key == "figures" else counts[key] for key in order)
+_RANK_MASKS = {value: value_mask(value) for value in range(1, 11)}
+_RANK_MASKS["figures"] = _RANK_MASKS[8] | _RANK_MASKS[9] | _RANK_MASKS[10]
 
 
-def strict_leader(scores: dict[int, Number]) -> int | None:
-    """The one side strictly ahead of every other, or None on a tie at the top (RULES §2)."""
-    if not scores:
-        return None
-    top = max(scores.values())
-    leaders = [side for side, score in scores.items() if score == top]
-    return leaders[0] if len(leaders) == 1 else None
+def count_ranks(mask: int, order: Sequence[int | str]) -> tuple[int, ...]:
+    """How many cards of each rank in ``order`` a pile (as a bit set) holds."""
+    return tuple((mask & _RANK_MASKS[key]).bit_count() for key in order)
+
+
+def strict_leader(scores: Sequence[Number | None]) -> int | None:
+    """The one side strictly ahead of every other, or None on a tie at the top (RULES §2).
+
+    A side whose score is None is not competing for the point.
+
+    >>> strict_leader([22, 18]), strict_leader([20, 20]), strict_leader([9, None, 7])
+    (0, None, 0)
+    """
+    if None in scores:
+        present = [score for score in scores if score is not None]
+        if not present:
+            return None
+    else:
+        present = scores
+    top = max(present)
+    return scores.index(top) if present.count(top) == 1 else None
 
 
 def decide(sides: Sequence[SidePrimiera], method: str, missing_suit: str) -> PrimieraResult:
@@ -123,7 +158,7 @@ def decide(sides: Sequence[SidePrimiera], method: str, missing_suit: str) -> Pri
     totals = " v ".join(str(side.value) for side in sides)
     if not contenders:
         return PrimieraResult(None, sides, f"{totals}: no side has all four suits, so nobody scores it")
-    winner = strict_leader({i: sides[i].value for i in contenders})
+    winner = strict_leader([side.value if i in contenders else None for i, side in enumerate(sides)])
     if winner is None:
         why = f"{totals}: tie, no point"
     else:

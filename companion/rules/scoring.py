@@ -17,11 +17,13 @@ the one side strictly ahead of every other; a tie at the top gives it to nobody.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Sequence
+from functools import cache
+from typing import NamedTuple, Sequence
 
 from . import primiera as primiera_rules
-from .cards import SUIT_NAMES, Card, HandError, deck
+from . import cards
+from .cards import (BIT, SUIT_BITS, SUIT_NAMES, SUIT_SHIFT, Card, HandError, deck_mask, deck_set,
+                    full_deck, mask_of, value_mask)
 from .declarations import Declaration, score_declarations
 from .primiera import COUNT_ORDER, PrimieraResult, SidePrimiera, strict_leader
 from .rulesets import Rules
@@ -43,8 +45,7 @@ ITEMS = {
 }
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(NamedTuple):
     """What one side captured, as counts. ``napola`` is the length of its run of bonus-suit
     cards from the Ace upwards (the Napola, or the scaletta bassa), ``scaletta_alta`` of its run
     from the King downwards. ``sevens``, ``sixes`` and ``aces`` are None when not entered.
@@ -64,8 +65,7 @@ class Tally:
     primiera: bool = False
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One item of the breakdown: the points it gives each side and the figures compared."""
 
     item: str
@@ -78,8 +78,7 @@ class Line:
         return scorers[0] if len(scorers) == 1 else None
 
 
-@dataclass(frozen=True)
-class HandScore:
+class HandScore(NamedTuple):
     rules: Rules
     names: tuple[str, ...]
     tallies: tuple[Tally, ...]
@@ -101,41 +100,36 @@ def default_names(n_sides: int) -> tuple[str, ...]:
     return tuple(f"side {i + 1}" for i in range(n_sides))
 
 
-def suit_values(rules: Rules) -> list[int]:
+def suit_values(rules: Rules) -> tuple[int, ...]:
     """The values of one suit in this deck, in order (no 2 in Scopa Corse's 36 cards)."""
-    return sorted({card.value for card in deck(rules.deck)})
+    return cards.suit_values(rules.deck)
 
 
-def _run(held: set[int], values: Sequence[int]) -> int:
-    length = 0
-    for value in values:
-        if value not in held:
-            break
-        length += 1
-    return length
+@cache
+def _runs(pattern: int, size: int) -> tuple[int, int]:
+    """The runs of one suit's cards held (a 10-bit pattern) from the Ace up and from the King
+    down, in this deck's order: (Napola or scaletta bassa, scaletta alta)."""
+    held = [pattern >> (value - 1) & 1 for value in cards.suit_values(size)]
+    low = held.index(0) if 0 in held else len(held)
+    high = held[::-1].index(0) if 0 in held else len(held)
+    return low, high
 
 
-def tally_pile(pile: Sequence[Card], sweeps: int, rules: Rules) -> Tally:
+_SEVENS, _SIXES, _ACES = value_mask(7), value_mask(6), value_mask(1)
+
+
+def tally_pile(pile: Sequence[Card], sweeps: int, rules: Rules, won_primiera: bool = False) -> Tally:
     """Count one side's pile."""
-    bonus = rules.bonus_suit
-    coin_values = {card.value for card in pile if card.suit == bonus}
-    values = suit_values(rules)
-    counts = [0] * 11
-    for card in pile:
-        counts[card.value] += 1
-    return Tally(
-        cards=len(pile),
-        coins=len(coin_values),
-        settebello=7 in coin_values,
-        re_bello=10 in coin_values,
-        sweeps=sweeps,
-        sevens=counts[7],
-        sixes=counts[6],
-        aces=counts[1],
-        napola=_run(coin_values, values),
-        scaletta_alta=_run(coin_values, values[::-1]),
-        piva=PIVA in pile,
-    )
+    return tally_mask(mask_of(pile), sweeps, rules, won_primiera)
+
+
+def tally_mask(mask: int, sweeps: int, rules: Rules, won_primiera: bool = False) -> Tally:
+    """Count one side's pile, given as its bit set (``cards.mask_of``)."""
+    coins = (mask >> SUIT_SHIFT[rules.bonus_suit]) & SUIT_BITS
+    low, high = _runs(coins, rules.deck)
+    return Tally(mask.bit_count(), coins.bit_count(), bool(coins & 1 << 6), bool(coins & 1 << 9),
+                 sweeps, (mask & _SEVENS).bit_count(), (mask & _SIXES).bit_count(),
+                 (mask & _ACES).bit_count(), low, high, bool(mask & BIT[PIVA]), won_primiera)
 
 
 def check_sides(n_sides: int) -> None:
@@ -143,10 +137,21 @@ def check_sides(n_sides: int) -> None:
         raise HandError("a match has 2, 3 or 4 sides")
 
 
-def check_piles(piles: Sequence[Sequence[Card]], rules: Rules) -> None:
+def check_piles(piles: Sequence[Sequence[Card]], rules: Rules,
+                masks: Sequence[int] | None = None) -> None:
     """The piles must partition the deck: every card in exactly one pile (RULES §2)."""
     check_sides(len(piles))
-    full = set(deck(rules.deck))
+    if masks is None:
+        masks = [mask_of(pile) for pile in piles]
+    union = 0
+    for mask in masks:
+        union |= mask
+    # Every card once: no carries inside a pile, no overlap between piles, the whole deck.
+    if union == deck_mask(rules.deck) and sum(map(len, piles)) == union.bit_count() \
+            and all(mask.bit_count() == len(pile) for mask, pile in zip(masks, piles)):
+        return
+    # Something is wrong: find the first problem and say it.
+    full = deck_set(rules.deck)
     where: dict[Card, int] = {}
     for side, pile in enumerate(piles):
         for card in pile:
@@ -160,7 +165,7 @@ def check_piles(piles: Sequence[Sequence[Card]], rules: Rules) -> None:
                     raise HandError(f"{card} is in both piles")
                 raise HandError(f"{card} is in pile {other + 1} and pile {side + 1}")
             where[card] = side
-    missing = [card for card in deck(rules.deck) if card not in where]
+    missing = [card for card in full_deck(rules.deck) if card not in where]
     if missing:
         listed = " ".join(str(card) for card in missing[:8]) + (" ..." if len(missing) > 8 else "")
         count = "1 card is" if len(missing) == 1 else f"{len(missing)} cards are"
@@ -185,11 +190,14 @@ def score_piles(piles: Sequence[Sequence[Card]], sweeps: Sequence[int], rules: R
                 names: Sequence[str] | None = None) -> HandScore:
     """Score a hand from the cards in each side's pile and the sweeps each side made."""
     names = tuple(names) if names else default_names(len(piles))
-    check_piles(piles, rules)
+    masks = [mask_of(pile) for pile in piles]
+    check_piles(piles, rules, masks)
     check_sweeps(sweeps, [len(pile) for pile in piles], names)
-    result = primiera_rules.decide_piles(piles, rules.primiera, rules.missing_suit)
-    tallies = [replace(tally_pile(pile, count, rules), primiera=(side == result.winner))
-               for side, (pile, count) in enumerate(zip(piles, sweeps))]
+    result = primiera_rules.decide(
+        [primiera_rules.primiera_of_mask(mask, rules.primiera) for mask in masks],
+        rules.primiera, rules.missing_suit)
+    tallies = [tally_mask(mask, count, rules, side == result.winner)
+               for side, (mask, count) in enumerate(zip(masks, sweeps))]
     return _score(tallies, rules, result, declarations, names)
 
 
@@ -303,17 +311,21 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
 
 
 def _points_to(winner: int | None, n: int, amount: int = 1) -> tuple[int, ...]:
-    return tuple(amount if side == winner else 0 for side in range(n))
+    points = [0] * n
+    if winner is not None:
+        points[winner] = amount
+    return tuple(points)
 
 
 def _versus(figures: Sequence) -> str:
-    return " v ".join(str(f) for f in figures)
+    return " v ".join(map(str, figures))
 
 
-def _most(item: str, figures: Sequence[int], n: int) -> Line:
-    winner = strict_leader(dict(enumerate(figures)))
-    return Line(item, _points_to(winner, n), _versus(figures) + ("" if winner is not None
-                                                                 else ": tie, no point"))
+def _most(item: str, figures: list[int], n: int) -> Line:
+    winner = strict_leader(figures)
+    if winner is None:
+        return Line(item, (0,) * n, _versus(figures) + ": tie, no point")
+    return Line(item, _points_to(winner, n), _versus(figures))
 
 
 def _holder(item: str, flags: Sequence[bool], card: str, names: Sequence[str]) -> Line:

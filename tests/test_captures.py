@@ -1,0 +1,243 @@
+"""RULES §7: the capture referee, with every capture example of the seed documents."""
+
+import pytest
+
+from companion.rules import parse_card
+from companion.rules.captures import check_deal, legal_captures
+from companion.rules.cards import CardError
+from companion.rules.rulesets import rules_for
+
+from helpers import cards
+
+
+def taken(table, played, rule="standard", **kwargs):
+    """The legal captures as sets of card names, and whether the card may be placed."""
+    ruling = legal_captures(cards(table), parse_card(played), rule, **kwargs)
+    return sorted(" ".join(str(c) for c in capture.cards) for capture in ruling.captures), ruling
+
+
+# -- Seed 000: "The table contains 3, 5, 5, Fante." --------------------------------------------
+
+def test_a_five_takes_one_of_the_two_fives_at_the_players_choice():
+    # 000: "Playing a 5 captures one of the 5s from the table at the player's choice."
+    options, ruling = taken("3c 5d 5s 8b", "5c")
+    assert options == ["5d", "5s"]
+    assert not ruling.may_place
+
+
+def test_a_king_takes_both_fives():
+    # 000: "Playing a Re (king) captures both 5s."
+    options, _ = taken("3c 5d 5s 8b", "10c")
+    assert options == ["5d 5s"]
+
+
+def test_single_card_must_be_taken_before_a_sum():
+    # 000: "Playing a Fante (jack) captures the one on the table - the player is not allowed to
+    # take the 5 and the 3 instead."
+    options, ruling = taken("3c 5d 5s 8b", "8c")
+    assert options == ["8b"]
+    assert "a single card of equal value must be taken before a sum" in ruling.reasons
+
+
+# -- Seed 003: "The face up cards on the table are A, 3, 4, 5, 7." ------------------------------
+
+TABLE_003 = "1c 3c 4c 5c 7c"
+
+
+@pytest.mark.parametrize("played, expected", [
+    ("3d", ["3c"]),                    # "If the next player plays a 3, it captures the 3"
+    # "plays a Horse (9), it captures the 4 and the 5": the seed names one set, but by its own
+    # rule ("If there is more than one such set, the player chooses") A+3+5 is legal too.
+    ("9d", ["1c 3c 5c", "4c 5c"]),
+    ("6d", ["1c 5c"]),                 # "plays a 6 it captures the Ace and the 5"
+    ("5d", ["5c"]),                    # "plays a 5 it just captures the 5 ... not ... the Ace and the 4"
+    ("8d", ["1c 3c 4c", "1c 7c", "3c 5c"]),  # "a Jack (8) ... either 5+3 or 4+3+A or 7+A"
+])
+def test_seed_003_table_of_ace_three_four_five_seven(played, expected):
+    options, _ = taken(TABLE_003, played)
+    assert options == expected
+
+
+# -- Seed 004 ----------------------------------------------------------------------------------
+
+def test_a_knave_takes_the_knave_not_the_ace_three_and_four():
+    # 004: "if the table has contains a 1, 3, 4, and 8 (Knave ...), and the player plays another
+    # Knave, the player is not allowed to capture the 1, 3, and 4 ... only allowed to capture
+    # the Knave."
+    options, _ = taken("1d 3c 4s 8b", "8d")
+    assert options == ["8b"]
+
+
+def test_a_six_on_two_and_four_must_take_them():
+    # 004: "If, for example, a 2 and 4 are on the table, and a player holds a 6, the player must
+    # either take that trick, or play a different card from his hand."
+    options, ruling = taken("2c 4s", "6d")
+    assert options == ["2c 4s"]
+    assert not ruling.may_place
+    assert ruling.captures[0].sweep
+
+
+def test_seed_004_hand_of_two_five_seven():
+    # 004: "the ace of coins, 5 of cups, and 6 of swords ... Place the 2 of coins ... Take the 5
+    # of cups using the 5 of swords ... Take the 6 of swords and ace of coins using the 7"
+    table = "1d 5c 6s"
+    assert taken(table, "2d")[0] == [] and taken(table, "2d")[1].may_place
+    assert taken(table, "5s")[0] == ["5c"]
+    assert taken(table, "7b")[0] == ["1d 6s"]
+
+
+# -- Seed 001: the King with 7, 3 and a King on the table --------------------------------------
+
+def test_sco_papa_king_takes_seven_and_three():
+    # 001: "Le roi peut ainsi capturer le 7 et le 3 (7 + 3 = 10)."
+    assert taken("2c 7s 3b", "10d", "fewest")[0] == ["7s 3b"]
+
+
+def test_sco_papa_king_takes_the_king_not_seven_and_three():
+    # 001: "le 7 et le 3 ne peuvent être capturés par votre roi, car vous devez prendre le moins
+    # de cartes possible : vous capturez donc le roi révélé sur la table."
+    assert taken("7s 3b 10c", "10d", "fewest")[0] == ["10c"]
+
+
+def test_sco_papa_takes_at_most_two_cards():
+    # 001: "Vous pouvez alors capturer 1 ou 2 cartes du centre de la table."
+    options, ruling = taken("1c 3c 4c", "8d", "fewest")
+    assert options == [] and ruling.may_place
+
+
+def test_fewest_any_keeps_only_the_smallest_sets():
+    # 001 "CAPTURER PLUS DE CARTES": sets of more cards, still the fewest cards possible.
+    options, ruling = taken(TABLE_003, "8d", "fewest-any")
+    assert options == ["1c 7c", "3c 5c"]
+    assert "only the fewest cards possible may be taken" in ruling.reasons
+    assert taken("1c 3c 4c", "8d", "fewest-any")[0] == ["1c 3c 4c"]
+
+
+# -- Scopa di Quindici (003) -------------------------------------------------------------------
+
+def test_quindici_takes_cards_that_make_fifteen_with_the_played_card():
+    # 003: "if the table cards are A, 3, 4, 7 and you play a 4, it captures either the 4 and the
+    # 7 or the A, 3 and 7 at your choice."
+    assert taken("1c 3c 4c 7c", "4d", "quindici-1")[0] == ["1c 3c 7c", "4c 7c"]
+
+
+def test_first_quindici_cannot_take_an_equal_card():
+    # 003 First version: "a card cannot capture a card or set of cards whose value is equal to
+    # the played card."
+    options, ruling = taken("5c 2s", "5d", "quindici-1")
+    assert options == [] and ruling.may_place
+
+
+def test_third_quindici_king_has_a_free_choice():
+    # 003 Third version: "with 3, 5, 7, King on the table a played King can take either the 5
+    # or the King or the 3+7."
+    assert taken("3c 5c 7c 10c", "10d", "quindici-3")[0] == ["10c", "3c 7c", "5c"]
+    assert taken("3c 5c 7c 10c", "10d", "quindici-2")[0] == ["10c", "3c 7c", "5c"]
+
+
+def test_third_quindici_ace_takes_all_with_a_sweep():
+    ruling = legal_captures(cards("3c 5c 7c"), parse_card("1d"), "quindici-3")
+    assert [len(c.cards) for c in ruling.captures] == [3] and ruling.captures[0].sweep
+
+
+# -- Asso pigliatutto and Scopa d'Assi (003) ---------------------------------------------------
+
+def test_ace_takes_all_and_scores_a_sweep():
+    # 003: "playing an Ace takes all the table cards and scores a point for a sweep, provided
+    # that there is no Ace on the table."
+    ruling = legal_captures(cards("3c 5c 9s"), parse_card("1d"), "asso-pigliatutto")
+    assert len(ruling.captures) == 1 and ruling.captures[0].sweep
+    assert ruling.captures[0].reason == "the Ace takes the whole table"
+
+
+def test_ace_on_the_table_is_all_an_ace_takes():
+    # 003: "If there is an Ace in the table layout, then playing an Ace takes only the Ace and
+    # leaves the other cards in place. If there is an Ace alone on the table, a played Ace takes
+    # it and scores a sweep."
+    options, ruling = taken("1c 5c 9s", "1d", "asso-pigliatutto")
+    assert options == ["1c"] and not ruling.captures[0].sweep
+    ruling = legal_captures(cards("1c"), parse_card("1d"), "asso-pigliatutto")
+    assert ruling.captures[0].sweep
+
+
+def test_ace_on_an_empty_table_stays():
+    # 003: "If the table is empty (or "clean"), an Ace played remains on the table (it can't
+    # take itself)."
+    options, ruling = taken("", "1d", "asso-pigliatutto")
+    assert options == [] and ruling.may_place
+
+
+def test_scopa_d_assi_ace_takes_all_without_a_sweep():
+    # 003 Scopa d'Assi: "taking all the cards with an Ace does not count as a sweep."
+    ruling = legal_captures(cards("3c 5c 9s"), parse_card("1d"), "scopa-d-assi")
+    assert len(ruling.captures[0].cards) == 3 and not ruling.captures[0].sweep
+    assert "in Scopa d'Assi taking the table with an Ace is not a sweep" in ruling.reasons
+
+
+def test_scopa_d_assi_option_ace_takes_itself():
+    # 003: "Some play that if an Ace is played to the empty table it 'takes itself'."
+    ruling = legal_captures([], parse_card("1d"), rules_for("scopa-d-assi", {"ace_takes_itself": True}))
+    assert [c.cards for c in ruling.captures] == [()] and not ruling.may_place
+    assert not ruling.captures[0].sweep
+
+
+def test_other_cards_follow_the_standard_rule_under_ace_rules():
+    assert taken(TABLE_003, "5d", "asso-pigliatutto")[0] == ["5c"]
+
+
+# -- Corse, sweeps, and refusals ---------------------------------------------------------------
+
+def test_scopa_corse_never_forces_a_capture():
+    # 003 Scopa Corse: "capturing is not compulsory. It is legal to play a card and leave it on
+    # the table without capturing even if its value matches"
+    options, ruling = taken("5c 2s", "5d", "corse")
+    assert options == ["5c"] and ruling.may_place
+
+
+def test_clearing_the_table_is_a_sweep_but_never_with_the_last_card():
+    # 000: "Taking the last cards from the table at the end of a hand never counts as a sweep"
+    assert legal_captures(cards("3c 4s"), parse_card("7d"), "standard").captures[0].sweep
+    ruling = legal_captures(cards("3c 4s"), parse_card("7d"), "standard", last_play=True)
+    assert not ruling.captures[0].sweep
+    assert "the last card of the hand never makes a sweep" in ruling.reasons
+
+
+def test_nothing_to_take_means_the_card_is_placed():
+    options, ruling = taken("9c 10s", "2d")
+    assert options == [] and ruling.may_place
+    assert ruling.reasons == ("nothing on the table can be taken with a 2: the card is placed",)
+
+
+@pytest.mark.parametrize("table, played, message", [
+    ("7d 3c", "7d", "both on the table and played"),
+    ("2c", "5d", "2c is not in the 36-card deck"),
+])
+def test_impossible_tables_are_refused(table, played, message):
+    with pytest.raises(CardError, match=message):
+        legal_captures(cards(table), parse_card(played), rules_for("corse"))
+
+
+# -- The void deal -----------------------------------------------------------------------------
+
+def test_three_kings_void_the_deal():
+    # 000: "If three or all four of the table cards are kings, the cards are thrown in and there
+    # is a new deal by the same dealer."
+    assert check_deal(cards("10d 10c 10s 5b"), rules_for("classica")).void
+    assert check_deal(cards("10d 10c 10s 10b"), rules_for("classica")).void
+    assert not check_deal(cards("10d 10c 5s 5b"), rules_for("classica")).void
+
+
+def test_chkobba_voids_three_equal_values():
+    # 003 Chkobba: "If there are three or four equal valued cards in the initial table layout the
+    # cards are gathered up, shuffled and dealt again."
+    assert check_deal(cards("4d 4c 4s 5b"), rules_for("chkobba")).void
+    assert not check_deal(cards("4d 4c 5s 5b"), rules_for("chkobba")).void
+    assert not check_deal(cards("4d 4c 4s 5b"), rules_for("classica")).void
+
+
+def test_scopa_d_assi_option_voids_any_ace():
+    # 003: "Some play that if one or more Aces appear in the face-up cards in the original deal,
+    # the cards are thrown in and redealt."
+    rules = rules_for("scopa-d-assi", {"void_deal": "aces"})
+    assert check_deal(cards("1d 4c 6s 5b"), rules).void
+    assert not check_deal(cards("1d 4c 6s 5b"), rules_for("scopa-d-assi")).void

@@ -1,0 +1,39 @@
+"""The project as a newcomer meets it: README's commands, CI, and pages that need no internet."""
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_command(heading: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    match = re.search(rf"^{heading}.*?```sh\n(.+?)\n```", text, re.S | re.M)
+    assert match, f"README.md has no command under {heading!r}"
+    return match.group(1)
+
+
+def test_readme_gives_the_two_set_up_commands():
+    assert "scopa-companion" in readme_command("Run it")
+    assert "pytest" in readme_command("Test it")
+
+
+def test_ci_runs_exactly_readmes_test_command():
+    found = subprocess.run(
+        ["awk", '/^Test it:/ {found=1} found && /^```sh$/ {getline; print; exit}', "README.md"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    assert found == readme_command("Test it")
+    assert "eval \"$test_command\"" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_no_page_loads_anything_from_the_internet():
+    for template in (ROOT / "templates").rglob("*.html"):
+        text = template.read_text()
+        assert not re.search(r'(src|href)="(https?:)?//', text), template.name
+
+
+def test_every_static_file_a_template_names_exists():
+    for template in (ROOT / "templates").rglob("*.html"):
+        for name in re.findall(r"url_for\('static', filename='([^']+)'\)", template.read_text()):
+            assert (ROOT / "static" / name).is_file(), (template.name, name)

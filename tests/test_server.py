@@ -1,0 +1,88 @@
+"""The companion as players start it: ``scopa-companion`` serving over waitress."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from companion.cli import parse_args
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_options_come_from_flags_or_the_environment(monkeypatch):
+    assert (parse_args([]).host, parse_args([]).port) == ("0.0.0.0", 8000)
+    monkeypatch.setenv("SCOPA_PORT", "9001")
+    monkeypatch.setenv("SCOPA_DB", "/tmp/x.sqlite")
+    args = parse_args([])
+    assert (args.port, args.db) == (9001, "/tmp/x.sqlite")
+    assert parse_args(["--port", "8123", "--host", "127.0.0.1"]).port == 8123
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    env = dict(os.environ, SCOPA_INSTANCE=str(tmp_path / "instance"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(tmp_path / "data" / "scopa.sqlite")],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/", timeout=1).close()
+            break
+        except OSError:
+            if process.poll() is not None:
+                pytest.fail(f"the server stopped: {process.stdout.read()}")
+            time.sleep(0.1)
+    else:
+        process.kill()
+        pytest.fail("the server did not answer within 20 s")
+    yield base, process
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_the_server_answers_pages_and_the_api(server, tmp_path):
+    base, process = server
+    with urllib.request.urlopen(base + "/") as page:
+        assert page.status == 200 and b"Scopa companion" in page.read()
+        assert page.headers["Server"] == "scopa-companion"   # waitress, not the dev server
+    request = urllib.request.Request(
+        base + "/api/v1/captures", data=json.dumps({"table": ["2c", "4s"], "played": "6d"}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        assert json.load(answer)["captures"][0]["sweep"] is True
+    bad = urllib.request.Request(base + "/api/v1/score", data=b'{"piles": [["7d"], ["7d"]]}',
+                                 headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(bad)
+    assert refused.value.code == 400
+    assert json.load(refused.value) == {"error": "7d is in both piles"}
+    assert (tmp_path / "data").is_dir()                     # --db's folder is made
+    assert (tmp_path / "instance" / "secret_key").exists()
+
+
+def test_a_port_in_use_is_said_plainly(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = dict(os.environ, SCOPA_INSTANCE=str(tmp_path))
+        done = subprocess.run([sys.executable, "-m", "companion", "--host", "127.0.0.1",
+                               "--port", str(port)], env=env, capture_output=True, text=True,
+                              timeout=30)
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
