@@ -53,15 +53,15 @@ class Card(NamedTuple):
         return f"{self.value}{self.suit}"
 
 
+_BY_NOTATION = {f"{value}{suit}": Card(value, suit) for suit in SUITS for value in VALUES}
+
+
 def parse_card(text: str) -> Card:
     """Read one card such as ``"7d"`` or ``"10B"``; raise CardError for anything else."""
-    if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a card (write cards like 7d or 10b)")
-    cleaned = text.strip().lower()
-    value, suit = cleaned[:-1], cleaned[-1:]
-    if suit not in SUITS or not value.isdigit() or int(value) not in VALUES or value != str(int(value)):
+    card = _BY_NOTATION.get(text.strip().lower()) if isinstance(text, str) else None
+    if card is None:
         raise CardError(f"{text} is not a card (write cards like 7d or 10b)")
-    return Card(int(value), suit)
+    return card
 
 
 def parse_cards(texts: Iterable[str], what: str = "the cards") -> list[Card]:
