@@ -7,22 +7,42 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
 
+def parse_ip_addr(output: str) -> list[str]:
+    """The IPv4 addresses in the output of ``ip -4 -o addr show scope global``."""
+    return [match.group(1) for match in re.finditer(r"\binet (\d+\.\d+\.\d+\.\d+)/", output)
+            if not match.group(1).startswith("127.")]
+
+
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses that other devices on the network can reach."""
+    """This machine's IPv4 addresses that phones on the same network can reach.
+
+    Read from the interfaces (Linux's ``ip``), else from the host name's addresses (macOS and
+    Windows list the LAN address there); nothing is sent on the network."""
     found: list[str] = []
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        infos = []
-    for info in infos:
-        address = info[4][0]
-        if not address.startswith("127.") and address not in found:
-            found.append(address)
+    if shutil.which("ip"):
+        try:
+            output = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"],
+                                    capture_output=True, text=True, timeout=5).stdout
+            found = parse_ip_addr(output)
+        except (OSError, subprocess.SubprocessError):
+            found = []
+    if not found:
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        except OSError:
+            infos = []
+        for info in infos:
+            address = info[4][0]
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
     return found
 
 

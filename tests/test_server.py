@@ -86,3 +86,11 @@ def test_a_port_in_use_is_said_plainly(tmp_path):
                               timeout=30)
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_lan_addresses_come_from_the_interfaces():
+    from companion.cli import parse_ip_addr
+    output = ("1: lo    inet 127.0.0.1/8 scope host lo\\n"
+              "4: eth0    inet 192.168.1.23/24 brd 192.168.1.255 scope global eth0\\n"
+              "5: wlan0    inet 10.0.0.7/8 brd 10.255.255.255 scope global dynamic wlan0\\n")
+    assert parse_ip_addr(output) == ["192.168.1.23", "10.0.0.7"]
