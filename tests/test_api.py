@@ -288,3 +288,33 @@ def test_home_page_is_served_without_outside_resources(client):
     assert "Scopa companion" in html and "http://" not in html and "https://" not in html
     assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
     assert client.get("/static/htmx-2.0.11.min.js").status_code == 200
+
+
+# -- Fuzzing: whatever JSON arrives, the answer is 200 or a 400 that says why, never a 500 -----
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 45) | st.floats(allow_nan=False)
+    | st.sampled_from(["7d", "10b", "1c", "11x", "", "classica", "zero", "d"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(
+        ["cards", "coins", "settebello", "sweeps", "side", "deal", "cards", "primiera", "napola"]),
+        inner, max_size=4),
+    max_leaves=20)
+request_keys = ["variant", "options", "piles", "sweeps", "tallies", "declarations", "names",
+                "table", "played", "last_play", "claimer", "totals"]
+option_values = st.dictionaries(st.sampled_from(ITEMS), json_values, max_size=3)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=150)
+@given(endpoint=st.sampled_from(["score", "captures", "deal", "claim"]),
+       body=st.dictionaries(st.sampled_from(request_keys), json_values, max_size=6),
+       options=option_values | st.none())
+def test_no_request_body_makes_a_server_error(client, endpoint, body, options):
+    if options is not None:
+        body["options"] = options
+    response = client.post(f"/api/v1/{endpoint}", json=body)
+    assert response.status_code in (200, 400), (body, response.get_data(as_text=True))
+    if response.status_code == 400:
+        assert response.get_json()["error"]
