@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, render_template, request
+from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 from flask_wtf.csrf import CSRFProtect
 
@@ -49,20 +49,21 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # points in the order they are scored, as players read them
     csrf.init_app(app)
 
-    from . import api
+    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    from . import api, store, views
+    store.init_app(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
+    app.register_blueprint(views.bp)
+    from .rules.cards import card_name, parse_card, short_label, suit_label
+    for helper in (card_name, parse_card, short_label, suit_label):
+        app.add_template_global(helper)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         if request.path.startswith("/api/"):
             return api.api_http_error(error)
         return error
-
-    @app.get("/")
-    def index():
-        from .rules.rulesets import PRESET_TITLES
-        return render_template("index.html", presets=PRESET_TITLES)
 
     @app.after_request
     def security_headers(response):

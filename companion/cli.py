@@ -77,8 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     app = create_app()
     print(f"Scopa companion: scores kept in {app.config['DATABASE']}", flush=True)
     if args.host in ("0.0.0.0", "::", ""):
-        for address in lan_addresses() or ["<this machine's address>"]:
-            print(f"Open on the phones at the table: http://{address}:{args.port}/", flush=True)
+        urls = [f"http://{address}:{args.port}/" for address in lan_addresses()]
+    else:
+        urls = [f"http://{args.host}:{args.port}/"]
+    app.config["LAN_URLS"] = urls
+    for url in urls:
+        print(f"Open on the phones at the table: {url}", flush=True)
+    if urls:
+        import segno
+        segno.make(urls[0], error="m").terminal(compact=True)
     print(f"On this machine: http://127.0.0.1:{args.port}/", flush=True)
     try:
         serve(app, host=args.host, port=args.port, threads=args.threads, ident="scopa-companion")

@@ -142,3 +142,19 @@ def english_name(card: Card, pack: str = "italian") -> str:
 def card_name(card: Card, pack: str = "italian") -> str:
     """The name players at this table use: Italian for the Italian pack, else the French one."""
     return italian_name(card) if pack == "italian" else english_name(card, pack)
+
+
+_SHORT = {"italian": {1: "A", 8: "F", 9: "C", 10: "R"},
+          "french": {1: "A", 8: "J", 9: "Q", 10: "K"},
+          "chkobba": {1: "A", 8: "Q", 9: "J", 10: "K"}}
+_SUIT_LABELS = {"italian": SUIT_NAMES,
+                "french": {"d": "♦ quadri", "c": "♥ cuori", "s": "♠ picche", "b": "♣ fiori"}}
+
+
+def short_label(card: Card, pack: str = "italian") -> str:
+    """What a card tile shows: 'A', '7', 'F' (Fante), 'C' (Cavallo), 'R' (Re); J/Q/K in French packs."""
+    return _SHORT[pack].get(card.value, str(card.value))
+
+
+def suit_label(suit: str, pack: str = "italian") -> str:
+    return _SUIT_LABELS["italian" if pack == "italian" else "french"][suit]

@@ -1,0 +1,332 @@
+"""Forms: a new match, and a hand (its piles of cards, or its counts).
+
+Each form turns what was typed into what the rules engine takes; the engine's refusals come back
+as form errors in the players' words, and the form comes back filled in.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField,
+                     StringField)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from .matches import LAYOUTS, Match, score_entry, sides_for
+from .rules import RulesError, ScopaError, deck, rules_for
+from .rules.cards import SUIT_NAMES, parse_cards
+from .rules.rulesets import PRESET_TITLES, PRESETS
+
+PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
+
+RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
+    "deck": [(40, "40 cards"), (36, "36 cards, no 2s (Scopa Corse)")],
+    "bonus_suit": [("d", "denari (coins)"), ("c", "coppe (cups, as in Hurrikan)"),
+                   ("s", "spade (swords)"), ("b", "bastoni (clubs)")],
+    "primiera": [("standard", "7 = 21, 6 = 18, Asso = 16, 5 = 15 ... figures 10"),
+                 ("half", "face value, Asso 5½, figures ½"),
+                 ("hurrikan", "Hurrikan: Re 10, Cavallo 9, Fante 8"),
+                 ("no-figures", "figures count 0"),
+                 ("sevens-sixes", "most sevens, then most sixes"),
+                 ("count-down", "most sevens, then sixes, aces, fives ... figures")],
+    "missing_suit": [("loses", "loses to any side with all four suits"),
+                     ("void", "cannot win the primiera"),
+                     ("zero", "counts 0, totals compared as they are")],
+    "napola": [("off", "no Napola"), ("to-six", "A-2-3 and up, at most A-6 (6 points)"),
+               ("to-horse", "up to A-Cavallo (9); the whole suit, Napoleone, wins")],
+    "declarations": [("off", "none"), ("bazzica", "Bazzica: bazzica 3, bazzicotto 10"),
+                     ("sbarazzina", "Sbarazzina: bazzica 2 or 3, three of a kind 7")],
+    "capture": [("standard", "a single card before a sum; capturing compulsory"),
+                ("fewest", "at most two cards, the fewest possible (Sco_papa)"),
+                ("fewest-any", "the fewest cards possible, any number"),
+                ("quindici-1", "only cards making 15 with the card played"),
+                ("quindici-2", "equal value, or making 15: free choice"),
+                ("quindici-3", "as above, and an Asso takes all"),
+                ("asso-pigliatutto", "an Asso takes the whole table, a scopa"),
+                ("scopa-d-assi", "an Asso takes the whole table, no scopa"),
+                ("corse", "capturing never compulsory (Corse)")],
+    "void_deal": [("kings", "three or four Re on the first table"),
+                  ("equal", "three cards of one value on the first table"),
+                  ("aces", "three Re, or any Asso on the first table"),
+                  ("off", "never")],
+    "pack": [("italian", "Italian suits"), ("french", "French suits"),
+             ("chkobba", "French suits, Chkobba labels (9 Jack, 8 Queen)")],
+}
+
+RULE_LABELS = {
+    "deck": "Deck", "bonus_suit": "Bonus suit (denari)", "primiera": "Primiera",
+    "missing_suit": "A side missing a suit", "re_bello": "Re Bello: 1 for the King of the bonus suit",
+    "napola": "Napola", "scalette": "Scalette: sequences from the Asso and from the Re",
+    "piva": "Piva: the 2 of bastoni costs 5", "declarations": "Declarations",
+    "target": "Target", "hands": "Or a number of hands",
+    "cappotto": "Cappotto: 7 to 0 wins at once", "double_under": "Double game when the loser is under",
+    "claims": "Chiamarsi fuori allowed", "capture": "Captures", "void_deal": "Deal again when",
+    "ace_takes_itself": "An Asso on the empty table takes itself", "pack": "Cards shown",
+}
+
+
+class NewMatchForm(FlaskForm):
+    layout = RadioField("Who plays", choices=list(LAYOUTS.items()), default="2")
+    player1 = StringField("Player 1", [Length(max=24)])
+    player2 = StringField("Player 2", [Length(max=24)])
+    player3 = StringField("Player 3", [Length(max=24)])
+    player4 = StringField("Player 4", [Length(max=24)])
+    player5 = StringField("Player 5", [Length(max=24)])
+    player6 = StringField("Player 6", [Length(max=24)])
+    team1 = StringField("Team 1", [Length(max=24)], default="Noi")
+    team2 = StringField("Team 2", [Length(max=24)], default="Voi")
+    first_dealer = SelectField("Who deals first", default="random", choices=[
+        ("random", "drawn at random"), *[(str(i), f"Player {i + 1}") for i in range(6)]])
+    preset = SelectField("Variant", choices=list(PRESET_TITLES.items()), default="classica")
+
+    deck = SelectField(RULE_LABELS["deck"], choices=RULE_CHOICES["deck"], coerce=int)
+    bonus_suit = SelectField(RULE_LABELS["bonus_suit"], choices=RULE_CHOICES["bonus_suit"])
+    primiera = SelectField(RULE_LABELS["primiera"], choices=RULE_CHOICES["primiera"])
+    missing_suit = SelectField(RULE_LABELS["missing_suit"], choices=RULE_CHOICES["missing_suit"])
+    re_bello = BooleanField(RULE_LABELS["re_bello"])
+    napola = SelectField(RULE_LABELS["napola"], choices=RULE_CHOICES["napola"])
+    scalette = BooleanField(RULE_LABELS["scalette"])
+    piva = BooleanField(RULE_LABELS["piva"])
+    declarations = SelectField(RULE_LABELS["declarations"], choices=RULE_CHOICES["declarations"])
+    target = IntegerField(RULE_LABELS["target"], [InputRequired("Give the target score"),
+                                                  NumberRange(1, 1000)])
+    hands = IntegerField(RULE_LABELS["hands"], [Optional(), NumberRange(1, 100)])
+    cappotto = BooleanField(RULE_LABELS["cappotto"])
+    double_under = IntegerField(RULE_LABELS["double_under"], [Optional(), NumberRange(1, 1000)])
+    claims = BooleanField(RULE_LABELS["claims"])
+    capture = SelectField(RULE_LABELS["capture"], choices=RULE_CHOICES["capture"])
+    void_deal = SelectField(RULE_LABELS["void_deal"], choices=RULE_CHOICES["void_deal"])
+    ace_takes_itself = BooleanField(RULE_LABELS["ace_takes_itself"])
+    pack = SelectField(RULE_LABELS["pack"], choices=RULE_CHOICES["pack"])
+
+    RULE_FIELDS = ("deck", "bonus_suit", "primiera", "missing_suit", "re_bello", "napola",
+                   "scalette", "piva", "declarations", "target", "hands", "cappotto",
+                   "double_under", "claims", "capture", "void_deal", "ace_takes_itself", "pack")
+
+    @classmethod
+    def preset_data(cls, preset: str) -> dict[str, Any]:
+        """The rule fields as a preset sets them."""
+        return {name: value for name, value in rules_for(preset).as_dict().items()
+                if name in cls.RULE_FIELDS}
+
+    @property
+    def player_names(self) -> list[str]:
+        count = PLAYER_COUNTS.get(self.layout.data, 2)
+        return [getattr(self, f"player{i}").data.strip() for i in range(1, count + 1)]
+
+    def validate_layout(self, field: Field) -> None:
+        names = self.player_names
+        if any(not name for name in names):
+            raise ValidationError(f"Give a name to each of the {len(names)} players")
+        if len({name.casefold() for name in names}) != len(names):
+            raise ValidationError("Two players have the same name: the score would be unclear")
+        if "x" in field.data:
+            teams = [self.team1.data.strip(), self.team2.data.strip()]
+            if not all(teams) or teams[0].casefold() == teams[1].casefold():
+                raise ValidationError("Give the two teams different names")
+
+    def validate_first_dealer(self, field: Field) -> None:
+        if field.data != "random" and int(field.data) >= len(self.player_names):
+            raise ValidationError(f"Choose one of the {len(self.player_names)} players to deal first")
+
+    def validate_preset(self, field: Field) -> None:
+        try:
+            self.rules()
+        except RulesError as error:
+            raise ValidationError(str(error)) from None
+
+    def rules(self):
+        items = {name: getattr(self, name).data for name in self.RULE_FIELDS}
+        return rules_for(self.preset.data, items)
+
+    def sides(self) -> list[dict[str, Any]]:
+        return sides_for(self.layout.data, self.player_names,
+                         [self.team1.data.strip(), self.team2.data.strip()])
+
+    def dealer(self) -> int:
+        if self.first_dealer.data == "random":
+            return random.randrange(len(self.player_names))
+        return int(self.first_dealer.data)
+
+
+class RulesPreviewForm(NewMatchForm):
+    """The same fields, read from a GET when the variant changes; no CSRF on a read."""
+
+    class Meta:
+        csrf = False
+
+
+# -- A hand --------------------------------------------------------------------------------
+
+COUNTS = ("cards", "coins", "sevens", "sixes", "aces")
+
+
+class HandFormBase(FlaskForm):
+    mode = HiddenField(default="piles")
+    key = HiddenField()   # one per form shown: a form sent twice records one hand
+
+    def __init__(self, match: Match, *args, **kwargs):
+        self.match = match
+        super().__init__(*args, **kwargs)
+
+    # The fields each mode shows, for the templates.
+    def card_fields(self) -> list[tuple[str, list[Field]]]:
+        rows = []
+        for suit in "dcsb":
+            rows.append((suit, [self[f"c_{card}"] for card in deck(self.match.rules.deck)
+                                if card.suit == suit]))
+        return rows
+
+    def side_fields(self, prefix: str) -> list[Field]:
+        return [self[f"{prefix}_{i}"] for i in range(len(self.match.sides)) if f"{prefix}_{i}" in self]
+
+    def declaration_rows(self) -> list[tuple[Field, Field, Field]]:
+        return [(self[f"decl_{k}_side"], self[f"decl_{k}_deal"], self[f"decl_{k}_cards"])
+                for k in range(4) if f"decl_{k}_side" in self]
+
+    # From the fields to a stored entry --------------------------------------------------
+
+    def entry(self) -> dict[str, Any]:
+        """What was entered, as stored; ScopaError when it cannot be a real hand."""
+        sides = range(len(self.match.sides))
+        entry: dict[str, Any] = {"mode": self.mode.data if self.mode.data == "tallies" else "piles"}
+        declarations = self._declarations()
+        if declarations:
+            entry["declarations"] = declarations
+        sweeps = [self[f"sweeps_{i}"].data or 0 for i in sides]
+        if entry["mode"] == "piles":
+            rest = int(self.rest.data)
+            piles: list[list[str]] = [[] for _ in sides]
+            for card in deck(self.match.rules.deck):
+                chosen = self[f"c_{card}"].data
+                piles[int(chosen) if chosen not in (None, "") else rest].append(str(card))
+            entry.update(piles=piles, sweeps=sweeps)
+        else:
+            entry["tallies"] = self._tallies(sweeps)
+        score_entry(entry, self.match.rules, self.match.names)   # refuses what cannot be
+        return entry
+
+    def _declarations(self) -> list[dict[str, Any]]:
+        declared = []
+        for side, deal, cards in self.declaration_rows():
+            if side.data in (None, "") and not (cards.data or "").strip():
+                continue
+            if side.data in (None, ""):
+                raise ScopaError("say which side made each declaration")
+            shown = parse_cards((cards.data or "").replace(",", " ").split(), "a declaration")
+            declared.append({"side": int(side.data), "deal": int(deal.data),
+                             "cards": [str(c) for c in shown]})
+        return declared
+
+    def _tallies(self, sweeps: list[int]) -> list[dict[str, Any]]:
+        rules, names = self.match.rules, self.match.names
+        n = len(names)
+        suit = 9 if rules.deck == 36 else 10
+        totals = {"cards": rules.deck, "coins": suit, "sevens": 4, "sixes": 4, "aces": 4}
+        counts: dict[str, list[int | None]] = {}
+        for name, total in totals.items():
+            if f"t_{name}_0" not in self:
+                continue
+            values = [self[f"t_{name}_{i}"].data for i in range(n)]
+            blank = [i for i, v in enumerate(values) if v is None]
+            if len(blank) == 1:          # one side left blank: it has the rest
+                values[blank[0]] = total - sum(v for v in values if v is not None)
+            elif blank and len(blank) < n:
+                raise ScopaError(f"enter the {name} of every side (one may be left blank: it "
+                                 f"is worked out)")
+            elif blank and name in ("cards", "coins"):
+                raise ScopaError(f"enter the {name} of each side")
+            counts[name] = values if not blank or len(blank) < n else [None] * n
+
+        def holder(field: str) -> int | None:
+            value = self[field].data if field in self else None
+            return None if value in (None, "", "none") else int(value)
+
+        settebello, re_bello, piva, primiera = (holder(f) for f in ("settebello", "re_bello",
+                                                                    "piva", "primiera"))
+        tallies = []
+        for i in range(n):
+            tally: dict[str, Any] = {name: values[i] for name, values in counts.items()}
+            tally.update(settebello=settebello == i, re_bello=re_bello == i, piva=piva == i,
+                         primiera=primiera == i, sweeps=sweeps[i])
+            for field, key in (("t_napola", "napola"), ("t_alta", "scaletta_alta")):
+                if f"{field}_{i}" in self:
+                    tally[key] = self[f"{field}_{i}"].data or 0
+            tallies.append(tally)
+        return tallies
+
+    def fill(self, entry: dict[str, Any]) -> None:
+        """Set the fields from a stored entry, to edit it."""
+        self.mode.data = entry["mode"]
+        for i, count in enumerate(entry.get("sweeps") or [t["sweeps"] for t in entry["tallies"]]):
+            self[f"sweeps_{i}"].data = count
+        if entry["mode"] == "piles":
+            self.rest.data = str(len(entry["piles"]) - 1)
+            for side, pile in enumerate(entry["piles"][:-1]):
+                for card in pile:
+                    self[f"c_{card}"].data = str(side)
+        else:
+            for i, tally in enumerate(entry["tallies"]):
+                for name in COUNTS:
+                    if f"t_{name}_{i}" in self:
+                        self[f"t_{name}_{i}"].data = tally.get(name)
+                for field, key in (("t_napola", "napola"), ("t_alta", "scaletta_alta")):
+                    if f"{field}_{i}" in self:
+                        self[f"{field}_{i}"].data = tally.get(key, 0)
+                for field in ("settebello", "re_bello", "piva", "primiera"):
+                    if field in self and tally.get(field):
+                        self[field].data = str(i)
+        for k, declaration in enumerate(entry.get("declarations", [])[:4]):
+            self[f"decl_{k}_side"].data = str(declaration["side"])
+            self[f"decl_{k}_deal"].data = str(declaration["deal"])
+            self[f"decl_{k}_cards"].data = " ".join(declaration["cards"])
+
+
+def hand_form(match: Match, **kwargs) -> HandFormBase:
+    """The hand form for this match: its sides, its deck and the counts its rules need."""
+    rules, names = match.rules, match.names
+    sides = [(str(i), name) for i, name in enumerate(names)]
+    fields: dict[str, Field] = {}
+    for card in deck(rules.deck):
+        fields[f"c_{card}"] = SelectField(str(card), choices=[("", "—"), *sides], default="",
+                                          validate_choice=True)
+    fields["rest"] = RadioField("The cards not tapped go to", choices=sides, default=str(len(names) - 1))
+    counts = ["cards", "coins"]
+    if rules.primiera in ("sevens-sixes", "count-down"):
+        counts += ["sevens", "sixes"]
+    if rules.primiera == "count-down":
+        counts.append("aces")
+    coin_word = SUIT_NAMES[rules.bonus_suit]
+    words = {"cards": "Carte (cards)", "coins": f"{coin_word.capitalize()} (bonus suit)",
+             "sevens": "Sette (sevens)", "sixes": "Sei (sixes)", "aces": "Assi (aces)"}
+    for i, name in enumerate(names):
+        fields[f"sweeps_{i}"] = IntegerField(f"Scope of {name}", [Optional(), NumberRange(0, 20)],
+                                             default=0)
+        for count in counts:
+            fields[f"t_{count}_{i}"] = IntegerField(f"{words[count]}: {name}",
+                                                    [Optional(), NumberRange(0, 40)])
+        if rules.napola != "off" or rules.scalette:
+            fields[f"t_napola_{i}"] = IntegerField(
+                f"{coin_word.capitalize()} in a row from the Asso: {name}", [Optional(), NumberRange(0, 10)])
+        if rules.scalette:
+            fields[f"t_alta_{i}"] = IntegerField(
+                f"{coin_word.capitalize()} in a row from the Re down: {name}", [Optional(), NumberRange(0, 10)])
+    fields["settebello"] = RadioField("Settebello", choices=sides, validators=[Optional()])
+    if rules.re_bello:
+        fields["re_bello"] = RadioField("Re Bello", choices=sides, validators=[Optional()])
+    if rules.piva and rules.deck == 40:
+        fields["piva"] = RadioField("Piva (2 of bastoni)", choices=sides, validators=[Optional()])
+    if rules.primiera != "sevens-sixes":
+        label = ("Primiera, if sevens, sixes and aces tie" if rules.primiera == "count-down"
+                 else "Primiera")
+        fields["primiera"] = RadioField(label, choices=[*sides, ("none", "nobody")],
+                                        validators=[Optional()])
+    if rules.declarations != "off":
+        for k in range(4):
+            fields[f"decl_{k}_side"] = SelectField("Who", choices=[("", "—"), *sides], default="")
+            fields[f"decl_{k}_deal"] = SelectField("After deal", choices=[(str(d), str(d)) for d in range(1, 7)])
+            fields[f"decl_{k}_cards"] = StringField("Cards shown", [Length(max=20)])
+    form_class = type("HandForm", (HandFormBase,), fields)
+    return form_class(match, **kwargs)

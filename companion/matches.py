@@ -1,0 +1,121 @@
+"""A match as the table sees it, worked out from what is stored: its rules and sides, every hand
+scored by the rules engine, the running totals, who deals next, and the outcome.
+
+Nothing here touches Flask or the database: ``build`` takes the stored rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .rules import (Declaration, HandResult, HandScore, Outcome, Rules, Tally, match_outcome,
+                    parse_cards, rules_from_dict, score_piles, score_tallies)
+from .rules.rulesets import PRESET_TITLES
+
+LAYOUTS = {
+    "2": "2 players",
+    "3": "3 players",
+    "4": "4 players",
+    "2x2": "2 teams of 2",
+    "2x3": "2 teams of 3",
+}
+
+
+def sides_for(layout: str, players: Sequence[str], teams: Sequence[str]) -> list[dict[str, Any]]:
+    """The sides of a match: one per player, or two teams whose players sit alternately."""
+    if layout in ("2", "3", "4"):
+        return [{"name": name, "players": [name]} for name in players[:int(layout)]]
+    size = int(layout[-1])
+    return [{"name": teams[0], "players": list(players[0:2 * size:2])},
+            {"name": teams[1], "players": list(players[1:2 * size:2])}]
+
+
+def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> HandScore:
+    """Score what the players entered for a hand: piles of cards, or counts."""
+    declarations = [Declaration(d["side"], d["deal"], tuple(parse_cards(d["cards"], "a declaration")))
+                    for d in entry.get("declarations", [])]
+    if entry["mode"] == "piles":
+        piles = [parse_cards(pile, f"{names[side]}'s pile") for side, pile in enumerate(entry["piles"])]
+        return score_piles(piles, entry["sweeps"], rules, declarations, names)
+    tallies = [Tally(**tally) for tally in entry["tallies"]]
+    return score_tallies(tallies, rules, declarations, names)
+
+
+@dataclass
+class Hand:
+    number: int
+    entry: dict[str, Any]
+    score: HandScore
+    totals_after: tuple[int, ...]
+    version: int = 1
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return self.score.totals
+
+
+@dataclass
+class Match:
+    id: int
+    created: str
+    rules: Rules
+    sides: list[dict[str, Any]]
+    first_dealer: int
+    hands: list[Hand] = field(default_factory=list)
+    outcome: Outcome | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(side["name"] for side in self.sides)
+
+    @property
+    def title(self) -> str:
+        return " v ".join(self.names)
+
+    @property
+    def variant_title(self) -> str:
+        return PRESET_TITLES.get(self.rules.preset, self.rules.preset)
+
+    @property
+    def seats(self) -> list[tuple[str, int]]:
+        """(player, side) in playing order round the table: team mates sit apart, so the
+        turn alternates between the teams."""
+        longest = max(len(side["players"]) for side in self.sides)
+        return [(side["players"][i], s) for i in range(longest)
+                for s, side in enumerate(self.sides) if i < len(side["players"])]
+
+    def dealer(self, number: int) -> tuple[str, str]:
+        """Who deals hand ``number`` (from 1) and who plays first: the deal passes to the next
+        player each hand, and the player after the dealer leads."""
+        seats = self.seats
+        seat = (self.first_dealer + number - 1) % len(seats)
+        return seats[seat][0], seats[(seat + 1) % len(seats)][0]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.hands[-1].totals_after if self.hands else (0,) * len(self.sides)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.outcome and self.outcome.over)
+
+    @property
+    def next_number(self) -> int:
+        return len(self.hands) + 1
+
+
+def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
+    """The match from its stored row and its hands' rows (in order)."""
+    match = Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
+                  row["first_dealer"])
+    totals = (0,) * len(match.sides)
+    for hand_row in hand_rows:
+        score = score_entry(hand_row["entry"], match.rules, match.names)
+        totals = tuple(t + p for t, p in zip(totals, score.totals))
+        match.hands.append(Hand(hand_row["number"], hand_row["entry"], score, totals,
+                                hand_row.get("version", 1)))
+    match.outcome = match_outcome(
+        [HandResult(h.score.totals, h.score.outright, h.score.outright_reason) for h in match.hands],
+        match.rules, match.names)
+    return match

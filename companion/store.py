@@ -1,0 +1,185 @@
+"""Storage: one SQLite file through sqlite-utils.
+
+A match row keeps the rules it was created with and its sides; a hand row keeps what the players
+entered (the cards of each pile, or the counts), never the points: scores, totals and the
+outcome are worked out from the hands by the rules engine each time, so they live in one place.
+
+The schema is a list of numbered migrations, applied in order on first use. Writes take the
+write lock up front (``BEGIN IMMEDIATE``) so two phones saving at once wait for each other
+instead of failing, and each save is one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterator
+
+import sqlite_utils
+from flask import Flask, current_app, g
+
+
+def _m001_matches_and_hands(db: sqlite_utils.Database) -> None:
+    db["matches"].create({
+        "id": int, "created": str, "rules": str, "sides": str, "first_dealer": int,
+    }, pk="id", not_null={"created", "rules", "sides", "first_dealer"})
+    db["hands"].create({
+        "id": int, "match_id": int, "number": int, "entry": str, "created": str, "updated": str,
+        "version": int, "key": str,
+    }, pk="id", foreign_keys=[("match_id", "matches", "id")],
+        not_null={"match_id", "number", "entry", "created", "updated", "version"},
+        defaults={"version": 1})
+    db["hands"].create_index(["match_id", "number"], unique=True)
+    # The one-time key of the form a hand was saved from: the same form sent twice (a double
+    # tap, a retried request, two phones) finds its hand already there.
+    db["hands"].create_index(["match_id", "key"], unique=True)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_matches_and_hands]
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    """Open the store, in autocommit mode: transactions are begun explicitly by ``writing``."""
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=10000")
+    return sqlite_utils.Database(conn)
+
+
+def migrate(db: sqlite_utils.Database) -> int:
+    """Apply the migrations not yet applied; returns the schema version."""
+    with writing(db):
+        db.execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied TEXT)")
+        done = {row["version"] for row in db.query("SELECT version FROM migrations")}
+        for version, step in enumerate(MIGRATIONS, start=1):
+            if version not in done:
+                step(db)
+                db["migrations"].insert({"version": version, "applied": now()})
+    return len(MIGRATIONS)
+
+
+@contextmanager
+def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One transaction that holds the write lock from its start."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    else:
+        db.execute("COMMIT")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def get_db() -> sqlite_utils.Database:
+    """The request's connection, opened on first use and closed when the request ends."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.conn.close()
+
+
+def init_app(app: Flask) -> None:
+    db = connect(app.config["DATABASE"])
+    try:
+        migrate(db)
+    finally:
+        db.conn.close()
+    app.teardown_appcontext(close_db)
+
+
+# -- Matches and hands -------------------------------------------------------------------------
+
+def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[dict[str, Any]],
+                 first_dealer: int) -> int:
+    with writing(db):
+        table = db["matches"]
+        table.insert({"created": now(), "rules": json.dumps(rules), "sides": json.dumps(sides),
+                      "first_dealer": first_dealer})
+        return table.last_pk
+
+
+def match_row(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
+    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
+    if not rows:
+        return None
+    row = rows[0]
+    return {**row, "rules": json.loads(row["rules"]), "sides": json.loads(row["sides"])}
+
+
+def match_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    return [{**row, "rules": json.loads(row["rules"]), "sides": json.loads(row["sides"])}
+            for row in db.query("SELECT * FROM matches ORDER BY id DESC")]
+
+
+def hand_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
+    return [{**row, "entry": json.loads(row["entry"])} for row in db.query(
+        "SELECT * FROM hands WHERE match_id = ? ORDER BY number", [match_id])]
+
+
+def hands_by_match(db: sqlite_utils.Database) -> dict[int, list[dict[str, Any]]]:
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for row in db.query("SELECT * FROM hands ORDER BY match_id, number"):
+        grouped.setdefault(row["match_id"], []).append({**row, "entry": json.loads(row["entry"])})
+    return grouped
+
+
+def hand_with_key(db: sqlite_utils.Database, match_id: int, key: str) -> int | None:
+    row = db.execute("SELECT number FROM hands WHERE match_id = ? AND key = ?", [match_id, key]).fetchone()
+    return row[0] if row else None
+
+
+def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
+             check: Callable[[list[dict[str, Any]]], None] | None = None,
+             key: str | None = None) -> int:
+    """Append a hand and return its number; a key already used returns that hand's number.
+
+    ``check`` sees the hands already recorded, inside the transaction, and may refuse (say,
+    when the match was won meanwhile on another phone)."""
+    with writing(db):
+        if key is not None and (number := hand_with_key(db, match_id, key)) is not None:
+            return number
+        if check is not None:
+            check(hand_rows(db, match_id))
+        number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
+                            [match_id]).fetchone()[0]
+        stamp = now()
+        db["hands"].insert({"match_id": match_id, "number": number, "entry": json.dumps(entry),
+                            "created": stamp, "updated": stamp, "version": 1, "key": key})
+        return number
+
+
+def update_hand(db: sqlite_utils.Database, match_id: int, number: int, entry: dict[str, Any]) -> bool:
+    with writing(db):
+        cursor = db.execute(
+            "UPDATE hands SET entry = ?, updated = ?, version = version + 1 "
+            "WHERE match_id = ? AND number = ?", [json.dumps(entry), now(), match_id, number])
+        return cursor.rowcount == 1
+
+
+def delete_hand(db: sqlite_utils.Database, match_id: int, number: int) -> bool:
+    """Delete a hand and close the gap, so hands stay numbered 1, 2, 3..."""
+    with writing(db):
+        cursor = db.execute("DELETE FROM hands WHERE match_id = ? AND number = ?", [match_id, number])
+        if cursor.rowcount != 1:
+            return False
+        later = [row[0] for row in db.execute(
+            "SELECT number FROM hands WHERE match_id = ? AND number > ? ORDER BY number",
+            [match_id, number]).fetchall()]
+        for old in later:
+            db.execute("UPDATE hands SET number = ? WHERE match_id = ? AND number = ?",
+                       [old - 1, match_id, old])
+        return True

@@ -1,0 +1,199 @@
+"""The pages players use at the table: matches, recording a hand, the score and its history.
+
+Views read the request, call the store, the match model or the forms, then render or redirect.
+Every form works as a plain POST; htmx only makes the preview and the variant switch faster.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request,
+                   url_for)
+
+from . import store
+from .forms import NewMatchForm, RulesPreviewForm, hand_form
+from .matches import Match, build, score_entry
+from .rules import ScopaError
+from .rules.rulesets import PRESETS
+from .rules.scoring import ITEMS
+
+bp = Blueprint("table", __name__)
+
+
+class Refused(ScopaError):
+    """A save that the state of the match refuses (say it was won on another phone)."""
+
+
+def load(match_id: int) -> Match:
+    db = store.get_db()
+    row = store.match_row(db, match_id)
+    if row is None:
+        abort(404)
+    return build(row, store.hand_rows(db, match_id))
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@bp.get("/")
+def index():
+    db = store.get_db()
+    hands = store.hands_by_match(db)
+    matches = [build(row, hands.get(row["id"], [])) for row in store.match_rows(db)]
+    playing = [m for m in matches if not m.over]
+    finished = [m for m in matches if m.over]
+    return render_template("index.html", playing=playing, finished=finished,
+                           join_url=join_url(), qr_svg=qr_svg(join_url()))
+
+
+def join_url() -> str:
+    """The address phones should open: the machine's LAN address when the server knows it."""
+    lan = current_app.config.get("LAN_URLS") or []
+    return lan[0] if lan else request.host_url
+
+
+def qr_svg(url: str) -> str:
+    import segno
+    return segno.make(url, error="m").svg_inline(scale=5, dark="#1d1d1b", light="#fffdf5")
+
+
+# -- A new match ---------------------------------------------------------------------------
+
+@bp.route("/matches/new", methods=["GET", "POST"])
+def new_match():
+    if request.method == "GET":
+        preset = request.args.get("preset", "classica")
+        form = NewMatchForm(data=NewMatchForm.preset_data(preset if preset in PRESETS else "classica"))
+        return render_template("new_match.html", form=form)
+    form = NewMatchForm()
+    if "load_preset" in request.form:     # without JavaScript: the variant's rules, names kept
+        form = NewMatchForm(formdata=None, data={
+            **{name: field.data for name, field in form._fields.items()},
+            **NewMatchForm.preset_data(form.preset.data if form.preset.data in PRESETS else "classica")})
+        return render_template("new_match.html", form=form)
+    if not form.validate_on_submit():
+        return render_template("new_match.html", form=form), 400
+    match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer())
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.get("/matches/new/rules")
+def preset_rules():
+    """The rule fields as the chosen variant sets them: htmx swaps them in."""
+    preset = request.args.get("preset", "classica")
+    form = RulesPreviewForm(formdata=None, data=NewMatchForm.preset_data(
+        preset if preset in PRESETS else "classica"))
+    return render_template("_rules_fields.html", form=form)
+
+
+# -- The match -----------------------------------------------------------------------------
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int):
+    return render_template("match.html", match=load(match_id), items=ITEMS)
+
+
+# -- Recording a hand ----------------------------------------------------------------------
+
+@bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
+def new_hand(match_id: int):
+    current = load(match_id)
+    if request.method == "GET":
+        if current.over:
+            flash(f"The match is over: {current.outcome.text}. Edit a hand to change that.")
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        form = hand_form(current, data={"mode": request.args.get("mode", "piles"),
+                                        "key": uuid.uuid4().hex})
+        return render_template("hand.html", match=current, form=form, number=current.next_number)
+    form = hand_form(current)
+    if "switch" in request.form:          # the other way to enter it, without JavaScript
+        form.mode.data = request.form["switch"]
+        return render_template("hand.html", match=current, form=form, number=current.next_number)
+    key = request.form.get("key", "")
+    if key and store.hand_with_key(store.get_db(), match_id, key) is not None:
+        flash("That hand was already saved (the form was sent twice): it is counted once.")
+        return redirect(url_for("table.match", match_id=match_id), code=303)
+    try:
+        if not form.validate_on_submit():
+            raise ScopaError(first_error(form))
+        entry = form.entry()
+
+        def still_open(rows):
+            now = build(store.match_row(store.get_db(), match_id), rows)
+            if now.over:
+                raise Refused(f"The match is over: {now.outcome.text}. Edit a hand to change that.")
+
+        number = store.add_hand(store.get_db(), match_id, entry, check=still_open, key=key or None)
+    except ScopaError as error:
+        return render_template("hand.html", match=current, form=form, number=current.next_number,
+                               error=str(error)), 400
+    flash(f"Hand {number} saved.")
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.post("/matches/<int:match_id>/hands/preview")
+def preview(match_id: int):
+    """The breakdown the entry would give and the totals it would lead to, as a fragment."""
+    current = load(match_id)
+    number = request.args.get("number", type=int)
+    form = hand_form(current)
+    try:
+        if not form.validate():
+            raise ScopaError(first_error(form))
+        entry = form.entry()
+    except ScopaError as error:
+        return render_template("_preview.html", error=str(error), match=current)
+    hand = score_entry(entry, current.rules, current.names)
+    before = [h.points for h in current.hands if h.number != number and (number is None or h.number < number)]
+    totals = [sum(points[i] for points in before) + hand.totals[i] for i in range(len(current.sides))]
+    return render_template("_preview.html", hand=hand, totals=totals, match=current, items=ITEMS)
+
+
+@bp.route("/matches/<int:match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit_hand(match_id: int, number: int):
+    current = load(match_id)
+    hand = next((h for h in current.hands if h.number == number), None)
+    if hand is None:
+        abort(404)
+    if request.method == "GET":
+        form = hand_form(current, data={"mode": request.args.get("mode", hand.entry["mode"])})
+        if request.args.get("mode", hand.entry["mode"]) == hand.entry["mode"]:
+            form.fill(hand.entry)
+        return render_template("hand.html", match=current, form=form, number=number, editing=True)
+    form = hand_form(current)
+    if "switch" in request.form:
+        form.mode.data = request.form["switch"]
+        return render_template("hand.html", match=current, form=form, number=number, editing=True)
+    try:
+        if not form.validate_on_submit():
+            raise ScopaError(first_error(form))
+        if not store.update_hand(store.get_db(), match_id, number, form.entry()):
+            abort(404)
+    except ScopaError as error:
+        return render_template("hand.html", match=current, form=form, number=number,
+                               editing=True, error=str(error)), 400
+    flash(f"Hand {number} changed; the totals are worked out again.")
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.route("/matches/<int:match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+def delete_hand(match_id: int, number: int):
+    current = load(match_id)
+    hand = next((h for h in current.hands if h.number == number), None)
+    if hand is None:
+        abort(404)
+    if request.method == "GET":
+        return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS)
+    store.delete_hand(store.get_db(), match_id, number)
+    flash(f"Hand {number} deleted; the totals are worked out again.")
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def first_error(form) -> str:
+    for field in form:
+        if field.errors:
+            message = field.errors[0]
+            return message if field.name in ("csrf_token", "layout") else f"{field.label.text}: {message}"
+    return "Something in the form is not right"

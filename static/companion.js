@@ -1,0 +1,79 @@
+// Progressive enhancement only: every form works without this file.
+// - the card grid: one tap puts a card in the chosen pile (a second tap takes it out);
+// - the two ways to enter a hand switch in place, keeping what was typed;
+// - +/- steppers for the sweeps; a save button that cannot be sent twice by a double tap.
+"use strict";
+document.documentElement.classList.add("js");
+
+function changed(element) {
+  element.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+function setUpHandForm(form) {
+  const sides = Number(form.dataset.sides);
+  const rest = () => form.querySelector('input[name="rest"]:checked')?.value ?? String(sides - 1);
+  // With two sides the taps go to the side that does not get the rest; with more, to the
+  // pile chosen under "Tapping the pile of".
+  const activeSide = () => {
+    if (sides === 2) return rest() === "0" ? "1" : "0";
+    return form.querySelector('input[name="tapping"]:checked')?.value ?? "0";
+  };
+
+  form.querySelectorAll(".tile").forEach((tile) => {
+    const select = tile.querySelector("select");
+    tile.setAttribute("role", "button");
+    tile.tabIndex = 0;
+    const tap = () => {
+      const side = activeSide();
+      select.value = select.value === side ? "" : side;
+      tile.dataset.side = select.value;
+      changed(select);
+    };
+    tile.addEventListener("click", tap);
+    tile.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); tap(); }
+    });
+  });
+
+  form.querySelectorAll('input[name="rest"]').forEach((radio) => radio.addEventListener("change", () => {
+    // A card in the pile that now takes the rest needs no tap: show it untapped.
+    form.querySelectorAll(".tile").forEach((tile) => {
+      const select = tile.querySelector("select");
+      if (select.value === rest()) { select.value = ""; tile.dataset.side = ""; }
+    });
+    const tapping = form.querySelector(`input[name="tapping"][value="${activeSide()}"]`);
+    if (tapping && sides > 2 && activeSide() === rest()) {
+      const other = form.querySelector(`input[name="tapping"]:not([value="${rest()}"])`);
+      if (other) other.checked = true;
+    }
+  }));
+
+  form.querySelectorAll("[data-tab]").forEach((tab) => tab.addEventListener("click", (event) => {
+    event.preventDefault();
+    form.dataset.mode = tab.dataset.tab;
+    form.querySelector('input[name="mode"]').value = tab.dataset.tab;
+    changed(form.querySelector('input[name="mode"]'));
+  }));
+
+  form.addEventListener("submit", (event) => {
+    const button = event.submitter;
+    if (button && button.name === "save") {
+      // Let the browser send it once, then refuse further taps until the answer comes.
+      setTimeout(() => { button.disabled = true; }, 0);
+    }
+  });
+}
+
+function setUpStepper(stepper) {
+  const input = stepper.querySelector("input");
+  stepper.querySelectorAll("[data-step]").forEach((button) => button.addEventListener("click", () => {
+    const value = Math.max(0, Math.min(20, (Number(input.value) || 0) + Number(button.dataset.step)));
+    input.value = String(value);
+    changed(input);
+  }));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form.hand-form").forEach(setUpHandForm);
+  document.querySelectorAll("[data-stepper]").forEach(setUpStepper);
+});
