@@ -12,6 +12,7 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField,
                      StringField)
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from .matches import LAYOUTS, Match, score_entry, sides_for
@@ -20,6 +21,11 @@ from .rules.cards import SUIT_NAMES, parse_cards
 from .rules.rulesets import PRESET_TITLES, PRESETS
 
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
+
+
+def options(pairs) -> list[SelectChoice]:
+    """(value, label) pairs as WTForms choices."""
+    return [SelectChoice(str(value), label) for value, label in pairs]
 
 RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
     "deck": [(40, "40 cards"), (36, "36 cards, no 2s (Scopa Corse)")],
@@ -68,7 +74,7 @@ RULE_LABELS = {
 
 
 class NewMatchForm(FlaskForm):
-    layout = RadioField("Who plays", choices=list(LAYOUTS.items()), default="2")
+    layout = RadioField("Who plays", choices=options(list(LAYOUTS.items())), default="2")
     player1 = StringField("Player 1", [Length(max=24)])
     player2 = StringField("Player 2", [Length(max=24)])
     player3 = StringField("Player 3", [Length(max=24)])
@@ -77,29 +83,29 @@ class NewMatchForm(FlaskForm):
     player6 = StringField("Player 6", [Length(max=24)])
     team1 = StringField("Team 1", [Length(max=24)], default="Noi")
     team2 = StringField("Team 2", [Length(max=24)], default="Voi")
-    first_dealer = SelectField("Who deals first", default="random", choices=[
-        ("random", "drawn at random"), *[(str(i), f"Player {i + 1}") for i in range(6)]])
-    preset = SelectField("Variant", choices=list(PRESET_TITLES.items()), default="classica")
+    first_dealer = SelectField("Who deals first", default="random", choices=options([
+        ("random", "drawn at random"), *[(str(i), f"Player {i + 1}") for i in range(6)]]))
+    preset = SelectField("Variant", choices=options(list(PRESET_TITLES.items())), default="classica")
 
-    deck = SelectField(RULE_LABELS["deck"], choices=RULE_CHOICES["deck"], coerce=int)
-    bonus_suit = SelectField(RULE_LABELS["bonus_suit"], choices=RULE_CHOICES["bonus_suit"])
-    primiera = SelectField(RULE_LABELS["primiera"], choices=RULE_CHOICES["primiera"])
-    missing_suit = SelectField(RULE_LABELS["missing_suit"], choices=RULE_CHOICES["missing_suit"])
+    deck = SelectField(RULE_LABELS["deck"], choices=options(RULE_CHOICES["deck"]), coerce=int)
+    bonus_suit = SelectField(RULE_LABELS["bonus_suit"], choices=options(RULE_CHOICES["bonus_suit"]))
+    primiera = SelectField(RULE_LABELS["primiera"], choices=options(RULE_CHOICES["primiera"]))
+    missing_suit = SelectField(RULE_LABELS["missing_suit"], choices=options(RULE_CHOICES["missing_suit"]))
     re_bello = BooleanField(RULE_LABELS["re_bello"])
-    napola = SelectField(RULE_LABELS["napola"], choices=RULE_CHOICES["napola"])
+    napola = SelectField(RULE_LABELS["napola"], choices=options(RULE_CHOICES["napola"]))
     scalette = BooleanField(RULE_LABELS["scalette"])
     piva = BooleanField(RULE_LABELS["piva"])
-    declarations = SelectField(RULE_LABELS["declarations"], choices=RULE_CHOICES["declarations"])
+    declarations = SelectField(RULE_LABELS["declarations"], choices=options(RULE_CHOICES["declarations"]))
     target = IntegerField(RULE_LABELS["target"], [InputRequired("Give the target score"),
                                                   NumberRange(1, 1000)])
     hands = IntegerField(RULE_LABELS["hands"], [Optional(), NumberRange(1, 100)])
     cappotto = BooleanField(RULE_LABELS["cappotto"])
     double_under = IntegerField(RULE_LABELS["double_under"], [Optional(), NumberRange(1, 1000)])
     claims = BooleanField(RULE_LABELS["claims"])
-    capture = SelectField(RULE_LABELS["capture"], choices=RULE_CHOICES["capture"])
-    void_deal = SelectField(RULE_LABELS["void_deal"], choices=RULE_CHOICES["void_deal"])
+    capture = SelectField(RULE_LABELS["capture"], choices=options(RULE_CHOICES["capture"]))
+    void_deal = SelectField(RULE_LABELS["void_deal"], choices=options(RULE_CHOICES["void_deal"]))
     ace_takes_itself = BooleanField(RULE_LABELS["ace_takes_itself"])
-    pack = SelectField(RULE_LABELS["pack"], choices=RULE_CHOICES["pack"])
+    pack = SelectField(RULE_LABELS["pack"], choices=options(RULE_CHOICES["pack"]))
 
     RULE_FIELDS = ("deck", "bonus_suit", "primiera", "missing_suit", "re_bello", "napola",
                    "scalette", "piva", "declarations", "target", "hands", "cappotto",
@@ -114,7 +120,7 @@ class NewMatchForm(FlaskForm):
     @property
     def player_names(self) -> list[str]:
         count = PLAYER_COUNTS.get(self.layout.data, 2)
-        return [getattr(self, f"player{i}").data.strip() for i in range(1, count + 1)]
+        return [(getattr(self, f"player{i}").data or "").strip() for i in range(1, count + 1)]
 
     def validate_layout(self, field: Field) -> None:
         names = self.player_names
@@ -233,6 +239,8 @@ class HandFormBase(FlaskForm):
             blank = [i for i, v in enumerate(values) if v is None]
             if len(blank) == 1:          # one side left blank: it has the rest
                 values[blank[0]] = total - sum(v for v in values if v is not None)
+                if values[blank[0]] < 0:
+                    raise ScopaError(f"the {name} entered add up to more than {total}")
             elif blank and len(blank) < n:
                 raise ScopaError(f"enter the {name} of every side (one may be left blank: it "
                                  f"is worked out)")
@@ -290,9 +298,9 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
     sides = [(str(i), name) for i, name in enumerate(names)]
     fields: dict[str, Field] = {}
     for card in deck(rules.deck):
-        fields[f"c_{card}"] = SelectField(str(card), choices=[("", "—"), *sides], default="",
+        fields[f"c_{card}"] = SelectField(str(card), choices=options([("", "—"), *sides]), default="",
                                           validate_choice=True)
-    fields["rest"] = RadioField("The cards not tapped go to", choices=sides, default=str(len(names) - 1))
+    fields["rest"] = RadioField("The cards not tapped go to", choices=options(sides), default=str(len(names) - 1))
     counts = ["cards", "coins"]
     if rules.primiera in ("sevens-sixes", "count-down"):
         counts += ["sevens", "sixes"]
@@ -313,20 +321,21 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
         if rules.scalette:
             fields[f"t_alta_{i}"] = IntegerField(
                 f"{coin_word.capitalize()} in a row from the Re down: {name}", [Optional(), NumberRange(0, 10)])
-    fields["settebello"] = RadioField("Settebello", choices=sides, validators=[Optional()])
+    fields["settebello"] = RadioField("Settebello", choices=options(sides), validators=[Optional()])
     if rules.re_bello:
-        fields["re_bello"] = RadioField("Re Bello", choices=sides, validators=[Optional()])
+        fields["re_bello"] = RadioField("Re Bello", choices=options(sides), validators=[Optional()])
     if rules.piva and rules.deck == 40:
-        fields["piva"] = RadioField("Piva (2 of bastoni)", choices=sides, validators=[Optional()])
+        fields["piva"] = RadioField("Piva (2 of bastoni)", choices=options(sides), validators=[Optional()])
     if rules.primiera != "sevens-sixes":
         label = ("Primiera, if sevens, sixes and aces tie" if rules.primiera == "count-down"
                  else "Primiera")
-        fields["primiera"] = RadioField(label, choices=[*sides, ("none", "nobody")],
+        fields["primiera"] = RadioField(label, choices=options([*sides, ("none", "nobody")]),
                                         validators=[Optional()])
     if rules.declarations != "off":
         for k in range(4):
-            fields[f"decl_{k}_side"] = SelectField("Who", choices=[("", "—"), *sides], default="")
-            fields[f"decl_{k}_deal"] = SelectField("After deal", choices=[(str(d), str(d)) for d in range(1, 7)])
+            fields[f"decl_{k}_side"] = SelectField("Who", choices=options([("", "—"), *sides]), default="")
+            fields[f"decl_{k}_deal"] = SelectField("After deal", default="1",
+                                                   choices=options([(str(d), str(d)) for d in range(1, 7)]))
             fields[f"decl_{k}_cards"] = StringField("Cards shown", [Length(max=20)])
     form_class = type("HandForm", (HandFormBase,), fields)
     return form_class(match, **kwargs)

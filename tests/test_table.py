@@ -1,0 +1,340 @@
+"""At the table: creating matches, recording hands both ways, the score, the outcome, history."""
+
+import re
+
+import pytest
+
+from companion import create_app
+from companion.forms import NewMatchForm
+from companion.rules import deck
+from companion.rules.rulesets import PRESETS
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                       "DATABASE": str(tmp_path / "table.sqlite")})
+
+
+def match_form(preset="classica", **changes):
+    data = {"layout": "2", "player1": "Anna", "player2": "Bruno", "first_dealer": "0",
+            "preset": preset, "team1": "Noi", "team2": "Voi"}
+    for name, value in NewMatchForm.preset_data(preset).items():
+        if isinstance(value, bool):
+            if value:
+                data[name] = "y"
+        elif value is not None:
+            data[name] = str(value)
+    for name, value in changes.items():
+        if value is None:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    return data
+
+
+def create(client, preset="classica", **changes) -> int:
+    response = client.post("/matches/new", data=match_form(preset, **changes))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def piles_form(first: str, rest: int = 1, sweeps=(0, 0), key=None, **extra):
+    """A pile entry: the cards named are tapped for side 0, all others go to ``rest``."""
+    data = {"mode": "piles", "rest": str(rest), "save": "1"}
+    for side, count in enumerate(sweeps):
+        data[f"sweeps_{side}"] = str(count)
+    for card in first.split():
+        data[f"c_{card}"] = "0"
+    if key:
+        data["key"] = key
+    data.update(extra)
+    return data
+
+
+def totals(client, match_id):
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    return [int(t) for t in re.findall(r'data-testid="total-\d">(-?\d+)', page)]
+
+
+def outcome(client, match_id):
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    found = re.search(r'data-testid="outcome">([^<]*)<', page)
+    return found.group(1).strip() if found else None
+
+
+HAND_5_0 = "7d 7c 6b 1s 1d 2d 3d 4d 5d 1c 2c 3c 4c 5c 6c 8c 9c 10c 2s 3s 4s 5s"   # 22 cards, 76
+
+
+# -- Creating a match ----------------------------------------------------------------------
+
+def test_a_new_match_is_created_and_listed(client):
+    assert client.get("/matches/new").status_code == 200
+    response = client.post("/matches/new", data=match_form())
+    assert response.status_code == 303 and response.headers["Location"] == "/matches/1"
+    assert "Anna v Bruno" in client.get("/").get_data(as_text=True)
+    page = client.get("/matches/1").get_data(as_text=True)
+    assert "Mano 1: <b>Anna</b> deals, <b>Bruno</b> plays first." in page
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"player2": ""}, "Give a name to each of the 2 players"),
+    ({"player2": "anna"}, "Two players have the same name"),
+    ({"layout": "3"}, "Give a name to each of the 3 players"),
+    ({"layout": "2x2", "player3": "Carla", "player4": "Dario", "team2": "noi"}, "Give the two teams different names"),
+    ({"first_dealer": "3"}, "Choose one of the 2 players to deal first"),
+    ({"napola": "to-six", "scalette": "y"}, "napola and scalette cannot both be on"),
+    ({"target": None}, "Give the target score"),
+    ({"target": "0"}, "Number must be between 1 and 1000"),
+    ({"primiera": "best"}, "Not a valid choice"),
+])
+def test_a_match_that_cannot_be_is_refused_with_the_form_kept(client, changes, message):
+    response = client.post("/matches/new", data=match_form(**changes))
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert 'value="Anna"' in page                     # nothing typed is lost
+    assert client.get("/matches/1").status_code == 404
+
+
+def test_choosing_a_variant_shows_its_rules(client):
+    page = client.get("/matches/new?preset=napola").get_data(as_text=True)
+    assert re.search(r'<option selected value="to-six">', page)
+    fragment = client.get("/matches/new/rules?preset=hurrikan").get_data(as_text=True)
+    assert "<html" not in fragment and re.search(r'<option selected value="c">', fragment)
+
+
+def test_loading_a_variant_without_javascript_keeps_the_names(client):
+    data = match_form(preset="scalette")
+    data["load_preset"] = "1"
+    data["scalette"] = ""
+    page = client.post("/matches/new", data=data).get_data(as_text=True)
+    assert 'value="Anna"' in page and re.search(r'id="scalette"[^>]*checked|checked[^>]*id="scalette"', page)
+
+
+def test_teams_sit_alternately_and_the_deal_goes_round(client):
+    match_id = create(client, "scopone", layout="2x2", player1="Anna", player2="Bruno",
+                      player3="Carla", player4="Dario", first_dealer="1")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Anna, Carla" in page and "Bruno, Dario" in page
+    assert "Mano 1: <b>Bruno</b> deals, <b>Carla</b> plays first." in page
+    client.post(f"/matches/{match_id}/hands/new", data=piles_form("7d"))
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Mano 2: <b>Carla</b> deals, <b>Dario</b> plays first." in page
+
+
+def test_a_random_first_dealer_is_one_of_the_players(client):
+    match_id = create(client, first_dealer="random")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert re.search(r"Mano 1: <b>(Anna|Bruno)</b> deals", page)
+
+
+# -- Recording a hand ----------------------------------------------------------------------
+
+def test_a_hand_from_the_cards_of_one_pile(client):
+    match_id = create(client)
+    assert client.get(f"/matches/{match_id}/hands/new").status_code == 200
+    response = client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
+    assert response.status_code == 303 and response.headers["Location"] == f"/matches/{match_id}"
+    assert totals(client, match_id) == [5, 0]
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "22 v 18" in page and "7d 21 + 7c 21 + 1s 16 + 6b 18 = 76" in page
+
+
+def test_the_other_side_can_be_the_one_tapped(client):
+    match_id = create(client)
+    client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, rest=0))
+    # The 22 cards tapped are side 0's... unless rest=0, where tapped cards still say side 0:
+    # the rest (18 cards) join them, so side 0 has all 40.
+    assert totals(client, match_id) == [4, 0]
+
+
+def test_the_preview_shows_the_breakdown_and_the_totals_it_leads_to(client):
+    match_id = create(client)
+    client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
+    fragment = client.post(f"/matches/{match_id}/hands/preview", data=piles_form(HAND_5_0))
+    text = fragment.get_data(as_text=True)
+    assert "<html" not in text
+    assert re.search(r"After this hand: <b>Anna 9</b>, <b>Bruno 0</b>", text)
+
+
+def test_the_preview_says_what_is_wrong(client):
+    match_id = create(client)
+    text = client.post(f"/matches/{match_id}/hands/preview",
+                       data=piles_form("7d 7c", sweeps=(2, 0))).get_data(as_text=True)
+    assert "Anna cannot have made 2 sweeps with 2 cards" in text
+
+
+def test_a_form_sent_twice_records_one_hand(client):
+    match_id = create(client)
+    page = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
+    key = re.search(r'name="key" type="hidden" value="([0-9a-f]+)"', page).group(1)
+    first = client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, key=key))
+    second = client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, key=key),
+                         follow_redirects=True)
+    assert first.status_code == 303
+    assert "That hand was already saved" in second.get_data(as_text=True)
+    assert totals(client, match_id) == [4, 0]
+
+
+def tally_form(**fields):
+    data = {"mode": "tallies", "rest": "1", "sweeps_0": "0", "sweeps_1": "0", "save": "1"}
+    data.update({k: str(v) for k, v in fields.items()})
+    return data
+
+
+def test_a_hand_from_counts_with_the_other_side_worked_out(client):
+    match_id = create(client)
+    response = client.post(f"/matches/{match_id}/hands/new",
+                           data=tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0, sweeps_0=2))
+    assert response.status_code == 303
+    assert totals(client, match_id) == [6, 0]
+
+
+@pytest.mark.parametrize("fields, message", [
+    (dict(t_cards_0=22, t_cards_1=19, t_coins_0=6, settebello=0), "the cards add up to 41, not 40"),
+    (dict(t_cards_0=41, t_coins_0=6, settebello=0), "Number must be between 0 and 40"),
+    (dict(t_cards_0=4, t_coins_0=2, settebello=0, sweeps_0=3), "Anna cannot have made 3 sweeps with 4 cards"),
+    (dict(t_cards_0=22, t_coins_0=6), "exactly one side has the settebello"),
+    (dict(t_coins_0=6, settebello=0), "enter the cards of each side"),
+    (dict(t_cards_0=22, t_coins_0=11, settebello=0), "the coins entered add up to more than 10"),
+])
+def test_impossible_counts_are_refused_and_the_form_comes_back_filled(client, fields, message):
+    match_id = create(client)
+    response = client.post(f"/matches/{match_id}/hands/new", data=tally_form(**fields))
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert re.search(message, page)
+    for name, value in fields.items():
+        if name.startswith("t_"):
+            assert re.search(rf'name="{name}"[^>]*value="{value}"', page)
+    assert totals(client, match_id) == [0, 0]
+
+
+def test_sevens_and_sixes_are_asked_for_where_they_decide_the_primiera(client):
+    match_id = create(client, "sco-papa")
+    page = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
+    assert 'name="t_sevens_0"' in page and 'name="primiera"' not in page
+    response = client.post(f"/matches/{match_id}/hands/new", data=tally_form(
+        t_cards_0=22, t_coins_0=6, settebello=0, t_sevens_0=3, t_sixes_0=1))
+    assert response.status_code == 303
+    assert totals(client, match_id) == [4, 0]
+
+
+def test_switching_entry_mode_without_javascript_keeps_the_form(client):
+    match_id = create(client)
+    data = piles_form("7d 7c")
+    del data["save"]
+    data["switch"] = "tallies"
+    page = client.post(f"/matches/{match_id}/hands/new", data=data).get_data(as_text=True)
+    assert 'data-mode="tallies"' in page
+    assert re.search(r'<option selected value="0">Anna</option>', page)    # the taps are still there
+    assert totals(client, match_id) == [0, 0]
+
+
+def test_bazzica_declarations_are_entered_with_the_hand(client):
+    match_id = create(client, "bazzica")
+    data = piles_form("7d", decl_0_side="1", decl_0_deal="2", decl_0_cards="10d 10c 10s")
+    assert client.post(f"/matches/{match_id}/hands/new", data=data).status_code == 303
+    assert totals(client, match_id)[1] >= 10
+    bad = piles_form("7d", decl_0_side="0", decl_0_deal="1", decl_0_cards="10d 9c 8s")
+    response = client.post(f"/matches/{match_id}/hands/new", data=bad)
+    assert response.status_code == 400 and "is no declaration" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_plays_a_hand(client, preset):
+    match_id = create(client, preset)
+    first = "7d 1d 2d 3d" if preset != "corse" else "7d 1d 3d 4d"
+    response = client.post(f"/matches/{match_id}/hands/new", data=piles_form(first))
+    assert response.status_code == 303, response.get_data(as_text=True)[-600:]
+    assert len(totals(client, match_id)) == 2
+
+
+# -- The score and the outcome -------------------------------------------------------------
+
+def win_hand(client, match_id, sweeps=0):
+    data = tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0, sweeps_0=sweeps)
+    return client.post(f"/matches/{match_id}/hands/new", data=data)
+
+
+def test_reaching_the_target_wins_and_closes_the_match(client):
+    match_id = create(client)
+    win_hand(client, match_id, sweeps=2)              # 6
+    win_hand(client, match_id, sweeps=1)              # 11
+    assert outcome(client, match_id) == "Anna wins 11 to 0"
+    response = client.get(f"/matches/{match_id}/hands/new", follow_redirects=True)
+    assert "The match is over: Anna wins 11 to 0" in response.get_data(as_text=True)
+    refused = win_hand(client, match_id)
+    assert refused.status_code == 400 and "The match is over" in refused.get_data(as_text=True)
+    assert totals(client, match_id) == [11, 0]
+    index = client.get("/").get_data(as_text=True)
+    assert "Finite" in index and "Anna wins 11 to 0" in index
+
+
+def test_a_tie_at_the_target_plays_another_hand(client):
+    match_id = create(client)
+    for side in (0, 1):                              # 5 each
+        client.post(f"/matches/{match_id}/hands/new", data=tally_form(
+            **{"t_cards_0": 22 if side == 0 else 18, "t_coins_0": 6 if side == 0 else 4,
+               "settebello": side, "primiera": side, f"sweeps_{side}": 1}))
+    # Anna carte and denari, Bruno settebello and primiera, 4 scope each: 6 each.
+    client.post(f"/matches/{match_id}/hands/new", data=tally_form(
+        t_cards_0=22, t_coins_0=6, settebello=1, primiera=1, sweeps_0=4, sweeps_1=4))
+    assert totals(client, match_id) == [11, 11]
+    assert outcome(client, match_id) == "11 all: play another hand"
+    assert client.get(f"/matches/{match_id}/hands/new").status_code == 200
+
+
+def test_editing_a_hand_recomputes_the_totals_and_can_reopen_the_match(client):
+    match_id = create(client)
+    win_hand(client, match_id, sweeps=2)
+    win_hand(client, match_id, sweeps=1)
+    page = client.get(f"/matches/{match_id}/hands/2/edit").get_data(as_text=True)
+    assert re.search(r'name="t_cards_0"[^>]*value="22"', page)
+    response = client.post(f"/matches/{match_id}/hands/2/edit",
+                           data=tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0))
+    assert response.status_code == 303
+    assert totals(client, match_id) == [10, 0] and outcome(client, match_id) is None
+
+
+def test_deleting_a_hand_asks_first_and_renumbers(client):
+    match_id = create(client)
+    win_hand(client, match_id, sweeps=2)     # 6
+    win_hand(client, match_id)               # 4
+    win_hand(client, match_id, sweeps=1)     # 5 -> 15, won
+    confirm = client.get(f"/matches/{match_id}/hands/1/delete")
+    assert "Elimina la mano 1?" in confirm.get_data(as_text=True)
+    assert totals(client, match_id) == [15, 0]
+    response = client.post(f"/matches/{match_id}/hands/1/delete")
+    assert response.status_code == 303 and response.headers["Location"] == f"/matches/{match_id}"
+    assert totals(client, match_id) == [9, 0]
+    assert client.get(f"/matches/{match_id}/hands/3/edit").status_code == 404
+    assert client.get(f"/matches/{match_id}/hands/2/edit").status_code == 200
+
+
+def test_a_saved_hand_survives_a_restart(app, client):
+    match_id = create(client)
+    client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
+    again = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
+    assert totals(again.test_client(), match_id) == [5, 0]
+
+
+def test_missing_matches_and_hands_are_404(client):
+    assert client.get("/matches/9").status_code == 404
+    match_id = create(client)
+    assert client.get(f"/matches/{match_id}/hands/1/edit").status_code == 404
+    assert client.post(f"/matches/{match_id}/hands/1/delete").status_code == 404
+
+
+def test_without_the_csrf_token_nothing_is_saved(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "c.sqlite")})
+    client = app.test_client()
+    assert client.post("/matches/new", data=match_form()).status_code == 400
+    assert "Anna v Bruno" not in client.get("/").get_data(as_text=True)
+    page = client.get("/matches/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    response = client.post("/matches/new", data={**match_form(), "csrf_token": token})
+    assert response.status_code == 303
+    assert client.post("/matches/1/hands/new", data=piles_form(HAND_5_0)).status_code == 400
+    assert client.post("/matches/1/hands/1/delete").status_code == 400
