@@ -1,0 +1,207 @@
+"""The companion in a real browser, at a phone's size: Debian's Chromium driven by Playwright
+against the real server (waitress), CSRF and all. Taps are counted: recording a hand must be
+quicker than pen and paper."""
+
+import os
+import shutil
+import threading
+
+import pytest
+
+from companion import create_app
+from companion.rules import deck
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+CHROMIUM = "/usr/bin/chromium"
+if not shutil.which(CHROMIUM):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run)")
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from waitress.server import create_server
+    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(tmp_path_factory.mktemp("db") / "b.sqlite")})
+    httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.effective_port}"
+    httpd.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+class Phone:
+    """A phone at the table: every tap and every key press is counted."""
+
+    def __init__(self, page):
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str):
+        self.page.locator(selector).first.tap()
+        self.taps += 1
+
+    def type(self, selector: str, text: str):
+        self.tap(selector)
+        self.page.locator(selector).first.press_sequentially(text)
+        self.taps += len(text)
+
+
+@pytest.fixture
+def phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True, base_url=server)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # A refused save answers 400 on purpose; any other console error (a script error, something
+    # the Content-Security-Policy blocked) fails the test.
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
+            and "status of 400" not in msg.text else None)
+    yield Phone(page)
+    context.close()
+    assert errors == [], errors        # no script error, no resource refused by the CSP
+
+
+def start_match(phone, names=("Anna", "Bruno"), preset=None, target=None):
+    page = phone.page
+    page.goto("/matches/new")
+    page.fill("#player1", names[0])
+    page.fill("#player2", names[1])
+    page.select_option("#first_dealer", "0")
+    if preset:
+        page.select_option("#preset", preset)
+        # htmx swaps in the variant's rules
+        expect(page.locator("#rules select#napola")).to_have_value(
+            {"napola": "to-six", "scopa-d-assi": "to-six"}.get(preset, "off"))
+    if target:
+        page.fill("#target", str(target))
+    page.locator("button.primary", has_text="Inizia").last.tap()
+    page.wait_for_selector(".scoreboard")
+    return page.url.rsplit("/", 1)[1]
+
+
+def totals(page):
+    return [int(page.text_content(f'[data-testid="total-{i}"]')) for i in range(2)]
+
+
+def test_a_match_is_created_and_a_hand_recorded_by_tapping_the_smaller_pile(phone):
+    page = phone.page
+    match_id = start_match(phone)
+    assert "Mano 1:" in page.text_content(".next-hand")
+    page.locator("a.button", has_text="Carte").tap()
+    page.wait_for_selector(".tile")
+
+    # Anna's 18 cards: one tap each, one sweep, one save.
+    anna = [str(c) for c in deck() if c.suit in "cs"][:18]
+    phone.taps = 0
+    for card in anna:
+        phone.tap(f'.tile[data-card="{card}"]')
+    phone.tap('.stepper:nth-of-type(1) [data-step="1"]')
+    expect(page.locator('[data-testid="preview-totals"]')).to_contain_text("Anna 1, Bruno 4")
+    phone.tap('[data-testid="save"]')
+    page.wait_for_selector(".scoreboard")
+    assert page.url.endswith(f"/matches/{match_id}")
+    assert phone.taps == len(anna) + 1 + 1
+    # Bruno: 22 cards, all 10 denari, the settebello; neither side has all four suits, so the
+    # primiera compares the suits held: Anna 7c 7s = 42, Bruno 7d 10s 7b = 52.
+    assert totals(page) == [1, 4]
+    assert "Hand 1 saved." in page.text_content(".flash")
+
+
+def test_the_live_preview_follows_the_taps(phone):
+    page = phone.page
+    start_match(phone, names=("Carla", "Dario"))
+    page.locator("a.button", has_text="Carte").tap()
+    phone.tap('.tile[data-card="7d"]')
+    expect(page.locator("#preview")).to_contain_text("Carla has the 7d")
+    phone.tap('.tile[data-card="7d"]')     # a second tap takes it back
+    expect(page.locator("#preview")).to_contain_text("Dario has the 7d")
+    assert page.get_attribute('.tile[data-card="7d"]', "data-side") == ""
+
+
+def test_a_hand_from_counts_takes_ten_taps_at_most(phone):
+    page = phone.page
+    match_id = start_match(phone, names=("Elena", "Franco"))
+    page.locator("a.button", has_text="Conteggi").tap()
+    page.wait_for_selector("#t_cards_0")
+    phone.taps = 0
+    phone.type("#t_cards_0", "22")
+    phone.type("#t_coins_0", "6")
+    phone.tap('label:has(input[name="settebello"][value="0"])')
+    phone.tap('label:has(input[name="primiera"][value="0"])')
+    phone.tap('.stepper:nth-of-type(1) [data-step="1"]')
+    phone.tap('[data-testid="save"]')
+    page.wait_for_selector(".scoreboard")
+    assert page.url.endswith(f"/matches/{match_id}")
+    assert phone.taps <= 10, phone.taps
+    assert totals(page) == [5, 0]
+
+
+def test_an_impossible_hand_is_refused_and_the_form_stays_filled(phone):
+    page = phone.page
+    start_match(phone, names=("Gina", "Ugo"))
+    page.locator("a.button", has_text="Conteggi").tap()
+    phone.type("#t_cards_0", "4")
+    phone.type("#t_coins_0", "2")
+    phone.tap('label:has(input[name="settebello"][value="0"])')
+    for _ in range(3):
+        phone.tap('.stepper:nth-of-type(1) [data-step="1"]')
+    phone.tap('[data-testid="save"]')
+    page.wait_for_selector('[data-testid="error"]')
+    assert "Gina cannot have made 3 sweeps with 4 cards" in page.text_content('[data-testid="error"]')
+    assert page.input_value("#t_cards_0") == "4" and page.input_value("#sweeps_0") == "3"
+    assert page.get_attribute("form.hand-form", "data-mode") == "tallies"
+
+
+def tally_hand(phone, cards, coins, settebello, primiera, sweeps=(0, 0)):
+    page = phone.page
+    page.locator("a.button", has_text="Conteggi").tap()
+    page.fill("#t_cards_0", str(cards))
+    page.fill("#t_coins_0", str(coins))
+    page.locator(f'label:has(input[name="settebello"][value="{settebello}"])').tap()
+    page.locator(f'label:has(input[name="primiera"][value="{primiera}"])').tap()
+    page.fill("#sweeps_0", str(sweeps[0]))
+    page.fill("#sweeps_1", str(sweeps[1]))
+    page.locator('[data-testid="save"]').tap()
+    page.wait_for_selector(".scoreboard")
+
+
+def test_editing_a_hand_and_reaching_a_win(phone):
+    page = phone.page
+    start_match(phone, names=("Ivo", "Lia"))
+    tally_hand(phone, 22, 6, 0, 0, sweeps=(2, 0))          # Ivo 6
+    tally_hand(phone, 22, 6, 0, 0)                         # Ivo 10
+    assert totals(page) == [10, 0]
+    page.locator("#hand-1 summary").tap()
+    page.locator("#hand-1 a", has_text="Modifica").tap()
+    page.wait_for_selector("#t_cards_0")
+    page.fill("#sweeps_0", "3")
+    page.locator('[data-testid="save"]').tap()
+    page.wait_for_selector(".scoreboard")
+    assert totals(page) == [11, 0]
+    assert page.text_content('[data-testid="outcome"]').strip() == "Ivo wins 11 to 0"
+    assert page.locator("a.button", has_text="Conteggi").count() == 0
+
+
+def test_a_tie_at_the_target_goes_on(phone):
+    page = phone.page
+    start_match(phone, names=("Nina", "Otto"))
+    tally_hand(phone, 22, 6, 0, 0, sweeps=(1, 0))          # 5 - 0
+    tally_hand(phone, 18, 4, 1, 1, sweeps=(0, 1))          # 5 - 5
+    tally_hand(phone, 22, 6, 1, 1, sweeps=(4, 4))          # 11 - 11
+    assert totals(page) == [11, 11]
+    assert page.text_content('[data-testid="outcome"]').strip() == "11 all: play another hand"
+    assert page.locator("a.button", has_text="Conteggi").count() == 1
