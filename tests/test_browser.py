@@ -205,3 +205,32 @@ def test_a_tie_at_the_target_goes_on(phone):
     assert totals(page) == [11, 11]
     assert page.text_content('[data-testid="outcome"]').strip() == "11 all: play another hand"
     assert page.locator("a.button", has_text="Conteggi").count() == 1
+
+
+def test_three_players_tap_two_piles_and_the_rest_goes_to_the_third(phone):
+    page = phone.page
+    page.goto("/matches/new")
+    page.locator("label.choice", has_text="3 players").tap()
+    expect(page.locator("#player3")).to_be_visible()
+    expect(page.locator("#player4")).to_be_hidden()
+    page.fill("#player1", "Pia")
+    page.fill("#player2", "Rino")
+    page.fill("#player3", "Sara")
+    page.locator("button.primary", has_text="Inizia").last.tap()
+    page.wait_for_selector(".scoreboard")
+    page.locator("a.button", has_text="Carte").tap()
+    # Sara takes the rest (the default); Pia's pile first, then Rino's.
+    for card in ["7d", "1d", "2d", "3d", "4d", "5d", "6d", "8d", "9d", "10d"]:
+        phone.tap(f'.tile[data-card="{card}"]')
+    page.locator('label.seg:has(input[name="tapping"][value="1"])').tap()
+    for card in ["7c", "7s", "7b", "6c"]:
+        phone.tap(f'.tile[data-card="{card}"]')
+    assert page.get_attribute('.tile[data-card="7d"]', "data-side") == "0"
+    assert page.get_attribute('.tile[data-card="7c"]', "data-side") == "1"
+    expect(page.locator("#preview")).to_contain_text("Pia has the 7d")
+    page.locator('[data-testid="save"]').tap()
+    page.wait_for_selector(".scoreboard")
+    points = [int(page.text_content(f'[data-testid="total-{i}"]')) for i in range(3)]
+    # Pia: denari and settebello; Sara: carte (26 cards). Pia holds every denaro, so no side has
+    # all four suits: the suits held are compared, Rino 7c 7s 7b = 63 over Sara 1c 6s 6b = 52.
+    assert points == [2, 1, 1]
