@@ -67,7 +67,7 @@ def _declarations(data: dict[str, Any]) -> list[Declaration]:
     return declared
 
 
-_TALLY_FIELDS = {field: kind for field, kind in Tally.__annotations__.items()}
+_TALLY_FIELDS = Tally._fields
 
 
 def _tally(entry: Any, side: int) -> Tally:

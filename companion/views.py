@@ -33,10 +33,6 @@ def load(match_id: int) -> Match:
     return build(row, store.hand_rows(db, match_id))
 
 
-def is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
 @bp.get("/")
 def index():
     db = store.get_db()
@@ -146,8 +142,10 @@ def preview(match_id: int):
     except ScopaError as error:
         return render_template("_preview.html", error=str(error), match=current)
     hand = score_entry(entry, current.rules, current.names)
-    before = [h.points for h in current.hands if h.number != number and (number is None or h.number < number)]
-    totals = [sum(points[i] for points in before) + hand.totals[i] for i in range(len(current.sides))]
+    # A new hand follows them all; an edited one follows the hands before it.
+    earlier = [h for h in current.hands if number is None or h.number < number]
+    before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
+    totals = [t + p for t, p in zip(before, hand.totals)]
     return render_template("_preview.html", hand=hand, totals=totals, match=current, items=ITEMS)
 
 
