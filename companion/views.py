@@ -13,7 +13,7 @@ from flask import (Blueprint, abort, current_app, flash, redirect, render_templa
 
 from . import store
 from .forms import NewMatchForm, RulesPreviewForm, hand_form
-from .matches import Match, build, score_entry
+from .matches import Hand, Match, build, score_entry
 from .rules import ScopaError
 from .rules.rulesets import PRESETS
 from .rules.scoring import ITEMS
@@ -31,6 +31,14 @@ def load(match_id: int) -> Match:
     if row is None:
         abort(404)
     return build(row, store.hand_rows(db, match_id))
+
+
+def load_hand(match_id: int, number: int) -> tuple[Match, Hand]:
+    current = load(match_id)
+    hand = next((h for h in current.hands if h.number == number), None)
+    if hand is None:
+        abort(404)
+    return current, hand
 
 
 @bp.get("/")
@@ -151,10 +159,7 @@ def preview(match_id: int):
 
 @bp.route("/matches/<int:match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(match_id: int, number: int):
-    current = load(match_id)
-    hand = next((h for h in current.hands if h.number == number), None)
-    if hand is None:
-        abort(404)
+    current, hand = load_hand(match_id, number)
     if request.method == "GET":
         form = hand_form(current, data={"mode": request.args.get("mode", hand.entry["mode"])})
         if request.args.get("mode", hand.entry["mode"]) == hand.entry["mode"]:
@@ -178,10 +183,7 @@ def edit_hand(match_id: int, number: int):
 
 @bp.route("/matches/<int:match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
 def delete_hand(match_id: int, number: int):
-    current = load(match_id)
-    hand = next((h for h in current.hands if h.number == number), None)
-    if hand is None:
-        abort(404)
+    current, hand = load_hand(match_id, number)
     if request.method == "GET":
         return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS)
     store.delete_hand(store.get_db(), match_id, number)
