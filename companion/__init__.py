@@ -50,11 +50,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    from . import api, store, views
+    from . import api, referee, store, views
     store.init_app(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(views.bp)
+    app.register_blueprint(referee.bp)
     from .rules.cards import card_name, parse_card, short_label, suit_label
     for helper in (card_name, parse_card, short_label, suit_label):
         app.add_template_global(helper)

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .rules import (Declaration, HandResult, HandScore, Outcome, Rules, Tally, match_outcome,
-                    parse_cards, rules_from_dict, score_piles, score_tallies)
+from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rules, Tally,
+                    check_claim, match_outcome, parse_cards, rules_from_dict, score_piles,
+                    score_tallies)
+from .rules.deal import DealPlan, deal_plan
 from .rules.rulesets import PRESET_TITLES
 
 LAYOUTS = {
@@ -44,15 +46,24 @@ def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> Ha
 
 @dataclass
 class Hand:
+    """A hand played to its end (``score``), or ended by a chiamarsi fuori (``claim``)."""
+
     number: int
     entry: dict[str, Any]
-    score: HandScore
+    score: HandScore | None
     totals_after: tuple[int, ...]
     version: int = 1
+    claim: ClaimCheck | None = None
 
     @property
     def points(self) -> tuple[int, ...]:
-        return self.score.totals
+        # A claim ends the match in the middle of a hand: no points are counted for it.
+        return self.score.totals if self.score else (0,) * len(self.totals_after)
+
+    def result(self) -> HandResult:
+        if self.claim is not None:
+            return HandResult(self.points, claim=self.claim)
+        return HandResult(self.score.totals, self.score.outright, self.score.outright_reason)
 
 
 @dataclass
@@ -93,6 +104,10 @@ class Match:
         return seats[seat][0], seats[(seat + 1) % len(seats)][0]
 
     @property
+    def deal_plan(self) -> DealPlan:
+        return deal_plan(self.rules, len(self.seats))
+
+    @property
     def totals(self) -> tuple[int, ...]:
         return self.hands[-1].totals_after if self.hands else (0,) * len(self.sides)
 
@@ -111,11 +126,15 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
                   row["first_dealer"])
     totals = (0,) * len(match.sides)
     for hand_row in hand_rows:
-        score = score_entry(hand_row["entry"], match.rules, match.names)
+        entry, version = hand_row["entry"], hand_row.get("version", 1)
+        if entry["mode"] == "claim":
+            piles = [parse_cards(pile) for pile in entry["piles"]]
+            claim = check_claim(entry["claimer"], piles, entry["sweeps"], totals, match.rules,
+                                match.names)
+            match.hands.append(Hand(hand_row["number"], entry, None, totals, version, claim))
+            continue
+        score = score_entry(entry, match.rules, match.names)
         totals = tuple(t + p for t, p in zip(totals, score.totals))
-        match.hands.append(Hand(hand_row["number"], hand_row["entry"], score, totals,
-                                hand_row.get("version", 1)))
-    match.outcome = match_outcome(
-        [HandResult(h.score.totals, h.score.outright, h.score.outright_reason) for h in match.hands],
-        match.rules, match.names)
+        match.hands.append(Hand(hand_row["number"], entry, score, totals, version))
+    match.outcome = match_outcome([h.result() for h in match.hands], match.rules, match.names)
     return match

@@ -14,6 +14,7 @@ from flask import (Blueprint, abort, current_app, flash, redirect, render_templa
 from . import store
 from .forms import NewMatchForm, RulesPreviewForm, hand_form
 from .matches import Hand, Match, build, score_entry
+from .referee import Context
 from .rules import ScopaError
 from .rules.rulesets import PRESETS
 from .rules.scoring import ITEMS
@@ -96,7 +97,9 @@ def preset_rules():
 
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int):
-    return render_template("match.html", match=load(match_id), items=ITEMS)
+    current = load(match_id)
+    return render_template("match.html", match=current, items=ITEMS,
+                           ctx=Context(current, current.rules, current.names))
 
 
 # -- Recording a hand ----------------------------------------------------------------------
@@ -160,6 +163,9 @@ def preview(match_id: int):
 @bp.route("/matches/<int:match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(match_id: int, number: int):
     current, hand = load_hand(match_id, number)
+    if hand.claim is not None:
+        flash("A claim cannot be edited: delete it, and check it again with the referee.")
+        return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
         form = hand_form(current, data={"mode": request.args.get("mode", hand.entry["mode"])})
         if request.args.get("mode", hand.entry["mode"]) == hand.entry["mode"]:

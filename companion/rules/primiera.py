@@ -213,3 +213,19 @@ def decide_entered(counts: Sequence[tuple[int, ...]], marked: Sequence[bool], me
     if flagged is None:
         return PrimieraResult(None, sides, "nobody was marked as winning it")
     return PrimieraResult(flagged, sides, f"marked for {names[flagged]}")
+
+
+def overtaking_cards(piles: Sequence[Sequence[Card]], side: int, method: str, missing_suit: str,
+                     deck_cards: Sequence[Card]) -> list[tuple[Card, Number | None]]:
+    """The single cards, not in any pile yet, that would win ``side`` the primiera if it took
+    them, with the primiera value each would give: "a 7 of spade would give 82"."""
+    taken = {card for pile in piles for card in pile}
+    found = []
+    for card in deck_cards:
+        if card in taken:
+            continue
+        trial = [list(pile) + ([card] if i == side else []) for i, pile in enumerate(piles)]
+        result = decide_piles(trial, method, missing_suit)
+        if result.winner == side:
+            found.append((card, result.sides[side].value))
+    return found

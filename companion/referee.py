@@ -1,0 +1,256 @@
+"""The referee: settle a dispute at the table in a few taps, and say why.
+
+Each tool answers under the rules of a match (``?match=ID``) or of any variant (``?variant=X``).
+Asking is a GET that changes nothing; the same URL answers htmx with only the answer's fragment.
+Recording a chiamarsi fuori in a match is the one POST.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import NumberRange, Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from . import store
+from .forms import RULE_CHOICES, options
+from .matches import Match, build
+from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
+                    parse_cards, rules_for)
+from .rules.cards import SUITS, short_label, suit_label
+from .rules.deal import deal_plan
+from .rules.primiera import decide_piles, overtaking_cards
+from .rules.rulesets import PRESET_TITLES, PRESETS, Rules
+from .rules.scoring import ITEMS
+
+bp = Blueprint("referee", __name__, url_prefix="/referee")
+
+
+class QueryForm(FlaskForm):
+    """A question put to the referee: read from the query string, no CSRF (it changes nothing)."""
+
+    class Meta:
+        csrf = False
+
+    variant = SelectField("Variant", choices=options(PRESET_TITLES.items()), default="classica")
+
+
+def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:
+    choices = [SelectChoice("", blank)] if blank is not None else []
+    for card in deck(size):
+        choices.append(SelectChoice(str(card), f"{short_label(card, pack)} {suit_label(card.suit, pack)}",
+                                    optgroup=suit_label(card.suit, pack)))
+    return choices
+
+
+class CardGrid(SelectMultipleField):
+    """Cards to tap on a grid of tiles: each a checkbox, so it works without JavaScript."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+class Context:
+    """The rules and the sides a question is asked under: a match's, or a variant's."""
+
+    def __init__(self, match: Match | None, rules: Rules, names: tuple[str, ...]):
+        self.match, self.rules, self.names = match, rules, names
+
+    @property
+    def query(self) -> dict[str, Any]:
+        return {"match": self.match.id} if self.match else {"variant": self.rules.preset}
+
+
+def context(sides: int = 2, **overrides: Any) -> Context:
+    match_id = request.args.get("match", type=int)
+    if match_id is not None:
+        row = store.match_row(store.get_db(), match_id)
+        if row is None:
+            abort(404)
+        match = build(row, store.hand_rows(store.get_db(), match_id))
+        rules = rules_for(match.rules.preset, {**{k: v for k, v in match.rules.as_dict().items()
+                                                  if k != "preset"}, **overrides})
+        return Context(match, rules, match.names)
+    variant = request.args.get("variant", "classica")
+    rules = rules_for(variant if variant in PRESETS else "classica", overrides)
+    return Context(None, rules, tuple(f"Side {i + 1}" for i in range(sides)))
+
+
+def answer(template: str, fragment: str, **values: Any):
+    """The whole page, or only the answer when htmx asks."""
+    if request.headers.get("HX-Request") == "true":
+        response = make_response(render_template(fragment, **values))
+    else:
+        response = make_response(render_template(template, **values))
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+@bp.get("/")
+def tools():
+    ctx = context()
+    return render_template("referee/tools.html", ctx=ctx, presets=PRESET_TITLES)
+
+
+# -- Captures ------------------------------------------------------------------------------
+
+@bp.get("/captures")
+def captures():
+    ctx = context()
+    form_class = type("CaptureForm", (QueryForm,), {
+        "table": CardGrid("Cards on the table", choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
+        "played": SelectField("Card played", choices=card_choices(ctx.rules.deck, ctx.rules.pack, "—"),
+                              default=""),
+        "last_play": BooleanField("The last card of the hand"),
+    })
+    form = form_class(request.args)
+    ruling = error = None
+    if form.played.data:
+        try:
+            table = parse_cards(form.table.data or [], "the table")
+            ruling = legal_captures(table, parse_card(form.played.data), ctx.rules, form.last_play.data)
+        except ScopaError as problem:
+            error = str(problem)
+    return answer("referee/captures.html", "referee/_ruling.html", ctx=ctx, form=form,
+                  ruling=ruling, error=error)
+
+
+# -- Primiera ------------------------------------------------------------------------------
+
+@bp.get("/primiera")
+def primiera():
+    sides = request.args.get("sides", 2, type=int)
+    ctx = context(sides=min(max(sides, 2), 4))
+    n = len(ctx.names)
+    values = [SelectChoice("", "—")] + [SelectChoice(str(v), short_label(parse_card(f"{v}d"), ctx.rules.pack))
+                                        for v in (7, 6, 1, 5, 4, 3, 2, 10, 9, 8)]
+    fields: dict[str, Any] = {}
+    for i in range(n):
+        for suit in SUITS:
+            fields[f"best_{i}_{suit}"] = SelectField(suit_label(suit, ctx.rules.pack), choices=values, default="")
+        fields[f"cards_{i}"] = StringField("or every card", [Optional()])
+    form = type("PrimieraForm", (QueryForm,), fields)(request.args)
+    piles, error, result, overtake = [], None, None, []
+    try:
+        for i in range(n):
+            typed = (form[f"cards_{i}"].data or "").replace(",", " ").split()
+            if typed:
+                piles.append(parse_cards(typed, f"the cards of {ctx.names[i]}"))
+            else:
+                piles.append([parse_card(f"{form[f'best_{i}_{suit}'].data}{suit}") for suit in SUITS
+                              if form[f"best_{i}_{suit}"].data])
+        seen: dict[Any, int] = {}
+        for i, pile in enumerate(piles):
+            for card in pile:
+                if card in seen:
+                    raise ScopaError(f"{card} is entered for both {ctx.names[seen[card]]} and {ctx.names[i]}")
+                seen[card] = i
+        if any(piles):
+            result = decide_piles(piles, ctx.rules.primiera, ctx.rules.missing_suit)
+            if result.winner is not None or n == 2:
+                for side in range(n):
+                    if side != result.winner:
+                        overtake.append((side, overtaking_cards(piles, side, ctx.rules.primiera,
+                                                                ctx.rules.missing_suit, deck(ctx.rules.deck))))
+    except ScopaError as problem:
+        error = str(problem)
+    return answer("referee/primiera.html", "referee/_primiera_answer.html", ctx=ctx, form=form,
+                  result=result, overtake=overtake, error=error, n=n)
+
+
+# -- The deal ------------------------------------------------------------------------------
+
+@bp.get("/deal")
+def deal():
+    ctx = context()
+    form = type("DealForm", (QueryForm,), {
+        "table": CardGrid("The first cards on the table", choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
+        "players": IntegerField("Players", [Optional(), NumberRange(2, 6)], default=2),
+    })(request.args)
+    players = len(ctx.match.seats) if ctx.match else (form.players.data or 2)
+    check = error = None
+    if form.table.data:
+        try:
+            check = check_deal(parse_cards(form.table.data, "the table"), ctx.rules)
+        except ScopaError as problem:
+            error = str(problem)
+    return answer("referee/deal.html", "referee/_deal_answer.html", ctx=ctx, form=form, check=check,
+                  error=error, plan=deal_plan(ctx.rules, min(max(players, 2), 6)), players=players)
+
+
+# -- Rules card ----------------------------------------------------------------------------
+
+@bp.get("/rules")
+def rules_card():
+    ctx = context()
+    players = len(ctx.match.seats) if ctx.match else 2
+    words = {item: dict(choices) for item, choices in RULE_CHOICES.items()}
+    return render_template("referee/rules.html", ctx=ctx, words=words, items=ITEMS,
+                           plan=deal_plan(ctx.rules, players), presets=PRESET_TITLES)
+
+
+# -- Chiamarsi fuori -----------------------------------------------------------------------
+
+def claim_form(ctx: Context):
+    sides = [SelectChoice(str(i), name) for i, name in enumerate(ctx.names)]
+    fields: dict[str, Any] = {
+        "claimer": SelectField("Who calls out", choices=sides, default="0"),
+    }
+    for card in deck(ctx.rules.deck):
+        fields[f"c_{card}"] = SelectField(str(card), choices=[SelectChoice("", "—"), *sides], default="")
+    for i, name in enumerate(ctx.names):
+        fields[f"sweeps_{i}"] = IntegerField(f"Scope so far: {name}", [Optional(), NumberRange(0, 20)], default=0)
+        if ctx.match is None:
+            fields[f"total_{i}"] = IntegerField(f"Total before this hand: {name}", [Optional()], default=0)
+    return type("ClaimForm", (QueryForm,), fields)
+
+
+@bp.route("/claim", methods=["GET", "POST"])
+def claim():
+    sides = request.args.get("sides", 2, type=int)
+    ctx = context(sides=min(max(sides, 2), 4), claims=True)
+    if ctx.match is not None and not ctx.match.rules.claims:
+        flash("This match was created without chiamarsi fuori.")
+        return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
+    form = claim_form(ctx)(request.form if request.method == "POST" else request.args)
+    n = len(ctx.names)
+    piles: list[list[str]] = [[] for _ in range(n)]
+    for card in deck(ctx.rules.deck):
+        chosen = form[f"c_{card}"].data
+        if chosen not in (None, ""):
+            piles[int(chosen)].append(str(card))
+    sweeps = [form[f"sweeps_{i}"].data or 0 for i in range(n)]
+    if ctx.match is not None:
+        totals = list(ctx.match.totals)
+    else:
+        totals = [form[f"total_{i}"].data or 0 for i in range(n)]
+    claimer = int(form.claimer.data or 0)
+    checked = error = None
+    asked = any(piles) or request.method == "POST" or "claimer" in request.args
+    if asked:
+        try:
+            checked = check_claim(claimer, [parse_cards(p) for p in piles], sweeps, totals,
+                                  ctx.rules, ctx.names)
+        except ScopaError as problem:
+            error = str(problem)
+    if request.method == "POST" and checked is not None and ctx.match is not None:
+        if ctx.match.over:
+            error = f"The match is already over: {ctx.match.outcome.text}"
+        else:
+            entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
+            store.add_hand(store.get_db(), ctx.match.id, entry)
+            flash(f"{ctx.names[claimer]} called out: " + ("the claim holds." if checked.holds
+                                                         else "the claim fails."))
+            return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
+    rows = [(suit, [form[f"c_{card}"] for card in deck(ctx.rules.deck) if card.suit == suit])
+            for suit in SUITS]
+    response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
+                      checked=checked, error=error, totals=totals, items=ITEMS, n=n, rows=rows,
+                      pack=ctx.rules.pack)
+    if error and request.method == "POST":
+        response.status_code = 400
+    return response
