@@ -29,6 +29,8 @@ from .rules.scoring import ITEMS
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
+CHOICE_ITEMS = ("bonus_suit", "primiera", "missing_suit", "capture", "void_deal", "pack")
+
 
 class QueryForm(FlaskForm):
     """A question put to the referee: read from the query string, no CSRF (it changes nothing)."""
@@ -62,7 +64,12 @@ class Context:
 
     @property
     def query(self) -> dict[str, Any]:
-        return {"match": self.match.id} if self.match else {"variant": self.rules.preset}
+        if self.match:
+            return {"match": self.match.id}
+        preset = rules_for(self.rules.preset)
+        changed = {item: getattr(self.rules, item) for item in CHOICE_ITEMS
+                   if getattr(self.rules, item) != getattr(preset, item)}
+        return {"variant": self.rules.preset, **changed}
 
 
 def context(sides: int = 2, **overrides: Any) -> Context:
@@ -76,7 +83,12 @@ def context(sides: int = 2, **overrides: Any) -> Context:
                                                   if k != "preset"}, **overrides})
         return Context(match, rules, match.names)
     variant = request.args.get("variant", "classica")
-    rules = rules_for(variant if variant in PRESETS else "classica", overrides)
+    # Outside a match a question may change the variant's choices: ?missing_suit=void.
+    asked = {item: request.args[item] for item in CHOICE_ITEMS if item in request.args}
+    try:
+        rules = rules_for(variant if variant in PRESETS else "classica", {**asked, **overrides})
+    except ScopaError:
+        rules = rules_for(variant if variant in PRESETS else "classica", overrides)
     return Context(None, rules, tuple(f"Side {i + 1}" for i in range(sides)))
 
 

@@ -12,10 +12,11 @@ function changed(element) {
 function setUpHandForm(form) {
   const sides = Number(form.dataset.sides);
   const rest = () => form.querySelector('input[name="rest"]:checked')?.value ?? String(sides - 1);
-  // With two sides the taps go to the side that does not get the rest; with more, to the
-  // pile chosen under "Tapping the pile of".
+  // A hand with two sides: the taps go to the side that does not get the rest. Otherwise (more
+  // sides, or a claim, where untapped cards are not captured yet) to the pile chosen above.
+  const restChosen = form.querySelector('input[name="rest"]') !== null;
   const activeSide = () => {
-    if (sides === 2) return rest() === "0" ? "1" : "0";
+    if (sides === 2 && restChosen) return rest() === "0" ? "1" : "0";
     return form.querySelector('input[name="tapping"]:checked')?.value ?? "0";
   };
 

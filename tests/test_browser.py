@@ -234,3 +234,41 @@ def test_three_players_tap_two_piles_and_the_rest_goes_to_the_third(phone):
     # Pia: denari and settebello; Sara: carte (26 cards). Pia holds every denaro, so no side has
     # all four suits: the suits held are compared, Rino 7c 7s 7b = 63 over Sara 1c 6s 6b = 52.
     assert points == [2, 1, 1]
+
+
+def test_the_capture_check_answers_as_cards_are_tapped(phone):
+    page = phone.page
+    page.goto("/referee/captures")
+    # 003: "The face up cards on the table are A, 3, 4, 5, 7 ... If the next player plays a Jack
+    # (8) they have a choice of sets to take: they can capture either 5+3 or 4+3+A or 7+A."
+    for card in ["1c", "3c", "4c", "5c", "7c"]:
+        phone.tap(f'label.check-tile:has(input[value="{card}"])')
+    page.select_option("#played", "8d")
+    expect(page.locator("li.capture")).to_have_count(3)
+    expect(page.locator('[data-testid="verdict"]')).to_have_text("The card must capture: it may not be placed.")
+    cards = sorted(page.locator("li.capture").evaluate_all("items => items.map(i => i.dataset.cards)"))
+    assert cards == ["1c 3c 4c", "1c 7c", "3c 5c"]
+    phone.tap('label.check-tile:has(input[value="7c"])')          # take the 7 off the table
+    expect(page.locator("li.capture")).to_have_count(2)
+
+
+def test_a_claim_is_checked_and_recorded_in_the_match(phone):
+    page = phone.page
+    page.goto("/matches/new")
+    page.fill("#player1", "Anna")
+    page.fill("#player2", "Bruno")
+    page.locator("label.check:has(#claims)").tap()
+    page.locator("button.primary", has_text="Inizia").last.tap()
+    page.wait_for_selector(".scoreboard")
+    page.locator("a.button", has_text="Chiamarsi fuori").tap()
+    page.wait_for_selector(".claim-form")
+    page.locator('label.seg:has(input[name="tapping"][value="1"])').tap()   # Bruno's cards
+    for card in ["7d", "1d", "2d"]:
+        phone.tap(f'.tile[data-card="{card}"]')
+    assert page.get_attribute('.tile[data-card="7d"]', "data-side") == "1"
+    page.select_option("#claimer", "1")
+    expect(page.locator('[data-testid="verdict"]')).to_contain_text("The claim fails: Bruno would lose")
+    expect(page.locator("#answer")).to_contain_text("0 + 1 certain (settebello 1) = 1, target 11")
+    page.locator('[data-testid="record"]').tap()
+    page.wait_for_selector(".scoreboard")
+    expect(page.locator('[data-testid="outcome"]')).to_have_text("Bruno called out and loses: Anna wins")
