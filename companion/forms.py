@@ -13,7 +13,8 @@ from flask_wtf import FlaskForm
 from wtforms import (BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField,
                      StringField)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (InputRequired, Length, NumberRange, Optional, Regexp,
+                                ValidationError)
 
 from .matches import LAYOUTS, Match, score_entry, sides_for
 from .rules import RulesError, ScopaError, deck, rules_for
@@ -85,6 +86,7 @@ class NewMatchForm(FlaskForm):
     team2 = StringField("Team 2", [Length(max=24)], default="Voi")
     first_dealer = SelectField("Who deals first", default="random", choices=options([
         ("random", "drawn at random"), *[(str(i), f"Player {i + 1}") for i in range(6)]]))
+    pin = StringField("Edit PIN (optional)", [Optional(), Regexp(r"^\d{4,8}$", message="A PIN is 4 to 8 digits")])
     preset = SelectField("Variant", choices=options(list(PRESET_TITLES.items())), default="classica")
 
     deck = SelectField(RULE_LABELS["deck"], choices=options(RULE_CHOICES["deck"]), coerce=int)
@@ -157,6 +159,10 @@ class NewMatchForm(FlaskForm):
         return int(self.first_dealer.data)
 
 
+class PinForm(FlaskForm):
+    pin = StringField("PIN", [InputRequired("Enter the match's PIN"), Length(max=8)])
+
+
 class RulesPreviewForm(NewMatchForm):
     """The same fields, read from a GET when the variant changes; no CSRF on a read."""
 
@@ -172,6 +178,7 @@ COUNTS = ("cards", "coins", "sevens", "sixes", "aces")
 class HandFormBase(FlaskForm):
     mode = HiddenField(default="piles")
     key = HiddenField()   # one per form shown: a form sent twice records one hand
+    version = HiddenField()   # the version of the hand an edit was made from
 
     def __init__(self, match: Match, *args, **kwargs):
         self.match = match

@@ -75,6 +75,8 @@ class Match:
     first_dealer: int
     hands: list[Hand] = field(default_factory=list)
     outcome: Outcome | None = None
+    version: int = 0          # bumped by every change to the hands
+    has_pin: bool = False     # recording needs the match's edit PIN
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -123,7 +125,8 @@ class Match:
 def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
     """The match from its stored row and its hands' rows (in order)."""
     match = Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
-                  row["first_dealer"])
+                  row["first_dealer"], version=row.get("version") or 0,
+                  has_pin=bool(row.get("pin_hash")))
     totals = (0,) * len(match.sides)
     for hand_row in hand_rows:
         entry, version = hand_row["entry"], hand_row.get("version", 1)

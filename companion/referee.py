@@ -17,11 +17,12 @@ from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import store
+from .access import needs_pin
 from .forms import RULE_CHOICES, options
 from .matches import Match, build
 from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
                     parse_cards, rules_for)
-from .rules.cards import SUITS, short_label, suit_label
+from .rules.cards import SUITS, card_name, short_label, suit_label
 from .rules.deal import deal_plan
 from .rules.primiera import decide_piles, overtaking_cards
 from .rules.rulesets import PRESET_TITLES, PRESETS, Rules
@@ -44,8 +45,7 @@ class QueryForm(FlaskForm):
 def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:
     choices = [SelectChoice("", blank)] if blank is not None else []
     for card in deck(size):
-        choices.append(SelectChoice(str(card), f"{short_label(card, pack)} {suit_label(card.suit, pack)}",
-                                    optgroup=suit_label(card.suit, pack)))
+        choices.append(SelectChoice(str(card), card_name(card, pack), optgroup=suit_label(card.suit, pack)))
     return choices
 
 
@@ -249,6 +249,9 @@ def claim():
                                   ctx.rules, ctx.names)
         except ScopaError as problem:
             error = str(problem)
+    if request.method == "POST" and ctx.match is not None and needs_pin(ctx.match.id):
+        return redirect(url_for("table.enter_pin", match_id=ctx.match.id,
+                                next=url_for("referee.claim", match=ctx.match.id)), code=303)
     if request.method == "POST" and checked is not None and ctx.match is not None:
         if ctx.match.over:
             error = f"The match is already over: {ctx.match.outcome.text}"

@@ -37,7 +37,15 @@ def _m001_matches_and_hands(db: sqlite_utils.Database) -> None:
     db["hands"].create_index(["match_id", "key"], unique=True)
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_matches_and_hands]
+def _m002_versions_and_pins(db: sqlite_utils.Database) -> None:
+    # version: bumped by every write to a match's hands, so a phone polling the match learns
+    # whether anything changed from one primary-key read. pin_hash: the edit PIN, if any.
+    db["matches"].add_column("version", int, not_null_default=0)
+    db["matches"].add_column("pin_hash", str)
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+    _m001_matches_and_hands, _m002_versions_and_pins]
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -104,12 +112,22 @@ def init_app(app: Flask) -> None:
 # -- Matches and hands -------------------------------------------------------------------------
 
 def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[dict[str, Any]],
-                 first_dealer: int) -> int:
+                 first_dealer: int, pin_hash: str | None = None) -> int:
     with writing(db):
         table = db["matches"]
         table.insert({"created": now(), "rules": json.dumps(rules), "sides": json.dumps(sides),
-                      "first_dealer": first_dealer})
+                      "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash})
         return table.last_pk
+
+
+def match_version(db: sqlite_utils.Database, match_id: int) -> int | None:
+    """The match's version, from one primary-key read: what a polling phone compares."""
+    row = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()
+    return row[0] if row else None
+
+
+def _touch(db: sqlite_utils.Database, match_id: int) -> None:
+    db.execute("UPDATE matches SET version = version + 1 WHERE id = ?", [match_id])
 
 
 def match_row(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
@@ -159,15 +177,29 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
         stamp = now()
         db["hands"].insert({"match_id": match_id, "number": number, "entry": json.dumps(entry),
                             "created": stamp, "updated": stamp, "version": 1, "key": key})
+        _touch(db, match_id)
         return number
 
 
-def update_hand(db: sqlite_utils.Database, match_id: int, number: int, entry: dict[str, Any]) -> bool:
+class Conflict(Exception):
+    """The hand was changed by someone else since the version an edit was made from."""
+
+
+def update_hand(db: sqlite_utils.Database, match_id: int, number: int, entry: dict[str, Any],
+                version: int | None = None) -> bool:
+    """Replace a hand's entry. With ``version``, only if the hand is still at that version
+    (else Conflict): an edit never silently overwrites another phone's."""
     with writing(db):
-        cursor = db.execute(
-            "UPDATE hands SET entry = ?, updated = ?, version = version + 1 "
-            "WHERE match_id = ? AND number = ?", [json.dumps(entry), now(), match_id, number])
-        return cursor.rowcount == 1
+        current = db.execute("SELECT version FROM hands WHERE match_id = ? AND number = ?",
+                             [match_id, number]).fetchone()
+        if current is None:
+            return False
+        if version is not None and current[0] != version:
+            raise Conflict(current[0])
+        db.execute("UPDATE hands SET entry = ?, updated = ?, version = version + 1 "
+                   "WHERE match_id = ? AND number = ?", [json.dumps(entry), now(), match_id, number])
+        _touch(db, match_id)
+        return True
 
 
 def delete_hand(db: sqlite_utils.Database, match_id: int, number: int) -> bool:
@@ -182,4 +214,59 @@ def delete_hand(db: sqlite_utils.Database, match_id: int, number: int) -> bool:
         for old in later:
             db.execute("UPDATE hands SET number = ? WHERE match_id = ? AND number = ?",
                        [old - 1, match_id, old])
+        _touch(db, match_id)
         return True
+
+
+# -- Backup and restore ------------------------------------------------------------------------
+
+class NotABackup(Exception):
+    """An uploaded file that is not a store this app can restore."""
+
+
+def backup_to(path: str, target: str) -> None:
+    """Copy the live store at ``path`` into ``target`` with SQLite's backup API: consistent even
+    while phones are saving, which copying the file (and its WAL) is not."""
+    source = sqlite3.connect(path, timeout=10)
+    destination = sqlite3.connect(target)
+    try:
+        with destination:
+            source.backup(destination)
+    finally:
+        destination.close()
+        source.close()
+
+
+def check_backup(path: str) -> None:
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+                raise NotABackup("the file is damaged")
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        raise NotABackup("that file is not a Scopa companion backup") from None
+    if not {"matches", "hands", "migrations"} <= tables:
+        raise NotABackup("that file is not a Scopa companion backup")
+
+
+def restore_from(path: str, backup: str, keep: str) -> None:
+    """Replace the live store at ``path`` with the backup file ``backup``, after saving the live
+    store to ``keep``. The copy goes through SQLite's backup API into the live database, so other
+    connections see either the old store or the new one."""
+    check_backup(backup)
+    backup_to(path, keep)
+    source = sqlite3.connect(backup)
+    destination = sqlite3.connect(path, timeout=30)
+    try:
+        source.backup(destination)
+    finally:
+        source.close()
+        destination.close()
+    db = connect(path)
+    try:
+        migrate(db)     # a backup from an older version gets the newer schema
+    finally:
+        db.conn.close()

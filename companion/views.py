@@ -6,13 +6,17 @@ Every form works as a plain POST; htmx only makes the preview and the variant sw
 
 from __future__ import annotations
 
+import tempfile
 import uuid
+from datetime import datetime
+from pathlib import Path
 
-from flask import (Blueprint, abort, current_app, flash, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template,
+                   request, session, url_for)
 
 from . import store
-from .forms import NewMatchForm, RulesPreviewForm, hand_form
+from .access import TooManyTries, hash_pin, pin_required, try_pin
+from .forms import NewMatchForm, PinForm, RulesPreviewForm, hand_form
 from .matches import Hand, Match, build, score_entry
 from .referee import Context
 from .rules import ScopaError
@@ -80,7 +84,11 @@ def new_match():
         return render_template("new_match.html", form=form)
     if not form.validate_on_submit():
         return render_template("new_match.html", form=form), 400
-    match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer())
+    pin = (form.pin.data or "").strip()
+    match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer(),
+                                  hash_pin(pin) if pin else None)
+    if pin:
+        session["unlocked"] = sorted({*session.get("unlocked", []), match_id})  # its creator may record
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -105,6 +113,7 @@ def match(match_id: int):
 # -- Recording a hand ----------------------------------------------------------------------
 
 @bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
+@pin_required
 def new_hand(match_id: int):
     current = load(match_id)
     if request.method == "GET":
@@ -161,16 +170,15 @@ def preview(match_id: int):
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@pin_required
 def edit_hand(match_id: int, number: int):
     current, hand = load_hand(match_id, number)
     if hand.claim is not None:
         flash("A claim cannot be edited: delete it, and check it again with the referee.")
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
-        form = hand_form(current, data={"mode": request.args.get("mode", hand.entry["mode"])})
-        if request.args.get("mode", hand.entry["mode"]) == hand.entry["mode"]:
-            form.fill(hand.entry)
-        return render_template("hand.html", match=current, form=form, number=number, editing=True)
+        return render_template("hand.html", match=current, form=edit_form(current, hand),
+                               number=number, editing=True)
     form = hand_form(current)
     if "switch" in request.form:
         form.mode.data = request.form["switch"]
@@ -178,8 +186,16 @@ def edit_hand(match_id: int, number: int):
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
-        if not store.update_hand(store.get_db(), match_id, number, form.entry()):
+        made_from = request.form.get("version", type=int)
+        if not store.update_hand(store.get_db(), match_id, number, form.entry(), made_from):
             abort(404)
+    except store.Conflict:
+        # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
+        current, hand = load_hand(match_id, number)
+        return render_template("hand.html", match=current, form=edit_form(current, hand), number=number,
+                               editing=True, error=f"Another phone changed hand {number} while you "
+                               f"were editing it: here it is now. Make your change again if it "
+                               f"is still needed."), 409
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=number,
                                editing=True, error=str(error)), 400
@@ -188,6 +204,7 @@ def edit_hand(match_id: int, number: int):
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+@pin_required
 def delete_hand(match_id: int, number: int):
     current, hand = load_hand(match_id, number)
     if request.method == "GET":
@@ -195,6 +212,130 @@ def delete_hand(match_id: int, number: int):
     store.delete_hand(store.get_db(), match_id, number)
     flash(f"Hand {number} deleted; the totals are worked out again.")
     return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def edit_form(current: Match, hand: Hand):
+    """The hand form filled from a stored hand, carrying the version it is made from."""
+    mode = request.args.get("mode", hand.entry["mode"])
+    form = hand_form(current, data={"mode": mode, "version": hand.version})
+    if mode == hand.entry["mode"]:
+        form.fill(hand.entry)
+    return form
+
+
+# -- Live: every phone sees a change within two seconds ----------------------------------------
+
+@bp.get("/matches/<int:match_id>/poll")
+def poll(match_id: int):
+    """Has the match changed since ``since``? 204 if not (one primary-key read, nothing scored);
+    else the new live region, or for the hand page (``part=notice``) a short notice."""
+    version = store.match_version(store.get_db(), match_id)
+    if version is None:
+        abort(404)
+    etag = f"m{match_id}-v{version}"
+    if request.args.get("since") == str(version) or etag in request.if_none_match:
+        response = make_response("", 204 if "since" in request.args else 304)
+        response.set_etag(etag)
+        return response
+    current = load(match_id)
+    if request.args.get("part") == "notice":
+        response = make_response(render_template("_notice.html", match=current))
+    else:
+        response = make_response(render_template("_live.html", match=current, items=ITEMS,
+                                                 ctx=Context(current, current.rules, current.names)))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/matches/<int:match_id>/join")
+def join(match_id: int):
+    current = load(match_id)
+    url = join_url().rstrip("/") + url_for("table.match", match_id=match_id)
+    return render_template("join.html", match=current, url=url, qr_svg=qr_svg(url))
+
+
+# -- The edit PIN -------------------------------------------------------------------------
+
+@bp.route("/matches/<int:match_id>/pin", methods=["GET", "POST"])
+def enter_pin(match_id: int):
+    current = load(match_id)
+    target = request.values.get("next", "")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("table.match", match_id=match_id)
+    form = PinForm()
+    error, status = None, 200
+    if form.validate_on_submit():
+        try:
+            if try_pin(match_id, form.pin.data):
+                flash("PIN accepted: this phone can record hands in this match.")
+                return redirect(target, code=303)
+            error, status = "That PIN is not right.", 403
+        except TooManyTries:
+            error, status = "Too many wrong PINs: wait a minute, then try again.", 429
+    elif request.method == "POST":
+        error, status = first_error(form), 400
+    return render_template("pin.html", match=current, form=form, next=target, error=error), status
+
+
+# -- Backup and restore ----------------------------------------------------------------------
+
+@bp.get("/backup")
+def backup():
+    return render_template("backup.html", local=is_local())
+
+
+@bp.get("/backup/download")
+def backup_download():
+    instance = Path(current_app.config["DATABASE"]).parent
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    with tempfile.TemporaryDirectory(dir=instance) as folder:
+        target = Path(folder) / f"scopa-{stamp}.sqlite"
+        store.backup_to(current_app.config["DATABASE"], str(target))
+        data = target.read_bytes()
+    response = make_response(data)
+    response.headers["Content-Type"] = "application/vnd.sqlite3"
+    response.headers["Content-Disposition"] = f'attachment; filename="scopa-{stamp}.sqlite"'
+    return response
+
+
+@bp.post("/backup/restore")
+def backup_restore():
+    # Restoring replaces every match: only from the machine that runs the companion.
+    if not is_local():
+        flash("A restore can only be made on the machine that runs the companion.")
+        return redirect(url_for("table.backup"), code=303)
+    request.max_content_length = 256 * 1024 * 1024
+    upload = request.files.get("backup")
+    if upload is None or not upload.filename:
+        flash("Choose the backup file to restore.")
+        return redirect(url_for("table.backup"), code=303)
+    if request.form.get("confirm") != "y":
+        flash("Tick the box to confirm: restoring replaces every match.")
+        return redirect(url_for("table.backup"), code=303)
+    database = Path(current_app.config["DATABASE"])
+    keep = database.parent / f"before-restore-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite"
+    with tempfile.TemporaryDirectory(dir=database.parent) as folder:
+        received = Path(folder) / "upload.sqlite"
+        upload.save(received)
+        try:
+            store.close_db()
+            store.restore_from(str(database), str(received), str(keep))
+        except store.NotABackup as problem:
+            flash(f"Nothing restored: {problem}.")
+            return redirect(url_for("table.backup"), code=303)
+    flash(f"Restored. The matches there before were saved to {keep.name}.")
+    return redirect(url_for("table.index"), code=303)
+
+
+def is_local() -> bool:
+    return (request.remote_addr or "").startswith("127.") or request.remote_addr == "::1"
+
+
+@bp.get("/healthz")
+def healthz():
+    """A trivial route: the ceiling the load benchmark compares the poll against."""
+    return "ok", 200, {"Content-Type": "text/plain"}
 
 
 def first_error(form) -> str:
