@@ -35,6 +35,8 @@ def unlocked(match_id: int) -> bool:
 
 def needs_pin(match_id: int) -> bool:
     """True when the match has a PIN that this phone has not entered."""
+    if not 0 < match_id <= store.MAX_ID:
+        return False
     row = store.get_db().execute("SELECT pin_hash FROM matches WHERE id = ?", [match_id]).fetchone()
     return bool(row and row[0]) and not unlocked(match_id)
 

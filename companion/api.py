@@ -7,8 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+import random
+import re
+
+from flask import Blueprint, jsonify, make_response, request, url_for
 from werkzeug.exceptions import HTTPException
+
+from . import store
+from .access import TooManyTries, hash_pin, needs_pin, try_pin
+from .matches import Hand, Match, build, score_entry
 
 from .rules import (Declaration, HandScore, ScopaError, Tally, check_claim, check_deal,
                     legal_captures, parse_card, parse_cards, rules_for, score_piles,
@@ -214,3 +221,206 @@ def api_http_error(error: HTTPException):
     messages = {413: "the request is too large", 404: "no such API endpoint",
                 405: "that method is not allowed here"}
     return jsonify({"error": messages.get(error.code, error.description)}), error.code
+
+
+# -- Matches -------------------------------------------------------------------------------
+# The same store, the same validation and the same PIN as the pages. A phone (or a program)
+# saving a hand sends an Idempotency-Key: sent twice, it records one hand.
+
+class Forbidden(ScopaError):
+    pass
+
+
+class Refused(ScopaError):
+    pass
+
+
+def _outcome_json(match: Match) -> dict[str, Any]:
+    outcome = match.outcome
+    return {"over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
+            "double": outcome.double, "text": outcome.text}
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    dealer, leader = match.dealer(match.next_number)
+    return {
+        "id": match.id, "created": match.created, "version": match.version,
+        "sides": match.sides, "rules": match.rules.as_dict(), "pin": match.has_pin,
+        "totals": list(match.totals), "hands": len(match.hands), "outcome": _outcome_json(match),
+        "next_hand": None if match.over else {"number": match.next_number, "dealer": dealer,
+                                              "plays_first": leader},
+    }
+
+
+def hand_json_of(hand: Hand) -> dict[str, Any]:
+    return {"number": hand.number, "version": hand.version, "entry": hand.entry,
+            "points": list(hand.points), "totals_after": list(hand.totals_after),
+            "breakdown": None if hand.score is None else hand_json(hand.score)["breakdown"]}
+
+
+def _load(match_id: int) -> Match:
+    db = store.get_db()
+    row = store.match_row(db, match_id)
+    if row is None:
+        raise NotFoundError()
+    return build(row, store.hand_rows(db, match_id))
+
+
+class NotFoundError(Exception):
+    pass
+
+
+@bp.errorhandler(NotFoundError)
+def not_found(_error):
+    return jsonify({"error": "no such match"}), 404
+
+
+@bp.errorhandler(Forbidden)
+def forbidden(error):
+    return jsonify({"error": str(error)}), 403
+
+
+@bp.errorhandler(Refused)
+def refused_now(error):
+    return jsonify({"error": str(error)}), 409
+
+
+@bp.errorhandler(TooManyTries)
+def too_many(_error):
+    return jsonify({"error": "too many wrong PINs: wait a minute, then try again"}), 429
+
+
+@bp.get("/matches")
+def list_matches():
+    db = store.get_db()
+    hands = store.hands_by_match(db)
+    return jsonify({"matches": [match_summary(build(row, hands.get(row["id"], [])))
+                                for row in store.match_rows(db)]})
+
+
+def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    players, teams = data.get("players"), data.get("teams")
+    if (players is None) == (teams is None):
+        raise BadRequest('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)')
+    if players is not None:
+        if not isinstance(players, list) or not 2 <= len(players) <= 4:
+            raise BadRequest("players must be a list of 2 to 4 names")
+        names = players
+        sides = [{"name": name, "players": [name]} for name in players]
+    else:
+        if (not isinstance(teams, list) or len(teams) != 2
+                or not all(isinstance(t, dict) for t in teams)):
+            raise BadRequest('teams must be two objects {"name": ..., "players": [2 or 3 names]}')
+        sizes = [len(t.get("players") or []) if isinstance(t.get("players"), list) else 0 for t in teams]
+        if sizes[0] != sizes[1] or sizes[0] not in (2, 3):
+            raise BadRequest("the two teams must have 2 or 3 players each")
+        names = [t.get("name") for t in teams] + [p for t in teams for p in t["players"]]
+        sides = [{"name": t["name"], "players": list(t["players"])} for t in teams]
+    if not all(isinstance(n, str) and 0 < len(n.strip()) <= 24 for n in names):
+        raise BadRequest("every name must be 1 to 24 characters")
+    if len({n.strip().casefold() for n in names}) != len(names):
+        raise BadRequest("two names are the same: the score would be unclear")
+    seats = sum(len(side["players"]) for side in sides)
+    return [{"name": s["name"].strip(), "players": [p.strip() for p in s["players"]]} for s in sides], seats
+
+
+@bp.post("/matches")
+def create_match_api():
+    data = _body()
+    rules = _rules(data)
+    sides, seats = _sides(data)
+    dealer = data.get("first_dealer", "random")
+    if dealer == "random":
+        dealer = random.randrange(seats)
+    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+        raise BadRequest(f'first_dealer must be a seat from 0 to {seats - 1}, or "random"')
+    pin = data.get("pin")
+    if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
+        raise BadRequest("pin must be 4 to 8 digits")
+    match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
+                                  hash_pin(pin) if pin else None)
+    response = jsonify(match_summary(_load(match_id)))
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.get_match", match_id=match_id)
+    return response
+
+
+@bp.get("/matches/<int:match_id>")
+def get_match(match_id: int):
+    version = store.match_version(store.get_db(), match_id)
+    if version is None:
+        raise NotFoundError()
+    etag = f"m{match_id}-v{version}"
+    if etag in request.if_none_match:
+        response = make_response("", 304)
+        response.set_etag(etag)
+        return response
+    match = _load(match_id)
+    response = jsonify({**match_summary(match), "hands": [hand_json_of(h) for h in match.hands]})
+    response.set_etag(etag)
+    return response
+
+
+def _entry(data: dict[str, Any], match: Match) -> dict[str, Any]:
+    """A hand sent as JSON, checked and written as the pages store it."""
+    n = len(match.sides)
+    entry: dict[str, Any] = {}
+    declared = _declarations(data)
+    if declared:
+        entry["declarations"] = [{"side": d.side, "deal": d.deal, "cards": [str(c) for c in d.cards]}
+                                 for d in declared]
+    if "tallies" in data:
+        tallies = [_tally(t, i) for i, t in enumerate(_list(data, "tallies"))]
+        entry.update(mode="tallies", tallies=[{k: v for k, v in t._asdict().items()} for t in tallies])
+    else:
+        piles = [parse_cards(pile, f"pile {i + 1}") for i, pile in enumerate(_list(data, "piles"))]
+        sweeps = data.get("sweeps", [0] * len(piles))
+        if not isinstance(sweeps, list):
+            raise BadRequest("sweeps must be a list with one count per side")
+        entry.update(mode="piles", piles=[[str(c) for c in pile] for pile in piles], sweeps=sweeps)
+    count = len(entry.get("tallies") or entry.get("piles"))
+    if count != n:
+        raise BadRequest(f"this match has {n} sides, not {count}")
+    score_entry(entry, match.rules, match.names)        # refuses what cannot be
+    return entry
+
+
+@bp.post("/matches/<int:match_id>/hands")
+def add_hand_api(match_id: int):
+    version = store.match_version(store.get_db(), match_id)
+    if version is None:
+        raise NotFoundError()
+    pin = request.headers.get("X-Scopa-PIN")
+    if needs_pin(match_id) and not (pin and try_pin(match_id, pin)):
+        raise Forbidden("this match has an edit PIN: send it in the X-Scopa-PIN header")
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= 100:
+        raise BadRequest("Idempotency-Key must be 1 to 100 characters")
+    db = store.get_db()
+    if key and (number := store.hand_with_key(db, match_id, key)) is not None:
+        return _hand_answer(match_id, number, 200)
+    match = _load(match_id)
+    entry = _entry(_body(), match)
+
+    def still_open(rows):
+        now = build(store.match_row(db, match_id), rows)
+        if now.over:
+            raise Refused(f"the match is over: {now.outcome.text}")
+
+    number = store.add_hand(db, match_id, entry, check=still_open, key=key)
+    return _hand_answer(match_id, number, 201)
+
+
+def _hand_answer(match_id: int, number: int, status: int):
+    match = _load(match_id)
+    hand = next(h for h in match.hands if h.number == number)
+    response = jsonify({"hand": hand_json_of(hand), "match": match_summary(match)})
+    response.status_code = status
+    response.headers["Location"] = url_for("api.get_match", match_id=match_id) + f"#hand-{number}"
+    return response
+
+
+@bp.get("/openapi.json")
+def openapi():
+    from .openapi import SPEC
+    return jsonify(SPEC)

@@ -120,8 +120,13 @@ def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[d
         return table.last_pk
 
 
+MAX_ID = 2**63 - 1   # SQLite's largest integer: a bigger id in a URL names no match
+
+
 def match_version(db: sqlite_utils.Database, match_id: int) -> int | None:
     """The match's version, from one primary-key read: what a polling phone compares."""
+    if not 0 < match_id <= MAX_ID:
+        return None
     row = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()
     return row[0] if row else None
 
@@ -131,6 +136,8 @@ def _touch(db: sqlite_utils.Database, match_id: int) -> None:
 
 
 def match_row(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
+    if not 0 < match_id <= MAX_ID:
+        return None
     rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
     if not rows:
         return None

@@ -217,7 +217,7 @@ def delete_hand(match_id: int, number: int):
 def edit_form(current: Match, hand: Hand):
     """The hand form filled from a stored hand, carrying the version it is made from."""
     mode = request.args.get("mode", hand.entry["mode"])
-    form = hand_form(current, data={"mode": mode, "version": hand.version})
+    form = hand_form(current, formdata=None, data={"mode": mode, "version": hand.version})
     if mode == hand.entry["mode"]:
         form.fill(hand.entry)
     return form

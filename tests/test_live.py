@@ -1,0 +1,376 @@
+"""Live on every phone, and trustworthy: polling, the edit PIN, versions, backups, the matches
+API, concurrency on a real server and a crash in the middle of saving."""
+
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from io import BytesIO
+
+import pytest
+
+from companion import access, create_app
+from companion.rules import deck
+
+FULL = [str(card) for card in deck()]
+HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                       "DATABASE": str(tmp_path / "live.sqlite")})
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limit():
+    access._failures.clear()
+
+
+def new_match(client, **extra):
+    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+def tally(cards, coins, settebello=0, primiera=0, sweeps=(0, 0)):
+    return {"mode": "tallies", "rest": "1", "t_cards_0": str(cards), "t_coins_0": str(coins),
+            "settebello": str(settebello), "primiera": str(primiera),
+            "sweeps_0": str(sweeps[0]), "sweeps_1": str(sweeps[1]), "save": "1"}
+
+
+# -- Live table ----------------------------------------------------------------------------
+
+def test_an_unchanged_poll_answers_204_and_a_change_the_new_scores(client):
+    match_id = new_match(client)
+    assert client.get(f"/matches/{match_id}/poll?since=0").status_code == 204
+    client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6, sweeps=(1, 0)))
+    changed = client.get(f"/matches/{match_id}/poll?since=0")
+    assert changed.status_code == 200
+    text = changed.get_data(as_text=True)
+    assert "<html" not in text and 'id="live"' in text and f"since=1" in text
+    assert re.search(r'data-testid="total-0">5<', text)
+    assert client.get(f"/matches/{match_id}/poll?since=1").status_code == 204
+
+
+def test_polls_are_conditional_requests_too(client):
+    match_id = new_match(client)
+    first = client.get(f"/matches/{match_id}/poll")
+    assert first.status_code == 200 and first.headers["ETag"] == f'"m{match_id}-v0"'
+    again = client.get(f"/matches/{match_id}/poll", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    assert client.get("/matches/99/poll?since=0").status_code == 404
+
+
+def test_the_hand_page_is_told_of_a_change_without_touching_its_form(client):
+    match_id = new_match(client)
+    page = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
+    assert f"/matches/{match_id}/poll?since=0&amp;part=notice" in page
+    client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6))
+    notice = client.get(f"/matches/{match_id}/poll?since=0&part=notice").get_data(as_text=True)
+    assert "Another phone changed this match" in notice and "<form" not in notice
+
+
+def test_the_join_view_shows_the_qr_code_and_the_address(client):
+    match_id = new_match(client)
+    page = client.get(f"/matches/{match_id}/join").get_data(as_text=True)
+    assert "<svg" in page and f"http://localhost/matches/{match_id}" in page
+    assert f'href="/matches/{match_id}/join"' in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+# -- Who may change a score ----------------------------------------------------------------
+
+def test_without_the_pin_a_phone_watches_but_cannot_record(app, client):
+    match_id = new_match(client, pin="2468")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Watching: this match has an edit PIN." in page
+    response = client.get(f"/matches/{match_id}/hands/new")
+    assert response.status_code == 303 and f"/matches/{match_id}/pin" in response.headers["Location"]
+    assert client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
+    assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 403
+    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [0, 0]
+
+
+def test_a_wrong_pin_says_so_and_a_right_one_opens_the_match(client):
+    match_id = new_match(client, pin="2468")
+    wrong = client.post(f"/matches/{match_id}/pin", data={"pin": "1111", "next": f"/matches/{match_id}/hands/new"})
+    assert wrong.status_code == 403 and "That PIN is not right." in wrong.get_data(as_text=True)
+    right = client.post(f"/matches/{match_id}/pin", data={"pin": "2468", "next": f"/matches/{match_id}/hands/new"})
+    assert right.status_code == 303 and right.headers["Location"] == f"/matches/{match_id}/hands/new"
+    assert client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
+    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [4, 0]
+
+
+def test_the_pin_check_is_rate_limited(client):
+    match_id = new_match(client, pin="2468")
+    for _ in range(access.TRIES):
+        assert client.post(f"/matches/{match_id}/pin", data={"pin": "0000"}).status_code == 403
+    blocked = client.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
+    assert blocked.status_code == 429 and "Too many wrong PINs" in blocked.get_data(as_text=True)
+    api = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND, headers={"X-Scopa-PIN": "2468"})
+    assert api.status_code == 429
+
+
+def test_the_pin_page_only_sends_back_into_the_app(client):
+    match_id = new_match(client, pin="2468")
+    response = client.post(f"/matches/{match_id}/pin", data={"pin": "2468", "next": "//evil.example/"})
+    assert response.headers["Location"] == f"/matches/{match_id}"
+
+
+def test_the_creator_of_a_match_with_a_pin_can_record_at_once(client):
+    data = {"layout": "2", "player1": "Anna", "player2": "Bruno", "first_dealer": "0", "preset": "classica",
+            "deck": "40", "bonus_suit": "d", "primiera": "standard", "missing_suit": "loses", "napola": "off",
+            "declarations": "off", "target": "11", "capture": "standard", "void_deal": "kings",
+            "pack": "italian", "pin": "1357"}
+    location = client.post("/matches/new", data=data).headers["Location"]
+    assert client.get(location + "/hands/new").status_code == 200
+    refused = client.post("/matches/new", data={**data, "pin": "12"})
+    assert "A PIN is 4 to 8 digits" in refused.get_data(as_text=True)
+
+
+# -- Nothing lost, nothing counted twice ---------------------------------------------------
+
+def test_an_edit_made_from_an_old_version_is_refused_with_the_hand_as_it_is(client):
+    match_id = new_match(client)
+    client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6, sweeps=(1, 0)))
+    page = client.get(f"/matches/{match_id}/hands/1/edit").get_data(as_text=True)
+    assert re.search(r'name="version" type="hidden" value="1"', page)
+    first = client.post(f"/matches/{match_id}/hands/1/edit", data={**tally(22, 6, sweeps=(2, 0)), "version": "1"})
+    assert first.status_code == 303
+    late = client.post(f"/matches/{match_id}/hands/1/edit", data={**tally(22, 6, sweeps=(3, 0)), "version": "1"})
+    assert late.status_code == 409
+    text = late.get_data(as_text=True)
+    assert "Another phone changed hand 1 while you were editing it" in text
+    assert re.search(r'name="sweeps_0"[^>]*value="2"', text)           # the current state shown
+    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [6, 0]
+
+
+def test_security_headers_and_cookies(client):
+    page = client.get("/matches/new")
+    assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    assert page.headers["X-Frame-Options"] == "DENY"
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+    match_id = new_match(client, pin="2468")
+    response = client.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_the_preview_needs_the_csrf_token_like_every_post(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.sqlite")})
+    client = app.test_client()
+    match_id = new_match(client)
+    assert client.post(f"/matches/{match_id}/hands/preview", data=tally(22, 6)).status_code == 400
+    assert client.post(f"/referee/claim?match={match_id}", data={"claimer": "0"}).status_code == 400
+
+
+# -- Backup and restore --------------------------------------------------------------------
+
+def test_a_backup_holds_every_match_and_restores(app, client, tmp_path):
+    match_id = new_match(client)
+    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    backup = client.get("/backup/download")
+    assert backup.status_code == 200 and backup.data.startswith(b"SQLite format 3\x00")
+    saved = tmp_path / "saved.sqlite"
+    saved.write_bytes(backup.data)
+    assert sqlite3.connect(saved).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 1
+
+    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)          # a later hand...
+    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [10, 0]
+    response = client.post("/backup/restore", data={"backup": (BytesIO(saved.read_bytes()), "saved.sqlite"),
+                                                    "confirm": "y"}, content_type="multipart/form-data")
+    assert response.status_code == 303
+    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [5, 0]   # ...undone
+    kept = list((tmp_path).glob("before-restore-*.sqlite"))
+    assert len(kept) == 1 and sqlite3.connect(kept[0]).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 2
+
+
+def test_a_file_that_is_not_a_backup_restores_nothing(client):
+    match_id = new_match(client)
+    response = client.post("/backup/restore", data={"backup": (BytesIO(b"not a database" * 100), "x.sqlite"),
+                                                    "confirm": "y"}, content_type="multipart/form-data",
+                           follow_redirects=True)
+    assert "Nothing restored: that file is not a Scopa companion backup." in response.get_data(as_text=True)
+    assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
+
+
+def test_restore_only_from_the_machine_itself(client):
+    response = client.post("/backup/restore", environ_base={"REMOTE_ADDR": "192.0.2.7"},
+                           data={"confirm": "y"}, follow_redirects=True)
+    assert "can only be made on the machine that runs the companion" in response.get_data(as_text=True)
+
+
+# -- The matches API -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, message", [
+    ({"players": ["Anna"]}, "players must be a list of 2 to 4 names"),
+    ({"players": ["Anna", "anna"]}, "two names are the same"),
+    ({"players": ["Anna", "Bruno"], "teams": []}, 'give "players"'),
+    ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C"]}]}, "2 or 3 players each"),
+    ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
+    ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 4 to 8 digits"),
+    ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
+])
+def test_a_match_that_cannot_be_is_refused(client, body, message):
+    response = client.post("/api/v1/matches", json=body)
+    assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_matches_through_the_api(client):
+    response = client.post("/api/v1/matches", json={
+        "variant": "scopone", "teams": [{"name": "Noi", "players": ["Anna", "Carla"]},
+                                        {"name": "Voi", "players": ["Bruno", "Dario"]}], "first_dealer": 1})
+    match_id = response.get_json()["id"]
+    assert response.headers["Location"] == f"/api/v1/matches/{match_id}"
+    assert response.get_json()["next_hand"] == {"number": 1, "dealer": "Bruno", "plays_first": "Carla"}
+    saved = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    assert saved.status_code == 201 and saved.get_json()["match"]["totals"] == [5, 0]
+    bad = client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:22], FULL[21:]]})
+    assert bad.status_code == 400 and "is in both piles" in bad.get_json()["error"]
+    three = client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:10], FULL[10:20], FULL[20:]]})
+    assert three.status_code == 400 and "this match has 2 sides, not 3" in three.get_json()["error"]
+    listed = client.get("/api/v1/matches").get_json()["matches"]
+    assert [m["id"] for m in listed] == [match_id]
+    assert client.get("/api/v1/matches/99").status_code == 404
+
+
+def test_a_won_match_refuses_more_hands(client):
+    match_id = new_match(client)
+    tallies = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 7},
+                           {"cards": 18, "coins": 4}]}
+    assert client.post(f"/api/v1/matches/{match_id}/hands", json=tallies).status_code == 201   # 11
+    refused = client.post(f"/api/v1/matches/{match_id}/hands", json=tallies)
+    assert refused.status_code == 409 and "the match is over: Anna wins 11 to 0" in refused.get_json()["error"]
+
+
+# -- Fuzzing the API against its OpenAPI document ------------------------------------------
+
+schemathesis = pytest.importorskip("schemathesis")
+from hypothesis import HealthCheck, settings  # noqa: E402
+from schemathesis import checks as st_checks  # noqa: E402
+
+_fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
+                        "DATABASE": os.path.join(__import__("tempfile").mkdtemp(), "fuzz.sqlite")})
+_fuzz_app.test_client().post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _fuzz_app)
+
+
+@schema.parametrize()
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_api_keeps_to_its_openapi_document(case):
+    case.call_and_validate(checks=[st_checks.not_a_server_error, st_checks.status_code_conformance,
+                                   st_checks.content_type_conformance,
+                                   st_checks.response_schema_conformance])
+
+
+# -- A real server: concurrency and crashes ------------------------------------------------
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def post(url, body, key=None, timeout=30):
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Idempotency-Key"] = key
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    from waitress.server import create_server
+    app = create_app({"SECRET_KEY": "live", "DATABASE": str(tmp_path / "server.sqlite")})
+    httpd = create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=httpd.run, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.effective_port}", app.config["DATABASE"]
+    httpd.close()
+
+
+def test_twenty_phones_saving_the_same_hand_record_it_once(live_server):
+    base, database = live_server
+    status, match = post(f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"]})
+    with ThreadPoolExecutor(20) as pool:
+        answers = list(pool.map(lambda _: post(f"{base}/api/v1/matches/{match['id']}/hands", HAND, key="same-form"),
+                                range(20)))
+    assert all(200 <= status < 300 for status, _ in answers), answers
+    assert {body["hand"]["number"] for _, body in answers} == {1}
+    assert sqlite3.connect(database).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 1
+
+
+def test_twenty_phones_saving_different_hands_lose_none(live_server):
+    base, database = live_server
+    _, match = post(f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})
+    with ThreadPoolExecutor(20) as pool:
+        answers = list(pool.map(lambda i: post(f"{base}/api/v1/matches/{match['id']}/hands", HAND, key=f"hand-{i}"),
+                                range(20)))
+    assert [status for status, _ in answers] == [201] * 20, answers
+    assert sorted(body["hand"]["number"] for _, body in answers) == list(range(1, 21))
+    assert sqlite3.connect(database).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 20
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
+    port, database = free_port(), tmp_path / "crash.sqlite"
+    env = dict(os.environ, SCOPA_INSTANCE=str(tmp_path / "instance"))
+    server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
+                               "--db", str(database)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        _, match = post(f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})
+        acknowledged: list[str] = []
+        stop = threading.Event()
+
+        def save(worker):
+            i = 0
+            while not stop.is_set():
+                key = f"w{worker}-{i}"
+                try:
+                    status, _ = post(f"{base}/api/v1/matches/{match['id']}/hands", HAND, key=key, timeout=5)
+                except (OSError, ValueError):
+                    return                                     # the server died under us
+                if status == 201:
+                    acknowledged.append(key)
+                i += 1
+
+        workers = [threading.Thread(target=save, args=(w,)) for w in range(4)]
+        for worker in workers:
+            worker.start()
+        time.sleep(random.uniform(0.3, 1.5))
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+        stop.set()
+        for worker in workers:
+            worker.join(timeout=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert acknowledged, "no hand was acknowledged before the crash"
+    conn = sqlite3.connect(database)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    stored = {row[0] for row in conn.execute("SELECT key FROM hands")}
+    assert set(acknowledged) <= stored
+    numbers = [row[0] for row in conn.execute("SELECT number FROM hands ORDER BY number")]
+    assert numbers == list(range(1, len(numbers) + 1))
