@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
@@ -87,17 +88,27 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+# Each server thread keeps its connection from one request to the next: opening one costs about
+# 0.4 ms, more than answering a poll. A request still has the connection to itself, and ends with
+# no transaction left open.
+_threads = threading.local()
+
+
 def get_db() -> sqlite_utils.Database:
-    """The request's connection, opened on first use and closed when the request ends."""
+    """The request's connection: this thread's, opened on its first request."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        kept = _threads.__dict__.setdefault("connections", {})
+        path = current_app.config["DATABASE"]
+        if path not in kept:
+            kept[path] = connect(path)
+        g.db = kept[path]
     return g.db
 
 
 def close_db(_error: BaseException | None = None) -> None:
     db = g.pop("db", None)
-    if db is not None:
-        db.conn.close()
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
 
 
 def init_app(app: Flask) -> None:

@@ -3,6 +3,7 @@ against the real server (waitress), CSRF and all. Taps are counted: recording a 
 quicker than pen and paper."""
 
 import os
+import time
 import shutil
 import threading
 
@@ -272,3 +273,29 @@ def test_a_claim_is_checked_and_recorded_in_the_match(phone):
     page.locator('[data-testid="record"]').tap()
     page.wait_for_selector(".scoreboard")
     expect(page.locator('[data-testid="outcome"]')).to_have_text("Bruno called out and loses: Anna wins")
+
+
+def test_a_hand_saved_on_one_phone_shows_on_another_within_two_seconds(browser, server):
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True, base_url=server) for _ in range(2)]
+    try:
+        watcher, scorer = (context.new_page() for context in phones)
+        scorer_phone = Phone(scorer)
+        match_id = start_match(scorer_phone, names=("Vera", "Zeno"))
+        watcher.goto(f"/matches/{match_id}")
+        expect(watcher.locator('[data-testid="total-0"]')).to_have_text("0")
+        watcher.evaluate("window.__same_page = true")      # gone if the page reloads
+        scorer.locator("a.button", has_text="Conteggi").tap()
+        scorer.fill("#t_cards_0", "22")
+        scorer.fill("#t_coins_0", "6")
+        scorer.locator('label:has(input[name="settebello"][value="0"])').tap()
+        scorer.locator('label:has(input[name="primiera"][value="0"])').tap()
+        scorer.locator('[data-testid="save"]').tap()
+        scorer.wait_for_selector(".scoreboard")
+        saved_at = time.monotonic()
+        expect(watcher.locator('[data-testid="total-0"]')).to_have_text("4", timeout=3000)
+        assert time.monotonic() - saved_at < 3.0            # a poll every 2 s, plus the answer
+        assert watcher.evaluate("window.__same_page") is True
+    finally:
+        for context in phones:
+            context.close()
