@@ -74,6 +74,14 @@ def _declarations(data: dict[str, Any]) -> list[Declaration]:
     return declared
 
 
+def _piles_and_sweeps(data: dict[str, Any]) -> tuple[list[list], list]:
+    piles = [parse_cards(pile, f"pile {side + 1}") for side, pile in enumerate(_list(data, "piles"))]
+    sweeps = data.get("sweeps", [0] * len(piles))
+    if not isinstance(sweeps, list):
+        raise BadRequest("sweeps must be a list with one count per side")
+    return piles, sweeps
+
+
 _TALLY_FIELDS = Tally._fields
 
 
@@ -141,11 +149,7 @@ def score():
         tallies = [_tally(entry, side) for side, entry in enumerate(entries)]
         hand = score_tallies(tallies, rules, declarations, _names(data, len(tallies)))
     else:
-        raw = _list(data, "piles")
-        piles = [parse_cards(pile, f"pile {side + 1}") for side, pile in enumerate(raw)]
-        sweeps = data.get("sweeps", [0] * len(piles))
-        if not isinstance(sweeps, list):
-            raise BadRequest("sweeps must be a list with one count per side")
+        piles, sweeps = _piles_and_sweeps(data)
         hand = score_piles(piles, sweeps, rules, declarations, _names(data, len(piles)))
     return jsonify(hand_json(hand))
 
@@ -183,9 +187,7 @@ def deal():
 def claim():
     data = _body()
     rules = _rules(data)
-    raw = _list(data, "piles")
-    piles = [parse_cards(pile, f"pile {side + 1}") for side, pile in enumerate(raw)]
-    sweeps = data.get("sweeps", [0] * len(piles))
+    piles, sweeps = _piles_and_sweeps(data)
     totals = data.get("totals", [0] * len(piles))
     claimer = data.get("claimer")
     if not isinstance(claimer, int) or isinstance(claimer, bool):
@@ -193,8 +195,6 @@ def claim():
     if not isinstance(totals, list) or not all(isinstance(t, int) and not isinstance(t, bool)
                                                for t in totals):
         raise BadRequest("totals must be a list of whole numbers, one per side")
-    if not isinstance(sweeps, list):
-        raise BadRequest("sweeps must be a list with one count per side")
     checked = check_claim(claimer, piles, sweeps, totals, rules,
                           _names(data, len(piles)) or tuple(f"side {i + 1}" for i in range(len(piles))),
                           _declarations(data))
@@ -268,6 +268,13 @@ def _load(match_id: int) -> Match:
 
 class NotFoundError(Exception):
     pass
+
+
+def _version(match_id: int) -> int:
+    version = store.match_version(store.get_db(), match_id)
+    if version is None:
+        raise NotFoundError()
+    return version
 
 
 @bp.errorhandler(NotFoundError)
@@ -347,9 +354,7 @@ def create_match_api():
 
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int):
-    version = store.match_version(store.get_db(), match_id)
-    if version is None:
-        raise NotFoundError()
+    version = _version(match_id)
     etag = f"m{match_id}-v{version}"
     if etag in request.if_none_match:
         response = make_response("", 304)
@@ -373,10 +378,7 @@ def _entry(data: dict[str, Any], match: Match) -> dict[str, Any]:
         tallies = [_tally(t, i) for i, t in enumerate(_list(data, "tallies"))]
         entry.update(mode="tallies", tallies=[{k: v for k, v in t._asdict().items()} for t in tallies])
     else:
-        piles = [parse_cards(pile, f"pile {i + 1}") for i, pile in enumerate(_list(data, "piles"))]
-        sweeps = data.get("sweeps", [0] * len(piles))
-        if not isinstance(sweeps, list):
-            raise BadRequest("sweeps must be a list with one count per side")
+        piles, sweeps = _piles_and_sweeps(data)
         entry.update(mode="piles", piles=[[str(c) for c in pile] for pile in piles], sweeps=sweeps)
     count = len(entry.get("tallies") or entry.get("piles"))
     if count != n:
@@ -387,9 +389,7 @@ def _entry(data: dict[str, Any], match: Match) -> dict[str, Any]:
 
 @bp.post("/matches/<int:match_id>/hands")
 def add_hand_api(match_id: int):
-    version = store.match_version(store.get_db(), match_id)
-    if version is None:
-        raise NotFoundError()
+    _version(match_id)
     pin = request.headers.get("X-Scopa-PIN")
     if needs_pin(match_id) and not (pin and try_pin(match_id, pin)):
         raise Forbidden("this match has an edit PIN: send it in the X-Scopa-PIN header")
