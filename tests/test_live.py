@@ -374,3 +374,28 @@ def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
     assert set(acknowledged) <= stored
     numbers = [row[0] for row in conn.execute("SELECT number FROM hands ORDER BY number")]
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_every_write_needs_the_pin(app):
+    owner, stranger = app.test_client(), app.test_client()
+    match_id = new_match(owner, pin="2468", options={"claims": True})
+    owner.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
+    assert owner.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
+    before = json.loads(owner.get(f"/api/v1/matches/{match_id}").data)
+    writes = [
+        ("get", f"/matches/{match_id}/hands/new", None),
+        ("post", f"/matches/{match_id}/hands/new", tally(22, 6)),
+        ("get", f"/matches/{match_id}/hands/1/edit", None),
+        ("post", f"/matches/{match_id}/hands/1/edit", {**tally(30, 8), "version": "1"}),
+        ("get", f"/matches/{match_id}/hands/1/delete", None),
+        ("post", f"/matches/{match_id}/hands/1/delete", {}),
+        ("post", f"/referee/claim?match={match_id}", {"claimer": "1", "c_7d": "1"}),
+    ]
+    for method, url, data in writes:
+        response = getattr(stranger, method)(url, data=data)
+        assert response.status_code == 303 and "/pin" in response.headers["Location"], (method, url)
+    assert stranger.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 403
+    assert json.loads(owner.get(f"/api/v1/matches/{match_id}").data) == before
+    # Watching needs no PIN.
+    assert stranger.get(f"/matches/{match_id}").status_code == 200
+    assert stranger.get(f"/matches/{match_id}/poll?since=0").status_code == 200
