@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import store
 from .access import TooManyTries, hash_pin, needs_pin, try_pin
-from .matches import Hand, Match, build, score_entry
+from .matches import Hand, Match, MatchOver, build, refuse_if_over, score_entry
 
 from .rules import (Declaration, HandScore, ScopaError, Tally, check_claim, check_deal,
                     legal_captures, parse_card, parse_cards, rules_for, score_piles,
@@ -231,10 +231,6 @@ class Forbidden(ScopaError):
     pass
 
 
-class Refused(ScopaError):
-    pass
-
-
 def _outcome_json(match: Match) -> dict[str, Any]:
     outcome = match.outcome
     return {"over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
@@ -287,7 +283,7 @@ def forbidden(error):
     return jsonify({"error": str(error)}), 403
 
 
-@bp.errorhandler(Refused)
+@bp.errorhandler(MatchOver)
 def refused_now(error):
     return jsonify({"error": str(error)}), 409
 
@@ -401,13 +397,8 @@ def add_hand_api(match_id: int):
         return _hand_answer(match_id, number, 200)
     match = _load(match_id)
     entry = _entry(_body(), match)
-
-    def still_open(rows):
-        now = build(store.match_row(db, match_id), rows)
-        if now.over:
-            raise Refused(f"the match is over: {now.outcome.text}")
-
-    number = store.add_hand(db, match_id, entry, check=still_open, key=key)
+    number = store.add_hand(db, match_id, entry, check=refuse_if_over(store.match_row(db, match_id)),
+                            key=key)
     return _hand_answer(match_id, number, 201)
 
 

@@ -218,7 +218,8 @@ class HandFormBase(FlaskForm):
             entry.update(piles=piles, sweeps=sweeps)
         else:
             entry["tallies"] = self._tallies(sweeps)
-        score_entry(entry, self.match.rules, self.match.names)   # refuses what cannot be
+        # Scoring refuses what cannot be; the score is kept for the preview.
+        self.score = score_entry(entry, self.match.rules, self.match.names)
         return entry
 
     def _declarations(self) -> list[dict[str, Any]]:

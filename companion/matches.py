@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rules, Tally,
-                    check_claim, match_outcome, parse_cards, rules_from_dict, score_piles,
+from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rules, ScopaError,
+                    Tally, check_claim, match_outcome, parse_cards, rules_from_dict, score_piles,
                     score_tallies)
 from .rules.deal import DealPlan, deal_plan
 from .rules.rulesets import PRESET_TITLES
@@ -141,3 +141,17 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
         match.hands.append(Hand(hand_row["number"], entry, score, totals, version))
     match.outcome = match_outcome([h.result() for h in match.hands], match.rules, match.names)
     return match
+
+
+class MatchOver(ScopaError):
+    """A hand saved to a match that is already won."""
+
+
+def refuse_if_over(row: dict[str, Any]):
+    """A check for ``store.add_hand``: run inside the save's transaction on the hands recorded
+    so far, it refuses a hand once the match is won (perhaps a moment ago, on another phone)."""
+    def check(hand_rows: Sequence[dict[str, Any]]) -> None:
+        current = build(row, hand_rows)
+        if current.over:
+            raise MatchOver(f"The match is over: {current.outcome.text}. Edit a hand to change that.")
+    return check

@@ -19,7 +19,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from . import store
 from .access import needs_pin
 from .forms import RULE_CHOICES, options
-from .matches import Match, build
+from .matches import Match, MatchOver, build, refuse_if_over
 from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
                     parse_cards, rules_for)
 from .rules.cards import SUITS, card_name, short_label, suit_label
@@ -253,11 +253,13 @@ def claim():
         return redirect(url_for("table.enter_pin", match_id=ctx.match.id,
                                 next=url_for("referee.claim", match=ctx.match.id)), code=303)
     if request.method == "POST" and checked is not None and ctx.match is not None:
-        if ctx.match.over:
-            error = f"The match is already over: {ctx.match.outcome.text}"
+        entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
+        db = store.get_db()
+        try:
+            store.add_hand(db, ctx.match.id, entry, check=refuse_if_over(store.match_row(db, ctx.match.id)))
+        except MatchOver as over:
+            error = str(over)
         else:
-            entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
-            store.add_hand(store.get_db(), ctx.match.id, entry)
             flash(f"{ctx.names[claimer]} called out: " + ("the claim holds." if checked.holds
                                                          else "the claim fails."))
             return redirect(url_for("table.match", match_id=ctx.match.id), code=303)

@@ -14,20 +14,18 @@ from pathlib import Path
 from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template,
                    request, session, url_for)
 
+import segno
+
 from . import store
 from .access import TooManyTries, hash_pin, pin_required, try_pin
 from .forms import NewMatchForm, PinForm, RulesPreviewForm, hand_form
-from .matches import Hand, Match, build, score_entry
+from .matches import Hand, Match, build, refuse_if_over
 from .referee import Context
 from .rules import ScopaError
 from .rules.rulesets import PRESETS
 from .rules.scoring import ITEMS
 
 bp = Blueprint("table", __name__)
-
-
-class Refused(ScopaError):
-    """A save that the state of the match refuses (say it was won on another phone)."""
 
 
 def load(match_id: int) -> Match:
@@ -64,7 +62,6 @@ def join_url() -> str:
 
 
 def qr_svg(url: str) -> str:
-    import segno
     return segno.make(url, error="m").svg_inline(scale=5, dark="#1d1d1b", light="#fffdf5")
 
 
@@ -135,13 +132,9 @@ def new_hand(match_id: int):
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
         entry = form.entry()
-
-        def still_open(rows):
-            now = build(store.match_row(store.get_db(), match_id), rows)
-            if now.over:
-                raise Refused(f"The match is over: {now.outcome.text}. Edit a hand to change that.")
-
-        number = store.add_hand(store.get_db(), match_id, entry, check=still_open, key=key or None)
+        row = store.match_row(store.get_db(), match_id)
+        number = store.add_hand(store.get_db(), match_id, entry, check=refuse_if_over(row),
+                                key=key or None)
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=current.next_number,
                                error=str(error)), 400
@@ -158,10 +151,10 @@ def preview(match_id: int):
     try:
         if not form.validate():
             raise ScopaError(first_error(form))
-        entry = form.entry()
+        form.entry()
     except ScopaError as error:
         return render_template("_preview.html", error=str(error), match=current)
-    hand = score_entry(entry, current.rules, current.names)
+    hand = form.score
     # A new hand follows them all; an edited one follows the hands before it.
     earlier = [h for h in current.hands if number is None or h.number < number]
     before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)

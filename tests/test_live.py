@@ -249,7 +249,7 @@ def test_a_won_match_refuses_more_hands(client):
                            {"cards": 18, "coins": 4}]}
     assert client.post(f"/api/v1/matches/{match_id}/hands", json=tallies).status_code == 201   # 11
     refused = client.post(f"/api/v1/matches/{match_id}/hands", json=tallies)
-    assert refused.status_code == 409 and "the match is over: Anna wins 11 to 0" in refused.get_json()["error"]
+    assert refused.status_code == 409 and "The match is over: Anna wins 11 to 0" in refused.get_json()["error"]
 
 
 # -- Fuzzing the API against its OpenAPI document ------------------------------------------
