@@ -15,7 +15,6 @@ from typing import Iterable, NamedTuple
 
 SUITS = ("d", "c", "s", "b")
 VALUES = tuple(range(1, 11))
-FIGURES = (8, 9, 10)
 
 SUIT_NAMES = {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}
 SUIT_NAMES_EN = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}

@@ -14,7 +14,7 @@ companion.rules.rulesets.RulesError: primiera must be one of standard, half, hur
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Mapping
 
 from .cards import ScopaError
@@ -64,22 +64,6 @@ class Rules:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-    @property
-    def point_items(self) -> tuple[str, ...]:
-        """The items a hand is scored on under these rules, in the order they are shown."""
-        items = ["carte", "denari", "settebello", "primiera", "scope"]
-        if self.re_bello:
-            items.append("re_bello")
-        if self.napola != "off":
-            items.append("napola")
-        if self.scalette:
-            items.append("scalette")
-        if self.piva:
-            items.append("piva")
-        if self.declarations != "off":
-            items.append("declarations")
-        return tuple(items)
 
 
 ITEMS = tuple(f.name for f in fields(Rules) if f.name != "preset")
@@ -189,10 +173,3 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     data = dict(data)
     preset = data.pop("preset", "classica")
     return rules_for(preset, data)
-
-
-def with_items(rules: Rules, **items: Any) -> Rules:
-    """The same rules with some items changed, checked like any other."""
-    for name, value in items.items():
-        _check_item(name, value)
-    return replace(rules, **items)

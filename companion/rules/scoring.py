@@ -118,11 +118,6 @@ def _runs(pattern: int, size: int) -> tuple[int, int]:
 _SEVENS, _SIXES, _ACES = value_mask(7), value_mask(6), value_mask(1)
 
 
-def tally_pile(pile: Sequence[Card], sweeps: int, rules: Rules, won_primiera: bool = False) -> Tally:
-    """Count one side's pile."""
-    return tally_mask(mask_of(pile), sweeps, rules, won_primiera)
-
-
 def tally_mask(mask: int, sweeps: int, rules: Rules, won_primiera: bool = False) -> Tally:
     """Count one side's pile, given as its bit set (``cards.mask_of``)."""
     coins = (mask >> SUIT_SHIFT[rules.bonus_suit]) & SUIT_BITS
