@@ -291,7 +291,8 @@ def test_home_page_is_served_without_outside_resources(client):
     # Scripts, styles, images and fonts all come from the app itself.
     assert not re.search(r'<(script|link|img|source)[^>]+(src|href)="(https?:)?//', html)
     assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
-    assert client.get("/static/htmx-2.0.11.min.js").status_code == 200
+    with client.get("/static/htmx-2.0.11.min.js") as script:
+        assert script.status_code == 200
 
 
 # -- Fuzzing: whatever JSON arrives, the answer is 200 or a 400 that says why, never a 500 -----

@@ -53,6 +53,7 @@ def server(tmp_path):
     yield base, process
     process.terminate()
     process.wait(timeout=10)
+    process.stdout.close()
 
 
 def test_the_server_answers_pages_and_the_api(server, tmp_path):
