@@ -3,7 +3,6 @@ against the real server (waitress), CSRF and all. Taps are counted: recording a 
 quicker than pen and paper."""
 
 import os
-import time
 import shutil
 import threading
 
@@ -292,9 +291,8 @@ def test_a_hand_saved_on_one_phone_shows_on_another_within_two_seconds(browser, 
         scorer.locator('label:has(input[name="primiera"][value="0"])').tap()
         scorer.locator('[data-testid="save"]').tap()
         scorer.wait_for_selector(".scoreboard")
-        saved_at = time.monotonic()
+        # The watcher polls every 2 s: the new total must arrive by the next poll, no reload.
         expect(watcher.locator('[data-testid="total-0"]')).to_have_text("4", timeout=3000)
-        assert time.monotonic() - saved_at < 3.0            # a poll every 2 s, plus the answer
         assert watcher.evaluate("window.__same_page") is True
     finally:
         for context in phones:
