@@ -393,13 +393,10 @@ def add_hand_api(match_id: int):
     if key is not None and not 0 < len(key) <= 100:
         raise BadRequest("Idempotency-Key must be 1 to 100 characters")
     db = store.get_db()
-    if key and (number := store.hand_with_key(db, match_id, key)) is not None:
-        return _hand_answer(match_id, number, 200)
-    match = _load(match_id)
-    entry = _entry(_body(), match)
-    number = store.add_hand(db, match_id, entry, check=refuse_if_over(store.match_row(db, match_id)),
-                            key=key)
-    return _hand_answer(match_id, number, 201)
+    entry = _entry(_body(), _load(match_id))
+    number, created = store.add_hand(db, match_id, entry, key=key,
+                                     check=refuse_if_over(store.match_row(db, match_id)))
+    return _hand_answer(match_id, number, 201 if created else 200)
 
 
 def _hand_answer(match_id: int, number: int, status: int):

@@ -18,8 +18,8 @@ from wtforms.validators import (InputRequired, Length, NumberRange, Optional, Re
 
 from .matches import LAYOUTS, Match, score_entry, sides_for
 from .rules import RulesError, ScopaError, deck, rules_for
-from .rules.cards import SUIT_NAMES, parse_cards
-from .rules.rulesets import PRESET_TITLES, PRESETS
+from .rules.cards import SUIT_NAMES, SUITS, parse_cards, suit_values
+from .rules.rulesets import PRESET_TITLES
 
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
 
@@ -172,6 +172,19 @@ class RulesPreviewForm(NewMatchForm):
 
 # -- A hand --------------------------------------------------------------------------------
 
+def pile_fields(size: int, sides: list[tuple[str, str]]) -> dict[str, Field]:
+    """One select per card of the deck saying whose pile it is in ("" for a card not tapped):
+    a tile of the card grid. Used by the hand form and the referee's claim."""
+    return {f"c_{card}": SelectField(str(card), choices=options([("", "—"), *sides]), default="")
+            for card in deck(size)}
+
+
+def card_rows(form: FlaskForm, size: int) -> list[tuple[str, list[Field]]]:
+    """A form's card selects suit by suit, as the grid shows them."""
+    return [(suit, [form[f"c_{card}"] for card in deck(size) if card.suit == suit])
+            for suit in SUITS]
+
+
 COUNTS = ("cards", "coins", "sevens", "sixes", "aces")
 
 
@@ -186,11 +199,7 @@ class HandFormBase(FlaskForm):
 
     # The fields each mode shows, for the templates.
     def card_fields(self) -> list[tuple[str, list[Field]]]:
-        rows = []
-        for suit in "dcsb":
-            rows.append((suit, [self[f"c_{card}"] for card in deck(self.match.rules.deck)
-                                if card.suit == suit]))
-        return rows
+        return card_rows(self, self.match.rules.deck)
 
     def side_fields(self, prefix: str) -> list[Field]:
         return [self[f"{prefix}_{i}"] for i in range(len(self.match.sides)) if f"{prefix}_{i}" in self]
@@ -237,7 +246,7 @@ class HandFormBase(FlaskForm):
     def _tallies(self, sweeps: list[int]) -> list[dict[str, Any]]:
         rules, names = self.match.rules, self.match.names
         n = len(names)
-        suit = 9 if rules.deck == 36 else 10
+        suit = len(suit_values(rules.deck))
         totals = {"cards": rules.deck, "coins": suit, "sevens": 4, "sixes": 4, "aces": 4}
         counts: dict[str, list[int | None]] = {}
         for name, total in totals.items():
@@ -304,10 +313,7 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
     """The hand form for this match: its sides, its deck and the counts its rules need."""
     rules, names = match.rules, match.names
     sides = [(str(i), name) for i, name in enumerate(names)]
-    fields: dict[str, Field] = {}
-    for card in deck(rules.deck):
-        fields[f"c_{card}"] = SelectField(str(card), choices=options([("", "—"), *sides]), default="",
-                                          validate_choice=True)
+    fields = pile_fields(rules.deck, sides)
     fields["rest"] = RadioField("The cards not tapped go to", choices=options(sides), default=str(len(names) - 1))
     counts = ["cards", "coins"]
     if rules.primiera in ("sevens-sixes", "count-down"):

@@ -103,6 +103,12 @@ SCHEMAS = {
         "match": {"$ref": "#/components/schemas/Match"}}},
 }
 
+def question(summary: str, request: str, answer: str) -> dict:
+    """A POST that asks the rules engine something and stores nothing."""
+    return {"post": {"summary": summary, "requestBody": body(request),
+                     "responses": {"200": ok(answer), "400": ERROR, "413": ERROR}}}
+
+
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 
 SPEC = {
@@ -111,18 +117,10 @@ SPEC = {
              "description": "Scores Scopa hands from the cards, referees captures, keeps matches. "
                             "Cards are written <value><suit>: 1 (Asso) to 10 (Re); d, c, s, b."},
     "paths": {
-        "/api/v1/score": {"post": {
-            "summary": "Score one finished hand (stores nothing)", "requestBody": body("ScoreRequest"),
-            "responses": {"200": ok("Score"), "400": ERROR, "413": ERROR}}},
-        "/api/v1/captures": {"post": {
-            "summary": "What a played card may capture", "requestBody": body("CapturesRequest"),
-            "responses": {"200": ok("Captures"), "400": ERROR, "413": ERROR}}},
-        "/api/v1/deal": {"post": {
-            "summary": "Whether the first table cards void the deal", "requestBody": body("DealRequest"),
-            "responses": {"200": ok("Deal"), "400": ERROR, "413": ERROR}}},
-        "/api/v1/claim": {"post": {
-            "summary": "Check a chiamarsi fuori against the worst case", "requestBody": body("ClaimRequest"),
-            "responses": {"200": ok("Claim"), "400": ERROR, "413": ERROR}}},
+        "/api/v1/score": question("Score one finished hand (stores nothing)", "ScoreRequest", "Score"),
+        "/api/v1/captures": question("What a played card may capture", "CapturesRequest", "Captures"),
+        "/api/v1/deal": question("Whether the first table cards void the deal", "DealRequest", "Deal"),
+        "/api/v1/claim": question("Check a chiamarsi fuori against the worst case", "ClaimRequest", "Claim"),
         "/api/v1/variants": {"get": {
             "summary": "Every variant and its rule items", "responses": {"200": ok("Variants")}}},
         "/api/v1/matches": {

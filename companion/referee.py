@@ -18,7 +18,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import store
 from .access import needs_pin
-from .forms import RULE_CHOICES, options
+from .forms import RULE_CHOICES, card_rows, options, pile_fields
 from .matches import Match, MatchOver, build, refuse_if_over
 from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
                     parse_cards, rules_for)
@@ -208,12 +208,11 @@ def rules_card():
 # -- Chiamarsi fuori -----------------------------------------------------------------------
 
 def claim_form(ctx: Context):
-    sides = [SelectChoice(str(i), name) for i, name in enumerate(ctx.names)]
+    sides = [(str(i), name) for i, name in enumerate(ctx.names)]
     fields: dict[str, Any] = {
-        "claimer": SelectField("Who calls out", choices=sides, default="0"),
+        "claimer": SelectField("Who calls out", choices=options(sides), default="0"),
+        **pile_fields(ctx.rules.deck, sides),
     }
-    for card in deck(ctx.rules.deck):
-        fields[f"c_{card}"] = SelectField(str(card), choices=[SelectChoice("", "—"), *sides], default="")
     for i, name in enumerate(ctx.names):
         fields[f"sweeps_{i}"] = IntegerField(f"Scope so far: {name}", [Optional(), NumberRange(0, 20)], default=0)
         if ctx.match is None:
@@ -263,8 +262,7 @@ def claim():
             flash(f"{ctx.names[claimer]} called out: " + ("the claim holds." if checked.holds
                                                          else "the claim fails."))
             return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
-    rows = [(suit, [form[f"c_{card}"] for card in deck(ctx.rules.deck) if card.suit == suit])
-            for suit in SUITS]
+    rows = card_rows(form, ctx.rules.deck)
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
                       checked=checked, error=error, totals=totals, items=ITEMS, n=n, rows=rows,
                       pack=ctx.rules.pack)

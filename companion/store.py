@@ -180,14 +180,15 @@ def hand_with_key(db: sqlite_utils.Database, match_id: int, key: str) -> int | N
 
 def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
              check: Callable[[list[dict[str, Any]]], None] | None = None,
-             key: str | None = None) -> int:
-    """Append a hand and return its number; a key already used returns that hand's number.
+             key: str | None = None) -> tuple[int, bool]:
+    """Append a hand: (its number, True). A key already used finds that hand instead:
+    (its number, False), so a form sent twice, even by two phones at once, counts once.
 
     ``check`` sees the hands already recorded, inside the transaction, and may refuse (say,
     when the match was won meanwhile on another phone)."""
     with writing(db):
         if key is not None and (number := hand_with_key(db, match_id, key)) is not None:
-            return number
+            return number, False
         if check is not None:
             check(hand_rows(db, match_id))
         number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
@@ -196,7 +197,7 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
         db["hands"].insert({"match_id": match_id, "number": number, "entry": json.dumps(entry),
                             "created": stamp, "updated": stamp, "version": 1, "key": key})
         _touch(db, match_id)
-        return number
+        return number, True
 
 
 class Conflict(Exception):

@@ -124,21 +124,18 @@ def new_hand(match_id: int):
     if "switch" in request.form:          # the other way to enter it, without JavaScript
         form.mode.data = request.form["switch"]
         return render_template("hand.html", match=current, form=form, number=current.next_number)
-    key = request.form.get("key", "")
-    if key and store.hand_with_key(store.get_db(), match_id, key) is not None:
-        flash("That hand was already saved (the form was sent twice): it is counted once.")
-        return redirect(url_for("table.match", match_id=match_id), code=303)
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
         entry = form.entry()
         row = store.match_row(store.get_db(), match_id)
-        number = store.add_hand(store.get_db(), match_id, entry, check=refuse_if_over(row),
-                                key=key or None)
+        number, created = store.add_hand(store.get_db(), match_id, entry, check=refuse_if_over(row),
+                                         key=form.key.data or None)
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=current.next_number,
                                error=str(error)), 400
-    flash(f"Hand {number} saved.")
+    flash(f"Hand {number} saved." if created else
+          "That hand was already saved (the form was sent twice): it is counted once.")
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 

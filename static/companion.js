@@ -42,8 +42,8 @@ function setUpHandForm(form) {
       const select = tile.querySelector("select");
       if (select.value === rest()) { select.value = ""; tile.dataset.side = ""; }
     });
-    const tapping = form.querySelector(`input[name="tapping"][value="${activeSide()}"]`);
-    if (tapping && sides > 2 && activeSide() === rest()) {
+    // With more sides, stop tapping the pile that now takes the rest.
+    if (sides > 2 && activeSide() === rest()) {
       const other = form.querySelector(`input[name="tapping"]:not([value="${rest()}"])`);
       if (other) other.checked = true;
     }

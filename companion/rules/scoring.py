@@ -25,7 +25,7 @@ from . import cards
 from .cards import (BIT, SUIT_BITS, SUIT_NAMES, SUIT_SHIFT, Card, HandError, deck_mask, deck_set,
                     full_deck, mask_of, value_mask)
 from .declarations import Declaration, score_declarations
-from .primiera import COUNT_ORDER, PrimieraResult, SidePrimiera, strict_leader
+from .primiera import COUNT_ORDER, PrimieraResult, strict_leader
 from .rulesets import Rules
 
 PIVA = Card(2, "b")
