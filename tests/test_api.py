@@ -267,6 +267,12 @@ def test_deal_endpoint(client):
     assert client.post("/api/v1/deal", json={"table": ["10d", "10c", "5s", "4b"]}).get_json()["void"] is False
 
 
+def test_deal_endpoint_refuses_a_card_outside_the_deck(client):
+    response = client.post("/api/v1/deal", json={"variant": "corse", "table": ["2d", "10c", "5s", "4b"]})
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "2d is not in the 36-card deck"
+
+
 def test_claim_endpoint(client):
     piles = [["7d", "1c"], ["2c", "3c"]]
     body = client.post("/api/v1/claim", json={"options": {"claims": True}, "claimer": 0,

@@ -241,3 +241,10 @@ def test_scopa_d_assi_option_voids_any_ace():
     rules = rules_for("scopa-d-assi", {"void_deal": "aces"})
     assert check_deal(cards("1d 4c 6s 5b"), rules).void
     assert not check_deal(cards("1d 4c 6s 5b"), rules_for("scopa-d-assi")).void
+
+
+def test_a_first_table_from_outside_the_deck_is_refused():
+    # RULES §1: "Scopa Corse removes the four 2s (36 cards)": a 2 cannot be dealt there.
+    assert not check_deal(cards("10d 10c 5s 5b"), rules_for("corse")).void
+    with pytest.raises(CardError, match="2d is not in the 36-card deck"):
+        check_deal(cards("2d 10c 10s 10b"), rules_for("corse"))

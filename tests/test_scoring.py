@@ -327,3 +327,23 @@ def test_re_bello_and_piva_must_be_held_by_one_side():
         score_tallies(tallies(re_bello=(True, False)), rules_for("piva"))
     hand = score_tallies(tallies(re_bello=(True, False), piva=(False, True)), rules_for("piva"))
     assert line(hand, "piva").points == (0, -5) and line(hand, "re_bello").points == (1, 0)
+
+
+def test_the_piva_cannot_be_held_in_the_36_card_deck():
+    # RULES §1: "Scopa Corse removes the four 2s (36 cards)", so there is no 2 of bastoni.
+    corse_piva = rules_for("corse", {"piva": True})
+    hand = tallies(cards=(20, 16), coins=(5, 4), sevens=(3, 1), sixes=(2, 2), aces=(2, 2))
+    assert score_tallies(hand, corse_piva).totals      # nobody holds it: scored as usual
+    hand[1] = hand[1]._replace(piva=True)
+    with pytest.raises(HandError, match="36-card deck has no 2 of bastoni"):
+        score_tallies(hand, corse_piva)
+
+
+def test_a_primiera_mark_cannot_overrule_counts_that_tie():
+    # RULES §4 sevens-sixes: "if several sides tie on sevens, the one among them with most sixes
+    # wins; a further tie gives nobody the point."
+    level = tallies(sevens=(2, 2), sixes=(2, 2))
+    assert line(score_tallies(level, rules_for("sco-papa")), "primiera").points == (0, 0)
+    with pytest.raises(HandError, match="the sevens and sixes tie: nobody wins the primiera"):
+        score_tallies(tallies(sevens=(2, 2), sixes=(2, 2), primiera=(True, False)),
+                      rules_for("sco-papa"))

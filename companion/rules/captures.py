@@ -167,6 +167,10 @@ class DealCheck(NamedTuple):
 
 def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     """Whether the first table cards void the deal (RULES §7), and why."""
+    full = deck_set(rules.deck)
+    for card in table:
+        if card not in full:
+            raise CardError(f"{card} is not in the {rules.deck}-card deck")
     if len(set(table)) != len(table):
         raise CardError("a card is on the table twice")
     counts: dict[int, int] = {}

@@ -205,6 +205,10 @@ def decide_entered(counts: Sequence[tuple[int, ...]], marked: Sequence[bool], me
                                  f"not {names[flagged]}")
             return by_counts
         if len(counts[0]) == len(COUNT_ORDER[method]):
+            if flagged is not None:     # every count that decides was entered, and they tie
+                counted = " and ".join(COUNT_WORDS[key] for key in COUNT_ORDER[method])
+                raise HandError(f"the {counted} tie: nobody wins the primiera, so no side can "
+                                f"be marked as winning it")
             return by_counts
         reason = by_counts.reason.removesuffix(": tie, no point")
         if flagged is None:

@@ -250,6 +250,8 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
     if len(holders) > 1 or (rules.re_bello and not holders):
         raise HandError("exactly one side has the Re Bello")
     holders = [side for side, t in enumerate(tallies) if t.piva]
+    if holders and rules.deck != 40:
+        raise HandError(f"the {rules.deck}-card deck has no 2 of bastoni: nobody holds the Piva")
     if len(holders) > 1 or (rules.piva and rules.deck == 40 and not holders):
         raise HandError("exactly one side has the Piva (the 2 of bastoni)")
 
