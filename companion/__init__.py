@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
+import sqlite3
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, request
+import platformdirs
+from flask import Flask, render_template, request
 from werkzeug.exceptions import HTTPException
 from flask_wtf.csrf import CSRFProtect
 
@@ -21,28 +26,87 @@ _HERE = Path(__file__).resolve().parent
 _ROOT = _HERE if (_HERE / "templates").is_dir() else _HERE.parent
 
 
-def _secret_key(instance: Path) -> str:
-    """A key kept in the instance folder, so sessions outlive a restart."""
-    path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+def data_folder() -> Path:
+    """Where the store and the secret key live: ``SCOPA_DATA``, else the user's data folder
+    (``~/.local/share/scopa-companion`` on Linux, ``~/Library/Application Support/...`` on macOS,
+    ``%LOCALAPPDATA%\\scopa-companion`` on Windows), never inside the package or the virtual
+    environment, so reinstalling the companion keeps every match."""
+    return Path(os.environ.get("SCOPA_DATA")
+                or platformdirs.user_data_dir("scopa-companion", appauthor=False))
+
+
+def secret_key(folder: Path) -> str:
+    """The key that signs the phones' cookies, kept in ``folder`` so that an unlocked phone
+    stays unlocked across a restart. Written whole or not at all (a temporary file renamed);
+    an empty or damaged key file is replaced. If it cannot be written (a full or read-only
+    disk), the key lasts until the server stops."""
+    path = folder / "secret_key"
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        kept = ""
+    if re.fullmatch(r"[0-9a-f]{64}", kept):
+        return kept
+    key = secrets.token_hex(32)
+    temporary = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".secret_key-")
+        with os.fdopen(handle, "w", encoding="ascii") as file:
+            file.write(key)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, path)
+    except OSError as error:
+        if temporary:
+            Path(temporary).unlink(missing_ok=True)
+        print(f"scopa-companion: the secret key could not be saved in {folder} ({error.strerror}): "
+              f"phones will need the PIN again after a restart", file=sys.stderr)
+    return key
+
+
+def adopt_old_store(old: Path, new: Path) -> str | None:
+    """Move a store left at the old default place (the Flask instance folder, inside the
+    virtual environment for an installed companion) to the data folder, once. Returns what was
+    done, for the start-up banner; a store that cannot be moved is used where it is."""
+    source, target = old / "scopa.sqlite", new / "scopa.sqlite"
+    if not source.is_file() or target.exists() or old.resolve() == new.resolve():
+        return None
+    from . import store
+    try:
+        new.mkdir(parents=True, exist_ok=True)
+        copied = new / "scopa.sqlite.moving"
+        store.backup_to(str(source), str(copied))      # with whatever its WAL still held
+        os.replace(copied, target)
+        if (old / "secret_key").is_file() and not (new / "secret_key").exists():
+            os.replace(old / "secret_key", new / "secret_key")
+        for leftover in ("scopa.sqlite", "scopa.sqlite-wal", "scopa.sqlite-shm"):
+            (old / leftover).unlink(missing_ok=True)
+    except (OSError, sqlite3.Error) as error:
+        return f"could not move the store from {source} ({error}): using it there"
+    return f"moved the store from {source} to {target}"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(_ROOT / "templates"), static_folder=str(_ROOT / "static"))
-    instance = Path(os.environ.get("SCOPA_INSTANCE", app.instance_path))
+    folder = data_folder()
+    database = os.environ.get("SCOPA_DB")
+    note = None
+    if database is None and test_config is None and "SCOPA_DATA" not in os.environ:
+        note = adopt_old_store(Path(app.instance_path), folder)
+        if note and note.endswith("using it there"):
+            database = str(Path(app.instance_path) / "scopa.sqlite")
     app.config.from_mapping(
-        DATABASE=os.environ.get("SCOPA_DB") or str(instance / "scopa.sqlite"),
+        DATABASE=database or str(folder / "scopa.sqlite"),
+        STORE_NOTE=note,
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
     )
     if test_config is None:
-        instance.mkdir(parents=True, exist_ok=True)
-        app.config["SECRET_KEY"] = _secret_key(instance)
+        app.config["SECRET_KEY"] = secret_key(folder)
     else:
         app.config.from_mapping(test_config)
 
@@ -66,6 +130,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         if request.path.startswith("/api/"):
             return api.api_http_error(error)
         return error
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    @app.errorhandler(store.StorageError)
+    def storage_failed(error: Exception):
+        if not isinstance(error, store.StorageError):    # a read failed: the store is not right
+            error = store.StorageError.of(error)
+        if request.path.startswith("/api/"):
+            return api.storage_failed(error)
+        return render_template("error.html", message=error.message), 503
 
     @app.after_request
     def security_headers(response):

@@ -249,7 +249,7 @@ def match_summary(match: Match) -> dict[str, Any]:
 
 
 def hand_json_of(hand: Hand) -> dict[str, Any]:
-    return {"number": hand.number, "version": hand.version, "entry": hand.entry,
+    return {"id": hand.id, "number": hand.number, "version": hand.version, "entry": hand.entry,
             "points": list(hand.points), "totals_after": list(hand.totals_after),
             "breakdown": None if hand.score is None else hand_json(hand.score)["breakdown"]}
 
@@ -263,7 +263,8 @@ def _load(match_id: int) -> Match:
 
 
 class NotFoundError(Exception):
-    pass
+    def __init__(self, message: str = "no such match"):
+        super().__init__(message)
 
 
 def _version(match_id: int) -> int:
@@ -274,8 +275,13 @@ def _version(match_id: int) -> int:
 
 
 @bp.errorhandler(NotFoundError)
-def not_found(_error):
-    return jsonify({"error": "no such match"}), 404
+def not_found(error):
+    return jsonify({"error": str(error)}), 404
+
+
+@bp.errorhandler(store.StorageError)
+def storage_failed(error):
+    return jsonify({"error": error.message}), 503
 
 
 @bp.errorhandler(Forbidden)
@@ -383,28 +389,99 @@ def _entry(data: dict[str, Any], match: Match) -> dict[str, Any]:
     return entry
 
 
-@bp.post("/matches/<int:match_id>/hands")
-def add_hand_api(match_id: int):
+def _may_write(match_id: int) -> None:
     _version(match_id)
     pin = request.headers.get("X-Scopa-PIN")
     if needs_pin(match_id) and not (pin and try_pin(match_id, pin)):
         raise Forbidden("this match has an edit PIN: send it in the X-Scopa-PIN header")
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= store.MAX_ID:
+        raise BadRequest(f"{what} must be a whole number from 1")
+    return value
+
+
+@bp.post("/matches/<int:match_id>/hands")
+def add_hand_api(match_id: int):
+    _may_write(match_id)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 0 < len(key) <= 100:
         raise BadRequest("Idempotency-Key must be 1 to 100 characters")
     db = store.get_db()
-    entry = _entry(_body(), _load(match_id))
-    number, created = store.add_hand(db, match_id, entry, key=key,
-                                     check=refuse_if_over(store.match_row(db, match_id)))
-    return _hand_answer(match_id, number, 201 if created else 200)
+    data = _body()
+    number = None if data.get("number") is None else _whole(data["number"], "number")
+    entry = _entry(data, _load(match_id))
+    try:
+        hand_id, created = store.add_hand(db, match_id, entry, key=key, number=number,
+                                          check=refuse_if_over(store.match_row(db, match_id)))
+    except store.Taken as taken:
+        return _hand_answer(match_id, taken.row["id"], 409, f"hand {number} was recorded "
+                             f"meanwhile (shown here): replace it with PUT, or send this one as "
+                             f"the next hand")
+    except store.KeyReused as reused:
+        return _hand_answer(match_id, reused.row["id"], 422, "this Idempotency-Key was already "
+                             "used for a different hand (shown here): use a new key for a new hand")
+    return _hand_answer(match_id, hand_id, 201 if created else 200)
 
 
-def _hand_answer(match_id: int, number: int, status: int):
+def _made_from(data: dict[str, Any] | None = None) -> int:
+    """The version an edit or delete was made from: ``If-Match: "<version>"`` or ``version``."""
+    tags = [tag for tag in request.if_match.as_set()] if request.if_match else []
+    if len(tags) == 1 and tags[0].isdigit():
+        return int(tags[0])
+    value = (data or {}).get("version", request.args.get("version"))
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if value is None:
+        raise BadRequest('say which version of the hand this was made from: "version" or an '
+                         'If-Match header with the hand\'s ETag')
+    return _whole(value, "version")
+
+
+@bp.route("/matches/<int:match_id>/hands/<int:hand_id>", methods=["GET", "PUT", "DELETE"])
+def one_hand(match_id: int, hand_id: int):
+    """One hand by its id. PUT replaces its entry and DELETE removes it, each only from the
+    version it was made from (409 with the hand as it is now otherwise)."""
+    if request.method == "GET":
+        _version(match_id)
+        return _hand_answer(match_id, hand_id, 200)
+    _may_write(match_id)
+    db = store.get_db()
+    try:
+        if request.method == "PUT":
+            data = _body()
+            made_from = _made_from(data)
+            match = _load(match_id)
+            entry = _entry(data, match)
+            if any(h.id == hand_id and h.claim for h in match.hands):
+                raise BadRequest("a claim cannot be edited: delete it and record it again")
+            store.update_hand(db, match_id, hand_id, entry, made_from)
+        else:
+            store.delete_hands(db, match_id, {hand_id: _made_from()})
+    except store.Conflict as conflict:
+        return _hand_answer(match_id, hand_id, 409, f"the hand is at version "
+                             f"{conflict.row['version']}, not the one this was made from: "
+                             f"here it is now")
+    except store.Gone:
+        raise NotFoundError("no such hand (it may have been deleted)") from None
+    if request.method == "DELETE":
+        return jsonify({"deleted": hand_id, "match": match_summary(_load(match_id))})
+    return _hand_answer(match_id, hand_id, 200)
+
+
+def _hand_answer(match_id: int, hand_id: int, status: int, error: str | None = None):
     match = _load(match_id)
-    hand = next(h for h in match.hands if h.number == number)
-    response = jsonify({"hand": hand_json_of(hand), "match": match_summary(match)})
+    hand = next((h for h in match.hands if h.id == hand_id), None)
+    if hand is None:
+        raise NotFoundError("no such hand (it may have been deleted)")
+    body = {"hand": hand_json_of(hand), "match": match_summary(match)}
+    if error:
+        body = {"error": error, **body}
+    response = jsonify(body)
     response.status_code = status
-    response.headers["Location"] = url_for("api.get_match", match_id=match_id) + f"#hand-{number}"
+    response.set_etag(str(hand.version))
+    response.headers["Location"] = url_for("api.one_hand", match_id=match_id, hand_id=hand_id)
     return response
 
 

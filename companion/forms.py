@@ -13,6 +13,7 @@ from flask_wtf import FlaskForm
 from wtforms import (BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField,
                      StringField)
 from wtforms.fields.choices import SelectChoice
+from wtforms.widgets import HiddenInput
 from wtforms.validators import (InputRequired, Length, NumberRange, Optional, Regexp,
                                 ValidationError)
 
@@ -192,6 +193,7 @@ class HandFormBase(FlaskForm):
     mode = HiddenField(default="piles")
     key = HiddenField()   # one per form shown: a form sent twice records one hand
     version = HiddenField()   # the version of the hand an edit was made from
+    number = IntegerField(widget=HiddenInput(), validators=[Optional()])  # the hand it records
 
     def __init__(self, match: Match, *args, **kwargs):
         self.match = match

@@ -46,14 +46,20 @@ def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> Ha
 
 @dataclass
 class Hand:
-    """A hand played to its end (``score``), or ended by a chiamarsi fuori (``claim``)."""
+    """A hand played to its end (``score``), or ended by a chiamarsi fuori (``claim``).
 
+    ``id`` names the stored hand for good (edits and deletes address it); ``number`` is its
+    place in the order of play ("Mano 3"), which moves up when an earlier hand is deleted."""
+
+    id: int
     number: int
     entry: dict[str, Any]
     score: HandScore | None
     totals_after: tuple[int, ...]
     version: int = 1
     claim: ClaimCheck | None = None
+    previous: dict[str, Any] | None = None    # the entry before its last edit, to undo it
+    updated: str = ""
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -111,7 +117,25 @@ class Match:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return self.hands[-1].totals_after if self.hands else (0,) * len(self.sides)
+        """The score: at the hand that ended the match, when it is over."""
+        return self.outcome.totals
+
+    @property
+    def counted(self) -> list[Hand]:
+        """The hands that make the result: all of them, or those up to the one that ended it."""
+        return self.hands[:self.outcome.hands_played]
+
+    @property
+    def after_end(self) -> list[Hand]:
+        """Hands recorded after the hand that ended the match (an edit can end it earlier):
+        kept, shown, but not counted."""
+        return self.hands[self.outcome.hands_played:]
+
+    @property
+    def last_edit(self) -> Hand | None:
+        """The hand most recently edited, whose edit can be undone."""
+        edited = [h for h in self.hands if h.previous is not None]
+        return max(edited, key=lambda h: h.updated) if edited else None
 
     @property
     def over(self) -> bool:
@@ -128,17 +152,20 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
                   row["first_dealer"], version=row.get("version") or 0,
                   has_pin=bool(row.get("pin_hash")))
     totals = (0,) * len(match.sides)
-    for hand_row in hand_rows:
-        entry, version = hand_row["entry"], hand_row.get("version", 1)
+    for number, hand_row in enumerate(hand_rows, start=1):
+        entry = hand_row["entry"]
+        stored = dict(id=hand_row["id"], number=number, entry=entry,
+                      version=hand_row.get("version", 1), previous=hand_row.get("previous"),
+                      updated=hand_row.get("updated", ""))
         if entry["mode"] == "claim":
             piles = [parse_cards(pile) for pile in entry["piles"]]
             claim = check_claim(entry["claimer"], piles, entry["sweeps"], totals, match.rules,
                                 match.names)
-            match.hands.append(Hand(hand_row["number"], entry, None, totals, version, claim))
+            match.hands.append(Hand(score=None, totals_after=totals, claim=claim, **stored))
             continue
         score = score_entry(entry, match.rules, match.names)
         totals = tuple(t + p for t, p in zip(totals, score.totals))
-        match.hands.append(Hand(hand_row["number"], entry, score, totals, version))
+        match.hands.append(Hand(score=score, totals_after=totals, **stored))
     match.outcome = match_outcome([h.result() for h in match.hands], match.rules, match.names)
     return match
 

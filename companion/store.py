@@ -45,8 +45,16 @@ def _m002_versions_and_pins(db: sqlite_utils.Database) -> None:
     db["matches"].add_column("pin_hash", str)
 
 
+def _m003_hand_identity(db: sqlite_utils.Database) -> None:
+    # deleted: a deleted hand stays as a marked row, so its id is never reused (SQLite gives a
+    # new row the largest id + 1) and a late or repeated delete cannot reach another hand.
+    # previous: the entry an edit replaced, so the edit can be undone.
+    db["hands"].add_column("deleted", str)
+    db["hands"].add_column("previous", str)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
-    _m001_matches_and_hands, _m002_versions_and_pins]
+    _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity]
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -71,17 +79,67 @@ def migrate(db: sqlite_utils.Database) -> int:
     return len(MIGRATIONS)
 
 
+class StorageError(Exception):
+    """The store could not save: its disk is full, it is read-only, or it is not a companion
+    store. Nothing of the write was kept (its transaction was rolled back)."""
+
+    MESSAGES = {
+        "full": "The server could not save: its disk is full. Nothing was saved; free some "
+                "space on the server, then try again.",
+        "readonly": "The server could not save: its store is read-only. Nothing was saved; "
+                    "make the store writable on the server, then try again.",
+        "damaged": "The server's store is not a Scopa companion store, or it is damaged. "
+                   "Nothing was saved; restore a backup on the server.",
+        "busy": "The server is busy saving for another phone. Nothing was saved; try again.",
+        "other": "The server could not save. Nothing was saved; try again.",
+    }
+
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(detail or reason)
+        self.reason = reason
+
+    @property
+    def message(self) -> str:
+        return self.MESSAGES[self.reason]
+
+    @classmethod
+    def of(cls, error: sqlite3.Error) -> "StorageError":
+        text = str(error).lower()
+        for words, reason in ((("full",), "full"), (("readonly", "read-only"), "readonly"),
+                              (("not a database", "malformed", "no such table", "no such column"),
+                               "damaged"),
+                              (("locked", "busy"), "busy")):
+            if any(word in text for word in words):
+                return cls(reason, str(error))
+        return cls("other", str(error))
+
+
 @contextmanager
 def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
-    """One transaction that holds the write lock from its start."""
-    db.execute("BEGIN IMMEDIATE")
+    """One transaction that holds the write lock from its start.
+
+    A failure of the store itself (disk full, read-only file, not a database) rolls back and
+    raises StorageError; the thread's connection is dropped, so that the next request opens a
+    fresh one and saving works again as soon as the cause is gone."""
     try:
-        yield db
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    else:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            raise
         db.execute("COMMIT")
+    except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
+        if isinstance(error, sqlite3.IntegrityError):
+            raise
+        if db.conn.in_transaction:
+            try:
+                db.conn.rollback()
+            except sqlite3.Error:
+                pass
+        _forget(db)
+        raise StorageError.of(error) from error
 
 
 def now() -> str:
@@ -105,10 +163,22 @@ def get_db() -> sqlite_utils.Database:
     return g.db
 
 
+def _forget(db: sqlite_utils.Database) -> None:
+    """Stop reusing a connection that failed: the next request of this thread opens another."""
+    kept = _threads.__dict__.get("connections", {})
+    for path, conn in list(kept.items()):
+        if conn is db:
+            del kept[path]
+
+
 def close_db(_error: BaseException | None = None) -> None:
     db = g.pop("db", None)
-    if db is not None and db.conn.in_transaction:
+    if db is None:
+        return
+    if db.conn.in_transaction:
         db.conn.rollback()
+    if db not in _threads.__dict__.get("connections", {}).values():
+        db.conn.close()     # dropped after a failure
 
 
 def init_app(app: Flask) -> None:
@@ -161,80 +231,127 @@ def match_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
             for row in db.query("SELECT * FROM matches ORDER BY id DESC")]
 
 
+def _hand(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "entry": json.loads(row["entry"]),
+            "previous": json.loads(row["previous"]) if row.get("previous") else None}
+
+
 def hand_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
-    return [{**row, "entry": json.loads(row["entry"])} for row in db.query(
-        "SELECT * FROM hands WHERE match_id = ? ORDER BY number", [match_id])]
+    """The match's hands in the order they were played (deleted ones left out)."""
+    return [_hand(row) for row in db.query(
+        "SELECT * FROM hands WHERE match_id = ? AND deleted IS NULL ORDER BY number", [match_id])]
 
 
 def hands_by_match(db: sqlite_utils.Database) -> dict[int, list[dict[str, Any]]]:
     grouped: dict[int, list[dict[str, Any]]] = {}
-    for row in db.query("SELECT * FROM hands ORDER BY match_id, number"):
-        grouped.setdefault(row["match_id"], []).append({**row, "entry": json.loads(row["entry"])})
+    for row in db.query("SELECT * FROM hands WHERE deleted IS NULL ORDER BY match_id, number"):
+        grouped.setdefault(row["match_id"], []).append(_hand(row))
     return grouped
 
 
-def hand_with_key(db: sqlite_utils.Database, match_id: int, key: str) -> int | None:
-    row = db.execute("SELECT number FROM hands WHERE match_id = ? AND key = ?", [match_id, key]).fetchone()
-    return row[0] if row else None
+def hand_row(db: sqlite_utils.Database, match_id: int, hand_id: int) -> dict[str, Any] | None:
+    """One hand of the match by its id, deleted or not."""
+    if not 0 < hand_id <= MAX_ID:
+        return None
+    rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND id = ?", [match_id, hand_id]))
+    return _hand(rows[0]) if rows else None
+
+
+class Conflict(Exception):
+    """The hand was changed by another phone since the version an edit or delete was made from."""
+
+    def __init__(self, row: dict[str, Any]):
+        super().__init__(f"hand {row['id']} is at version {row['version']}")
+        self.row = row
+
+
+class Gone(Exception):
+    """The hand is not there (any more): deleted, perhaps a moment ago on another phone."""
+
+
+class Taken(Exception):
+    """Another phone recorded the hand this entry was made for: ``row`` is that hand."""
+
+    def __init__(self, row: dict[str, Any]):
+        super().__init__(f"hand {row['id']} was recorded meanwhile")
+        self.row = row
+
+
+class KeyReused(Exception):
+    """A one-time key already used for a different entry: ``row`` is the hand it recorded."""
+
+    def __init__(self, row: dict[str, Any]):
+        super().__init__(f"that key recorded hand {row['id']}")
+        self.row = row
 
 
 def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
              check: Callable[[list[dict[str, Any]]], None] | None = None,
-             key: str | None = None) -> tuple[int, bool]:
-    """Append a hand: (its number, True). A key already used finds that hand instead:
-    (its number, False), so a form sent twice, even by two phones at once, counts once.
+             key: str | None = None, number: int | None = None) -> tuple[int, bool]:
+    """Append a hand: (its id, True).
 
-    ``check`` sees the hands already recorded, inside the transaction, and may refuse (say,
-    when the match was won meanwhile on another phone)."""
+    A key already used finds that hand instead, (its id, False), so a form sent twice, even by
+    two phones at once, counts once; the same key with another entry raises KeyReused.
+    ``number`` is the hand the entry was made for ("Mano 3"): if another phone recorded that
+    hand meanwhile, Taken is raised with it and nothing is added. ``check`` sees the hands
+    already recorded, inside the transaction, and may refuse (say, when the match was won
+    meanwhile on another phone)."""
     with writing(db):
-        if key is not None and (number := hand_with_key(db, match_id, key)) is not None:
-            return number, False
+        if key is not None:
+            rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND key = ?", [match_id, key]))
+            if rows:
+                if _hand(rows[0])["entry"] != entry:
+                    raise KeyReused(_hand(rows[0]))
+                return rows[0]["id"], False
+        played = hand_rows(db, match_id)
+        if number is not None and len(played) >= number:
+            raise Taken(played[number - 1])
         if check is not None:
-            check(hand_rows(db, match_id))
-        number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
-                            [match_id]).fetchone()[0]
+            check(played)
+        order = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
+                           [match_id]).fetchone()[0]
         stamp = now()
-        db["hands"].insert({"match_id": match_id, "number": number, "entry": json.dumps(entry),
-                            "created": stamp, "updated": stamp, "version": 1, "key": key})
+        hands = db["hands"]
+        hands.insert({"match_id": match_id, "number": order, "entry": json.dumps(entry),
+                      "created": stamp, "updated": stamp, "version": 1, "key": key})
         _touch(db, match_id)
-        return number, True
+        return hands.last_pk, True
 
 
-class Conflict(Exception):
-    """The hand was changed by someone else since the version an edit was made from."""
+def _current(db: sqlite_utils.Database, match_id: int, hand_id: int, version: int) -> dict[str, Any]:
+    """The hand as it is, if it is still at ``version``; else Gone or Conflict."""
+    row = hand_row(db, match_id, hand_id)
+    if row is None or row["deleted"]:
+        raise Gone()
+    if row["version"] != version:
+        raise Conflict(row)
+    return row
 
 
-def update_hand(db: sqlite_utils.Database, match_id: int, number: int, entry: dict[str, Any],
-                version: int | None = None) -> bool:
-    """Replace a hand's entry. With ``version``, only if the hand is still at that version
-    (else Conflict): an edit never silently overwrites another phone's."""
+def update_hand(db: sqlite_utils.Database, match_id: int, hand_id: int, entry: dict[str, Any],
+                version: int) -> int:
+    """Replace a hand's entry if it is still at ``version`` (the one the edit was made from):
+    an edit never overwrites another phone's. The entry it replaces is kept, so the edit can be
+    undone. Returns the new version."""
     with writing(db):
-        current = db.execute("SELECT version FROM hands WHERE match_id = ? AND number = ?",
-                             [match_id, number]).fetchone()
-        if current is None:
-            return False
-        if version is not None and current[0] != version:
-            raise Conflict(current[0])
-        db.execute("UPDATE hands SET entry = ?, updated = ?, version = version + 1 "
-                   "WHERE match_id = ? AND number = ?", [json.dumps(entry), now(), match_id, number])
+        row = _current(db, match_id, hand_id, version)
+        db.execute("UPDATE hands SET entry = ?, previous = ?, updated = ?, version = version + 1 "
+                   "WHERE id = ?", [json.dumps(entry), json.dumps(row["entry"]), now(), hand_id])
         _touch(db, match_id)
-        return True
+        return version + 1
 
 
-def delete_hand(db: sqlite_utils.Database, match_id: int, number: int) -> bool:
-    """Delete a hand and close the gap, so hands stay numbered 1, 2, 3..."""
+def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, int]) -> None:
+    """Delete hands, each only if still at the version given (hand id -> version), all or none.
+
+    A deleted hand's row is kept, marked deleted: its id is never given to another hand, so a
+    delete sent twice or late finds it gone rather than deleting some other hand."""
     with writing(db):
-        cursor = db.execute("DELETE FROM hands WHERE match_id = ? AND number = ?", [match_id, number])
-        if cursor.rowcount != 1:
-            return False
-        later = [row[0] for row in db.execute(
-            "SELECT number FROM hands WHERE match_id = ? AND number > ? ORDER BY number",
-            [match_id, number]).fetchall()]
-        for old in later:
-            db.execute("UPDATE hands SET number = ? WHERE match_id = ? AND number = ?",
-                       [old - 1, match_id, old])
+        for hand_id, version in versions.items():
+            _current(db, match_id, hand_id, version)
+            db.execute("UPDATE hands SET deleted = ?, version = version + 1 WHERE id = ?",
+                       [now(), hand_id])
         _touch(db, match_id)
-        return True
 
 
 # -- Backup and restore ------------------------------------------------------------------------

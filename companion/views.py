@@ -6,6 +6,7 @@ Every form works as a plain POST; htmx only makes the preview and the variant sw
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 import uuid
 from datetime import datetime
@@ -36,12 +37,29 @@ def load(match_id: int) -> Match:
     return build(row, store.hand_rows(db, match_id))
 
 
-def load_hand(match_id: int, number: int) -> tuple[Match, Hand]:
+def load_hand(match_id: int, hand_id: int) -> tuple[Match, Hand]:
+    """The match and one of its hands, by the hand's id; 404 if the match has no such hand,
+    HandGone if it had one that was deleted."""
     current = load(match_id)
-    hand = next((h for h in current.hands if h.number == number), None)
+    hand = next((h for h in current.hands if h.id == hand_id), None)
     if hand is None:
+        if store.hand_row(store.get_db(), match_id, hand_id) is not None:
+            raise HandGone(match_id)
         abort(404)
     return current, hand
+
+
+class HandGone(Exception):
+    """The hand asked for was deleted, perhaps a moment ago on another phone."""
+
+    def __init__(self, match_id: int):
+        self.match_id = match_id
+
+
+@bp.app_errorhandler(HandGone)
+def hand_gone(error: HandGone):
+    flash("That hand was already deleted (perhaps on another phone): nothing was changed.")
+    return redirect(url_for("table.match", match_id=error.match_id), code=303)
 
 
 @bp.get("/")
@@ -118,32 +136,86 @@ def new_hand(match_id: int):
             flash(f"The match is over: {current.outcome.text}. Edit a hand to change that.")
             return redirect(url_for("table.match", match_id=match_id), code=303)
         form = hand_form(current, data={"mode": request.args.get("mode", "piles"),
-                                        "key": uuid.uuid4().hex})
+                                        "key": uuid.uuid4().hex, "number": current.next_number})
         return render_template("hand.html", match=current, form=form, number=current.next_number)
     form = hand_form(current)
+    # The hand this form records ("Mano 3"): the number it was opened for, not the next one now.
+    number = form.number.data if form.number.data and 0 < form.number.data <= 10_000 else None
+    shown = number or current.next_number
     if "switch" in request.form:          # the other way to enter it, without JavaScript
         form.mode.data = request.form["switch"]
-        return render_template("hand.html", match=current, form=form, number=current.next_number)
+        return render_template("hand.html", match=current, form=form, number=shown)
+    db = store.get_db()
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
         entry = form.entry()
-        row = store.match_row(store.get_db(), match_id)
-        number, created = store.add_hand(store.get_db(), match_id, entry, check=refuse_if_over(row),
-                                         key=form.key.data or None)
+        if request.form.get("resolve") == "replace":
+            return replace_hand(current, form, entry)
+        hand_id, created = store.add_hand(db, match_id, entry, key=form.key.data or None,
+                                          number=number,
+                                          check=refuse_if_over(store.match_row(db, match_id)))
+    except store.Taken as taken:
+        return hand_taken(match_id, form, taken.row)
+    except store.KeyReused as reused:
+        error = saved_message(load(match_id), reused.row["id"],
+                              "This form was already used to save {hand}: open that hand from "
+                              "the match page to change it.")
+        return render_template("hand.html", match=current, form=form, number=shown, error=error), 409
+    except store.StorageError as failure:
+        return render_template("hand.html", match=current, form=form, number=shown,
+                               error=failure.message), 503
     except ScopaError as error:
-        return render_template("hand.html", match=current, form=form, number=current.next_number,
+        return render_template("hand.html", match=current, form=form, number=shown,
                                error=str(error)), 400
-    flash(f"Hand {number} saved." if created else
-          "That hand was already saved (the form was sent twice): it is counted once.")
+    flash(saved_message(load(match_id), hand_id, "{Hand} saved." if created else
+                        "That hand was already saved (the form was sent twice): it is counted once."))
     return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def saved_message(current: Match, hand_id: int, template: str) -> str:
+    """A message naming a hand by its place in the match now."""
+    hand = next((h for h in current.hands if h.id == hand_id), None)
+    name = f"hand {hand.number}" if hand else "a hand since deleted"
+    return template.format(hand=name, Hand=name.capitalize())
+
+
+def hand_taken(match_id: int, form, recorded: dict):
+    """Another phone recorded the hand this form was for: show both and let the table choose
+    (keep the one recorded, replace it with this one, or add this one as the next hand)."""
+    current = load(match_id)
+    theirs = next(h for h in current.hands if h.id == recorded["id"])
+    form.number.data = current.next_number      # "add as the next hand" records that one
+    return render_template("hand.html", match=current, form=form, number=theirs.number,
+                           taken=theirs, mine=form.score), 409
+
+
+def replace_hand(current: Match, form, entry: dict):
+    """The player chose to replace the hand another phone recorded with this entry."""
+    hand_id = request.form.get("replace_id", type=int)
+    version = request.form.get("replace_version", type=int)
+    db = store.get_db()
+    if hand_id is None or version is None:
+        raise ScopaError("say which hand to replace")
+    try:
+        store.update_hand(db, current.id, hand_id, entry, version)
+    except store.Conflict as conflict:
+        if conflict.row["entry"] != entry:      # not merely the same choice sent twice
+            return hand_taken(current.id, form, conflict.row)
+    except store.Gone:
+        flash("The hand you chose to replace was deleted meanwhile: nothing was changed. "
+              "Record yours again if it is still needed.")
+        return redirect(url_for("table.match", match_id=current.id), code=303)
+    flash(saved_message(load(current.id), hand_id, "{Hand} replaced with yours; the totals are "
+                                                   "worked out again."))
+    return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
 @bp.post("/matches/<int:match_id>/hands/preview")
 def preview(match_id: int):
     """The breakdown the entry would give and the totals it would lead to, as a fragment."""
     current = load(match_id)
-    number = request.args.get("number", type=int)
+    editing = request.args.get("hand", type=int)
     form = hand_form(current)
     try:
         if not form.validate():
@@ -153,54 +225,121 @@ def preview(match_id: int):
         return render_template("_preview.html", error=str(error), match=current)
     hand = form.score
     # A new hand follows them all; an edited one follows the hands before it.
-    earlier = [h for h in current.hands if number is None or h.number < number]
+    earlier = current.hands
+    if editing is not None:
+        earlier = list(itertools.takewhile(lambda h: h.id != editing, current.hands))
     before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
     totals = [t + p for t, p in zip(before, hand.totals)]
     return render_template("_preview.html", hand=hand, totals=totals, match=current, items=ITEMS)
 
 
-@bp.route("/matches/<int:match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/matches/<int:match_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
 @pin_required
-def edit_hand(match_id: int, number: int):
-    current, hand = load_hand(match_id, number)
+def edit_hand(match_id: int, hand_id: int):
+    current, hand = load_hand(match_id, hand_id)
     if hand.claim is not None:
         flash("A claim cannot be edited: delete it, and check it again with the referee.")
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
         return render_template("hand.html", match=current, form=edit_form(current, hand),
-                               number=number, editing=True)
+                               number=hand.number, hand=hand)
     form = hand_form(current)
     if "switch" in request.form:
         form.mode.data = request.form["switch"]
-        return render_template("hand.html", match=current, form=form, number=number, editing=True)
+        return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand)
+    made_from = request.form.get("version", type=int)
+    entry = None
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
-        made_from = request.form.get("version", type=int)
-        if not store.update_hand(store.get_db(), match_id, number, form.entry(), made_from):
-            abort(404)
-    except store.Conflict:
+        entry = form.entry()
+        if made_from is None:
+            raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
+        store.update_hand(store.get_db(), match_id, hand_id, entry, made_from)
+    except store.Conflict as conflict:
+        if made_from is not None and conflict.row["entry"] == entry:
+            flash(f"Hand {hand.number} was already changed that way (the form was sent twice).")
+            return redirect(url_for("table.match", match_id=match_id), code=303)
         # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
-        current, hand = load_hand(match_id, number)
-        return render_template("hand.html", match=current, form=edit_form(current, hand), number=number,
-                               editing=True, error=f"Another phone changed hand {number} while you "
-                               f"were editing it: here it is now. Make your change again if it "
-                               f"is still needed."), 409
+        current, hand = load_hand(match_id, hand_id)
+        return render_template("hand.html", match=current, form=edit_form(current, hand),
+                               number=hand.number, hand=hand,
+                               error=f"Another phone changed hand {hand.number} while you were "
+                                     f"editing it: here it is now. Make your change again if it "
+                                     f"is still needed."), 409
+    except store.Gone:
+        raise HandGone(match_id) from None
+    except store.StorageError as failure:
+        return render_template("hand.html", match=current, form=form, number=hand.number,
+                               hand=hand, error=failure.message), 503
     except ScopaError as error:
-        return render_template("hand.html", match=current, form=form, number=number,
-                               editing=True, error=str(error)), 400
-    flash(f"Hand {number} changed; the totals are worked out again.")
+        return render_template("hand.html", match=current, form=form, number=hand.number,
+                               hand=hand, error=str(error)), 400
+    flash(f"Hand {hand.number} changed; the totals are worked out again.")
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
-@bp.route("/matches/<int:match_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+@bp.route("/matches/<int:match_id>/hands/<int:hand_id>/delete", methods=["GET", "POST"])
 @pin_required
-def delete_hand(match_id: int, number: int):
-    current, hand = load_hand(match_id, number)
+def delete_hand(match_id: int, hand_id: int):
+    current, hand = load_hand(match_id, hand_id)
     if request.method == "GET":
         return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS)
-    store.delete_hand(store.get_db(), match_id, number)
-    flash(f"Hand {number} deleted; the totals are worked out again.")
+    made_from = request.form.get("version", type=int)
+    try:
+        if made_from is None:
+            raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
+        store.delete_hands(store.get_db(), match_id, {hand_id: made_from})
+    except store.Conflict:
+        return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS,
+                               error=f"Another phone changed hand {hand.number} since you "
+                                     f"opened it: here it is now. Delete it only if it is "
+                                     f"still wrong."), 409
+    except store.Gone:
+        raise HandGone(match_id) from None
+    flash(f"Hand {hand.number} deleted; the totals are worked out again.")
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.post("/matches/<int:match_id>/hands/after-end/delete")
+@pin_required
+def delete_after_end(match_id: int):
+    """Remove the hands played after the end, as they were when the page showed them."""
+    chosen: dict[int, int] = {}
+    for value in request.form.getlist("hand"):
+        hand_id, _, version = value.partition(":")
+        if not (hand_id.isdigit() and version.isdigit()):
+            abort(400)
+        chosen[int(hand_id)] = int(version)
+    current = load(match_id)
+    if not chosen or not set(chosen) <= {h.id for h in current.after_end}:
+        flash("Those hands are counted now (the match changed meanwhile): nothing was deleted.")
+        return redirect(url_for("table.match", match_id=match_id), code=303)
+    try:
+        store.delete_hands(store.get_db(), match_id, chosen)
+    except (store.Conflict, store.Gone):
+        flash("Another phone changed those hands meanwhile: nothing was deleted. Look again.")
+    else:
+        flash(f"{len(chosen)} hand{'s' if len(chosen) > 1 else ''} played after the end deleted.")
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.post("/matches/<int:match_id>/hands/<int:hand_id>/undo")
+@pin_required
+def undo_edit(match_id: int, hand_id: int):
+    """Put back the entry a hand had before its last edit."""
+    current, hand = load_hand(match_id, hand_id)
+    made_from = request.form.get("version", type=int)
+    if hand.previous is None or made_from is None:
+        abort(400)
+    try:
+        store.update_hand(store.get_db(), match_id, hand_id, hand.previous, made_from)
+    except store.Conflict:
+        flash(f"Another phone changed hand {hand.number} meanwhile: nothing was undone. Look again.")
+    except store.Gone:
+        raise HandGone(match_id) from None
+    else:
+        flash(f"The edit of hand {hand.number} is undone; the totals are worked out again.")
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 

@@ -39,7 +39,7 @@ def free_port() -> int:
 
 def start_server(port: int, folder: str) -> subprocess.Popen:
     command = Path(sys.executable).with_name("scopa-companion")
-    env = dict(os.environ, SCOPA_INSTANCE=os.path.join(folder, "instance"))
+    env = dict(os.environ, SCOPA_DATA=os.path.join(folder, "instance"))
     server = subprocess.Popen([str(command), "--host", "127.0.0.1", "--port", str(port),
                                "--db", os.path.join(folder, "bench.sqlite")],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -329,7 +329,7 @@ def test_twenty_phones_saving_different_hands_lose_none(live_server):
 @pytest.mark.parametrize("run", range(3))
 def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
     port, database = free_port(), tmp_path / "crash.sqlite"
-    env = dict(os.environ, SCOPA_INSTANCE=str(tmp_path / "instance"))
+    env = dict(os.environ, SCOPA_DATA=str(tmp_path / "instance"))
     server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
                                "--db", str(database)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

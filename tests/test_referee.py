@@ -233,7 +233,7 @@ def test_a_failed_claim_loses_the_match(client):
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Bruno called out and loses: Anna wins" in page
     # The claim can be deleted, and the match goes on.
-    client.post(f"/matches/{match_id}/hands/1/delete")
+    client.post(f"/matches/{match_id}/hands/1/delete", data={"version": "1"})
     assert "called out" not in client.get(f"/matches/{match_id}").get_data(as_text=True)
 
 

@@ -32,7 +32,7 @@ def test_options_come_from_flags_or_the_environment(monkeypatch):
 @pytest.fixture
 def server(tmp_path):
     port = free_port()
-    env = dict(os.environ, SCOPA_INSTANCE=str(tmp_path / "instance"))
+    env = dict(os.environ, SCOPA_DATA=str(tmp_path / "instance"))
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
          "--db", str(tmp_path / "data" / "scopa.sqlite")],
@@ -81,7 +81,7 @@ def test_a_port_in_use_is_said_plainly(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        env = dict(os.environ, SCOPA_INSTANCE=str(tmp_path))
+        env = dict(os.environ, SCOPA_DATA=str(tmp_path))
         done = subprocess.run([sys.executable, "-m", "companion", "--host", "127.0.0.1",
                                "--port", str(port)], env=env, capture_output=True, text=True,
                               timeout=30)

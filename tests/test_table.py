@@ -293,7 +293,8 @@ def test_editing_a_hand_recomputes_the_totals_and_can_reopen_the_match(client):
     page = client.get(f"/matches/{match_id}/hands/2/edit").get_data(as_text=True)
     assert re.search(r'name="t_cards_0"[^>]*value="22"', page)
     response = client.post(f"/matches/{match_id}/hands/2/edit",
-                           data=tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0))
+                           data=tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0,
+                                           version=1))
     assert response.status_code == 303
     assert totals(client, match_id) == [10, 0] and outcome(client, match_id) is None
 
@@ -306,11 +307,13 @@ def test_deleting_a_hand_asks_first_and_renumbers(client):
     confirm = client.get(f"/matches/{match_id}/hands/1/delete")
     assert "Elimina la mano 1?" in confirm.get_data(as_text=True)
     assert totals(client, match_id) == [15, 0]
-    response = client.post(f"/matches/{match_id}/hands/1/delete")
+    response = client.post(f"/matches/{match_id}/hands/1/delete", data={"version": "1"})
     assert response.status_code == 303 and response.headers["Location"] == f"/matches/{match_id}"
     assert totals(client, match_id) == [9, 0]
-    assert client.get(f"/matches/{match_id}/hands/3/edit").status_code == 404
-    assert client.get(f"/matches/{match_id}/hands/2/edit").status_code == 200
+    # The hands shown as 1 and 2 keep their ids (2 and 3): links name the hand, not its place.
+    assert "Modifica mano 2" in client.get(f"/matches/{match_id}/hands/3/edit").get_data(as_text=True)
+    assert client.get(f"/matches/{match_id}/hands/1/edit").status_code == 303   # deleted
+    assert client.get(f"/matches/{match_id}/hands/4/edit").status_code == 404   # never was
 
 
 def test_a_saved_hand_survives_a_restart(app, client):
