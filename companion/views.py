@@ -185,7 +185,7 @@ def hand_taken(match_id: int, form, recorded: dict):
     (keep the one recorded, replace it with this one, or add this one as the next hand)."""
     current = load(match_id)
     theirs = next(h for h in current.hands if h.id == recorded["id"])
-    form.number.data = current.next_number      # "add as the next hand" records that one
+    form.number.data, form.number.raw_data = current.next_number, None  # "add it as the next hand"
     return render_template("hand.html", match=current, form=form, number=theirs.number,
                            taken=theirs, mine=form.score), 409
 
