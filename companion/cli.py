@@ -57,8 +57,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=int(os.environ.get("SCOPA_PORT", "8000")),
                         help="port to listen on (default 8000; env SCOPA_PORT)")
     parser.add_argument("--db", default=os.environ.get("SCOPA_DB"),
-                        help="the SQLite file that keeps the matches (default: in the instance "
-                             "folder; env SCOPA_DB)")
+                        help="the SQLite file that keeps the matches (default: scopa.sqlite in "
+                             "the user's data folder; env SCOPA_DB)")
     parser.add_argument("--threads", type=int, default=8, help="waitress worker threads")
     return parser.parse_args(argv)
 
@@ -72,10 +72,22 @@ def main(argv: list[str] | None = None) -> int:
 
     from waitress import serve
 
-    from . import create_app
+    from . import create_app, store
 
-    app = create_app()
-    print(f"Scopa companion: scores kept in {app.config['DATABASE']}", flush=True)
+    try:
+        app = create_app()
+    except store.StorageError as failure:
+        print(f"scopa-companion: cannot open the store: {failure.message} ({failure})",
+              file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"scopa-companion: cannot open the store: {error}", file=sys.stderr)
+        return 1
+    if app.config.get("STORE_NOTE"):
+        print(f"Scopa companion: {app.config['STORE_NOTE']}", flush=True)
+    print(f"Scopa companion: scores kept in {app.config['DATABASE']} "
+          f"(back it up from the home page, Backup, or copy the file while the companion is "
+          f"stopped)", flush=True)
     if args.host in ("0.0.0.0", "::", ""):
         urls = [f"http://{address}:{args.port}/" for address in lan_addresses()]
     else:

@@ -182,11 +182,14 @@ def close_db(_error: BaseException | None = None) -> None:
 
 
 def init_app(app: Flask) -> None:
-    db = connect(app.config["DATABASE"])
     try:
-        migrate(db)
-    finally:
-        db.conn.close()
+        db = connect(app.config["DATABASE"])
+        try:
+            migrate(db)
+        finally:
+            db.conn.close()
+    except sqlite3.DatabaseError as error:      # not a store at all, or an unreadable one
+        raise StorageError.of(error) from error
     app.teardown_appcontext(close_db)
 
 

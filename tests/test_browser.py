@@ -185,8 +185,8 @@ def test_editing_a_hand_and_reaching_a_win(phone):
     tally_hand(phone, 22, 6, 0, 0, sweeps=(2, 0))          # Ivo 6
     tally_hand(phone, 22, 6, 0, 0)                         # Ivo 10
     assert totals(page) == [10, 0]
-    page.locator("#hand-1 summary").tap()
-    page.locator("#hand-1 a", has_text="Modifica").tap()
+    page.locator("li[data-number=\"1\"] summary").tap()
+    page.locator("li[data-number=\"1\"] a", has_text="Modifica").tap()
     page.wait_for_selector("#t_cards_0")
     page.fill("#sweeps_0", "3")
     page.locator('[data-testid="save"]').tap()
@@ -294,6 +294,43 @@ def test_a_hand_saved_on_one_phone_shows_on_another_within_two_seconds(browser, 
         # The watcher polls every 2 s: the new total must arrive by the next poll, no reload.
         expect(watcher.locator('[data-testid="total-0"]')).to_have_text("4", timeout=3000)
         assert watcher.evaluate("window.__same_page") is True
+    finally:
+        for context in phones:
+            context.close()
+
+
+def test_two_phones_entering_the_same_hand_choose_which_to_keep(browser, server):
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True, base_url=server) for _ in range(2)]
+    try:
+        first, second = (context.new_page() for context in phones)
+        match_id = start_match(Phone(second), names=("Ada", "Bea"))
+        tally_hand(Phone(second), 22, 6, 0, 0, sweeps=(1, 0))                   # Ada 5 - 0
+        first.goto(f"/matches/{match_id}")
+        # Phone A starts entering hand 2: Ada's 6 (two sweeps) ...
+        first.locator("a.button", has_text="Conteggi").tap()
+        expect(first.locator("h1")).to_contain_text("Mano 2")
+        first.fill("#t_cards_0", "22")
+        first.fill("#t_coins_0", "6")
+        first.locator('label:has(input[name="settebello"][value="0"])').tap()
+        first.locator('label:has(input[name="primiera"][value="0"])').tap()
+        first.fill("#sweeps_0", "2")
+        # ... while phone B records hand 2 as Bea's 4.
+        tally_hand(Phone(second), 18, 4, 1, 1)
+        assert totals(second) == [5, 4]
+        first.locator('[data-testid="save"]').tap()
+        taken = first.locator('[data-testid="taken"]')
+        expect(taken).to_contain_text("Another phone recorded hand 2 while you were entering it")
+        assert first.text_content('[data-testid="taken-1"]').strip() == "4"     # B's: Bea 4
+        assert first.text_content('[data-testid="mine-0"]').strip() == "6"      # A's: Ada 6
+        expect(first.locator('[data-testid="append"]')).to_have_text("Add yours as hand 3")
+        first.locator('[data-testid="replace"]').tap()
+        first.wait_for_selector(".scoreboard")
+        assert totals(first) == [11, 0]
+        expect(first.locator('[data-testid="outcome"]')).to_have_text("Ada wins 11 to 0")
+        expect(first.locator("ol.hands li")).to_have_count(2)
+        # Phone B sees the same result without reloading.
+        expect(second.locator('[data-testid="outcome"]')).to_have_text("Ada wins 11 to 0", timeout=3000)
     finally:
         for context in phones:
             context.close()
