@@ -120,6 +120,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(views.bp)
     app.register_blueprint(referee.bp)
+    app.add_template_global(views.history)
     from .access import unlocked
     from .rules.cards import card_name, parse_card, short_label, suit_label
     for helper in (card_name, parse_card, short_label, suit_label, unlocked):

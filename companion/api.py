@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import store
 from .access import TooManyTries, hash_pin, needs_pin, try_pin
-from .matches import Hand, Match, MatchOver, build, refuse_if_over, score_entry
+from .matches import Hand, Ledger, Match, MatchOver, build, listed, result_of, score_entry
 
 from .rules import (Declaration, HandScore, ScopaError, Tally, check_claim, check_deal,
                     legal_captures, parse_card, parse_cards, rules_for, score_piles,
@@ -242,7 +242,7 @@ def match_summary(match: Match) -> dict[str, Any]:
     return {
         "id": match.id, "created": match.created, "version": match.version,
         "sides": match.sides, "rules": match.rules.as_dict(), "pin": match.has_pin,
-        "totals": list(match.totals), "hands": len(match.hands), "outcome": _outcome_json(match),
+        "totals": list(match.totals), "hands": match.recorded, "outcome": _outcome_json(match),
         "next_hand": None if match.over else {"number": match.next_number, "dealer": dealer,
                                               "plays_first": leader},
     }
@@ -255,11 +255,10 @@ def hand_json_of(hand: Hand) -> dict[str, Any]:
 
 
 def _load(match_id: int) -> Match:
-    db = store.get_db()
-    row = store.match_row(db, match_id)
-    if row is None:
+    current = store.built_match(store.get_db(), match_id, build)
+    if current is None:
         raise NotFoundError()
-    return build(row, store.hand_rows(db, match_id))
+    return current
 
 
 class NotFoundError(Exception):
@@ -301,10 +300,32 @@ def too_many(_error):
 
 @bp.get("/matches")
 def list_matches():
-    db = store.get_db()
-    hands = store.hands_by_match(db)
-    return jsonify({"matches": [match_summary(build(row, hands.get(row["id"], [])))
-                                for row in store.match_rows(db)]})
+    """Matches newest first, a page at a time (``limit``, at most 200; ``before``, the ``next``
+    link's id), from the matches' stored summaries: the cost does not grow with the store.
+    ``state``: playing, finished or all."""
+    state = request.args.get("state", "all")
+    if state not in ("all", "playing", "finished"):
+        raise BadRequest("state must be playing, finished or all")
+    limit = _query_number("limit", 50)
+    if limit > 200:
+        raise BadRequest("limit is at most 200")
+    before = _query_number("before", None)
+    over = None if state == "all" else state == "finished"
+    rows = store.match_rows(store.get_db(), over=over, before=before, limit=limit + 1)
+    following = None
+    if len(rows) > limit:
+        following = url_for("api.list_matches", state=state, limit=limit, before=rows[limit - 1]["id"])
+    return jsonify({"matches": [match_summary(listed(row)) for row in rows[:limit]],
+                    "next": following})
+
+
+def _query_number(name: str, default: int | None) -> int | None:
+    value = request.args.get(name)
+    if value is None:
+        return default
+    if not value.isdigit() or not 0 < int(value) <= store.MAX_ID:
+        raise BadRequest(f"{name} must be a whole number from 1")
+    return int(value)
 
 
 def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
@@ -347,7 +368,7 @@ def create_match_api():
     if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
         raise BadRequest("pin must be 4 to 8 digits")
     match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
-                                  hash_pin(pin) if pin else None)
+                                  hash_pin(pin) if pin else None, Ledger)
     response = jsonify(match_summary(_load(match_id)))
     response.status_code = 201
     response.headers["Location"] = url_for("api.get_match", match_id=match_id)
@@ -368,8 +389,8 @@ def get_match(match_id: int):
     return response
 
 
-def _entry(data: dict[str, Any], match: Match) -> dict[str, Any]:
-    """A hand sent as JSON, checked and written as the pages store it."""
+def _entry(data: dict[str, Any], match: Match) -> tuple[dict[str, Any], HandScore]:
+    """A hand sent as JSON, checked and written as the pages store it, and its points."""
     n = len(match.sides)
     entry: dict[str, Any] = {}
     declared = _declarations(data)
@@ -385,8 +406,7 @@ def _entry(data: dict[str, Any], match: Match) -> dict[str, Any]:
     count = len(entry.get("tallies") or entry.get("piles"))
     if count != n:
         raise BadRequest(f"this match has {n} sides, not {count}")
-    score_entry(entry, match.rules, match.names)        # refuses what cannot be
-    return entry
+    return entry, score_entry(entry, match.rules, match.names)    # refuses what cannot be
 
 
 def _may_write(match_id: int) -> None:
@@ -411,18 +431,26 @@ def add_hand_api(match_id: int):
     db = store.get_db()
     data = _body()
     number = None if data.get("number") is None else _whole(data["number"], "number")
-    entry = _entry(data, _load(match_id))
+    entry, score = _entry(data, listed(store.match_row(db, match_id)))
     try:
-        hand_id, created = store.add_hand(db, match_id, entry, key=key, number=number,
-                                          check=refuse_if_over(store.match_row(db, match_id)))
+        saved = store.add_hand(db, match_id, entry, result_of(score), Ledger, key=key,
+                               number=number)
     except store.Taken as taken:
         return _hand_answer(match_id, taken.row["id"], 409, f"hand {number} was recorded "
-                             f"meanwhile (shown here): replace it with PUT, or send this one as "
-                             f"the next hand")
+                            f"meanwhile (shown here): replace it with PUT, or send this one as "
+                            f"the next hand")
     except store.KeyReused as reused:
         return _hand_answer(match_id, reused.row["id"], 422, "this Idempotency-Key was already "
-                             "used for a different hand (shown here): use a new key for a new hand")
-    return _hand_answer(match_id, hand_id, 201 if created else 200)
+                            "used for a different hand (shown here): use a new key for a new hand")
+    if not saved.created:
+        return _hand_answer(match_id, saved.id, 200)
+    # A new hand is the last, and counted (the match was not over): its answer is worked out
+    # from the match's summary right after it and its score, without reading the other hands.
+    match = listed({**store.match_row(db, match_id), "summary": saved.summary})
+    hand = {"id": saved.id, "number": saved.number, "version": 1, "entry": entry,
+            "points": list(score.totals), "totals_after": list(match.totals),
+            "breakdown": hand_json(score)["breakdown"]}
+    return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, saved.id, 1)
 
 
 def _made_from(data: dict[str, Any] | None = None) -> int:
@@ -453,12 +481,12 @@ def one_hand(match_id: int, hand_id: int):
             data = _body()
             made_from = _made_from(data)
             match = _load(match_id)
-            entry = _entry(data, match)
+            entry, score = _entry(data, match)
             if any(h.id == hand_id and h.claim for h in match.hands):
                 raise BadRequest("a claim cannot be edited: delete it and record it again")
-            store.update_hand(db, match_id, hand_id, entry, made_from)
+            store.update_hand(db, match_id, hand_id, entry, result_of(score), made_from, Ledger)
         else:
-            store.delete_hands(db, match_id, {hand_id: _made_from()})
+            store.delete_hands(db, match_id, {hand_id: _made_from()}, Ledger)
     except store.Conflict as conflict:
         return _hand_answer(match_id, hand_id, 409, f"the hand is at version "
                              f"{conflict.row['version']}, not the one this was made from: "
@@ -478,9 +506,13 @@ def _hand_answer(match_id: int, hand_id: int, status: int, error: str | None = N
     body = {"hand": hand_json_of(hand), "match": match_summary(match)}
     if error:
         body = {"error": error, **body}
+    return _answer(body, status, match_id, hand_id, hand.version)
+
+
+def _answer(body: dict[str, Any], status: int, match_id: int, hand_id: int, version: int):
     response = jsonify(body)
     response.status_code = status
-    response.set_etag(str(hand.version))
+    response.set_etag(str(version))
     response.headers["Location"] = url_for("api.one_hand", match_id=match_id, hand_id=hand_id)
     return response
 

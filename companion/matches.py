@@ -1,17 +1,24 @@
-"""A match as the table sees it, worked out from what is stored: its rules and sides, every hand
-scored by the rules engine, the running totals, who deals next, and the outcome.
+"""A match as the table sees it, worked out from what is stored: its rules and sides, every
+hand's points, the running totals, who deals next, and the outcome.
 
-Nothing here touches Flask or the database: ``build`` takes the stored rows.
+A hand is scored by the rules engine once, when it is saved: its points are stored beside what the
+players entered (``result``), and the match's outcome beside the match (``summary``). Building a
+match adds up stored points; a hand's full breakdown is worked out only when a page shows it.
+
+Nothing here touches Flask or the database: ``build`` takes the stored rows, and ``Ledger`` works
+out, inside a save's transaction, what the save does to the match.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Sequence
 
 from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rules, ScopaError,
-                    Tally, check_claim, match_outcome, parse_cards, rules_from_dict, score_piles,
-                    score_tallies)
+                    Tally, check_claim, match_outcome, next_outcome, parse_cards, rules_from_dict,
+                    score_piles, score_tallies)
 from .rules.deal import DealPlan, deal_plan
 from .rules.rulesets import PRESET_TITLES
 
@@ -44,32 +51,57 @@ def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> Ha
     return score_tallies(tallies, rules, declarations, names)
 
 
-@dataclass
+def result_of(score: HandScore) -> dict[str, Any]:
+    """What a scored hand gives the match, as stored beside its entry."""
+    return {"points": list(score.totals), "outright": score.outright, "reason": score.outright_reason}
+
+
+@dataclass(eq=False)
 class Hand:
-    """A hand played to its end (``score``), or ended by a chiamarsi fuori (``claim``).
+    """A hand played to its end, or ended by a chiamarsi fuori (``claim``).
 
     ``id`` names the stored hand for good (edits and deletes address it); ``number`` is its
-    place in the order of play ("Mano 3"), which moves up when an earlier hand is deleted."""
+    place in the order of play ("Mano 3"), which moves up when an earlier hand is deleted.
+    ``stored`` is what the players entered, as stored (JSON text, read only when needed)."""
 
     id: int
     number: int
-    entry: dict[str, Any]
-    score: HandScore | None
+    stored: str | dict[str, Any]
+    result: dict[str, Any] | None
     totals_after: tuple[int, ...]
+    rules: Rules
+    names: tuple[str, ...]
     version: int = 1
     claim: ClaimCheck | None = None
-    previous: dict[str, Any] | None = None    # the entry before its last edit, to undo it
+    stored_previous: str | dict[str, Any] | None = None   # the entry before its last edit
     updated: str = ""
+
+    @cached_property
+    def entry(self) -> dict[str, Any]:
+        return _json(self.stored)
+
+    @cached_property
+    def previous(self) -> dict[str, Any] | None:
+        return None if self.stored_previous is None else _json(self.stored_previous)
+
+    @cached_property
+    def score(self) -> HandScore | None:
+        """The hand's full breakdown, worked out when a page shows it; None for a claim."""
+        return None if self.claim else score_entry(self.entry, self.rules, self.names)
 
     @property
     def points(self) -> tuple[int, ...]:
         # A claim ends the match in the middle of a hand: no points are counted for it.
-        return self.score.totals if self.score else (0,) * len(self.totals_after)
+        return tuple(self.result["points"]) if self.result else (0,) * len(self.totals_after)
 
-    def result(self) -> HandResult:
+    def outcome_input(self) -> HandResult:
         if self.claim is not None:
             return HandResult(self.points, claim=self.claim)
-        return HandResult(self.score.totals, self.score.outright, self.score.outright_reason)
+        return HandResult(self.points, self.result["outright"], self.result["reason"])
+
+
+def _json(value: str | dict[str, Any]) -> dict[str, Any]:
+    return json.loads(value) if isinstance(value, str) else value
 
 
 @dataclass
@@ -83,6 +115,8 @@ class Match:
     outcome: Outcome | None = None
     version: int = 0          # bumped by every change to the hands
     has_pin: bool = False     # recording needs the match's edit PIN
+    recorded: int = 0         # hands recorded (counted or not); ``hands`` may be left unread
+    history_html: str | None = None   # the list of hands as the match page shows it, once made
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -143,42 +177,98 @@ class Match:
 
     @property
     def next_number(self) -> int:
-        return len(self.hands) + 1
+        return self.recorded + 1
+
+    def hand(self, hand_id: int) -> Hand | None:
+        return next((h for h in self.hands if h.id == hand_id), None)
 
 
 def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
-    """The match from its stored row and its hands' rows (in order)."""
+    """The match from its stored row and its hands' rows (in order), from the points stored
+    with each hand; a hand stored without them (by an older version) is scored here."""
     match = Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
                   row["first_dealer"], version=row.get("version") or 0,
                   has_pin=bool(row.get("pin_hash")))
+    names = match.names
     totals = (0,) * len(match.sides)
     for number, hand_row in enumerate(hand_rows, start=1):
-        entry = hand_row["entry"]
-        stored = dict(id=hand_row["id"], number=number, entry=entry,
-                      version=hand_row.get("version", 1), previous=hand_row.get("previous"),
-                      updated=hand_row.get("updated", ""))
-        if entry["mode"] == "claim":
-            piles = [parse_cards(pile) for pile in entry["piles"]]
-            claim = check_claim(entry["claimer"], piles, entry["sweeps"], totals, match.rules,
-                                match.names)
-            match.hands.append(Hand(score=None, totals_after=totals, claim=claim, **stored))
-            continue
-        score = score_entry(entry, match.rules, match.names)
-        totals = tuple(t + p for t, p in zip(totals, score.totals))
-        match.hands.append(Hand(score=score, totals_after=totals, **stored))
-    match.outcome = match_outcome([h.result() for h in match.hands], match.rules, match.names)
+        stored = hand_row["entry"]
+        result = _json(hand_row["result"]) if hand_row.get("result") else None
+        hand = Hand(hand_row["id"], number, stored, result, totals, match.rules, names,
+                    hand_row.get("version", 1), None, hand_row.get("previous"),
+                    hand_row.get("updated", ""))
+        # A claim is stored without points (they depend on the totals before it); so was every
+        # hand by versions before points were stored: only these entries are read here.
+        if result is None and hand.entry["mode"] == "claim":
+            hand.claim = claim_of(hand.entry, totals, match.rules, names)
+        else:
+            if result is None:
+                hand.result = result_of(hand.score)
+            totals = tuple(t + p for t, p in zip(totals, hand.points))
+            hand.totals_after = totals
+        match.hands.append(hand)
+    match.outcome = match_outcome([h.outcome_input() for h in match.hands], match.rules, names)
+    match.recorded = len(match.hands)
     return match
+
+
+def listed(row: dict[str, Any]) -> Match:
+    """The match as a list shows it, from its row and summary alone: no hand is read."""
+    summary = row["summary"] or Ledger(row).start()
+    return Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
+                 row["first_dealer"], outcome=outcome_of(summary), version=row.get("version") or 0,
+                 has_pin=bool(row.get("pin_hash")), recorded=summary["hands"])
+
+
+def claim_of(entry: dict[str, Any], totals: Sequence[int], rules: Rules,
+             names: Sequence[str]) -> ClaimCheck:
+    piles = [parse_cards(pile) for pile in entry["piles"]]
+    return check_claim(entry["claimer"], piles, entry["sweeps"], totals, rules, names)
 
 
 class MatchOver(ScopaError):
     """A hand saved to a match that is already won."""
 
 
-def refuse_if_over(row: dict[str, Any]):
-    """A check for ``store.add_hand``: run inside the save's transaction on the hands recorded
-    so far, it refuses a hand once the match is won (perhaps a moment ago, on another phone)."""
-    def check(hand_rows: Sequence[dict[str, Any]]) -> None:
-        current = build(row, hand_rows)
-        if current.over:
-            raise MatchOver(f"The match is over: {current.outcome.text}. Edit a hand to change that.")
-    return check
+def summary_of(outcome: Outcome, hands: int) -> dict[str, Any]:
+    """The match's state as kept in its row: what the list of matches shows, and what a save
+    builds on without reading the hands."""
+    return {"totals": list(outcome.totals), "hands_played": outcome.hands_played, "hands": hands,
+            "over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
+            "double": outcome.double, "text": outcome.text}
+
+
+def outcome_of(summary: dict[str, Any]) -> Outcome:
+    return Outcome(tuple(summary["totals"]), summary["hands_played"], summary["over"],
+                   summary["winner"], summary["reason"], summary["double"], summary["text"])
+
+
+class Ledger:
+    """What a save does to the match, worked out inside the save's transaction: a new hand from
+    the stored summary alone (the time the write lock is held does not grow with the match), a
+    change to earlier hands from every hand's stored points."""
+
+    def __init__(self, row: dict[str, Any]):
+        self.row = row
+        self.rules = rules_from_dict(row["rules"])
+        self.names = tuple(side["name"] for side in row["sides"])
+
+    def start(self) -> dict[str, Any]:
+        return summary_of(match_outcome([], self.rules, self.names), 0)
+
+    def after_add(self, summary: dict[str, Any] | None, entry: dict[str, Any],
+                  result: dict[str, Any] | None) -> dict[str, Any]:
+        """The summary once this hand is added; MatchOver if the match was already won."""
+        before = outcome_of(summary)
+        if before.over:
+            raise MatchOver(f"The match is over: {before.text}. Edit a hand to change that.")
+        if entry["mode"] == "claim":
+            hand = HandResult((0,) * len(self.names),
+                              claim=claim_of(entry, before.totals, self.rules, self.names))
+        else:
+            hand = HandResult(tuple(result["points"]), result["outright"], result["reason"])
+        return summary_of(next_outcome(before, hand, self.rules, self.names), summary["hands"] + 1)
+
+    def after_change(self, hand_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The summary worked out again from every hand's stored points."""
+        return summary_of(build(self.row, hand_rows).outcome, len(hand_rows))

@@ -19,7 +19,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from . import store
 from .access import needs_pin
 from .forms import RULE_CHOICES, card_rows, options, pile_fields
-from .matches import Match, MatchOver, build, refuse_if_over
+from .matches import Ledger, Match, MatchOver, build
 from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
                     parse_cards, rules_for)
 from .rules.cards import SUITS, card_name, short_label, suit_label
@@ -75,10 +75,9 @@ class Context:
 def context(sides: int = 2, **overrides: Any) -> Context:
     match_id = request.args.get("match", type=int)
     if match_id is not None:
-        row = store.match_row(store.get_db(), match_id)
-        if row is None:
+        match = store.built_match(store.get_db(), match_id, build)
+        if match is None:
             abort(404)
-        match = build(row, store.hand_rows(store.get_db(), match_id))
         rules = rules_for(match.rules.preset, {**{k: v for k, v in match.rules.as_dict().items()
                                                   if k != "preset"}, **overrides})
         return Context(match, rules, match.names)
@@ -255,7 +254,7 @@ def claim():
         entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
         db = store.get_db()
         try:
-            store.add_hand(db, ctx.match.id, entry, check=refuse_if_over(store.match_row(db, ctx.match.id)))
+            store.add_hand(db, ctx.match.id, entry, None, Ledger)
         except MatchOver as over:
             error = str(over)
         else:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections import OrderedDict
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 import sqlite_utils
 from flask import Flask, current_app, g
@@ -53,8 +54,29 @@ def _m003_hand_identity(db: sqlite_utils.Database) -> None:
     db["hands"].add_column("previous", str)
 
 
+def _m004_results_and_summaries(db: sqlite_utils.Database) -> None:
+    # result: a hand's points, worked out when it is saved, so that showing a match adds up
+    # stored points instead of scoring every hand again. summary and over: the match's outcome
+    # kept in its row, so that listing thousands of matches reads no hands, and a save checks
+    # the match's state from one row.
+    from . import matches
+    db["hands"].add_column("result", str)
+    db["matches"].add_column("summary", str)
+    db["matches"].add_column("over", int, not_null_default=0)
+    db["matches"].create_index(["over", "id"])
+    for row in list(db.query("SELECT * FROM matches")):
+        row = _match(row)
+        played = hand_rows(db, row["id"])
+        current = matches.build(row, played)
+        for hand in current.hands:
+            if hand.result is not None:
+                db.execute("UPDATE hands SET result = ? WHERE id = ?", [json.dumps(hand.result), hand.id])
+        _keep_summary(db, row["id"], matches.summary_of(current.outcome, len(played)))
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
-    _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity]
+    _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
+    _m004_results_and_summaries]
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -64,7 +86,9 @@ def connect(path: str) -> sqlite_utils.Database:
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=10000")
-    return sqlite_utils.Database(conn)
+    db = sqlite_utils.Database(conn)
+    db.path = path      # names the store in the cache of worked-out matches
+    return db
 
 
 def migrate(db: sqlite_utils.Database) -> int:
@@ -142,6 +166,16 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         raise StorageError.of(error) from error
 
 
+@contextmanager
+def reading(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """Reads that must see one state of the store (a WAL snapshot), whatever phones save."""
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.execute("COMMIT")
+
+
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -196,11 +230,15 @@ def init_app(app: Flask) -> None:
 # -- Matches and hands -------------------------------------------------------------------------
 
 def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[dict[str, Any]],
-                 first_dealer: int, pin_hash: str | None = None) -> int:
+                 first_dealer: int, pin_hash: str | None = None,
+                 ledger: Callable[[dict[str, Any]], Any] | None = None) -> int:
+    """A new match; ``ledger`` (``matches.Ledger``) gives its summary before any hand."""
+    summary = ledger({"rules": rules, "sides": sides}).start() if ledger else None
     with writing(db):
         table = db["matches"]
         table.insert({"created": now(), "rules": json.dumps(rules), "sides": json.dumps(sides),
-                      "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash})
+                      "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash,
+                      "summary": json.dumps(summary) if summary else None, "over": 0})
         return table.last_pk
 
 
@@ -215,41 +253,86 @@ def match_version(db: sqlite_utils.Database, match_id: int) -> int | None:
     return row[0] if row else None
 
 
-def _touch(db: sqlite_utils.Database, match_id: int) -> None:
-    db.execute("UPDATE matches SET version = version + 1 WHERE id = ?", [match_id])
+def _keep_summary(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+    """Bump the match's version (every phone polling it learns of the change) and keep its
+    new summary."""
+    db.execute("UPDATE matches SET version = version + 1, summary = ?, over = ? WHERE id = ?",
+               [json.dumps(summary), int(summary["over"]), match_id])
+
+
+def _match(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "rules": json.loads(row["rules"]), "sides": json.loads(row["sides"]),
+            "summary": json.loads(row["summary"]) if row.get("summary") else None}
 
 
 def match_row(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
     if not 0 < match_id <= MAX_ID:
         return None
     rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
-    if not rows:
+    return _match(rows[0]) if rows else None
+
+
+def match_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,
+               limit: int | None = None) -> list[dict[str, Any]]:
+    """Matches, newest first: all of them, or those over (or not), older than ``before``, at
+    most ``limit``. Read from the matches' rows alone (their summaries), never their hands."""
+    where, values = [], []
+    if over is not None:
+        where.append("over = ?")
+        values.append(int(over))
+    if before is not None:
+        where.append("id < ?")
+        values.append(before)
+    sql = "SELECT * FROM matches" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC"
+    if limit is not None:
+        sql += " LIMIT ?"
+        values.append(limit)
+    return [_match(row) for row in db.query(sql, values)]
+
+
+# A match worked out from its rows is kept by (store, match, version): every change bumps the
+# version, so the phones at a table that poll after a change share one piece of work, and
+# nothing stale is ever served. A restore empties it (versions start again in another file).
+_built: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
+_built_lock = threading.Lock()
+BUILT_KEPT = 256
+
+
+def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., Any]) -> Any | None:
+    """``build(row, hand_rows)`` for the match as it is now, worked out once per version; None
+    if there is no such match. The row and its hands are read in one snapshot."""
+    if not 0 < match_id <= MAX_ID:
         return None
-    row = rows[0]
-    return {**row, "rules": json.loads(row["rules"]), "sides": json.loads(row["sides"])}
+    path = getattr(db, "path", "")
+    version = match_version(db, match_id)
+    if version is None:
+        return None
+    key = (path, match_id, version)
+    with _built_lock:
+        if key in _built:
+            _built.move_to_end(key)
+            return _built[key]
+    with reading(db):
+        row = match_row(db, match_id)
+        current = build(row, hand_rows(db, match_id))
+    key = (path, match_id, row["version"])
+    with _built_lock:
+        _built[key] = current
+        while len(_built) > BUILT_KEPT:
+            _built.popitem(last=False)
+    return current
 
 
-def match_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    return [{**row, "rules": json.loads(row["rules"]), "sides": json.loads(row["sides"])}
-            for row in db.query("SELECT * FROM matches ORDER BY id DESC")]
-
-
-def _hand(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "entry": json.loads(row["entry"]),
-            "previous": json.loads(row["previous"]) if row.get("previous") else None}
+def forget_built() -> None:
+    with _built_lock:
+        _built.clear()
 
 
 def hand_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
-    """The match's hands in the order they were played (deleted ones left out)."""
-    return [_hand(row) for row in db.query(
-        "SELECT * FROM hands WHERE match_id = ? AND deleted IS NULL ORDER BY number", [match_id])]
-
-
-def hands_by_match(db: sqlite_utils.Database) -> dict[int, list[dict[str, Any]]]:
-    grouped: dict[int, list[dict[str, Any]]] = {}
-    for row in db.query("SELECT * FROM hands WHERE deleted IS NULL ORDER BY match_id, number"):
-        grouped.setdefault(row["match_id"], []).append(_hand(row))
-    return grouped
+    """The match's hands in the order they were played (deleted ones left out). Entries and
+    results stay JSON text: ``matches.build`` reads them as it needs them."""
+    return list(db.query(
+        "SELECT * FROM hands WHERE match_id = ? AND deleted IS NULL ORDER BY number", [match_id]))
 
 
 def hand_row(db: sqlite_utils.Database, match_id: int, hand_id: int) -> dict[str, Any] | None:
@@ -257,7 +340,7 @@ def hand_row(db: sqlite_utils.Database, match_id: int, hand_id: int) -> dict[str
     if not 0 < hand_id <= MAX_ID:
         return None
     rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND id = ?", [match_id, hand_id]))
-    return _hand(rows[0]) if rows else None
+    return rows[0] if rows else None
 
 
 class Conflict(Exception):
@@ -288,37 +371,58 @@ class KeyReused(Exception):
         self.row = row
 
 
-def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
-             check: Callable[[list[dict[str, Any]]], None] | None = None,
-             key: str | None = None, number: int | None = None) -> tuple[int, bool]:
-    """Append a hand: (its id, True).
+class Saved(NamedTuple):
+    """A hand added: its id; False when the same form had already recorded it; and, for a new
+    hand, its number and the match's summary right after it."""
 
-    A key already used finds that hand instead, (its id, False), so a form sent twice, even by
+    id: int
+    created: bool
+    number: int | None = None
+    summary: dict[str, Any] | None = None
+
+
+def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
+             result: dict[str, Any] | None, ledger: Callable[[dict[str, Any]], Any],
+             key: str | None = None, number: int | None = None) -> Saved:
+    """Append a hand, with the points it was scored at (``result``).
+
+    A key already used finds that hand instead (``created`` False), so a form sent twice, even by
     two phones at once, counts once; the same key with another entry raises KeyReused.
     ``number`` is the hand the entry was made for ("Mano 3"): if another phone recorded that
-    hand meanwhile, Taken is raised with it and nothing is added. ``check`` sees the hands
-    already recorded, inside the transaction, and may refuse (say, when the match was won
-    meanwhile on another phone)."""
+    hand meanwhile, Taken is raised with it and nothing is added. ``ledger`` (``matches.Ledger``,
+    made from the match's row read inside the transaction) works out the match's new summary
+    from its summary so far, and refuses the hand when the match was won meanwhile on another
+    phone."""
     with writing(db):
         if key is not None:
-            rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND key = ?", [match_id, key]))
-            if rows:
-                if _hand(rows[0])["entry"] != entry:
-                    raise KeyReused(_hand(rows[0]))
-                return rows[0]["id"], False
-        played = hand_rows(db, match_id)
-        if number is not None and len(played) >= number:
-            raise Taken(played[number - 1])
-        if check is not None:
-            check(played)
+            row = db.execute("SELECT id, entry FROM hands WHERE match_id = ? AND key = ?",
+                             [match_id, key]).fetchone()
+            if row is not None:
+                if json.loads(row[1]) != entry:
+                    raise KeyReused(hand_row(db, match_id, row[0]))
+                return Saved(row[0], False)
+        if number is not None:
+            there = list(db.query("SELECT * FROM hands WHERE match_id = ? AND deleted IS NULL "
+                                  "ORDER BY number LIMIT 1 OFFSET ?", [match_id, number - 1]))
+            if there:
+                raise Taken(there[0])
+        row = match_row(db, match_id)
+        summary = row["summary"] or ledger(row).after_change(hand_rows(db, match_id))
+        after = ledger(row).after_add(summary, entry, result)
         order = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
                            [match_id]).fetchone()[0]
         stamp = now()
         hands = db["hands"]
         hands.insert({"match_id": match_id, "number": order, "entry": json.dumps(entry),
+                      "result": json.dumps(result) if result else None,
                       "created": stamp, "updated": stamp, "version": 1, "key": key})
-        _touch(db, match_id)
-        return hands.last_pk, True
+        _keep_summary(db, match_id, after)
+        return Saved(hands.last_pk, True, after["hands"], after)
+
+
+def _resettle(db: sqlite_utils.Database, match_id: int, ledger: Callable[[dict[str, Any]], Any]) -> None:
+    """After a change to earlier hands: the summary worked out again from every hand."""
+    _keep_summary(db, match_id, ledger(match_row(db, match_id)).after_change(hand_rows(db, match_id)))
 
 
 def _current(db: sqlite_utils.Database, match_id: int, hand_id: int, version: int) -> dict[str, Any]:
@@ -332,19 +436,28 @@ def _current(db: sqlite_utils.Database, match_id: int, hand_id: int, version: in
 
 
 def update_hand(db: sqlite_utils.Database, match_id: int, hand_id: int, entry: dict[str, Any],
-                version: int) -> int:
+                result: dict[str, Any] | None, version: int,
+                ledger: Callable[[dict[str, Any]], Any]) -> int:
     """Replace a hand's entry if it is still at ``version`` (the one the edit was made from):
     an edit never overwrites another phone's. The entry it replaces is kept, so the edit can be
-    undone. Returns the new version."""
+    undone. The same edit sent twice is done once. Returns the hand's version."""
     with writing(db):
-        row = _current(db, match_id, hand_id, version)
-        db.execute("UPDATE hands SET entry = ?, previous = ?, updated = ?, version = version + 1 "
-                   "WHERE id = ?", [json.dumps(entry), json.dumps(row["entry"]), now(), hand_id])
-        _touch(db, match_id)
+        try:
+            row = _current(db, match_id, hand_id, version)
+        except Conflict as conflict:
+            if json.loads(conflict.row["entry"]) == entry:     # already done: a double tap
+                return conflict.row["version"]
+            raise
+        db.execute("UPDATE hands SET entry = ?, result = ?, previous = ?, updated = ?, "
+                   "version = version + 1 WHERE id = ?",
+                   [json.dumps(entry), json.dumps(result) if result else None, row["entry"],
+                    now(), hand_id])
+        _resettle(db, match_id, ledger)
         return version + 1
 
 
-def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, int]) -> None:
+def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, int],
+                 ledger: Callable[[dict[str, Any]], Any]) -> None:
     """Delete hands, each only if still at the version given (hand id -> version), all or none.
 
     A deleted hand's row is kept, marked deleted: its id is never given to another hand, so a
@@ -354,7 +467,7 @@ def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, i
             _current(db, match_id, hand_id, version)
             db.execute("UPDATE hands SET deleted = ?, version = version + 1 WHERE id = ?",
                        [now(), hand_id])
-        _touch(db, match_id)
+        _resettle(db, match_id, ledger)
 
 
 # -- Backup and restore ------------------------------------------------------------------------
@@ -397,6 +510,7 @@ def restore_from(path: str, backup: str, keep: str) -> None:
     connections see either the old store or the new one."""
     check_backup(backup)
     backup_to(path, keep)
+    forget_built()
     source = sqlite3.connect(backup)
     destination = sqlite3.connect(path, timeout=30)
     try:

@@ -6,6 +6,7 @@ Every form works as a plain POST; htmx only makes the preview and the variant sw
 
 from __future__ import annotations
 
+import functools
 import itertools
 import tempfile
 import uuid
@@ -16,11 +17,12 @@ from flask import (Blueprint, abort, current_app, flash, make_response, redirect
                    request, session, url_for)
 
 import segno
+from markupsafe import Markup
 
 from . import store
 from .access import TooManyTries, hash_pin, pin_required, try_pin
 from .forms import NewMatchForm, PinForm, RulesPreviewForm, hand_form
-from .matches import Hand, Match, build, refuse_if_over
+from .matches import Hand, Ledger, Match, build, listed, result_of, score_entry
 from .referee import Context
 from .rules import ScopaError
 from .rules.rulesets import PRESETS
@@ -30,11 +32,18 @@ bp = Blueprint("table", __name__)
 
 
 def load(match_id: int) -> Match:
-    db = store.get_db()
-    row = store.match_row(db, match_id)
-    if row is None:
+    current = store.built_match(store.get_db(), match_id, build)
+    if current is None:
         abort(404)
-    return build(row, store.hand_rows(db, match_id))
+    return current
+
+
+def history(current: Match) -> Markup:
+    """The list of every hand, rendered once per version of the match: the match itself is
+    worked out once per version and kept (store.built_match), and this with it."""
+    if current.history_html is None:
+        current.history_html = Markup(render_template("_history.html", match=current))
+    return current.history_html
 
 
 def load_hand(match_id: int, hand_id: int) -> tuple[Match, Hand]:
@@ -62,15 +71,35 @@ def hand_gone(error: HandGone):
     return redirect(url_for("table.match", match_id=error.match_id), code=303)
 
 
+PAGE = 20    # matches listed at a time: the home page costs the same after years of club nights
+
+
+def page_of(over: bool, before: int | None = None) -> tuple[list[Match], int | None]:
+    """A page of matches (in play, or over), newest first, from their rows' summaries; and the
+    id to list the next page from, if there are more."""
+    rows = store.match_rows(store.get_db(), over=over, before=before, limit=PAGE + 1)
+    more = rows[PAGE]["id"] + 1 if len(rows) > PAGE else None
+    return [listed(row) for row in rows[:PAGE]], more
+
+
 @bp.get("/")
 def index():
-    db = store.get_db()
-    hands = store.hands_by_match(db)
-    matches = [build(row, hands.get(row["id"], [])) for row in store.match_rows(db)]
-    playing = [m for m in matches if not m.over]
-    finished = [m for m in matches if m.over]
+    playing, more_playing = page_of(over=False)
+    finished, more_finished = page_of(over=True)
     return render_template("index.html", playing=playing, finished=finished,
+                           more_playing=more_playing, more_finished=more_finished,
                            join_url=join_url(), qr_svg=qr_svg(join_url()))
+
+
+@bp.get("/matches")
+def match_list():
+    """Every match, a page at a time: ``state`` playing or finished, ``before`` an id."""
+    over = request.args.get("state") == "finished"
+    before = request.args.get("before", type=int)
+    if before is not None and not 0 < before <= store.MAX_ID:
+        before = None
+    shown, more = page_of(over, before)
+    return render_template("matches.html", matches=shown, more=more, over=over)
 
 
 def join_url() -> str:
@@ -79,7 +108,9 @@ def join_url() -> str:
     return lan[0] if lan else request.host_url
 
 
+@functools.lru_cache(maxsize=64)
 def qr_svg(url: str) -> str:
+    """The QR code of an address, drawn once."""
     return segno.make(url, error="m").svg_inline(scale=5, dark="#1d1d1b", light="#fffdf5")
 
 
@@ -101,7 +132,7 @@ def new_match():
         return render_template("new_match.html", form=form), 400
     pin = (form.pin.data or "").strip()
     match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer(),
-                                  hash_pin(pin) if pin else None)
+                                  hash_pin(pin) if pin else None, Ledger)
     if pin:
         session["unlocked"] = sorted({*session.get("unlocked", []), match_id})  # its creator may record
     return redirect(url_for("table.match", match_id=match_id), code=303)
@@ -152,9 +183,8 @@ def new_hand(match_id: int):
         entry = form.entry()
         if request.form.get("resolve") == "replace":
             return replace_hand(current, form, entry)
-        hand_id, created = store.add_hand(db, match_id, entry, key=form.key.data or None,
-                                          number=number,
-                                          check=refuse_if_over(store.match_row(db, match_id)))
+        saved = store.add_hand(db, match_id, entry, result_of(form.score), Ledger,
+                               key=form.key.data or None, number=number)
     except store.Taken as taken:
         return hand_taken(match_id, form, taken.row)
     except store.KeyReused as reused:
@@ -168,8 +198,8 @@ def new_hand(match_id: int):
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=shown,
                                error=str(error)), 400
-    flash(saved_message(load(match_id), hand_id, "{Hand} saved." if created else
-                        "That hand was already saved (the form was sent twice): it is counted once."))
+    flash(f"Hand {saved.number} saved." if saved.created else
+          "That hand was already saved (the form was sent twice): it is counted once.")
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -198,10 +228,10 @@ def replace_hand(current: Match, form, entry: dict):
     if hand_id is None or version is None:
         raise ScopaError("say which hand to replace")
     try:
-        store.update_hand(db, current.id, hand_id, entry, version)
+        store.update_hand(db, current.id, hand_id, entry, result_of(form.score), version,
+                          Ledger)
     except store.Conflict as conflict:
-        if conflict.row["entry"] != entry:      # not merely the same choice sent twice
-            return hand_taken(current.id, form, conflict.row)
+        return hand_taken(current.id, form, conflict.row)
     except store.Gone:
         flash("The hand you chose to replace was deleted meanwhile: nothing was changed. "
               "Record yours again if it is still needed.")
@@ -209,6 +239,13 @@ def replace_hand(current: Match, form, entry: dict):
     flash(saved_message(load(current.id), hand_id, "{Hand} replaced with yours; the totals are "
                                                    "worked out again."))
     return redirect(url_for("table.match", match_id=current.id), code=303)
+
+
+@bp.get("/matches/<int:match_id>/hands/<int:hand_id>")
+def show_hand(match_id: int, hand_id: int):
+    """One hand: its points one by one, and the way to edit or delete it."""
+    current, hand = load_hand(match_id, hand_id)
+    return render_template("hand_detail.html", match=current, hand=hand, items=ITEMS)
 
 
 @bp.post("/matches/<int:match_id>/hands/preview")
@@ -248,18 +285,15 @@ def edit_hand(match_id: int, hand_id: int):
         form.mode.data = request.form["switch"]
         return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand)
     made_from = request.form.get("version", type=int)
-    entry = None
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
         entry = form.entry()
         if made_from is None:
             raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
-        store.update_hand(store.get_db(), match_id, hand_id, entry, made_from)
-    except store.Conflict as conflict:
-        if made_from is not None and conflict.row["entry"] == entry:
-            flash(f"Hand {hand.number} was already changed that way (the form was sent twice).")
-            return redirect(url_for("table.match", match_id=match_id), code=303)
+        store.update_hand(store.get_db(), match_id, hand_id, entry, result_of(form.score),
+                          made_from, Ledger)
+    except store.Conflict:
         # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
         current, hand = load_hand(match_id, hand_id)
         return render_template("hand.html", match=current, form=edit_form(current, hand),
@@ -289,7 +323,7 @@ def delete_hand(match_id: int, hand_id: int):
     try:
         if made_from is None:
             raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
-        store.delete_hands(store.get_db(), match_id, {hand_id: made_from})
+        store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
     except store.Conflict:
         return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS,
                                error=f"Another phone changed hand {hand.number} since you "
@@ -316,7 +350,7 @@ def delete_after_end(match_id: int):
         flash("Those hands are counted now (the match changed meanwhile): nothing was deleted.")
         return redirect(url_for("table.match", match_id=match_id), code=303)
     try:
-        store.delete_hands(store.get_db(), match_id, chosen)
+        store.delete_hands(store.get_db(), match_id, chosen, Ledger)
     except (store.Conflict, store.Gone):
         flash("Another phone changed those hands meanwhile: nothing was deleted. Look again.")
     else:
@@ -333,7 +367,9 @@ def undo_edit(match_id: int, hand_id: int):
     if hand.previous is None or made_from is None:
         abort(400)
     try:
-        store.update_hand(store.get_db(), match_id, hand_id, hand.previous, made_from)
+        previous = score_entry(hand.previous, current.rules, current.names)
+        store.update_hand(store.get_db(), match_id, hand_id, hand.previous, result_of(previous),
+                          made_from, Ledger)
     except store.Conflict:
         flash(f"Another phone changed hand {hand.number} meanwhile: nothing was undone. Look again.")
     except store.Gone:

@@ -185,8 +185,9 @@ def test_editing_a_hand_and_reaching_a_win(phone):
     tally_hand(phone, 22, 6, 0, 0, sweeps=(2, 0))          # Ivo 6
     tally_hand(phone, 22, 6, 0, 0)                         # Ivo 10
     assert totals(page) == [10, 0]
-    page.locator("li[data-number=\"1\"] summary").tap()
-    page.locator("li[data-number=\"1\"] a", has_text="Modifica").tap()
+    page.locator('li[data-number="1"] a').tap()          # the hand's page: its points, edit, delete
+    expect(page.locator(".breakdown")).to_contain_text("Scope")
+    page.locator("a.button", has_text="Modifica").tap()
     page.wait_for_selector("#t_cards_0")
     page.fill("#sweeps_0", "3")
     page.locator('[data-testid="save"]').tap()

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from companion import create_app, store
+from companion.matches import Ledger
 
 
 @pytest.fixture
@@ -269,7 +270,7 @@ def test_a_claim_after_the_new_end_is_not_counted(app, client):
     record(client, match_id, points(5, 0))
     with app.app_context():                 # Anna calls out with the settebello and a sweep
         store.add_hand(store.get_db(), match_id, {"mode": "claim", "claimer": 0,
-                       "piles": [["7d", "1c"], []], "sweeps": [1, 0]})
+                       "piles": [["7d", "1c"], []], "sweeps": [1, 0]}, None, Ledger)
     assert client.get(f"/api/v1/matches/{match_id}").get_json()["outcome"]["reason"] == "claim"
     client.put(f"/api/v1/matches/{match_id}/hands/{first['id']}", json={**points(6, 0), "version": 1})
     summary = client.get(f"/api/v1/matches/{match_id}").get_json()

@@ -55,20 +55,46 @@ def match_outcome(hands: Sequence[HandResult], rules: Rules, names: Sequence[str
     check_sides(n)
     totals = [0] * n
     for played, hand in enumerate(hands, start=1):
-        if len(hand.totals) != n:
-            raise HandError(f"a hand scores {len(hand.totals)} sides, but the match has {n}")
-        totals = [t + p for t, p in zip(totals, hand.totals)]
+        totals = _add(totals, hand, n)
         decided = _decide(hand, totals, played, rules, names)
         if decided is not None:
-            winner, reason, text = decided
-            if winner is None:
-                return Outcome(tuple(totals), played, True, None, reason, False, text)
-            double = (rules.double_under is not None
-                      and all(totals[s] < rules.double_under for s in range(n) if s != winner))
-            if double:
-                text += f": double game ({rules.double_under} not reached)"
-            return Outcome(tuple(totals), played, True, winner, reason, double, text)
+            return _ended(decided, totals, played, rules)
     return _going_on(totals, len(hands), rules, names)
+
+
+def next_outcome(before: Outcome, hand: HandResult, rules: Rules, names: Sequence[str]) -> Outcome:
+    """The outcome once one more hand is played in a match not yet over: what a saved hand
+    changes, worked out without the hands before it.
+
+    >>> from companion.rules.rulesets import rules_for
+    >>> level = match_outcome([HandResult((6, 5)), HandResult((5, 6))], rules_for("classica"), "AB")
+    >>> level.text, next_outcome(level, HandResult((1, 0)), rules_for("classica"), "AB").text
+    ('11 all: play another hand', 'A wins 12 to 11')
+    """
+    totals = _add(before.totals, hand, len(names))
+    played = before.hands_played + 1
+    decided = _decide(hand, totals, played, rules, names)
+    if decided is None:
+        return _going_on(totals, played, rules, names)
+    return _ended(decided, totals, played, rules)
+
+
+def _add(totals: Sequence[int], hand: HandResult, n: int) -> list[int]:
+    if len(hand.totals) != n:
+        raise HandError(f"a hand scores {len(hand.totals)} sides, but the match has {n}")
+    return [t + p for t, p in zip(totals, hand.totals)]
+
+
+def _ended(decided: tuple[int | None, str, str], totals: list[int], played: int,
+           rules: Rules) -> Outcome:
+    winner, reason, text = decided
+    if winner is None:
+        return Outcome(tuple(totals), played, True, None, reason, False, text)
+    double = (rules.double_under is not None
+              and all(t < rules.double_under for s, t in enumerate(totals) if s != winner))
+    if double:
+        text += f": double game ({rules.double_under} not reached)"
+    return Outcome(tuple(totals), played, True, winner, reason, double, text)
 
 
 def _decide(hand: HandResult, totals: list[int], played: int, rules: Rules,

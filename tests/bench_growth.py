@@ -1,0 +1,131 @@
+"""Data-growth benchmark: does the companion stay as fast after years of club nights?
+
+Run: .venv/bin/python tests/bench_growth.py [--repeat 30]
+
+In one process, on a fresh SQLite file, it measures (median of --repeat requests through the app,
+no network) at 1, 50 and 200 hands: the match page and a changed poll for the first phone after a
+change (nothing worked out yet) and for the others (the match worked out once per change is
+reused), a saved hand, and the poll fragment's size; then the home page and the first page of
+``GET /api/v1/matches`` at 10, 1,000 and 5,000 matches. Each figure is printed with its ratio to
+the smallest size, all measured in one run, since this machine is shared and noisy. It prints
+figures and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from companion import create_app
+from companion.rules import deck
+
+FULL = [str(card) for card in deck()]
+HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}    # about 1 - 4: never ends a match
+
+
+def timed(call, repeat: int) -> float:
+    """Median milliseconds of ``call()`` over ``repeat`` runs."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def row(label: str, sizes: list[int], figures: list[float], unit: str = "ms") -> None:
+    cells = "  ".join(f"{size:>5}: {value:8.2f} {unit} ({value / figures[0]:4.2f}x)"
+                      for size, value in zip(sizes, figures))
+    print(f"{label:<22} {cells}")
+
+
+def match_growth(client, repeat: int) -> None:
+    sizes = [1, 50, 200]
+    match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
+                                                    "options": {"target": 1000}}).get_json()["id"]
+    figures: dict[str, list[float]] = {}
+    recorded = 0
+
+    def change() -> int:
+        """A change on another phone (a hand saved, then deleted): the match's new version."""
+        hand = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).get_json()["hand"]
+        answer = client.delete(f"/api/v1/matches/{match_id}/hands/{hand['id']}",
+                               headers={"If-Match": f'"{hand["version"]}"'})
+        return answer.get_json()["match"]["version"]
+
+    def cold(path) -> float:
+        """The first request after a change: nothing of the match is worked out yet."""
+        samples = []
+        for _ in range(repeat):
+            version = change()
+            start = time.perf_counter()
+            client.get(path(version))
+            samples.append((time.perf_counter() - start) * 1000)
+        return statistics.median(samples)
+
+    for target in sizes:
+        while recorded < target:
+            assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
+            recorded += 1
+        page = lambda version: f"/matches/{match_id}"                          # noqa: E731
+        poll = lambda version: f"/matches/{match_id}/poll?since={version - 1}"  # noqa: E731
+        figures.setdefault("match page, first", []).append(cold(page))
+        figures.setdefault("match page, others", []).append(timed(lambda: client.get(page(0)), repeat))
+        figures.setdefault("changed poll, first", []).append(cold(poll))
+        version = change()
+        figures.setdefault("changed poll, others", []).append(
+            timed(lambda: client.get(poll(version)), repeat))
+        figures.setdefault("poll fragment (KB)", []).append(len(client.get(poll(version)).data) / 1024)
+        samples = []
+        for _ in range(repeat):      # each save adds a hand; delete it again untimed
+            start = time.perf_counter()
+            answer = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+            samples.append((time.perf_counter() - start) * 1000)
+            hand = answer.get_json()["hand"]
+            client.delete(f"/api/v1/matches/{match_id}/hands/{hand['id']}",
+                          headers={"If-Match": f'"{hand["version"]}"'})
+        figures.setdefault("save a hand (API)", []).append(statistics.median(samples))
+    print("hands in the match      " + "  ".join(f"{s:>5}" for s in sizes))
+    for label, values in figures.items():
+        row(label, sizes, values, "KB" if "KB" in label else "ms")
+
+
+def home_growth(client, repeat: int) -> None:
+    sizes = [10, 1000, 5000]
+    home, listing = [], []
+    made = 0
+    for target in sizes:
+        while made < target:
+            # A finished match of a few hands, as a club night leaves them.
+            match_id = client.post("/api/v1/matches", json={
+                "players": ["Anna", "Bruno"], "options": {"target": 5}}).get_json()["id"]
+            for _ in range(2):
+                client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+            made += 1
+        home.append(timed(lambda: client.get("/"), max(3, repeat // 3)))
+        listing.append(timed(lambda: client.get("/api/v1/matches?limit=20"), max(3, repeat // 3)))
+    print()
+    print("matches in the store    " + "  ".join(f"{s:>5}" for s in sizes))
+    row("home page", sizes, home)
+    row("GET /api/v1/matches", sizes, listing)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--skip-home", action="store_true", help="only the match sizes")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
+                          "DATABASE": str(Path(folder) / "growth.sqlite")})
+        client = app.test_client()
+        match_growth(client, args.repeat)
+        if not args.skip_home:
+            home_growth(client, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Years of club nights: a hand scored once, when it is saved; a match worked out once per change;
+lists that read the matches' summaries, a page at a time; a live fragment of one line per hand.
+(Speed itself is measured by tests/bench_growth.py, never timed here.)"""
+
+import re
+import sqlite3
+
+import pytest
+
+from companion import create_app, matches, store
+from companion.rules import deck
+
+FULL = [str(card) for card in deck()]
+HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                       "DATABASE": str(tmp_path / "growth.sqlite")})
+
+
+def new_match(client, **options) -> int:
+    return client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
+                                                "options": options}).get_json()["id"]
+
+
+@pytest.fixture
+def scorings(monkeypatch):
+    """Counts the hands the rules engine scores."""
+    calls = []
+    real = matches.score_entry
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(matches, "score_entry", counting)
+    return calls
+
+
+def test_a_hand_is_scored_when_saved_not_each_time_it_is_shown(client, scorings):
+    match_id = new_match(client, target=1000)
+    for _ in range(30):
+        client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    scorings.clear()
+    client.get(f"/matches/{match_id}")             # the last hand's breakdown is shown
+    assert len(scorings) == 1
+    for since in range(3):                         # more phones, the same version
+        client.get(f"/matches/{match_id}")
+        client.get(f"/matches/{match_id}/poll?since={since}")
+    assert len(scorings) == 1
+
+
+def test_the_poll_fragment_is_one_short_line_per_hand(client):
+    match_id = new_match(client, target=1000)
+    sizes = {}
+    for count in (1, 101):
+        while len(client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]) < count:
+            client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+        sizes[count] = len(client.get(f"/matches/{match_id}/poll?since=0").data)
+    assert (sizes[101] - sizes[1]) / 100 < 150           # bytes a hand, before compression
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert page.count('class="breakdown"') == 1             # the last hand's, not every hand's
+
+
+def test_a_hands_page_shows_its_points_and_the_way_to_change_it(client):
+    match_id = new_match(client, target=1000)
+    hand = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).get_json()["hand"]
+    page = client.get(f"/matches/{match_id}/hands/{hand['id']}").get_data(as_text=True)
+    assert "Mano 1" in page and 'class="breakdown"' in page
+    assert f"/matches/{match_id}/hands/{hand['id']}/edit" in page
+    assert f"/matches/{match_id}/hands/{hand['id']}/delete" in page
+    assert client.get(f"/matches/{match_id}/hands/{hand['id'] + 1}").status_code == 404
+
+
+def test_the_home_page_lists_a_page_of_matches_and_offers_more(client):
+    ids = []
+    for _ in range(25):
+        match_id = new_match(client, target=5)
+        for _ in range(2):                          # Anna 6 to 2: over
+            client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+        ids.append(match_id)
+    playing = new_match(client)
+    home = client.get("/").get_data(as_text=True)
+    shown = [int(x) for x in re.findall(r'class="match-item" href="/matches/(\d+)"', home)]
+    assert shown[0] == playing and shown[1:] == ids[::-1][:20]
+    more = re.search(r'data-testid="more-finished" href="([^"]+)"', home).group(1).replace("&amp;", "&")
+    rest = client.get(more).get_data(as_text=True)
+    assert [int(x) for x in re.findall(r'class="match-item" href="/matches/(\d+)"', rest)] == ids[::-1][20:]
+    assert 'data-testid="more"' not in rest
+    assert "Anna wins 6 to 2" in rest
+
+
+def test_the_api_lists_matches_a_page_at_a_time(client):
+    ids = [new_match(client) for _ in range(5)]
+    first = client.get("/api/v1/matches?limit=2").get_json()
+    assert [m["id"] for m in first["matches"]] == ids[::-1][:2]
+    second = client.get(first["next"]).get_json()
+    assert [m["id"] for m in second["matches"]] == ids[::-1][2:4]
+    third = client.get(second["next"]).get_json()
+    assert [m["id"] for m in third["matches"]] == ids[:1] and third["next"] is None
+    assert client.get("/api/v1/matches?state=finished").get_json()["matches"] == []
+    for bad in ("limit=0", "limit=201", "limit=x", "before=-1", "state=won"):
+        answer = client.get(f"/api/v1/matches?{bad}")
+        assert answer.status_code == 400 and answer.get_json()["error"], bad
+
+
+def test_a_store_of_an_older_version_gets_its_points_and_summaries(app, client):
+    match_id = new_match(client, target=11)
+    for _ in range(3):
+        client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    before = client.get(f"/api/v1/matches/{match_id}").get_json()
+    with sqlite3.connect(app.config["DATABASE"]) as conn:       # as version 3 of the schema left it
+        conn.execute("UPDATE hands SET result = NULL")
+        conn.execute("UPDATE matches SET summary = NULL, over = 0")
+        conn.execute("DELETE FROM migrations WHERE version = 4")
+        conn.execute("ALTER TABLE hands DROP COLUMN result")
+        conn.execute("DROP INDEX idx_matches_over_id")
+        conn.execute("ALTER TABLE matches DROP COLUMN summary")
+        conn.execute("ALTER TABLE matches DROP COLUMN over")
+    store.forget_built()
+    again = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
+    client = again.test_client()
+    after = client.get(f"/api/v1/matches/{match_id}").get_json()
+    assert after["outcome"] == before["outcome"] and after["totals"] == before["totals"]
+    listed = client.get("/api/v1/matches").get_json()["matches"][0]
+    assert listed["outcome"] == before["outcome"] and listed["hands"] == 3
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM hands WHERE result IS NULL").fetchone()[0] == 0
