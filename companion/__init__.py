@@ -12,13 +12,19 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import platformdirs
+import hashlib
+from functools import lru_cache
+
 from flask import Flask, render_template, request
+from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
 from flask_wtf.csrf import CSRFProtect
 
 __version__ = "0.1.0"
 
 csrf = CSRFProtect()
+compress = Compress()
+YEAR = 365 * 24 * 3600
 
 # In a checkout templates/ and static/ stand beside the package; an installed wheel carries
 # them inside it (see pyproject.toml).
@@ -88,6 +94,31 @@ def adopt_old_store(old: Path, new: Path) -> str | None:
     return f"moved the store from {source} to {target}"
 
 
+def _static_files_cached_for_good(app: Flask) -> None:
+    """Static files get URLs with their content's hash (``/static/companion.css?v=1a2b3c4d5e``)
+    and are kept by the phones for a year without asking again: a new version of a file has a
+    new URL. (A dozen lines rather than a library: Flask-Static-Digest needs a build step that
+    writes digested copies of the files, and a wheel here carries the files as they are.)"""
+    @lru_cache(maxsize=None)
+    def digest(filename: str) -> str | None:
+        path = Path(app.static_folder, filename)
+        if not path.is_file():
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+
+    @app.url_defaults
+    def hashed_static_urls(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            values["v"] = digest(values["filename"])
+
+    @app.after_request
+    def keep_hashed_static_files(response):
+        if (request.endpoint == "static" and response.status_code == 200
+                and request.args.get("v") == digest(request.view_args.get("filename", ""))):
+            response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+        return response
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(_ROOT / "templates"), static_folder=str(_ROOT / "static"))
@@ -104,6 +135,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
+        # gzip is what phones accept over plain HTTP (br and zstd only over HTTPS); the live
+        # fragment every phone fetches after a change shrinks about tenfold.
+        COMPRESS_ALGORITHM=["gzip"],
+        COMPRESS_ALGORITHM_STREAMING=["deflate"],
     )
     if test_config is None:
         app.config["SECRET_KEY"] = secret_key(folder)
@@ -112,6 +147,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.json.sort_keys = False  # points in the order they are scored, as players read them
     csrf.init_app(app)
+    compress.init_app(app)
+    _static_files_cached_for_good(app)
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     from . import api, referee, store, views

@@ -59,8 +59,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db", default=os.environ.get("SCOPA_DB"),
                         help="the SQLite file that keeps the matches (default: scopa.sqlite in "
                              "the user's data folder; env SCOPA_DB)")
-    parser.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("SCOPA_THREADS", "8")),
+                        help="worker threads (default 8; env SCOPA_THREADS): a request takes a "
+                             "few milliseconds of CPU, so more threads than this only help "
+                             "while saves wait for SQLite's write lock")
+    parser.add_argument("--connection-limit", type=int,
+                        default=int(os.environ.get("SCOPA_CONNECTION_LIMIT", "2000")),
+                        help="open connections served at once (default 2000; env "
+                             "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
+                             "to the companion, so 300 phones hold about 1,200")
     return parser.parse_args(argv)
+
+
+# An idle keep-alive connection is closed after this many seconds: browsers keep theirs about
+# 5 minutes, but a phone polls every 2 s, so one of its connections is always fresh.
+CHANNEL_TIMEOUT = 120
+
+
+def raise_open_file_limit(wanted: int) -> int:
+    """Each connection is an open file: raise this process's soft limit (often 1,024) towards
+    ``wanted``, as far as the hard limit allows. Returns the limit in force."""
+    try:
+        import resource
+    except ImportError:         # Windows: no such limit to raise
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,8 +130,16 @@ def main(argv: list[str] | None = None) -> int:
         import segno
         segno.make(urls[0], error="m").terminal(compact=True)
     print(f"On this machine: http://127.0.0.1:{args.port}/", flush=True)
+    files = raise_open_file_limit(args.connection_limit + 64)
+    connections = min(args.connection_limit, max(16, files - 64))
+    if connections < args.connection_limit:
+        print(f"scopa-companion: this system allows {files} open files: serving "
+              f"{connections} connections at once", file=sys.stderr)
     try:
-        serve(app, host=args.host, port=args.port, threads=args.threads, ident="scopa-companion")
+        # asyncore_use_poll: select() cannot watch a file descriptor past 1,024.
+        serve(app, host=args.host, port=args.port, threads=args.threads, ident="scopa-companion",
+              connection_limit=connections, channel_timeout=CHANNEL_TIMEOUT,
+              asyncore_use_poll=True)
     except OSError as error:
         print(f"scopa-companion: cannot listen on {args.host}:{args.port}: {error.strerror}",
               file=sys.stderr)

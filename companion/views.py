@@ -392,23 +392,26 @@ def edit_form(current: Match, hand: Hand):
 
 @bp.get("/matches/<int:match_id>/poll")
 def poll(match_id: int):
-    """Has the match changed since ``since``? 204 if not (one primary-key read, nothing scored);
-    else the new live region, or for the hand page (``part=notice``) a short notice."""
+    """Has the match changed since ``since``? If not: 200 with no body and ``HX-Reswap: none``
+    (one primary-key read, nothing worked out; not 204, after which waitress closes the
+    connection, so a phone polling every 2 s would open a new one each time). Else the new live
+    region, or for the hand page (``part=notice``) a short notice."""
     version = store.match_version(store.get_db(), match_id)
     if version is None:
         abort(404)
-    etag = f"m{match_id}-v{version}"
-    if request.args.get("since") == str(version) or etag in request.if_none_match:
-        response = make_response("", 204 if "since" in request.args else 304)
-        response.set_etag(etag)
-        return response
-    current = load(match_id)
-    if request.args.get("part") == "notice":
-        response = make_response(render_template("_notice.html", match=current))
+    etag = f"m{match_id}-v{version}"     # weak: the same scores, however compressed
+    if request.args.get("since") == str(version):
+        response = make_response("", 200, {"HX-Reswap": "none"})
+    elif request.if_none_match.contains_weak(etag):
+        response = make_response("", 304)
     else:
-        response = make_response(render_template("_live.html", match=current, items=ITEMS,
-                                                 ctx=Context(current, current.rules, current.names)))
-    response.set_etag(etag)
+        current = load(match_id)
+        if request.args.get("part") == "notice":
+            response = make_response(render_template("_notice.html", match=current))
+        else:
+            response = make_response(render_template("_live.html", match=current, items=ITEMS,
+                                                     ctx=Context(current, current.rules, current.names)))
+    response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
 

@@ -285,6 +285,11 @@ def test_a_hand_saved_on_one_phone_shows_on_another_within_two_seconds(browser, 
         watcher.goto(f"/matches/{match_id}")
         expect(watcher.locator('[data-testid="total-0"]')).to_have_text("0")
         watcher.evaluate("window.__same_page = true")      # gone if the page reloads
+        # An unchanged poll answers nothing to swap: the scoreboard stays as it is.
+        with watcher.expect_response(lambda r: "/poll?since=" in r.url) as polled:
+            pass
+        assert polled.value.status == 200 and polled.value.headers["hx-reswap"] == "none"
+        expect(watcher.locator('[data-testid="total-0"]')).to_have_text("0")
         scorer.locator("a.button", has_text="Conteggi").tap()
         scorer.fill("#t_cards_0", "22")
         scorer.fill("#t_coins_0", "6")

@@ -1,0 +1,83 @@
+"""Serving real phones: compressed answers, static files kept for good under hashed URLs, polls
+that keep their connection, and a server sized for a club night."""
+
+import gzip
+import http.client
+import re
+import threading
+
+import pytest
+
+from companion import create_app
+from companion.cli import CHANNEL_TIMEOUT, parse_args, raise_open_file_limit
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "s.sqlite")})
+
+
+def test_pages_and_fragments_are_compressed_for_phones_that_accept_it(client):
+    match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
+    plain = client.get(f"/matches/{match_id}")
+    packed = client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.vary
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data) / 2
+
+
+def test_static_files_have_hashed_urls_and_are_kept_a_year(client):
+    page = client.get("/").get_data(as_text=True)
+    urls = re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
+    assert urls and all(re.search(r"\?v=[0-9a-f]{10}$", url) for url in urls)
+    for url in urls:
+        answer = client.get(url)
+        assert answer.status_code == 200
+        assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        answer.close()
+    stale = client.get(re.sub(r"v=\w+", "v=0000000000", urls[0]))     # not this version
+    assert "immutable" not in stale.headers.get("Cache-Control", "")
+    stale.close()
+
+
+def test_an_unchanged_poll_keeps_its_connection_on_waitress(tmp_path):
+    from waitress.server import create_server
+    app = create_app({"SECRET_KEY": "serve", "DATABASE": str(tmp_path / "serve.sqlite")})
+    httpd = create_server(app, host="127.0.0.1", port=0, threads=2)
+    threading.Thread(target=httpd.run, daemon=True).start()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", httpd.effective_port, timeout=10)
+        conn.request("POST", "/api/v1/matches", body='{"players": ["Anna", "Bruno"]}',
+                     headers={"Content-Type": "application/json"})
+        match_id = __import__("json").load(conn.getresponse())["id"]
+        sockets = set()
+        for _ in range(5):
+            conn.request("GET", f"/matches/{match_id}/poll?since=0", headers={"HX-Request": "true"})
+            answer = conn.getresponse()
+            assert answer.status == 200 and answer.read() == b""
+            assert answer.getheader("Connection") != "close"
+            sockets.add(id(conn.sock))
+        assert len(sockets) == 1 and conn.sock is not None     # one connection for all five
+        conn.close()
+    finally:
+        httpd.close()
+
+
+def test_the_server_is_sized_for_a_club_night(monkeypatch):
+    args = parse_args([])
+    assert args.connection_limit >= 1200 and args.threads == 8 and CHANNEL_TIMEOUT >= 60
+    monkeypatch.setenv("SCOPA_CONNECTION_LIMIT", "3000")
+    monkeypatch.setenv("SCOPA_THREADS", "12")
+    assert (parse_args([]).connection_limit, parse_args([]).threads) == (3000, 12)
+    assert parse_args(["--connection-limit", "500"]).connection_limit == 500
+
+
+def test_the_open_file_limit_is_raised_for_the_connections():
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        wanted = soft + 100 if hard == resource.RLIM_INFINITY else min(soft + 100, hard)
+        assert raise_open_file_limit(wanted) == wanted
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == wanted
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
