@@ -18,6 +18,7 @@ from functools import lru_cache
 from flask import Flask, render_template, request
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 from flask_wtf.csrf import CSRFProtect
 
 __version__ = "0.1.0"
@@ -25,6 +26,7 @@ __version__ = "0.1.0"
 csrf = CSRFProtect()
 compress = Compress()
 YEAR = 365 * 24 * 3600
+RESTORE_LIMIT = 200 * 1024 * 1024     # years of club nights are a few MiB
 
 # In a checkout templates/ and static/ stand beside the package; an installed wheel carries
 # them inside it (see pyproject.toml).
@@ -131,6 +133,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             database = str(Path(app.instance_path) / "scopa.sqlite")
     app.config.from_mapping(
         DATABASE=database or str(folder / "scopa.sqlite"),
+        TRUST_PROXY=os.environ.get("SCOPA_TRUST_PROXY", "") not in ("", "0", "false", "no"),
         STORE_NOTE=note,
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
         SESSION_COOKIE_SAMESITE="Lax",
@@ -146,6 +149,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     app.json.sort_keys = False  # points in the order they are scored, as players read them
+    if app.config.get("TRUST_PROXY"):
+        # Behind a reverse proxy: the phone's own address and the host it asked for, from the
+        # one proxy in front (never from headers a phone could send on its own).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+
+    @app.before_request
+    def restore_size_limit():
+        """A backup upload may be far larger than any other request: its limit is set before
+        the CSRF check reads the form (registered first, so it runs first)."""
+        if request.endpoint == "table.backup_restore":
+            request.max_content_length = RESTORE_LIMIT
+
     csrf.init_app(app)
     compress.init_app(app)
     _static_files_cached_for_good(app)
@@ -182,6 +197,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     def security_headers(response):
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault(
             "Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
         return response

@@ -1,12 +1,20 @@
-"""Who may change a score: a match's edit PIN, entered once per phone, and its rate limit.
+"""Who may change a score: a match's edit PIN, entered once per phone, and its rate limits.
 
 Without a PIN a match is open to every phone at the table. With one, a phone can watch but not
-record, edit or delete until the PIN is entered; the phone then keeps it in its signed session
-cookie. Wrong PINs are counted per address and match: five in a minute and the next tries wait.
+record, edit or delete until the PIN is entered; the phone's signed session cookie then keeps
+the match's *access key*, a random key made with the match and kept in its row: a restored store
+or another store with a match of the same number never honours it.
+
+Wrong PINs are limited per address and match (5 a minute) and per match whatever the address (20
+an hour: behind a proxy, or from many addresses, a PIN of 4 digits still takes about 500 hours of
+guessing for even odds). A try is counted before the PIN is checked, in the same step as the
+limit is checked, so a burst of tries at once cannot pass the limit; a phone already unlocked
+never needs a try, so nobody's wrong guesses lock it out.
 """
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections import defaultdict, deque
@@ -18,10 +26,9 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from . import store
 
-TRIES = 5
-WINDOW = 60.0
+LIMITS = {"address": (5, 60.0), "match": (20, 3600.0)}   # tries, in seconds
 
-_failures: dict[tuple[str, int], deque[float]] = defaultdict(deque)
+_tries: dict[tuple, deque[float]] = defaultdict(deque)
 _lock = threading.Lock()
 
 
@@ -29,40 +36,78 @@ def hash_pin(pin: str) -> str:
     return generate_password_hash(pin)
 
 
+def new_access_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _access(match_id: int) -> tuple[str | None, str | None] | None:
+    """The match's (PIN hash, access key), or None if there is no such match."""
+    if not 0 < match_id <= store.MAX_ID:
+        return None
+    row = store.get_db().execute("SELECT pin_hash, access_key FROM matches WHERE id = ?",
+                                 [match_id]).fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def unlocked(match_id: int) -> bool:
-    return match_id in session.get("unlocked", [])
+    """This phone entered the PIN of this very match (not of another with its number)."""
+    access = _access(match_id)
+    return bool(access and access[1] and access[1] in session.get("unlocked", []))
 
 
 def needs_pin(match_id: int) -> bool:
     """True when the match has a PIN that this phone has not entered."""
-    if not 0 < match_id <= store.MAX_ID:
-        return False
-    row = store.get_db().execute("SELECT pin_hash FROM matches WHERE id = ?", [match_id]).fetchone()
-    return bool(row and row[0]) and not unlocked(match_id)
+    access = _access(match_id)
+    return bool(access and access[0]) and not unlocked(match_id)
 
 
 class TooManyTries(Exception):
     pass
 
 
-def try_pin(match_id: int, pin: str) -> bool:
-    """Check a PIN; remember it for this phone when right. Raises TooManyTries when this address
-    has failed too often for this match in the last minute."""
-    key = (request.remote_addr or "?", match_id)
+def _take_a_try(match_id: int) -> list[tuple]:
+    """Count one try against every limit, or raise TooManyTries: one step under one lock."""
+    now = time.monotonic()
+    keys = [("address", request.remote_addr or "?", match_id), ("match", match_id)]
     with _lock:
-        recent = _failures[key]
-        while recent and time.monotonic() - recent[0] > WINDOW:
-            recent.popleft()
-        if len(recent) >= TRIES:
-            raise TooManyTries()
-    row = store.get_db().execute("SELECT pin_hash FROM matches WHERE id = ?", [match_id]).fetchone()
-    if row and row[0] and check_password_hash(row[0], pin or ""):
-        session["unlocked"] = sorted({*session.get("unlocked", []), match_id})
+        for key in keys:
+            tries, window = LIMITS[key[0]]
+            recent = _tries[key]
+            while recent and now - recent[0] > window:
+                recent.popleft()
+            if len(recent) >= tries:
+                raise TooManyTries()
+        for key in keys:
+            _tries[key].append(now)
+    return keys
+
+
+def _give_back(keys: list[tuple]) -> None:
+    """A right PIN does not count against the limits."""
+    with _lock:
+        for key in keys:
+            if _tries[key]:
+                _tries[key].pop()
+
+
+def try_pin(match_id: int, pin: str) -> bool:
+    """Check a PIN; remember the match's access key for this phone when right. Raises
+    TooManyTries when this address, or anyone, has tried too often for this match."""
+    access = _access(match_id)
+    if not access or not access[0]:
+        return False
+    counted = _take_a_try(match_id)
+    if check_password_hash(access[0], pin or ""):
+        _give_back(counted)
+        session["unlocked"] = [*session.get("unlocked", [])[-49:], access[1]]
         session.permanent = True
         return True
-    with _lock:
-        _failures[key].append(time.monotonic())
     return False
+
+
+def unlock_new(access_key: str) -> None:
+    """The phone that creates a match with a PIN may record in it."""
+    session["unlocked"] = [*session.get("unlocked", [])[-49:], access_key]
 
 
 def pin_required(view: Callable) -> Callable:

@@ -14,7 +14,7 @@ from flask import Blueprint, jsonify, make_response, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from . import store
-from .access import TooManyTries, hash_pin, needs_pin, try_pin
+from .access import TooManyTries, hash_pin, needs_pin, new_access_key, try_pin
 from .matches import Hand, Ledger, Match, MatchOver, build, listed, result_of, score_entry
 
 from .rules import (Declaration, HandScore, ScopaError, Tally, check_claim, check_deal,
@@ -32,13 +32,34 @@ class BadRequest(ScopaError):
     """A request that is not of the API's form."""
 
 
+DEPTH = 8     # the deepest a real request nests: a hand's piles in a list in an object
+
+
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:          # nested past what Python's json reader can follow
+        raise BadRequest(f"the JSON is nested too deeply (at most {DEPTH} levels)") from None
+    if _depth(data) > DEPTH:
+        raise BadRequest(f"the JSON is nested too deeply (at most {DEPTH} levels)")
     if data is None:
         raise BadRequest("send a JSON object, with Content-Type: application/json")
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
     return data
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (walked without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if level > DEPTH:
+                break
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _rules(data: dict[str, Any]) -> Rules:
@@ -368,7 +389,7 @@ def create_match_api():
     if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
         raise BadRequest("pin must be 4 to 8 digits")
     match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
-                                  hash_pin(pin) if pin else None, Ledger)
+                                  hash_pin(pin) if pin else None, Ledger, new_access_key())
     response = jsonify(match_summary(_load(match_id)))
     response.status_code = 201
     response.headers["Location"] = url_for("api.get_match", match_id=match_id)
@@ -403,7 +424,7 @@ def _entry(data: dict[str, Any], match: Match) -> tuple[dict[str, Any], HandScor
     else:
         piles, sweeps = _piles_and_sweeps(data)
         entry.update(mode="piles", piles=[[str(c) for c in pile] for pile in piles], sweeps=sweeps)
-    count = len(entry.get("tallies") or entry.get("piles"))
+    count = len(entry["tallies"] if "tallies" in entry else entry["piles"])
     if count != n:
         raise BadRequest(f"this match has {n} sides, not {count}")
     return entry, score_entry(entry, match.rules, match.names)    # refuses what cannot be

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def parse_ip_addr(output: str) -> list[str]:
@@ -59,6 +60,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db", default=os.environ.get("SCOPA_DB"),
                         help="the SQLite file that keeps the matches (default: scopa.sqlite in "
                              "the user's data folder; env SCOPA_DB)")
+    parser.add_argument("--url", action="append", default=[u for u in os.environ.get("SCOPA_URL", "").split() if u],
+                        help="an address the phones use to reach the companion other than this "
+                             "machine's own (a name on the network, or a reverse proxy's public "
+                             "address): requests naming any other host are refused (repeatable; "
+                             "env SCOPA_URL, space-separated)")
+    parser.add_argument("--trust-proxy", action="store_true",
+                        default=os.environ.get("SCOPA_TRUST_PROXY", "") not in ("", "0", "false", "no"),
+                        help="the companion runs behind one reverse proxy: take each phone's "
+                             "address from its X-Forwarded-For header (off by default: a request "
+                             "with forwarding headers is then never taken as this machine's; env "
+                             "SCOPA_TRUST_PROXY=1)")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("SCOPA_THREADS", "8")),
                         help="worker threads (default 8; env SCOPA_THREADS): a request takes a "
                              "few milliseconds of CPU, so more threads than this only help "
@@ -94,8 +106,27 @@ def raise_open_file_limit(wanted: int) -> int:
     return soft
 
 
+def allowed_hosts(host: str, addresses: list[str], urls: list[str]) -> list[str]:
+    """The host names a request may name: this machine's (its addresses, its name, loopback)
+    and those given with --url. Any other is a page of another site pointed at this one (DNS
+    rebinding), and is refused."""
+    names = {"localhost", "127.0.0.1", *addresses}
+    if host not in ("0.0.0.0", "::", ""):
+        names.add(host)
+    hostname = socket.gethostname()
+    if hostname:
+        names.update({hostname, hostname.lower(), f"{hostname.lower()}.local"})
+    for url in urls:
+        parsed = urlsplit(url if "//" in url else f"//{url}")
+        if parsed.hostname:
+            names.add(parsed.hostname)
+    return sorted(names)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.trust_proxy:
+        os.environ["SCOPA_TRUST_PROXY"] = "1"
     if args.db:
         path = Path(args.db).expanduser().resolve()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -119,11 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Scopa companion: scores kept in {app.config['DATABASE']} "
           f"(back it up from the home page, Backup, or copy the file while the companion is "
           f"stopped)", flush=True)
-    if args.host in ("0.0.0.0", "::", ""):
-        urls = [f"http://{address}:{args.port}/" for address in lan_addresses()]
+    addresses = lan_addresses() if args.host in ("0.0.0.0", "::", "") else []
+    if addresses:
+        urls = [f"http://{address}:{args.port}/" for address in addresses]
     else:
         urls = [f"http://{args.host}:{args.port}/"]
     app.config["LAN_URLS"] = urls
+    app.config["TRUSTED_HOSTS"] = allowed_hosts(args.host, addresses, args.url)
     for url in urls:
         print(f"Open on the phones at the table: {url}", flush=True)
     if urls:

@@ -228,20 +228,28 @@ def claim():
         return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
     form = claim_form(ctx)(request.form if request.method == "POST" else request.args)
     n = len(ctx.names)
+    # Whatever the query or form says, only what validates is used: a claimer "abc" or a card
+    # given to pile "1.5" is said plainly, never taken as an index.
+    valid = form.validate()
     piles: list[list[str]] = [[] for _ in range(n)]
-    for card in deck(ctx.rules.deck):
-        chosen = form[f"c_{card}"].data
-        if chosen not in (None, ""):
-            piles[int(chosen)].append(str(card))
-    sweeps = [form[f"sweeps_{i}"].data or 0 for i in range(n)]
+    sweeps = [0] * n
+    claimer = 0
+    if valid:
+        for card in deck(ctx.rules.deck):
+            chosen = form[f"c_{card}"].data
+            if chosen not in (None, ""):
+                piles[int(chosen)].append(str(card))
+        sweeps = [form[f"sweeps_{i}"].data or 0 for i in range(n)]
+        claimer = int(form.claimer.data or 0)
     if ctx.match is not None:
         totals = list(ctx.match.totals)
     else:
-        totals = [form[f"total_{i}"].data or 0 for i in range(n)]
-    claimer = int(form.claimer.data or 0)
+        totals = [(form[f"total_{i}"].data if valid else 0) or 0 for i in range(n)]
     checked = error = None
     asked = any(piles) or request.method == "POST" or "claimer" in request.args
-    if asked:
+    if not valid:
+        error = next(f"{field.label.text}: {field.errors[0]}" for field in form if field.errors)
+    elif asked:
         try:
             checked = check_claim(claimer, [parse_cards(p) for p in piles], sweeps, totals,
                                   ctx.rules, ctx.names)
@@ -265,6 +273,6 @@ def claim():
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
                       checked=checked, error=error, totals=totals, items=ITEMS, n=n, rows=rows,
                       pack=ctx.rules.pack)
-    if error and request.method == "POST":
+    if error and (request.method == "POST" or not valid):
         response.status_code = 400
     return response

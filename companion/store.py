@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from pathlib import Path
 from collections import OrderedDict
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -74,9 +75,18 @@ def _m004_results_and_summaries(db: sqlite_utils.Database) -> None:
         _keep_summary(db, row["id"], matches.summary_of(current.outcome, len(played)))
 
 
+def _m005_access_keys(db: sqlite_utils.Database) -> None:
+    # access_key: what a phone that entered the PIN keeps in its cookie, random for each match,
+    # so a phone unlocked for match 3 of one store is not for match 3 of a restored or other one.
+    import secrets
+    db["matches"].add_column("access_key", str)
+    for (match_id,) in db.execute("SELECT id FROM matches").fetchall():
+        db.execute("UPDATE matches SET access_key = ? WHERE id = ?", [secrets.token_urlsafe(16), match_id])
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
-    _m004_results_and_summaries]
+    _m004_results_and_summaries, _m005_access_keys]
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -231,14 +241,17 @@ def init_app(app: Flask) -> None:
 
 def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[dict[str, Any]],
                  first_dealer: int, pin_hash: str | None = None,
-                 ledger: Callable[[dict[str, Any]], Any] | None = None) -> int:
-    """A new match; ``ledger`` (``matches.Ledger``) gives its summary before any hand."""
+                 ledger: Callable[[dict[str, Any]], Any] | None = None,
+                 access_key: str | None = None) -> int:
+    """A new match; ``ledger`` (``matches.Ledger``) gives its summary before any hand;
+    ``access_key`` is what a phone that entered its PIN keeps."""
     summary = ledger({"rules": rules, "sides": sides}).start() if ledger else None
     with writing(db):
         table = db["matches"]
         table.insert({"created": now(), "rules": json.dumps(rules), "sides": json.dumps(sides),
                       "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash,
-                      "summary": json.dumps(summary) if summary else None, "over": 0})
+                      "summary": json.dumps(summary) if summary else None, "over": 0,
+                      "access_key": access_key})
         return table.last_pk
 
 
@@ -489,27 +502,81 @@ def backup_to(path: str, target: str) -> None:
         source.close()
 
 
+def _schema_at(level: int) -> dict[str, set[str]]:
+    """The tables and columns a store has at a migration level: the migrations applied to an
+    empty store in memory."""
+    db = sqlite_utils.Database(sqlite3.connect(":memory:", isolation_level=None))
+    db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
+    for step in MIGRATIONS[:level]:
+        step(db)
+    return {name: {column.name for column in db[name].columns} for name in db.table_names()}
+
+
 def check_backup(path: str) -> None:
+    """Refuse, with what is wrong, anything but a whole companion store this version can run:
+    SQLite's integrity check, the companion's tables and columns at the file's migration level
+    (not newer than this version's), then, once brought to this version's schema, every match
+    worked out by the rules engine. The file at ``path`` is brought to this version's schema."""
+    plain = "that file is not a Scopa companion backup"
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(path)
         try:
             if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise NotABackup("the file is damaged")
+                raise NotABackup("the file is damaged (SQLite's integrity check fails)")
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "migrations" not in tables:
+                raise NotABackup(plain)
+            level = conn.execute("SELECT COALESCE(MAX(version), 0) FROM migrations").fetchone()[0]
+            columns = {name: {row[1] for row in conn.execute(f'PRAGMA table_info("{name}")')}
+                       for name in tables}
         finally:
             conn.close()
     except sqlite3.DatabaseError:
-        raise NotABackup("that file is not a Scopa companion backup") from None
-    if not {"matches", "hands", "migrations"} <= tables:
-        raise NotABackup("that file is not a Scopa companion backup")
+        raise NotABackup(plain) from None
+    if not isinstance(level, int) or not 1 <= level:
+        raise NotABackup(plain)
+    if level > len(MIGRATIONS):
+        raise NotABackup("that backup was made by a newer version of the companion: update it first")
+    for table, needed in _schema_at(level).items():
+        if not needed <= columns.get(table, set()):
+            raise NotABackup(f"{plain} (its {table} table is not the companion's)")
+    from .matches import build
+    db = connect(path)
+    match_id = None
+    try:
+        migrate(db)
+        for row in list(db.query("SELECT * FROM matches")):
+            match_id = row["id"]
+            build(_match(row), hand_rows(db, match_id))
+    except Exception as problem:     # anything at all: the backup is refused, never served
+        where = f"match {match_id} in it" if match_id is not None else "it"
+        raise NotABackup(f"{where} cannot be read ({problem})") from None
+    finally:
+        db.conn.close()
 
 
-def restore_from(path: str, backup: str, keep: str) -> None:
-    """Replace the live store at ``path`` with the backup file ``backup``, after saving the live
-    store to ``keep``. The copy goes through SQLite's backup API into the live database, so other
-    connections see either the old store or the new one."""
+def keep_copy(path: str, folder: Path) -> Path:
+    """Save the live store beside it before a restore, under a name no other copy has."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    for attempt in range(1000):
+        target = folder / f"before-restore-{stamp}{f'-{attempt}' if attempt else ''}.sqlite"
+        try:
+            with open(target, "x"):       # claimed: no other restore writes here
+                pass
+        except FileExistsError:
+            continue
+        backup_to(path, str(target))
+        return target
+    raise OSError("no free name for the safety copy")
+
+
+def restore_from(path: str, backup: str) -> Path:
+    """Replace the live store at ``path`` with the backup file ``backup``, once it is checked
+    whole, after saving the live store beside it (returned). The copy goes through SQLite's
+    backup API into the live database, so other connections see either the old store or the
+    new one."""
     check_backup(backup)
-    backup_to(path, keep)
+    keep = keep_copy(path, Path(path).parent)
     forget_built()
     source = sqlite3.connect(backup)
     destination = sqlite3.connect(path, timeout=30)
@@ -520,6 +587,8 @@ def restore_from(path: str, backup: str, keep: str) -> None:
         destination.close()
     db = connect(path)
     try:
-        migrate(db)     # a backup from an older version gets the newer schema
+        migrate(db)     # already done on the checked copy; kept for safety
     finally:
         db.conn.close()
+    forget_built()
+    return keep

@@ -12,6 +12,7 @@ import tempfile
 import uuid
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template,
                    request, session, url_for)
@@ -20,7 +21,7 @@ import segno
 from markupsafe import Markup
 
 from . import store
-from .access import TooManyTries, hash_pin, pin_required, try_pin
+from .access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new
 from .forms import NewMatchForm, PinForm, RulesPreviewForm, hand_form
 from .matches import Hand, Ledger, Match, build, listed, result_of, score_entry
 from .referee import Context
@@ -131,10 +132,11 @@ def new_match():
     if not form.validate_on_submit():
         return render_template("new_match.html", form=form), 400
     pin = (form.pin.data or "").strip()
+    key = new_access_key()
     match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer(),
-                                  hash_pin(pin) if pin else None, Ledger)
+                                  hash_pin(pin) if pin else None, Ledger, key)
     if pin:
-        session["unlocked"] = sorted({*session.get("unlocked", []), match_id})  # its creator may record
+        unlock_new(key)         # its creator may record
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -428,9 +430,7 @@ def join(match_id: int):
 @bp.route("/matches/<int:match_id>/pin", methods=["GET", "POST"])
 def enter_pin(match_id: int):
     current = load(match_id)
-    target = request.values.get("next", "")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("table.match", match_id=match_id)
+    target = on_this_site(request.values.get("next", ""), url_for("table.match", match_id=match_id))
     form = PinForm()
     error, status = None, 200
     if form.validate_on_submit():
@@ -446,6 +446,24 @@ def enter_pin(match_id: int):
     return render_template("pin.html", match=current, form=form, next=target, error=error), status
 
 
+C0_AND_SPACE = "".join(map(chr, range(0x21)))
+
+
+def on_this_site(target: str, fallback: str) -> str:
+    """``target`` if it is a path on this site as a browser would read it, else ``fallback``.
+
+    A browser strips spaces and control characters around an address, drops tabs and line
+    breaks anywhere in it, and reads a backslash as a slash: "/\t/evil.example" and "/\\evil"
+    lead to another site. So they are read the same way here (every control character dropped:
+    none belongs in a Location header) before the check."""
+    cleaned = "".join(ch for ch in target.strip(C0_AND_SPACE) if ch >= " " and ch != "\x7f")
+    cleaned = cleaned.replace("\\", "/")
+    parts = urlsplit(cleaned)
+    if not cleaned.startswith("/") or cleaned.startswith("//") or parts.scheme or parts.netloc:
+        return fallback
+    return cleaned
+
+
 # -- Backup and restore ----------------------------------------------------------------------
 
 @bp.get("/backup")
@@ -455,6 +473,10 @@ def backup():
 
 @bp.get("/backup/download")
 def backup_download():
+    # The whole store holds every match's PIN hash: it leaves the server only on its own machine.
+    if not is_local():
+        return render_template("error.html", message="The backup, with every match's PIN, can "
+                               "only be downloaded on the machine that runs the companion."), 403
     instance = Path(current_app.config["DATABASE"]).parent
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     with tempfile.TemporaryDirectory(dir=instance) as folder:
@@ -464,6 +486,7 @@ def backup_download():
     response = make_response(data)
     response.headers["Content-Type"] = "application/vnd.sqlite3"
     response.headers["Content-Disposition"] = f'attachment; filename="scopa-{stamp}.sqlite"'
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -473,7 +496,6 @@ def backup_restore():
     if not is_local():
         flash("A restore can only be made on the machine that runs the companion.")
         return redirect(url_for("table.backup"), code=303)
-    request.max_content_length = 256 * 1024 * 1024
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
         flash("Choose the backup file to restore.")
@@ -482,13 +504,12 @@ def backup_restore():
         flash("Tick the box to confirm: restoring replaces every match.")
         return redirect(url_for("table.backup"), code=303)
     database = Path(current_app.config["DATABASE"])
-    keep = database.parent / f"before-restore-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite"
     with tempfile.TemporaryDirectory(dir=database.parent) as folder:
         received = Path(folder) / "upload.sqlite"
         upload.save(received)
         try:
             store.close_db()
-            store.restore_from(str(database), str(received), str(keep))
+            keep = store.restore_from(str(database), str(received))
         except store.NotABackup as problem:
             flash(f"Nothing restored: {problem}.")
             return redirect(url_for("table.backup"), code=303)
@@ -496,8 +517,17 @@ def backup_restore():
     return redirect(url_for("table.index"), code=303)
 
 
+FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP")
+
+
 def is_local() -> bool:
-    return (request.remote_addr or "").startswith("127.") or request.remote_addr == "::1"
+    """The request comes from the machine running the companion. A request relayed by a proxy
+    (it carries forwarding headers) is not, unless the companion was told to trust the proxy
+    (``--trust-proxy``), which then gives the phone's own address."""
+    if not current_app.config.get("TRUST_PROXY") and any(h in request.headers for h in FORWARDING):
+        return False
+    address = request.remote_addr or ""
+    return address.startswith("127.") or address == "::1"
 
 
 @bp.get("/healthz")

@@ -34,7 +34,7 @@ def app(tmp_path):
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limit():
-    access._failures.clear()
+    access._tries.clear()
 
 
 def new_match(client, **extra):
@@ -120,7 +120,7 @@ def test_a_wrong_pin_says_so_and_a_right_one_opens_the_match(client):
 
 def test_the_pin_check_is_rate_limited(client):
     match_id = new_match(client, pin="2468")
-    for _ in range(access.TRIES):
+    for _ in range(access.LIMITS["address"][0]):
         assert client.post(f"/matches/{match_id}/pin", data={"pin": "0000"}).status_code == 403
     blocked = client.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
     assert blocked.status_code == 429 and "Too many wrong PINs" in blocked.get_data(as_text=True)
