@@ -1,0 +1,265 @@
+"""Nobody outside the table changes a score, and backups always restore: each attack of the
+security review as a test (a phone on the same network, a proxy in front, a crafted file)."""
+
+import json
+import re
+import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from io import BytesIO
+
+import pytest
+
+from companion import access, create_app, store
+from companion.cli import allowed_hosts
+from companion.rules import deck
+
+FULL = [str(card) for card in deck()]
+HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}
+ONE = {"tallies": [{"cards": 20, "coins": 5, "settebello": True, "sweeps": 0},       # 1 - 0
+                   {"cards": 20, "coins": 5, "settebello": False, "sweeps": 0}]}
+PHONE = {"REMOTE_ADDR": "192.168.1.23"}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                       "DATABASE": str(tmp_path / "store" / "s.sqlite")})
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    access._tries.clear()
+
+
+def new_match(client, **extra) -> int:
+    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], **extra})
+    assert response.status_code == 201
+    return response.get_json()["id"]
+
+
+def restore(client, data: bytes, **kwargs):
+    return client.post("/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y"},
+                       content_type="multipart/form-data", **kwargs)
+
+
+# -- Backups that always restore -----------------------------------------------------------
+
+def test_a_300_hand_store_over_64_kib_round_trips_every_hand(app, client, tmp_path):
+    app.config["WTF_CSRF_ENABLED"] = True         # the CSRF check reads the upload first
+    match_id = new_match(client, options={"target": 1000})
+    for _ in range(300):
+        client.post(f"/api/v1/matches/{match_id}/hands", json=ONE)
+    before = client.get(f"/api/v1/matches/{match_id}").get_json()
+    data = client.get("/backup/download").data
+    assert len(data) > 64 * 1024
+    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)       # changed after the backup
+    page = client.get("/backup").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    answer = client.post("/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y",
+                                                  "csrf_token": token}, content_type="multipart/form-data")
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
+    after = client.get(f"/api/v1/matches/{match_id}").get_json()
+    assert [h["entry"] for h in after["hands"]] == [h["entry"] for h in before["hands"]]
+    assert after["totals"] == before["totals"] and len(after["hands"]) == 300
+
+
+def test_two_restores_in_the_same_second_keep_both_safety_copies(app, client):
+    new_match(client)
+    data = client.get("/backup/download").data
+    for _ in range(3):
+        assert restore(client, data).status_code == 303
+    folder = app.config["DATABASE"].rsplit("/", 1)[0]
+    kept = sorted(__import__("pathlib").Path(folder).glob("before-restore-*.sqlite"))
+    assert len(kept) == 3
+    for copy in kept:
+        assert sqlite3.connect(copy).execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 1
+
+
+def crafted(tmp_path, sql: str) -> bytes:
+    path = tmp_path / "crafted.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(sql)
+    conn.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("sql, message", [
+    ("CREATE TABLE matches (x); CREATE TABLE hands (y); CREATE TABLE migrations (version INTEGER);"
+     "INSERT INTO migrations VALUES (5);", "table is not the companion"),
+    ("CREATE TABLE migrations (version INTEGER); INSERT INTO migrations VALUES (99);",
+     "made by a newer version"),
+    ("CREATE TABLE notes (x);", "not a Scopa companion backup"),
+])
+def test_a_file_that_only_looks_like_a_store_is_refused(client, tmp_path, sql, message):
+    match_id = new_match(client)
+    answer = restore(client, crafted(tmp_path, sql), follow_redirects=True)
+    assert f"Nothing restored: " in answer.get_data(as_text=True)
+    assert message in answer.get_data(as_text=True)
+    assert client.get(f"/api/v1/matches/{match_id}").status_code == 200       # untouched
+    assert client.get("/").status_code == 200
+
+
+def test_a_store_with_a_match_that_cannot_be_read_is_refused(app, client, tmp_path):
+    match_id = new_match(client)
+    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    path = tmp_path / "bad.sqlite"
+    path.write_bytes(client.get("/backup/download").data)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE matches SET rules = '{\"preset\": \"briscola\"'")
+    conn.commit()
+    conn.close()
+    answer = restore(client, path.read_bytes(), follow_redirects=True)
+    assert f"Nothing restored: match {match_id} in it cannot be read" in answer.get_data(as_text=True)
+    assert client.get(f"/matches/{match_id}").status_code == 200
+
+
+# -- Secrets stay on the server ------------------------------------------------------------
+
+def test_a_phone_cannot_download_the_store_with_its_pin_hashes(client):
+    new_match(client, pin="2468")
+    refused = client.get("/backup/download", environ_base=PHONE)
+    assert refused.status_code == 403 and b"SQLite format" not in refused.data
+    assert "only be downloaded on the machine that runs the companion" in refused.get_data(as_text=True)
+    local = client.get("/backup/download")
+    assert local.status_code == 200 and local.headers["Cache-Control"] == "no-store"
+
+
+def test_a_request_relayed_by_a_proxy_is_not_the_machine_itself(client, tmp_path):
+    relayed = {"X-Forwarded-For": "192.168.1.23"}
+    assert client.get("/backup/download", headers=relayed).status_code == 403
+    answer = client.post("/backup/restore", headers=relayed, data={"confirm": "y"}, follow_redirects=True)
+    assert "can only be made on the machine that runs the companion" in answer.get_data(as_text=True)
+
+
+def test_trusting_the_proxy_reads_the_phones_own_address(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "TRUST_PROXY": True,
+                      "DATABASE": str(tmp_path / "p.sqlite")})
+    client = app.test_client()
+    assert client.get("/backup/download", headers={"X-Forwarded-For": "192.168.1.23"}).status_code == 403
+    assert client.get("/backup/download", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 200
+
+
+def test_a_host_that_is_not_this_machine_is_refused(client, app):
+    app.config["TRUSTED_HOSTS"] = allowed_hosts("0.0.0.0", ["192.168.1.5"], ["http://scopa.example:8000/"])
+    assert client.get("/", headers={"Host": "192.168.1.5:8000"}).status_code == 200
+    assert client.get("/", headers={"Host": "scopa.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "localhost:8000"}).status_code == 200
+    assert client.get("/", headers={"Host": "attacker.example"}).status_code == 400     # DNS rebinding
+    api = client.get("/api/v1/matches", headers={"Host": "attacker.example"})
+    assert api.status_code == 400 and "error" in api.get_json()
+
+
+def test_every_answer_keeps_the_referrer_to_the_site(client):
+    for path in ("/", "/api/v1/variants", "/referee/"):
+        assert client.get(path).headers["Referrer-Policy"] == "same-origin"
+
+
+# -- The PIN --------------------------------------------------------------------------------
+
+def test_a_burst_of_fifty_wrong_pins_gets_at_most_the_limit_checked(tmp_path, monkeypatch):
+    from waitress.server import create_server
+    import urllib.error
+    import urllib.request
+    app = create_app({"SECRET_KEY": "burst", "WTF_CSRF_ENABLED": False,
+                      "DATABASE": str(tmp_path / "burst.sqlite")})
+    checked = []
+    real = access.check_password_hash
+    monkeypatch.setattr(access, "check_password_hash",
+                        lambda *args: checked.append(1) or real(*args))
+    httpd = create_server(app, host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=httpd.run, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.effective_port}"
+    try:
+        request = urllib.request.Request(base + "/api/v1/matches", method="POST", headers={
+            "Content-Type": "application/json"}, data=json.dumps({"players": ["A", "B"], "pin": "2468"}).encode())
+        match_id = json.load(urllib.request.urlopen(request))["id"]
+
+        def guess(i):
+            request = urllib.request.Request(f"{base}/matches/{match_id}/pin", method="POST",
+                                             data=f"pin={1000 + i}".encode(),
+                                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+            try:
+                return urllib.request.urlopen(request, timeout=30).status
+            except urllib.error.HTTPError as error:
+                return error.code
+
+        with ThreadPoolExecutor(50) as pool:
+            statuses = list(pool.map(guess, range(50)))
+    finally:
+        httpd.close()
+    assert statuses.count(403) == access.LIMITS["address"][0] == len(checked)
+    assert statuses.count(429) == 50 - access.LIMITS["address"][0]
+
+
+def test_many_addresses_share_one_ceiling_per_match(client):
+    match_id = new_match(client, pin="2468")
+    statuses = []
+    for i in range(40):                       # 40 addresses, 5 tries each would be 200
+        for _ in range(5):
+            statuses.append(client.post(f"/matches/{match_id}/pin", data={"pin": "0000"},
+                                        environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code)
+    assert statuses.count(403) == access.LIMITS["match"][0]
+    # A phone already unlocked is never locked out by the others' guesses.
+    other = new_match(client, pin="1357")
+    assert client.post(f"/matches/{other}/pin", data={"pin": "1357"}).status_code == 303
+
+
+def test_an_unlocked_phone_is_not_locked_out_by_wrong_guesses(app):
+    owner, stranger = app.test_client(), app.test_client()
+    match_id = new_match(owner, pin="2468")
+    assert owner.post(f"/matches/{match_id}/pin", data={"pin": "2468"}).status_code == 303
+    for _ in range(30):
+        stranger.post(f"/matches/{match_id}/pin", data={"pin": "0000"})
+    assert owner.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
+
+
+def test_an_unlock_holds_for_that_match_not_its_number_in_another_store(app, client, tmp_path):
+    match_id = new_match(client, pin="2468")
+    assert client.post(f"/matches/{match_id}/pin", data={"pin": "2468"}).status_code == 303
+    assert client.get(f"/matches/{match_id}/hands/new").status_code == 200
+    # Another store (a restore, or --db elsewhere) with a match of the same number and another PIN.
+    elsewhere = create_app({"TESTING": True, "SECRET_KEY": "test",
+                            "DATABASE": str(tmp_path / "other.sqlite")}).test_client()
+    assert new_match(elsewhere, pin="9999") == match_id
+    answer = restore(client, elsewhere.get("/backup/download").data)
+    assert answer.status_code == 303
+    page = client.get(f"/matches/{match_id}/hands/new")
+    assert page.status_code == 303 and "/pin" in page.headers["Location"]
+
+
+@pytest.mark.parametrize("target", ["/\t/evil.example/phish", "/%09/evil.example", "/\\evil.example",
+                                    "\\\\evil.example", " //evil.example", "https://evil.example/",
+                                    "/ok\r\nSet-Cookie: stolen=1", "javascript:alert(1)"])
+def test_after_the_pin_the_phone_stays_on_this_site(client, target):
+    match_id = new_match(client, pin="2468")
+    answer = client.post(f"/matches/{match_id}/pin?next={target}", data={"pin": "2468"})
+    assert answer.status_code == 303
+    location = answer.headers["Location"]
+    assert location.startswith("/") and not location.startswith("//")
+    assert "\r" not in location and "\n" not in location and "evil" not in location.replace("%09/evil", "")
+
+
+# -- No input makes a 500 -------------------------------------------------------------------
+
+@pytest.mark.parametrize("query", ["claimer=abc", "claimer=1.5", "c_7d=abc", "c_7d=9", "sweeps_0=x",
+                                   "total_0=zz", "sides=abc"])
+def test_a_malformed_claim_question_is_refused_plainly(client, query):
+    answer = client.get(f"/referee/claim?{query}")
+    assert answer.status_code in (200, 400)
+    if answer.status_code == 400:
+        assert re.search(r'role="alert"[^>]*>[^<]*(Not a valid|valid)', answer.get_data(as_text=True))
+
+
+def test_a_hand_with_no_tallies_is_refused(client):
+    match_id = new_match(client)
+    answer = client.post(f"/api/v1/matches/{match_id}/hands", json={"tallies": []})
+    assert answer.status_code == 400 and answer.get_json()["error"] == "this match has 2 sides, not 0"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/score", "/api/v1/captures", "/api/v1/deal", "/api/v1/claim",
+                                  "/api/v1/matches", "/api/v1/matches/1/hands"])
+def test_json_nested_a_thousand_levels_is_refused(client, path):
+    new_match(client)
+    answer = client.post(path, data="[" * 1000 + "]" * 1000, content_type="application/json")
+    assert answer.status_code == 400 and "nested too deeply" in answer.get_json()["error"]
