@@ -241,7 +241,12 @@ def api_http_error(error: HTTPException):
     """Every HTTP error under /api/ answers JSON, never an HTML page."""
     messages = {413: "the request is too large", 404: "no such API endpoint",
                 405: "that method is not allowed here"}
-    return jsonify({"error": messages.get(error.code, error.description)}), error.code
+    response = jsonify({"error": messages.get(error.code, error.description)})
+    response.status_code = error.code
+    for name, value in error.get_headers():     # Allow on a 405, as HTTP asks
+        if name.lower() == "allow":
+            response.headers["Allow"] = value
+    return response
 
 
 # -- Matches -------------------------------------------------------------------------------

@@ -28,6 +28,21 @@ RULES_IN = {
     "options": {"type": "object", "description": f"rule items to change: {', '.join(ITEMS)}"},
 }
 NULLABLE_INT = {"type": "integer", "nullable": True}
+NAME = {"type": "string", "minLength": 1, "maxLength": 24, "pattern": "\\S"}
+OUTCOME = {"type": "object", "required": ["over", "winner", "reason", "double", "text"], "properties": {
+    "over": {"type": "boolean"}, "winner": NULLABLE_INT, "reason": {"type": "string"},
+    "double": {"type": "boolean"}, "text": {"type": "string"}}}
+MATCH_FIELDS = ["id", "created", "version", "sides", "rules", "pin", "totals", "hands", "outcome",
+                "next_hand"]
+MATCH_PROPERTIES = {
+    "id": {"type": "integer"}, "version": {"type": "integer"}, "created": {"type": "string"},
+    "sides": {"type": "array", "items": {"type": "object", "required": ["name", "players"], "properties": {
+        "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}}}}},
+    "rules": {"type": "object"}, "pin": {"type": "boolean"},
+    "totals": {"type": "array", "items": {"type": "integer"}}, "outcome": OUTCOME,
+    "next_hand": {"type": "object", "nullable": True, "required": ["number", "dealer", "plays_first"],
+                  "properties": {"number": {"type": "integer"}, "dealer": {"type": "string"},
+                                 "plays_first": {"type": "string"}}}}
 
 SCHEMAS = {
     "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
@@ -40,6 +55,8 @@ SCHEMAS = {
         "scaletta_alta": {"type": "integer"}, "piva": {"type": "boolean"},
         "primiera": {"type": "boolean"}}},
     "HandIn": {"type": "object", "properties": {
+        "number": {"type": "integer", "minimum": 1,
+                   "description": "the hand this records: 409 if another was recorded there meanwhile"},
         "piles": {"type": "array", "items": CARDS}, "sweeps": {"type": "array", "items": {"type": "integer"}},
         "tallies": {"type": "array", "items": {"$ref": "#/components/schemas/Tally"}},
         "declarations": {"type": "array", "items": {"$ref": "#/components/schemas/Declaration"}}}},
@@ -84,23 +101,44 @@ SCHEMAS = {
         "variants": {"type": "object"}, "items": {"type": "array", "items": {"type": "string"}}}},
     "NewMatch": {"type": "object", "properties": {
         **RULES_IN,
-        "players": {"type": "array", "items": {"type": "string"}, "description": "2 to 4 players"},
-        "teams": {"type": "array", "items": {"type": "object", "required": ["name", "players"], "properties": {
-            "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}}}}},
-        "first_dealer": {"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["random"]}]},
-        "pin": {"type": "string", "description": "4 to 8 digits"}}},
-    "Match": {"type": "object", "required": ["id", "version", "sides", "rules", "totals", "outcome"],
-              "properties": {
-                  "id": {"type": "integer"}, "version": {"type": "integer"}, "created": {"type": "string"},
-                  "sides": {"type": "array", "items": {"type": "object"}}, "rules": {"type": "object"},
-                  "pin": {"type": "boolean"}, "totals": {"type": "array", "items": {"type": "integer"}},
-                  "hands": {}, "outcome": {"type": "object", "required": ["over", "text"]},
-                  "next_hand": {"type": "object", "nullable": True}}},
-    "Matches": {"type": "object", "required": ["matches"], "properties": {
-        "matches": {"type": "array", "items": {"$ref": "#/components/schemas/Match"}}}},
+        "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 4, "uniqueItems": True,
+                    "description": "2 to 4 players, no two with the same name"},
+        "teams": {"type": "array", "minItems": 2, "maxItems": 2, "items": {
+            "type": "object", "required": ["name", "players"], "properties": {
+                "name": NAME, "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 3,
+                                          "uniqueItems": True}}}},
+        "first_dealer": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
+                                   {"type": "string", "enum": ["random"]}],
+                         "description": "a seat from 0, or random"},
+        "pin": {"type": "string", "pattern": "^[0-9]{4,8}$", "description": "4 to 8 digits"}}},
+    "Match": {"type": "object", "required": MATCH_FIELDS, "properties": {
+        **MATCH_PROPERTIES, "hands": {"type": "integer", "description": "hands recorded"}}},
+    "MatchWithHands": {"type": "object", "required": MATCH_FIELDS, "properties": {
+        **MATCH_PROPERTIES, "hands": {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}}}},
+    "Matches": {"type": "object", "required": ["matches", "next"], "properties": {
+        "matches": {"type": "array", "items": {"$ref": "#/components/schemas/Match"}},
+        "next": {"type": "string", "nullable": True, "description": "the next page, if any"}}},
+    "Hand": {"type": "object", "required": ["id", "number", "version", "entry", "points", "totals_after",
+                                            "breakdown"], "properties": {
+        "id": {"type": "integer", "description": "the hand's id, for good"},
+        "number": {"type": "integer", "description": "its place in the order of play"},
+        "version": {"type": "integer"}, "entry": {"type": "object", "required": ["mode"]},
+        "points": {"type": "array", "items": {"type": "integer"}},
+        "totals_after": {"type": "array", "items": {"type": "integer"}},
+        "breakdown": {"type": "array", "nullable": True, "items": {"$ref": "#/components/schemas/Line"}}}},
     "HandSaved": {"type": "object", "required": ["hand", "match"], "properties": {
-        "hand": {"type": "object", "required": ["number", "points", "totals_after"]},
+        "hand": {"$ref": "#/components/schemas/Hand"},
         "match": {"$ref": "#/components/schemas/Match"}}},
+    "Problem": {"type": "object", "required": ["error"], "properties": {
+        "error": {"type": "string"}, "hand": {"$ref": "#/components/schemas/Hand"},
+        "match": {"$ref": "#/components/schemas/Match"}},
+        "description": "refused: the reason, and the hand in the way as it is now where there is one"},
+    "HandChange": {"allOf": [{"$ref": "#/components/schemas/HandIn"}, {
+        "type": "object", "required": ["version"], "properties": {
+            "version": {"type": "integer", "minimum": 1,
+                        "description": "the version this was made from (or If-Match)"}}}]},
+    "HandDeleted": {"type": "object", "required": ["deleted", "match"], "properties": {
+        "deleted": {"type": "integer"}, "match": {"$ref": "#/components/schemas/Match"}}},
 }
 
 def question(summary: str, request: str, answer: str) -> dict:
@@ -110,6 +148,16 @@ def question(summary: str, request: str, answer: str) -> dict:
 
 
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+HAND_ID = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+PIN = {"name": "X-Scopa-PIN", "in": "header", "required": False, "schema": {"type": "string"}}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": 'the hand\'s ETag ("<version>"): the version the change was made from'}
+WRITE_ERRORS = {"400": ERROR, "403": ERROR, "404": ERROR, "413": ERROR, "429": ERROR,
+                "503": {**ERROR, "description": "the store cannot save (its disk is full...)"}}
+# For schemathesis's stateful tests, and for readers: what an answer leads to.
+HAND_LINKS = {name: {"operationId": operation, "parameters": {
+    "match_id": "$request.path.match_id", "hand_id": "$response.body#/hand/id"}}
+    for name, operation in (("GetHand", "getHand"), ("EditHand", "editHand"), ("DeleteHand", "deleteHand"))}
 
 SPEC = {
     "openapi": "3.0.3",
@@ -124,25 +172,59 @@ SPEC = {
         "/api/v1/variants": {"get": {
             "summary": "Every variant and its rule items", "responses": {"200": ok("Variants")}}},
         "/api/v1/matches": {
-            "get": {"summary": "Every match", "responses": {"200": ok("Matches")}},
-            "post": {"summary": "Start a match", "requestBody": body("NewMatch"),
-                     "responses": {"201": ok("Match", "the match"), "400": ERROR, "413": ERROR}}},
+            "get": {"summary": "Matches, newest first, a page at a time",
+                    "parameters": [
+                        {"name": "state", "in": "query", "required": False,
+                         "schema": {"type": "string", "enum": ["all", "playing", "finished"]}},
+                        {"name": "limit", "in": "query", "required": False,
+                         "schema": {"type": "integer", "minimum": 1, "maximum": 200}},
+                        {"name": "before", "in": "query", "required": False,
+                         "schema": {"type": "integer", "minimum": 1}}],
+                    "responses": {"200": ok("Matches"), "400": ERROR}},
+            "post": {"summary": "Start a match", "operationId": "createMatch", "requestBody": body("NewMatch"),
+                     "responses": {"201": {**ok("Match", "the match"), "links": {
+                         "GetMatch": {"operationId": "getMatch",
+                                      "parameters": {"match_id": "$response.body#/id"}},
+                         "AddHand": {"operationId": "addHand",
+                                     "parameters": {"match_id": "$response.body#/id"}}}},
+                         "400": ERROR, "413": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/matches/{match_id}": {"get": {
             "summary": "A match with every hand (ETag: If-None-Match answers 304 when unchanged)",
-            "parameters": [MATCH_ID],
-            "responses": {"200": ok("Match"), "304": {"description": "unchanged"}, "404": ERROR}}},
+            "operationId": "getMatch", "parameters": [MATCH_ID],
+            "responses": {"200": ok("MatchWithHands"), "304": {"description": "unchanged"}, "404": ERROR}}},
         "/api/v1/matches/{match_id}/hands": {"post": {
             "summary": "Record a hand. With an Idempotency-Key, a request sent twice records one hand "
-                       "(the second answer is 200 with the hand already saved).",
-            "parameters": [MATCH_ID,
+                       "(the second answer is 200 with the hand already saved; the same key with "
+                       "another hand answers 422).",
+            "operationId": "addHand",
+            "parameters": [MATCH_ID, PIN,
                            {"name": "Idempotency-Key", "in": "header", "required": False,
-                            "schema": {"type": "string"}},
-                           {"name": "X-Scopa-PIN", "in": "header", "required": False,
                             "schema": {"type": "string"}}],
             "requestBody": body("HandIn"),
-            "responses": {"201": ok("HandSaved", "recorded"), "200": ok("HandSaved", "already recorded"),
-                          "400": ERROR, "403": ERROR, "404": ERROR, "409": ERROR, "413": ERROR,
-                          "429": ERROR}}},
+            "responses": {"201": {**ok("HandSaved", "recorded"), "links": HAND_LINKS},
+                          "200": ok("HandSaved", "already recorded"),
+                          "409": ok("Problem", "the match is over, or the hand numbered was "
+                                               "recorded meanwhile (shown)"),
+                          "422": ok("Problem", "the key recorded another hand (shown)"),
+                          **WRITE_ERRORS}}},
+        "/api/v1/matches/{match_id}/hands/{hand_id}": {
+            "get": {"summary": "One hand (ETag: its version)", "operationId": "getHand",
+                    "parameters": [MATCH_ID, HAND_ID],
+                    "responses": {"200": ok("HandSaved"), "404": ERROR}},
+            "put": {"summary": "Replace a hand's entry, from the version it was made from",
+                    "operationId": "editHand", "parameters": [MATCH_ID, HAND_ID, PIN, IF_MATCH],
+                    "requestBody": body("HandChange"),
+                    "responses": {"200": ok("HandSaved", "changed"),
+                                  "409": ok("Problem", "changed meanwhile: the hand as it is now"),
+                                  **WRITE_ERRORS}},
+            "delete": {"summary": "Delete a hand, from the version it was made from",
+                       "operationId": "deleteHand",
+                       "parameters": [MATCH_ID, HAND_ID, PIN, IF_MATCH,
+                                      {"name": "version", "in": "query", "required": False,
+                                       "schema": {"type": "integer", "minimum": 1}}],
+                       "responses": {"200": ok("HandDeleted", "deleted"),
+                                     "409": ok("Problem", "changed meanwhile: the hand as it is now"),
+                                     **WRITE_ERRORS}}},
     },
     "components": {"schemas": SCHEMAS},
 }

@@ -281,6 +281,38 @@ def test_the_api_keeps_to_its_openapi_document(case):
                                    st_checks.response_schema_conformance])
 
 
+_reads = schema.include(method="GET")
+
+
+@_reads.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_well_formed_read_is_answered(case):
+    # positive_data_acceptance: a request the document calls valid is accepted (2xx, or 404 for
+    # a match or hand that is not there): the document is as strict as the real checks.
+    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[
+        st_checks.not_a_server_error, st_checks.positive_data_acceptance,
+        st_checks.response_schema_conformance])
+
+
+class APIWorkflow(schema.as_state_machine()):
+    """Sequences of calls following the document's links: create a match, record hands, read,
+    change and delete them; a deleted hand must be gone, a created one must be there."""
+
+    def get_call_kwargs(self, case):
+        return {"headers": {"Accept-Encoding": "identity"}}
+
+    def validate_response(self, response, case, additional_checks=None, **kwargs):
+        case.validate_response(response, checks=[
+            st_checks.not_a_server_error, st_checks.status_code_conformance,
+            st_checks.content_type_conformance, st_checks.response_schema_conformance,
+            st_checks.use_after_free, st_checks.ensure_resource_availability])
+
+
+TestAPIWorkflow = APIWorkflow.TestCase
+TestAPIWorkflow.settings = settings(max_examples=15, stateful_step_count=6, deadline=None,
+                                    suppress_health_check=list(HealthCheck))
+
+
 # -- A real server: concurrency and crashes ------------------------------------------------
 
 def free_port():
