@@ -6,7 +6,7 @@ the match's *access key*, a random key made with the match and kept in its row: 
 or another store with a match of the same number never honours it.
 
 Wrong PINs are limited per address and match (5 a minute) and per match whatever the address (20
-an hour: behind a proxy, or from many addresses, a PIN of 4 digits still takes about 500 hours of
+an hour: behind a proxy, or from many addresses, a PIN of 4 digits still takes about 250 hours of
 guessing for even odds). A try is counted before the PIN is checked, in the same step as the
 limit is checked, so a burst of tries at once cannot pass the limit; a phone already unlocked
 never needs a try, so nobody's wrong guesses lock it out.
