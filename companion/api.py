@@ -349,9 +349,9 @@ def _query_number(name: str, default: int | None) -> int | None:
     value = request.args.get(name)
     if value is None:
         return default
-    if not value.isdigit() or not 0 < int(value) <= store.MAX_ID:
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
         raise BadRequest(f"{name} must be a whole number from 1")
-    return int(value)
+    return min(int(value), store.MAX_ID)     # beyond the biggest id: no id is left out
 
 
 def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
@@ -370,7 +370,9 @@ def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
         sizes = [len(t.get("players") or []) if isinstance(t.get("players"), list) else 0 for t in teams]
         if sizes[0] != sizes[1] or sizes[0] not in (2, 3):
             raise BadRequest("the two teams must have 2 or 3 players each")
-        names = [t.get("name") for t in teams] + [p for t in teams for p in t["players"]]
+        if not all(isinstance(t.get("name"), str) for t in teams):
+            raise BadRequest('every team needs a name: {"name": ..., "players": [...]}')
+        names = [t["name"] for t in teams] + [p for t in teams for p in t["players"]]
         sides = [{"name": t["name"], "players": list(t["players"])} for t in teams]
     if not all(isinstance(n, str) and 0 < len(n.strip()) <= 24 for n in names):
         raise BadRequest("every name must be 1 to 24 characters")
@@ -482,7 +484,8 @@ def add_hand_api(match_id: int):
 def _made_from(data: dict[str, Any] | None = None) -> int:
     """The version an edit or delete was made from: ``If-Match: "<version>"`` or ``version``."""
     # A compressed answer's ETag carries the encoding: "2:gzip" names version 2 too.
-    tags = [tag.split(":")[0] for tag in request.if_match.as_set()] if request.if_match else []
+    # The tag is taken weak or strong (a compressed answer's is weak); an empty tag is no tag.
+    tags = [tag.split(":")[0] for tag in request.if_match.as_set(include_weak=True) if tag]
     if len(tags) == 1 and tags[0].isdigit():
         return int(tags[0])
     value = (data or {}).get("version", request.args.get("version"))

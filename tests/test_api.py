@@ -305,6 +305,7 @@ def test_home_page_is_served_without_outside_resources(client):
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from conftest import examples  # noqa: E402
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 45) | st.floats(allow_nan=False)
@@ -318,7 +319,7 @@ request_keys = ["variant", "options", "piles", "sweeps", "tallies", "declaration
 option_values = st.dictionaries(st.sampled_from(ITEMS), json_values, max_size=3)
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=150)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=examples(150))
 @given(endpoint=st.sampled_from(["score", "captures", "deal", "claim"]),
        body=st.dictionaries(st.sampled_from(request_keys), json_values, max_size=6),
        options=option_values | st.none())

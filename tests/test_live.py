@@ -224,6 +224,9 @@ def test_restore_only_from_the_machine_itself(client):
     ({"players": ["Anna", "anna"]}, "two names are the same"),
     ({"players": ["Anna", "Bruno"], "teams": []}, 'give "players"'),
     ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C"]}]}, "2 or 3 players each"),
+    # Found by the API fuzzer: a team without a name made a 500.
+    ({"teams": [{"players": ["A", "B"]}, {"players": ["C", "D"]}]}, "every team needs a name"),
+    ({"teams": [{"name": 7, "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}]}, "every team needs a name"),
     ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
     ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 4 to 8 digits"),
     ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
@@ -264,6 +267,8 @@ def test_a_won_match_refuses_more_hands(client):
 
 schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, settings  # noqa: E402
+
+from conftest import examples  # noqa: E402
 from schemathesis import checks as st_checks  # noqa: E402
 
 _fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
@@ -273,7 +278,7 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _fuzz_app)
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_keeps_to_its_openapi_document(case):
     # The WSGI transport does not decompress as an HTTP client does: ask for plain answers.
     case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[st_checks.not_a_server_error, st_checks.status_code_conformance,
@@ -285,7 +290,7 @@ _reads = schema.include(method="GET")
 
 
 @_reads.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_well_formed_read_is_answered(case):
     # positive_data_acceptance: a request the document calls valid is accepted (2xx, or 404 for
     # a match or hand that is not there): the document is as strict as the real checks.
@@ -309,7 +314,7 @@ class APIWorkflow(schema.as_state_machine()):
 
 
 TestAPIWorkflow = APIWorkflow.TestCase
-TestAPIWorkflow.settings = settings(max_examples=15, stateful_step_count=6, deadline=None,
+TestAPIWorkflow.settings = settings(max_examples=examples(15), stateful_step_count=6, deadline=None,
                                     suppress_health_check=list(HealthCheck))
 
 

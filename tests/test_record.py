@@ -215,6 +215,20 @@ def test_the_api_edits_and_deletes_a_hand_by_id_and_version(client):
     assert hands(client, match_id) == []
 
 
+def test_odd_if_match_headers_are_read_or_refused_never_a_crash(client):
+    # Found by the stateful API fuzzer in CI: 'If-Match: ""' (an empty tag) made a 500.
+    match_id = new_match(client, options={"target": 1000})
+    hand = record(client, match_id, marked(1))
+    url = f"/api/v1/matches/{match_id}/hands/{hand['id']}"
+    for header in ['""', 'W/""', '*', '"", "x"', '"1", "2"', 'garbage']:
+        answer = client.put(url, json=marked(2), headers={"If-Match": header})
+        assert answer.status_code == 400, header
+        assert "version" in answer.get_json()["error"]
+    weak = client.put(url, json=marked(2), headers={"If-Match": 'W/"1:gzip"'})
+    assert weak.status_code == 200 and weak.get_json()["hand"]["version"] == 2
+    assert cards_of(hands(client, match_id)[0]) == 22
+
+
 # -- The result and the scoreboard never disagree -----------------------------------------------
 
 def big_totals(client, match_id) -> list[int]:
