@@ -141,7 +141,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # gzip is what phones accept over plain HTTP (br and zstd only over HTTPS); the live
         # fragment every phone fetches after a change shrinks about tenfold.
         COMPRESS_ALGORITHM=["gzip"],
-        COMPRESS_ALGORITHM_STREAMING=["deflate"],
+        COMPRESS_STREAMS=False,         # static files: sent as they are, and kept a year
     )
     if test_config is None:
         app.config["SECRET_KEY"] = secret_key(folder)
