@@ -125,6 +125,23 @@ def test_a_phone_cannot_download_the_store_with_its_pin_hashes(client):
     assert local.status_code == 200 and local.headers["Cache-Control"] == "no-store"
 
 
+def test_no_answer_to_a_phone_carries_a_pin_hash_or_access_key(app, client):
+    match_id = new_match(client, pin="2468")
+    client.post(f"/api/v1/matches/{match_id}/hands", json=ONE, headers={"X-Scopa-PIN": "2468"})
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        pin_hash, key = conn.execute("SELECT pin_hash, access_key FROM matches").fetchone()
+    assert pin_hash and key
+    hand_id = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]["id"]
+    for path in ["/", "/matches", f"/matches/{match_id}", f"/matches/{match_id}/poll",
+                 f"/matches/{match_id}/join", f"/matches/{match_id}/hands/{hand_id}",
+                 "/api/v1/matches", f"/api/v1/matches/{match_id}",
+                 f"/api/v1/matches/{match_id}/hands/{hand_id}"]:
+        answer = client.get(path, environ_base=PHONE)
+        assert answer.status_code == 200, path
+        text = answer.get_data(as_text=True)
+        assert pin_hash not in text and pin_hash.split("$")[-1] not in text and key not in text, path
+
+
 def test_a_request_relayed_by_a_proxy_is_not_the_machine_itself(client, tmp_path):
     relayed = {"X-Forwarded-For": "192.168.1.23"}
     assert client.get("/backup/download", headers=relayed).status_code == 403
