@@ -5,22 +5,15 @@ import json
 import os
 import shutil
 import site
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from helpers import start_companion
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -44,22 +37,10 @@ def install(venv: Path, wheel: Path) -> Path:
 
 
 def serve(command: Path, home: Path):
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOPA_", "XDG_"))}
     env["HOME"] = str(home)
-    process = subprocess.Popen([str(command), "--host", "127.0.0.1", "--port", str(port)], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1).close()
-            return base, process
-        except OSError:
-            if process.poll() is not None:
-                pytest.fail(process.stdout.read())
-            time.sleep(0.05)
-    process.kill()
-    pytest.fail("the installed companion did not answer")
+    process, base = start_companion(env=env, command=str(command), output=subprocess.PIPE)
+    return base, process
 
 
 def stop(process) -> str:

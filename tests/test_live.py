@@ -8,8 +8,6 @@ import random
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -20,6 +18,7 @@ from io import BytesIO
 import pytest
 
 from companion import access, create_app
+from helpers import start_companion
 from companion.rules import deck
 
 FULL = [str(card) for card in deck()]
@@ -65,7 +64,7 @@ def test_an_unchanged_poll_answers_nothing_to_swap_and_a_change_the_new_scores(c
     changed = client.get(f"/matches/{match_id}/poll?since=0")
     assert changed.status_code == 200
     text = changed.get_data(as_text=True)
-    assert "<html" not in text and 'id="live"' in text and f"since=1" in text
+    assert "<html" not in text and 'id="live"' in text and "since=1" in text
     assert re.search(r'data-testid="total-0">5<', text)
     assert unchanged(client.get(f"/matches/{match_id}/poll?since=1"))
 
@@ -320,13 +319,6 @@ TestAPIWorkflow.settings = settings(max_examples=examples(15), stateful_step_cou
 
 # -- A real server: concurrency and crashes ------------------------------------------------
 
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def post(url, body, key=None, timeout=30):
     headers = {"Content-Type": "application/json"}
     if key:
@@ -373,18 +365,10 @@ def test_twenty_phones_saving_different_hands_lose_none(live_server):
 
 @pytest.mark.parametrize("run", range(3))
 def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
-    port, database = free_port(), tmp_path / "crash.sqlite"
+    database = tmp_path / "crash.sqlite"
     env = dict(os.environ, SCOPA_DATA=str(tmp_path / "instance"))
-    server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
-                               "--db", str(database)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    server, base = start_companion("--db", str(database), env=env)
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         _, match = post(f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})
         acknowledged: list[str] = []
         stop = threading.Event()

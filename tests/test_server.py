@@ -5,19 +5,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
 from companion.cli import parse_args
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from helpers import start_companion
 
 
 def test_options_come_from_flags_or_the_environment(monkeypatch):
@@ -31,25 +25,9 @@ def test_options_come_from_flags_or_the_environment(monkeypatch):
 
 @pytest.fixture
 def server(tmp_path):
-    port = free_port()
     env = dict(os.environ, SCOPA_DATA=str(tmp_path / "instance"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
-         "--db", str(tmp_path / "data" / "scopa.sqlite")],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/", timeout=1).close()
-            break
-        except OSError:
-            if process.poll() is not None:
-                pytest.fail(f"the server stopped: {process.stdout.read()}")
-            time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail("the server did not answer within 20 s")
+    process, base = start_companion("--db", str(tmp_path / "data" / "scopa.sqlite"), env=env,
+                                    output=subprocess.PIPE)
     yield base, process
     process.terminate()
     process.wait(timeout=10)

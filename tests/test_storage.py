@@ -8,7 +8,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion import adopt_old_store, create_app, data_folder, secret_key, store
+from helpers import free_port, start_companion
 
 HAND = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "sweeps": 1},
                     {"cards": 18, "coins": 4, "settebello": False, "sweeps": 0}]}
@@ -140,13 +140,6 @@ def test_a_file_that_is_not_a_store_is_said_plainly(app, client, tmp_path):
 
 # -- A real full disk and a real read-only file system (a small tmpfs) ---------------------------
 
-def free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def call(method, url, body=None):
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method,
@@ -173,18 +166,8 @@ def small_disk(tmp_path):
 def test_a_real_full_disk_on_a_running_server(small_disk, tmp_path):
     # (A file system cannot be made read-only under a server holding the store open for
     # writing: a read-only store is tried above through SQLite's own read-only mode.)
-    port = free_port()
-    env = dict(os.environ, SCOPA_DATA=str(small_disk))
-    server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port",
-                               str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    server, base = start_companion(env=dict(os.environ, SCOPA_DATA=str(small_disk)))
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         _, match = call("POST", f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"],
                                                             "options": {"target": 1000}})
         url = f"{base}/api/v1/matches/{match['id']}/hands"
