@@ -135,6 +135,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE=database or str(folder / "scopa.sqlite"),
         TRUST_PROXY=os.environ.get("SCOPA_TRUST_PROXY", "") not in ("", "0", "false", "no"),
         STORE_NOTE=note,
+        LANG=os.environ.get("SCOPA_LANG") or "it",   # when neither the switch nor the phone says
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
@@ -163,6 +164,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     csrf.init_app(app)
     compress.init_app(app)
+    from . import i18n
+    i18n.init_app(app)
     _static_files_cached_for_good(app)
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)

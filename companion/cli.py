@@ -71,6 +71,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "address from its X-Forwarded-For header (off by default: a request "
                              "with forwarding headers is then never taken as this machine's; env "
                              "SCOPA_TRUST_PROXY=1)")
+    parser.add_argument("--lang", choices=("it", "en", "fr"),
+                        default=os.environ.get("SCOPA_LANG") if os.environ.get("SCOPA_LANG") in ("it", "en", "fr") else "it",
+                        help="the pages' language for a phone that asks for none of Italian, "
+                             "English and French (default it; env SCOPA_LANG); each player can "
+                             "switch on any page")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("SCOPA_THREADS", "8")),
                         help="worker threads (default 8; env SCOPA_THREADS): a request takes a "
                              "few milliseconds of CPU, so more threads than this only help "
@@ -128,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.trust_proxy:
         os.environ["SCOPA_TRUST_PROXY"] = "1"
+    os.environ["SCOPA_LANG"] = args.lang
     if args.db:
         path = Path(args.db).expanduser().resolve()
         path.parent.mkdir(parents=True, exist_ok=True)

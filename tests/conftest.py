@@ -5,6 +5,11 @@ from hypothesis import settings
 
 from companion import create_app
 
+# The suite reads the pages in English, the messages' own language, unless a test asks for
+# another (tests/test_languages.py renders every page in Italian, English and French). Servers
+# the tests start inherit it.
+os.environ["SCOPA_LANG"] = "en"
+
 # The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
 # fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many
 # (README, "Fuzzing"); a failure it finds becomes a plain test.

@@ -1,0 +1,130 @@
+"""One language per page: Italian, English or French, with Flask-Babel.
+
+A page's language is the one the player chose with the switch on every page (kept in a cookie),
+else the best of the phone's ``Accept-Language``, else the server's ``--lang``, else Italian, the
+game's own. The JSON API speaks English unless the request's ``Accept-Language`` asks for Italian
+or French. Cards are named in words here (the rules package only knows ``7d``), with the names of
+the pack on the table: ``7 di denari``, ``seven of coins``, ``7 de deniers``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from babel.numbers import format_decimal
+from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
+from flask_babel import Babel, get_locale, get_translations
+
+from .rules.cards import Card
+from .rules.said import Joined, Said
+
+LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français"}
+COOKIE = "lang"
+YEAR = 365 * 24 * 3600
+
+bp = Blueprint("lang", __name__)
+babel = Babel()
+
+
+def page_language() -> str:
+    """The language of this page (or of this API answer)."""
+    if request.path.startswith("/api/"):
+        return request.accept_languages.best_match(["en", "it", "fr"]) or "en"
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return (request.accept_languages.best_match(list(LANGUAGES))
+            or current_app.config.get("LANG") or "it")
+
+
+@bp.get("/lang/<code>")
+def choose(code: str):
+    """The language switch: kept a year in a cookie, then back to the page it was pressed on."""
+    from .views import on_this_site
+    back = on_this_site(request.args.get("next", ""), url_for("table.index"))
+    response = redirect(back, 303)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True)
+    return response
+
+
+# -- Cards in words -------------------------------------------------------------------------
+
+# Per language and pack: the names of the values (the others are their figures) and the suits.
+_ITALIAN_PACK = {
+    "it": ({1: "Asso", 8: "Fante", 9: "Cavallo", 10: "Re"},
+           {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}),
+    "en": ({1: "Ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+            8: "Jack", 9: "Horse", 10: "King"},
+           {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}),
+    "fr": ({1: "As", 8: "Valet", 9: "Cavalier", 10: "Roi"},
+           {"d": "deniers", "c": "coupes", "s": "épées", "b": "bâtons"}),
+}
+_FRENCH_PACK = {
+    "it": ({1: "Asso", 8: "Fante", 9: "Donna", 10: "Re"},
+           {"d": "quadri", "c": "cuori", "s": "picche", "b": "fiori"}),
+    "en": ({1: "Ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+            8: "Jack", 9: "Queen", 10: "King"},
+           {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}),
+    "fr": ({1: "As", 8: "Valet", 9: "Dame", 10: "Roi"},
+           {"d": "carreau", "c": "cœur", "s": "pique", "b": "trèfle"}),
+}
+# The Chkobba pack names its 9 the Jack and its 8 the Queen (only the labels: RULES §1).
+_CHKOBBA_FIGURES = {"it": {8: "Donna", 9: "Fante"}, "en": {8: "Queen", 9: "Jack"},
+                    "fr": {8: "Dame", 9: "Valet"}}
+
+
+def card_words(card: Card, language: str, pack: str = "italian") -> str:
+    """'7 di denari', 'seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'."""
+    values, suits = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language]
+    if pack == "chkobba":
+        values = {**values, **_CHKOBBA_FIGURES[language]}
+    value, suit = values.get(card.value, str(card.value)), suits[card.suit]
+    if language == "it":
+        return f"{value} di {suit}"
+    if language == "fr":
+        return f"{value} d’{suit}" if suit[0] in "aeiouéè" else f"{value} de {suit}"
+    return f"{value} of {suit}"
+
+
+def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
+    """One value of an explanation as this page shows it."""
+    language = language or str(get_locale())
+    if isinstance(value, Card):
+        return card_words(value, language, pack)
+    if isinstance(value, list):
+        words = [show(v, language, pack) for v in value]
+        return ", ".join(words)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return format_decimal(value, locale=language)
+    if isinstance(value, int):
+        return format_decimal(value, locale=language)
+    return str(value)
+
+
+def say(what: Any, pack: str | None = None) -> str:
+    """An explanation or a refusal of the rules (a ``Said``) in this page's language."""
+    if isinstance(what, (Said, Joined)):
+        chosen = pack or getattr(g, "pack", "italian")
+        language = str(get_locale())
+        return what.render(get_translations(), lambda v: show(v, language, chosen))
+    return str(what)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
+                          str(Path(__file__).resolve().parent / "translations"))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")     # the messages' own language
+    babel.init_app(app, locale_selector=page_language)
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def language_of_the_page() -> dict[str, Any]:
+        return {"lang": str(get_locale()), "languages": LANGUAGES}
+
+    app.add_template_global(say)
+    app.add_template_global(show)
+    app.add_template_filter(card_words)

@@ -1,0 +1,86 @@
+"""What the rules say, without speaking a language.
+
+An explanation or a refusal is a ``Said``: an English sentence with named blanks (it is also the
+message's key in the translation catalogues) and the figures, cards and names that fill them.
+``str()`` gives the English sentence with cards in the API's notation (``7d``), for the JSON API
+and the tests; the web layer renders it in the page's language, naming each card in words.
+Nothing here knows about Flask.
+
+>>> from companion.rules.cards import Card
+>>> why = said("{name} has the {card}", name="Anna", card=Card(7, "d"))
+>>> str(why)
+'Anna has the 7d'
+>>> why.text, why.values["card"]
+('{name} has the {card}', Card(value=7, suit='d'))
+"""
+
+from __future__ import annotations
+
+from gettext import NullTranslations
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
+
+_ENGLISH = NullTranslations()
+
+
+class Said(NamedTuple):
+    text: str                       # English, with {blanks}; the catalogues' key
+    values: Mapping[str, Any]       # str, int, float, a Card, a list of Cards, another Said
+    plural: str | None = None       # the English plural, chosen by the value "n"
+
+    def render(self, translations: Any, show: Callable[[Any], str]) -> str:
+        """The sentence in a language: ``translations`` (a ``gettext`` catalogue) gives the
+        text's translation, ``show`` writes one value (a card in words, 5,5 in Italian)."""
+        if self.plural is None:
+            text = translations.gettext(self.text)
+        else:
+            text = translations.ngettext(self.text, self.plural, self.values["n"])
+        return text.format(**{k: _shown(v, translations, show) for k, v in self.values.items()})
+
+    def __str__(self) -> str:
+        return self.render(_ENGLISH, english)
+
+
+class Joined(NamedTuple):
+    """Several things said one after the other ("; " between them in every language)."""
+
+    parts: tuple[Said, ...]
+
+    def render(self, translations: Any, show: Callable[[Any], str]) -> str:
+        return "; ".join(part.render(translations, show) for part in self.parts)
+
+    def __str__(self) -> str:
+        return "; ".join(map(str, self.parts))
+
+
+def said(text: str, **values: Any) -> Said:
+    """What the rules say: ``text`` in English with {blanks}, filled from ``values``. The
+    translation catalogues are extracted from the calls of this function."""
+    return Said(text, values)
+
+
+def said_n(singular: str, plural: str, n: int, **values: Any) -> Said:
+    """The same, with a singular and a plural chosen by ``n`` (a blank too: {n})."""
+    return Said(singular, {"n": n, **values}, plural)
+
+
+def joined(parts: Iterable[Said], otherwise: Said) -> Said | Joined:
+    """The parts said one after the other, or ``otherwise`` when there are none."""
+    parts = tuple(parts)
+    if not parts:
+        return otherwise
+    return parts[0] if len(parts) == 1 else Joined(parts)
+
+
+def _shown(value: Any, translations: Any, show: Callable[[Any], str]) -> str:
+    if isinstance(value, (Said, Joined)):
+        return value.render(translations, show)
+    return show(value)
+
+
+def english(value: Any) -> str:
+    """A value as the API's sentences show it: a card in its notation (7d), cards listed."""
+    if isinstance(value, list):
+        return " ".join(map(english, value))
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
