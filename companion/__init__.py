@@ -177,8 +177,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(referee.bp)
     app.add_template_global(views.history)
     from .access import unlocked
-    from .rules.cards import card_name, parse_card, short_label, suit_label
-    for helper in (card_name, parse_card, short_label, suit_label, unlocked):
+    from .rules.cards import parse_card
+    for helper in (parse_card, unlocked):
         app.add_template_global(helper)
 
     @app.errorhandler(HTTPException)

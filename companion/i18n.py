@@ -88,6 +88,35 @@ def card_words(card: Card, language: str, pack: str = "italian") -> str:
     return f"{value} of {suit}"
 
 
+_SYMBOLS = {"d": "♦", "c": "♥", "s": "♠", "b": "♣"}
+# What a card tile shows for a figure, per language: F C R in Italian, J Q K in English...
+_SHORT = {"italian": {"it": {1: "A", 8: "F", 9: "C", 10: "R"}, "en": {1: "A", 8: "J", 9: "H", 10: "K"},
+                      "fr": {1: "A", 8: "V", 9: "C", 10: "R"}},
+          "french": {"it": {1: "A", 8: "F", 9: "D", 10: "R"}, "en": {1: "A", 8: "J", 9: "Q", 10: "K"},
+                     "fr": {1: "A", 8: "V", 9: "D", 10: "R"}},
+          "chkobba": {"it": {1: "A", 8: "D", 9: "F", 10: "R"}, "en": {1: "A", 8: "Q", 9: "J", 10: "K"},
+                      "fr": {1: "A", 8: "D", 9: "V", 10: "R"}}}
+
+
+def suit_words(suit: str, pack: str = "italian", language: str | None = None) -> str:
+    """The suit's name in the page's language: 'denari', 'coins', 'deniers'; with a French-suited
+    pack its symbol first ('♦ quadri')."""
+    language = language or str(get_locale())
+    name = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][1][suit]
+    return name if pack == "italian" else f"{_SYMBOLS[suit]} {name}"
+
+
+def short_words(card: Card, pack: str = "italian", language: str | None = None) -> str:
+    """What a card tile shows: its number, or its figure's initial in the page's language."""
+    language = language or str(get_locale())
+    return _SHORT[pack][language].get(card.value, str(card.value))
+
+
+def card_in_words(card: Card, pack: str = "italian") -> str:
+    """A card in words in the page's language (templates: ``card_name(card, pack)``)."""
+    return card_words(card, str(get_locale()), pack)
+
+
 def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     """One value of an explanation as this page shows it."""
     language = language or str(get_locale())
@@ -127,4 +156,6 @@ def init_app(app: Flask) -> None:
 
     app.add_template_global(say)
     app.add_template_global(show)
-    app.add_template_filter(card_words)
+    app.add_template_global(card_in_words, "card_name")
+    app.add_template_global(suit_words, "suit_label")
+    app.add_template_global(short_words, "short_label")
