@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField,
                      StringField)
@@ -19,10 +20,15 @@ from wtforms.validators import (InputRequired, Length, NumberRange, Optional, Re
 
 from .matches import LAYOUTS, Match, score_entry, sides_for
 from .rules import RulesError, ScopaError, deck, rules_for
-from .rules.cards import SUIT_NAMES, SUITS, parse_cards, suit_values
+from .i18n import card_in_words, explain, suit_words
+from .rules.cards import SUITS, Card, parse_cards, suit_values
+from .rules.said import said
 from .rules.rulesets import PRESET_TITLES
 
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
+# The counts a hand by counts asks for, as its refusals name them (translated with them).
+COUNT_WORDS = {"cards": said("cards"), "coins": said("coins"),
+               "sevens": said("sevens"), "sixes": said("sixes"), "aces": said("aces")}
 
 
 def options(pairs) -> list[SelectChoice]:
@@ -30,65 +36,65 @@ def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(str(value), label) for value, label in pairs]
 
 RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
-    "deck": [(40, "40 cards"), (36, "36 cards, no 2s (Scopa Corse)")],
-    "bonus_suit": [("d", "denari (coins)"), ("c", "coppe (cups, as in Hurrikan)"),
-                   ("s", "spade (swords)"), ("b", "bastoni (clubs)")],
-    "primiera": [("standard", "7 = 21, 6 = 18, Asso = 16, 5 = 15 ... figures 10"),
-                 ("half", "face value, Asso 5½, figures ½"),
-                 ("hurrikan", "Hurrikan: Re 10, Cavallo 9, Fante 8"),
-                 ("no-figures", "figures count 0"),
-                 ("sevens-sixes", "most sevens, then most sixes"),
-                 ("count-down", "most sevens, then sixes, aces, fives ... figures")],
-    "missing_suit": [("loses", "loses to any side with all four suits"),
-                     ("void", "cannot win the primiera"),
-                     ("zero", "counts 0, totals compared as they are")],
-    "napola": [("off", "no Napola"), ("to-six", "A-2-3 and up, at most A-6 (6 points)"),
-               ("to-horse", "up to A-Cavallo (9); the whole suit, Napoleone, wins")],
-    "declarations": [("off", "none"), ("bazzica", "Bazzica: bazzica 3, bazzicotto 10"),
-                     ("sbarazzina", "Sbarazzina: bazzica 2 or 3, three of a kind 7")],
-    "capture": [("standard", "a single card before a sum; capturing compulsory"),
-                ("fewest", "at most two cards, the fewest possible (Sco_papa)"),
-                ("fewest-any", "the fewest cards possible, any number"),
-                ("quindici-1", "only cards making 15 with the card played"),
-                ("quindici-2", "equal value, or making 15: free choice"),
-                ("quindici-3", "as above, and an Asso takes all"),
-                ("asso-pigliatutto", "an Asso takes the whole table, a scopa"),
-                ("scopa-d-assi", "an Asso takes the whole table, no scopa"),
-                ("corse", "capturing never compulsory (Corse)")],
-    "void_deal": [("kings", "three or four Re on the first table"),
-                  ("equal", "three cards of one value on the first table"),
-                  ("aces", "three Re, or any Asso on the first table"),
-                  ("off", "never")],
-    "pack": [("italian", "Italian suits"), ("french", "French suits"),
-             ("chkobba", "French suits, Chkobba labels (9 Jack, 8 Queen)")],
+    "deck": [(40, _l("40 cards")), (36, _l("36 cards, no 2s (Scopa Corse)"))],
+    "bonus_suit": [("d", _l("coins")), ("c", _l("cups (as in Hurrikan)")),
+                   ("s", _l("swords")), ("b", _l("clubs"))],
+    "primiera": [("standard", _l("7 = 21, 6 = 18, Ace = 16, 5 = 15 ... figures 10")),
+                 ("half", _l("face value, Ace 5½, figures ½")),
+                 ("hurrikan", _l("Hurrikan: King 10, Horse 9, Jack 8")),
+                 ("no-figures", _l("figures count 0")),
+                 ("sevens-sixes", _l("most sevens, then most sixes")),
+                 ("count-down", _l("most sevens, then sixes, aces, fives ... figures"))],
+    "missing_suit": [("loses", _l("loses to any side with all four suits")),
+                     ("void", _l("cannot win the primiera")),
+                     ("zero", _l("counts 0, totals compared as they are"))],
+    "napola": [("off", _l("no Napola")), ("to-six", _l("A-2-3 and up, at most A-6 (6 points)")),
+               ("to-horse", _l("up to Ace-Horse (9); the whole suit, Napoleone, wins"))],
+    "declarations": [("off", _l("none")), ("bazzica", _l("Bazzica: bazzica 3, bazzicotto 10")),
+                     ("sbarazzina", _l("Sbarazzina: bazzica 2 or 3, three of a kind 7"))],
+    "capture": [("standard", _l("a single card before a sum; capturing compulsory")),
+                ("fewest", _l("at most two cards, the fewest possible (Sco_papa)")),
+                ("fewest-any", _l("the fewest cards possible, any number")),
+                ("quindici-1", _l("only cards making 15 with the card played")),
+                ("quindici-2", _l("equal value, or making 15: free choice")),
+                ("quindici-3", _l("as above, and an Ace takes all")),
+                ("asso-pigliatutto", _l("an Ace takes the whole table, a scopa")),
+                ("scopa-d-assi", _l("an Ace takes the whole table, no scopa")),
+                ("corse", _l("capturing never compulsory (Corse)"))],
+    "void_deal": [("kings", _l("three or four Kings on the first table")),
+                  ("equal", _l("three cards of one value on the first table")),
+                  ("aces", _l("three Kings, or any Ace on the first table")),
+                  ("off", _l("never"))],
+    "pack": [("italian", _l("Italian suits")), ("french", _l("French suits")),
+             ("chkobba", _l("French suits, Chkobba labels (9 Jack, 8 Queen)"))],
 }
 
 RULE_LABELS = {
-    "deck": "Deck", "bonus_suit": "Bonus suit (denari)", "primiera": "Primiera",
-    "missing_suit": "A side missing a suit", "re_bello": "Re Bello: 1 for the King of the bonus suit",
-    "napola": "Napola", "scalette": "Scalette: sequences from the Asso and from the Re",
-    "piva": "Piva: the 2 of bastoni costs 5", "declarations": "Declarations",
-    "target": "Target", "hands": "Or a number of hands",
-    "cappotto": "Cappotto: 7 to 0 wins at once", "double_under": "Double game when the loser is under",
-    "claims": "Chiamarsi fuori allowed", "capture": "Captures", "void_deal": "Deal again when",
-    "ace_takes_itself": "An Asso on the empty table takes itself", "pack": "Cards shown",
+    "deck": _l("Deck"), "bonus_suit": _l("Bonus suit"), "primiera": _l("Primiera"),
+    "missing_suit": _l("A side missing a suit"), "re_bello": _l("Re Bello: 1 for the King of the bonus suit"),
+    "napola": _l("Napola"), "scalette": _l("Scalette: sequences from the Ace and from the King"),
+    "piva": _l("Piva: the two of clubs costs 5"), "declarations": _l("Declarations"),
+    "target": _l("Target"), "hands": _l("Or a number of hands"),
+    "cappotto": _l("Cappotto: 7 to 0 wins at once"), "double_under": _l("Double game when the loser is under"),
+    "claims": _l("Chiamarsi fuori allowed"), "capture": _l("Captures"), "void_deal": _l("Deal again when"),
+    "ace_takes_itself": _l("An Ace on the empty table takes itself"), "pack": _l("Cards shown"),
 }
 
 
 class NewMatchForm(FlaskForm):
-    layout = RadioField("Who plays", choices=options(list(LAYOUTS.items())), default="2")
-    player1 = StringField("Player 1", [Length(max=24)])
-    player2 = StringField("Player 2", [Length(max=24)])
-    player3 = StringField("Player 3", [Length(max=24)])
-    player4 = StringField("Player 4", [Length(max=24)])
-    player5 = StringField("Player 5", [Length(max=24)])
-    player6 = StringField("Player 6", [Length(max=24)])
-    team1 = StringField("Team 1", [Length(max=24)], default="Noi")
-    team2 = StringField("Team 2", [Length(max=24)], default="Voi")
-    first_dealer = SelectField("Who deals first", default="random", choices=options([
-        ("random", "drawn at random"), *[(str(i), f"Player {i + 1}") for i in range(6)]]))
-    pin = StringField("Edit PIN (optional)", [Optional(), Regexp(r"^\d{4,8}$", message="A PIN is 4 to 8 digits")])
-    preset = SelectField("Variant", choices=options(list(PRESET_TITLES.items())), default="classica")
+    layout = RadioField(_l("Who plays"), choices=options(list(LAYOUTS.items())), default="2")
+    player1 = StringField(_l("Player %(number)s", number=1), [Length(max=24)])
+    player2 = StringField(_l("Player %(number)s", number=2), [Length(max=24)])
+    player3 = StringField(_l("Player %(number)s", number=3), [Length(max=24)])
+    player4 = StringField(_l("Player %(number)s", number=4), [Length(max=24)])
+    player5 = StringField(_l("Player %(number)s", number=5), [Length(max=24)])
+    player6 = StringField(_l("Player %(number)s", number=6), [Length(max=24)])
+    team1 = StringField(_l("Team %(number)s", number=1), [Length(max=24)], default="Noi")
+    team2 = StringField(_l("Team %(number)s", number=2), [Length(max=24)], default="Voi")
+    first_dealer = SelectField(_l("Who deals first"), default="random", choices=options([
+        ("random", _l("drawn at random")), *[(str(i), _l("Player %(number)s", number=i + 1)) for i in range(6)]]))
+    pin = StringField(_l("Edit PIN (optional)"), [Optional(), Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits"))])
+    preset = SelectField(_l("Variant"), choices=options(list(PRESET_TITLES.items())), default="classica")
 
     deck = SelectField(RULE_LABELS["deck"], choices=options(RULE_CHOICES["deck"]), coerce=int)
     bonus_suit = SelectField(RULE_LABELS["bonus_suit"], choices=options(RULE_CHOICES["bonus_suit"]))
@@ -99,7 +105,7 @@ class NewMatchForm(FlaskForm):
     scalette = BooleanField(RULE_LABELS["scalette"])
     piva = BooleanField(RULE_LABELS["piva"])
     declarations = SelectField(RULE_LABELS["declarations"], choices=options(RULE_CHOICES["declarations"]))
-    target = IntegerField(RULE_LABELS["target"], [InputRequired("Give the target score"),
+    target = IntegerField(RULE_LABELS["target"], [InputRequired(_l("Give the target score")),
                                                   NumberRange(1, 1000)])
     hands = IntegerField(RULE_LABELS["hands"], [Optional(), NumberRange(1, 100)])
     cappotto = BooleanField(RULE_LABELS["cappotto"])
@@ -128,23 +134,23 @@ class NewMatchForm(FlaskForm):
     def validate_layout(self, field: Field) -> None:
         names = self.player_names
         if any(not name for name in names):
-            raise ValidationError(f"Give a name to each of the {len(names)} players")
+            raise ValidationError(_("Give a name to each of the %(count)s players", count=len(names)))
         if len({name.casefold() for name in names}) != len(names):
-            raise ValidationError("Two players have the same name: the score would be unclear")
+            raise ValidationError(_("Two players have the same name: the score would be unclear"))
         if "x" in field.data:
             teams = [self.team1.data.strip(), self.team2.data.strip()]
             if not all(teams) or teams[0].casefold() == teams[1].casefold():
-                raise ValidationError("Give the two teams different names")
+                raise ValidationError(_("Give the two teams different names"))
 
     def validate_first_dealer(self, field: Field) -> None:
         if field.data != "random" and int(field.data) >= len(self.player_names):
-            raise ValidationError(f"Choose one of the {len(self.player_names)} players to deal first")
+            raise ValidationError(_("Choose one of the %(count)s players to deal first", count=len(self.player_names)))
 
     def validate_preset(self, field: Field) -> None:
         try:
             self.rules()
         except RulesError as error:
-            raise ValidationError(str(error)) from None
+            raise ValidationError(explain(error)) from None
 
     def rules(self):
         items = {name: getattr(self, name).data for name in self.RULE_FIELDS}
@@ -161,7 +167,7 @@ class NewMatchForm(FlaskForm):
 
 
 class PinForm(FlaskForm):
-    pin = StringField("PIN", [InputRequired("Enter the match's PIN"), Length(max=8)])
+    pin = StringField(_l("PIN"), [InputRequired(_l("Enter the match's PIN")), Length(max=8)])
 
 
 class RulesPreviewForm(NewMatchForm):
@@ -259,12 +265,12 @@ class HandFormBase(FlaskForm):
             if len(blank) == 1:          # one side left blank: it has the rest
                 values[blank[0]] = total - sum(v for v in values if v is not None)
                 if values[blank[0]] < 0:
-                    raise ScopaError(f"the {name} entered add up to more than {total}")
+                    raise ScopaError(said("the {what} entered add up to more than {total}", what=COUNT_WORDS[name], total=total))
             elif blank and len(blank) < n:
-                raise ScopaError(f"enter the {name} of every side (one may be left blank: it "
-                                 f"is worked out)")
+                raise ScopaError(said("enter the {what} of every side (one may be left blank: it is "
+                                      "worked out)", what=COUNT_WORDS[name]))
             elif blank and name in ("cards", "coins"):
-                raise ScopaError(f"enter the {name} of each side")
+                raise ScopaError(said("enter the {what} of each side", what=COUNT_WORDS[name]))
             counts[name] = values if not blank or len(blank) < n else [None] * n
 
         def holder(field: str) -> int | None:
@@ -316,42 +322,45 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
     rules, names = match.rules, match.names
     sides = [(str(i), name) for i, name in enumerate(names)]
     fields = pile_fields(rules.deck, sides)
-    fields["rest"] = RadioField("The cards not tapped go to", choices=options(sides), default=str(len(names) - 1))
+    fields["rest"] = RadioField(_("The cards not tapped go to"), choices=options(sides), default=str(len(names) - 1))
     counts = ["cards", "coins"]
     if rules.primiera in ("sevens-sixes", "count-down"):
         counts += ["sevens", "sixes"]
     if rules.primiera == "count-down":
         counts.append("aces")
-    coin_word = SUIT_NAMES[rules.bonus_suit]
-    words = {"cards": "Carte (cards)", "coins": f"{coin_word.capitalize()} (bonus suit)",
-             "sevens": "Sette (sevens)", "sixes": "Sei (sixes)", "aces": "Assi (aces)"}
+    suit = suit_words(rules.bonus_suit, rules.pack).capitalize()
+    words = {"cards": _("Cards: %(name)s"), "coins": _("%(suit)s: %(name)s"),
+             "sevens": _("Sevens: %(name)s"), "sixes": _("Sixes: %(name)s"), "aces": _("Aces: %(name)s")}
     for i, name in enumerate(names):
-        fields[f"sweeps_{i}"] = IntegerField(f"Scope of {name}", [Optional(), NumberRange(0, 20)],
-                                             default=0)
+        fields[f"sweeps_{i}"] = IntegerField(_("Scope of %(name)s", name=name),
+                                             [Optional(), NumberRange(0, 20)], default=0)
         for count in counts:
-            fields[f"t_{count}_{i}"] = IntegerField(f"{words[count]}: {name}",
+            fields[f"t_{count}_{i}"] = IntegerField(words[count] % {"name": name, "suit": suit},
                                                     [Optional(), NumberRange(0, 40)])
         if rules.napola != "off" or rules.scalette:
             fields[f"t_napola_{i}"] = IntegerField(
-                f"{coin_word.capitalize()} in a row from the Asso: {name}", [Optional(), NumberRange(0, 10)])
+                _("%(suit)s in a row from the Ace: %(name)s", suit=suit, name=name),
+                [Optional(), NumberRange(0, 10)])
         if rules.scalette:
             fields[f"t_alta_{i}"] = IntegerField(
-                f"{coin_word.capitalize()} in a row from the Re down: {name}", [Optional(), NumberRange(0, 10)])
-    fields["settebello"] = RadioField("Settebello", choices=options(sides), validators=[Optional()])
+                _("%(suit)s in a row from the King down: %(name)s", suit=suit, name=name),
+                [Optional(), NumberRange(0, 10)])
+    fields["settebello"] = RadioField(_("Settebello"), choices=options(sides), validators=[Optional()])
     if rules.re_bello:
-        fields["re_bello"] = RadioField("Re Bello", choices=options(sides), validators=[Optional()])
+        fields["re_bello"] = RadioField(_("Re Bello"), choices=options(sides), validators=[Optional()])
     if rules.piva and rules.deck == 40:
-        fields["piva"] = RadioField("Piva (2 of bastoni)", choices=options(sides), validators=[Optional()])
+        fields["piva"] = RadioField(_("Piva (the %(card)s)", card=card_in_words(Card(2, "b"), rules.pack)),
+                                    choices=options(sides), validators=[Optional()])
     if rules.primiera != "sevens-sixes":
-        label = ("Primiera, if sevens, sixes and aces tie" if rules.primiera == "count-down"
-                 else "Primiera")
-        fields["primiera"] = RadioField(label, choices=options([*sides, ("none", "nobody")]),
+        label = (_("Primiera, if sevens, sixes and aces tie") if rules.primiera == "count-down"
+                 else _("Primiera"))
+        fields["primiera"] = RadioField(label, choices=options([*sides, ("none", _("nobody"))]),
                                         validators=[Optional()])
     if rules.declarations != "off":
         for k in range(4):
-            fields[f"decl_{k}_side"] = SelectField("Who", choices=options([("", "—"), *sides]), default="")
-            fields[f"decl_{k}_deal"] = SelectField("After deal", default="1",
+            fields[f"decl_{k}_side"] = SelectField(_("Who"), choices=options([("", "—"), *sides]), default="")
+            fields[f"decl_{k}_deal"] = SelectField(_("After deal"), default="1",
                                                    choices=options([(str(d), str(d)) for d in range(1, 7)]))
-            fields[f"decl_{k}_cards"] = StringField("Cards shown", [Length(max=20)])
+            fields[f"decl_{k}_cards"] = StringField(_("Cards shown"), [Length(max=20)])
     form_class = type("HandForm", (HandFormBase,), fields)
     return form_class(match, **kwargs)

@@ -143,6 +143,11 @@ def say(what: Any, pack: str | None = None) -> str:
     return str(what)
 
 
+def explain(error: Exception) -> str:
+    """A refusal (a ScopaError, its message a Said or plain text) in this page's language."""
+    return say(error.args[0]) if error.args else str(error)
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           str(Path(__file__).resolve().parent / "translations"))

@@ -18,6 +18,7 @@ from flask import (Blueprint, abort, current_app, flash, make_response, redirect
                    request, session, url_for)
 
 import segno
+from flask_babel import gettext as _, ngettext
 from markupsafe import Markup
 
 from . import store
@@ -25,7 +26,9 @@ from .access import TooManyTries, hash_pin, new_access_key, pin_required, try_pi
 from .forms import NewMatchForm, PinForm, RulesPreviewForm, hand_form
 from .matches import Hand, Ledger, Match, build, listed, result_of, score_entry
 from .referee import Context
+from .i18n import explain, say
 from .rules import ScopaError
+from .rules.said import said
 from .rules.rulesets import PRESETS
 from .rules.scoring import ITEMS
 
@@ -68,7 +71,7 @@ class HandGone(Exception):
 
 @bp.app_errorhandler(HandGone)
 def hand_gone(error: HandGone):
-    flash("That hand was already deleted (perhaps on another phone): nothing was changed.")
+    flash(_("That hand was already deleted (perhaps on another phone): nothing was changed."))
     return redirect(url_for("table.match", match_id=error.match_id), code=303)
 
 
@@ -166,7 +169,7 @@ def new_hand(match_id: int):
     current = load(match_id)
     if request.method == "GET":
         if current.over:
-            flash(f"The match is over: {current.outcome.text}. Edit a hand to change that.")
+            flash(_("The match is over: %(outcome)s. Edit a hand to change that.", outcome=say(current.outcome.text)))
             return redirect(url_for("table.match", match_id=match_id), code=303)
         form = hand_form(current, data={"mode": request.args.get("mode", "piles"),
                                         "key": uuid.uuid4().hex, "number": current.next_number})
@@ -191,25 +194,26 @@ def new_hand(match_id: int):
         return hand_taken(match_id, form, taken.row)
     except store.KeyReused as reused:
         error = saved_message(load(match_id), reused.row["id"],
-                              "This form was already used to save {hand}: open that hand from "
-                              "the match page to change it.")
+                              _("This form was already used to save hand %(number)s: open that "
+                                "hand from the match page to change it."),
+                              _("This form was already used to save a hand since deleted."))
         return render_template("hand.html", match=current, form=form, number=shown, error=error), 409
     except store.StorageError as failure:
         return render_template("hand.html", match=current, form=form, number=shown,
                                error=failure.message), 503
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=shown,
-                               error=str(error)), 400
-    flash(f"Hand {saved.number} saved." if saved.created else
-          "That hand was already saved (the form was sent twice): it is counted once.")
+                               error=explain(error)), 400
+    flash(_("Hand %(number)s saved.", number=saved.number) if saved.created else
+          _("That hand was already saved (the form was sent twice): it is counted once."))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
-def saved_message(current: Match, hand_id: int, template: str) -> str:
-    """A message naming a hand by its place in the match now."""
+def saved_message(current: Match, hand_id: int, there: str, deleted: str) -> str:
+    """A message naming a hand by its place in the match now (``there``, with %(number)s
+    for its number, already translated), or ``deleted`` if it is gone."""
     hand = next((h for h in current.hands if h.id == hand_id), None)
-    name = f"hand {hand.number}" if hand else "a hand since deleted"
-    return template.format(hand=name, Hand=name.capitalize())
+    return there.replace("%(number)s", str(hand.number)) if hand else deleted
 
 
 def hand_taken(match_id: int, form, recorded: dict):
@@ -228,18 +232,19 @@ def replace_hand(current: Match, form, entry: dict):
     version = request.form.get("replace_version", type=int)
     db = store.get_db()
     if hand_id is None or version is None:
-        raise ScopaError("say which hand to replace")
+        raise ScopaError(said("say which hand to replace"))
     try:
         store.update_hand(db, current.id, hand_id, entry, result_of(form.score), version,
                           Ledger)
     except store.Conflict as conflict:
         return hand_taken(current.id, form, conflict.row)
     except store.Gone:
-        flash("The hand you chose to replace was deleted meanwhile: nothing was changed. "
-              "Record yours again if it is still needed.")
+        flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
+                "Record yours again if it is still needed."))
         return redirect(url_for("table.match", match_id=current.id), code=303)
-    flash(saved_message(load(current.id), hand_id, "{Hand} replaced with yours; the totals are "
-                                                   "worked out again."))
+    flash(saved_message(load(current.id), hand_id,
+                        _("Hand %(number)s replaced with yours; the totals are worked out again."),
+                        _("The hand was replaced with yours; the totals are worked out again.")))
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -261,7 +266,7 @@ def preview(match_id: int):
             raise ScopaError(first_error(form))
         form.entry()
     except ScopaError as error:
-        return render_template("_preview.html", error=str(error), match=current)
+        return render_template("_preview.html", error=explain(error), match=current)
     hand = form.score
     # A new hand follows them all; an edited one follows the hands before it.
     earlier = current.hands
@@ -277,7 +282,7 @@ def preview(match_id: int):
 def edit_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
     if hand.claim is not None:
-        flash("A claim cannot be edited: delete it, and check it again with the referee.")
+        flash(_("A claim cannot be edited: delete it, and check it again with the referee."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
         return render_template("hand.html", match=current, form=edit_form(current, hand),
@@ -310,8 +315,8 @@ def edit_hand(match_id: int, hand_id: int):
                                hand=hand, error=failure.message), 503
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=hand.number,
-                               hand=hand, error=str(error)), 400
-    flash(f"Hand {hand.number} changed; the totals are worked out again.")
+                               hand=hand, error=explain(error)), 400
+    flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -333,7 +338,7 @@ def delete_hand(match_id: int, hand_id: int):
                                      f"still wrong."), 409
     except store.Gone:
         raise HandGone(match_id) from None
-    flash(f"Hand {hand.number} deleted; the totals are worked out again.")
+    flash(_("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -349,14 +354,15 @@ def delete_after_end(match_id: int):
         chosen[int(hand_id)] = int(version)
     current = load(match_id)
     if not chosen or not set(chosen) <= {h.id for h in current.after_end}:
-        flash("Those hands are counted now (the match changed meanwhile): nothing was deleted.")
+        flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     try:
         store.delete_hands(store.get_db(), match_id, chosen, Ledger)
     except (store.Conflict, store.Gone):
-        flash("Another phone changed those hands meanwhile: nothing was deleted. Look again.")
+        flash(_("Another phone changed those hands meanwhile: nothing was deleted. Look again."))
     else:
-        flash(f"{len(chosen)} hand{'s' if len(chosen) > 1 else ''} played after the end deleted.")
+        flash(ngettext("%(num)d hand played after the end deleted.",
+                       "%(num)d hands played after the end deleted.", len(chosen)))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -373,11 +379,11 @@ def undo_edit(match_id: int, hand_id: int):
         store.update_hand(store.get_db(), match_id, hand_id, hand.previous, result_of(previous),
                           made_from, Ledger)
     except store.Conflict:
-        flash(f"Another phone changed hand {hand.number} meanwhile: nothing was undone. Look again.")
+        flash(_("Another phone changed hand %(number)s meanwhile: nothing was undone. Look again.", number=hand.number))
     except store.Gone:
         raise HandGone(match_id) from None
     else:
-        flash(f"The edit of hand {hand.number} is undone; the totals are worked out again.")
+        flash(_("The edit of hand %(number)s is undone; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -436,7 +442,7 @@ def enter_pin(match_id: int):
     if form.validate_on_submit():
         try:
             if try_pin(match_id, form.pin.data):
-                flash("PIN accepted: this phone can record hands in this match.")
+                flash(_("PIN accepted: this phone can record hands in this match."))
                 return redirect(target, code=303)
             error, status = "That PIN is not right.", 403
         except TooManyTries:
@@ -494,14 +500,14 @@ def backup_download():
 def backup_restore():
     # Restoring replaces every match: only from the machine that runs the companion.
     if not is_local():
-        flash("A restore can only be made on the machine that runs the companion.")
+        flash(_("A restore can only be made on the machine that runs the companion."))
         return redirect(url_for("table.backup"), code=303)
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
-        flash("Choose the backup file to restore.")
+        flash(_("Choose the backup file to restore."))
         return redirect(url_for("table.backup"), code=303)
     if request.form.get("confirm") != "y":
-        flash("Tick the box to confirm: restoring replaces every match.")
+        flash(_("Tick the box to confirm: restoring replaces every match."))
         return redirect(url_for("table.backup"), code=303)
     database = Path(current_app.config["DATABASE"])
     with tempfile.TemporaryDirectory(dir=database.parent) as folder:
@@ -511,9 +517,9 @@ def backup_restore():
             store.close_db()
             keep = store.restore_from(str(database), str(received))
         except store.NotABackup as problem:
-            flash(f"Nothing restored: {problem}.")
+            flash(_("Nothing restored: %(problem)s.", problem=say(problem)))
             return redirect(url_for("table.backup"), code=303)
-    flash(f"Restored. The matches there before were saved to {keep.name}.")
+    flash(_("Restored. The matches there before were saved to %(file)s.", file=keep.name))
     return redirect(url_for("table.index"), code=303)
 
 
@@ -541,4 +547,4 @@ def first_error(form) -> str:
         if field.errors:
             message = field.errors[0]
             return message if field.name in ("csrf_token", "layout") else f"{field.label.text}: {message}"
-    return "Something in the form is not right"
+    return _("Something in the form is not right")
