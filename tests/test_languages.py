@@ -1,0 +1,77 @@
+"""One language per page: Italian, English or French, chosen by the player."""
+
+import re
+
+import pytest
+
+from companion import create_app
+from companion.i18n import card_words
+from companion.rules.cards import Card
+from companion.rules.said import said, said_n
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCOPA_LANG", raising=False)         # the companion's own default
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                       "DATABASE": str(tmp_path / "t.sqlite")})
+
+
+def lang_of(page) -> str:
+    return re.search(r'<html lang="(\w+)"', page.get_data(as_text=True)).group(1)
+
+
+def test_a_phone_that_asks_for_nothing_known_gets_italian_the_games_language(client):
+    assert lang_of(client.get("/")) == "it"
+    assert lang_of(client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})) == "it"
+
+
+@pytest.mark.parametrize("header, lang", [("fr-FR,fr;q=0.9,en;q=0.8", "fr"), ("en-GB", "en"),
+                                          ("it-IT", "it"), ("de-DE,en;q=0.5", "en")])
+def test_the_phones_language_is_used_when_the_player_chose_none(client, header, lang):
+    assert lang_of(client.get("/", headers={"Accept-Language": header})) == lang
+
+
+def test_the_servers_lang_is_the_default_for_phones_that_ask_for_none_of_the_three(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOPA_LANG", "fr")
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
+    assert lang_of(app.test_client().get("/", headers={"Accept-Language": "de"})) == "fr"
+
+
+def test_the_switch_on_every_page_keeps_the_choice_and_comes_back(client):
+    page = client.get("/", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    links = re.findall(r'href="(/lang/(\w\w)[^"]*)"', page)
+    assert [code for _, code in links] == ["it", "en", "fr"]
+    answer = client.get("/lang/fr?next=/matches/new", headers={"Accept-Language": "it"})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/matches/new"
+    assert "lang=fr" in answer.headers["Set-Cookie"]
+    assert lang_of(client.get("/matches/new", headers={"Accept-Language": "it"})) == "fr"
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\t/evil.example"])
+def test_the_switch_stays_on_this_site(client, target):
+    answer = client.get("/lang/en", query_string={"next": target})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/"
+
+
+def test_an_unknown_language_changes_nothing(client):
+    answer = client.get("/lang/de?next=/")
+    assert answer.status_code == 303 and "Set-Cookie" not in answer.headers
+
+
+@pytest.mark.parametrize("card, pack, words", [
+    (Card(7, "d"), "italian", {"it": "7 di denari", "en": "seven of coins", "fr": "7 de deniers"}),
+    (Card(10, "d"), "italian", {"it": "Re di denari", "en": "King of coins", "fr": "Roi de deniers"}),
+    (Card(1, "s"), "italian", {"it": "Asso di spade", "en": "Ace of swords", "fr": "As d’épées"}),
+    (Card(9, "c"), "french", {"it": "Donna di cuori", "en": "Queen of hearts", "fr": "Dame de cœur"}),
+    (Card(9, "c"), "chkobba", {"it": "Fante di cuori", "en": "Jack of hearts", "fr": "Valet de cœur"}),
+])
+def test_cards_are_named_in_words_in_each_language(card, pack, words):
+    assert {lang: card_words(card, lang, pack) for lang in words} == words
+
+
+def test_an_explanation_is_english_with_card_codes_until_a_page_renders_it():
+    why = said("{name} has the {card}", name="Anna", card=Card(7, "d"))
+    assert str(why) == "Anna has the 7d"
+    assert str(said_n("{n} card is missing", "{n} cards are missing", 3)) == "3 cards are missing"
+    assert str(said_n("{n} card is missing", "{n} cards are missing", 1)) == "1 card is missing"
