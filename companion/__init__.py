@@ -194,7 +194,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             error = store.StorageError.of(error)
         if request.path.startswith("/api/"):
             return api.storage_failed(error)
-        return render_template("error.html", message=error.message), 503
+        return render_template("error.html", message=i18n.say(error.message)), 503
 
     @app.after_request
     def security_headers(response):

@@ -306,7 +306,7 @@ def not_found(error):
 
 @bp.errorhandler(store.StorageError)
 def storage_failed(error):
-    return jsonify({"error": error.message}), 503
+    return jsonify({"error": str(error.message)}), 503
 
 
 @bp.errorhandler(Forbidden)

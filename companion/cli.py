@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app = create_app()
     except store.StorageError as failure:
-        print(f"scopa-companion: cannot open the store: {failure.message} ({failure})",
+        print(f"scopa-companion: cannot open the store: {str(failure.message)} ({failure})",
               file=sys.stderr)
         return 1
     except OSError as error:

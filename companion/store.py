@@ -23,6 +23,8 @@ from typing import Any, Callable, Iterator, NamedTuple
 import sqlite_utils
 from flask import Flask, current_app, g
 
+from .rules.said import Said, said
+
 
 def _m001_matches_and_hands(db: sqlite_utils.Database) -> None:
     db["matches"].create({
@@ -117,15 +119,15 @@ class StorageError(Exception):
     """The store could not save: its disk is full, it is read-only, or it is not a companion
     store. Nothing of the write was kept (its transaction was rolled back)."""
 
-    MESSAGES = {
-        "full": "The server could not save: its disk is full. Nothing was saved; free some "
-                "space on the server, then try again.",
-        "readonly": "The server could not save: its store is read-only. Nothing was saved; "
-                    "make the store writable on the server, then try again.",
-        "damaged": "The server's store is not a Scopa companion store, or it is damaged. "
-                   "Nothing was saved; restore a backup on the server.",
-        "busy": "The server is busy saving for another phone. Nothing was saved; try again.",
-        "other": "The server could not save. Nothing was saved; try again.",
+    MESSAGES = {       # said: the pages show them in the phone's language
+        "full": said("The server could not save: its disk is full. Nothing was saved; free some "
+                     "space on the server, then try again."),
+        "readonly": said("The server could not save: its store is read-only. Nothing was saved; "
+                         "make the store writable on the server, then try again."),
+        "damaged": said("The server's store is not a Scopa companion store, or it is damaged. "
+                        "Nothing was saved; restore a backup on the server."),
+        "busy": said("The server is busy saving for another phone. Nothing was saved; try again."),
+        "other": said("The server could not save. Nothing was saved; try again."),
     }
 
     def __init__(self, reason: str, detail: str = ""):
@@ -133,7 +135,7 @@ class StorageError(Exception):
         self.reason = reason
 
     @property
-    def message(self) -> str:
+    def message(self) -> Said:
         return self.MESSAGES[self.reason]
 
     @classmethod
@@ -517,12 +519,12 @@ def check_backup(path: str) -> None:
     SQLite's integrity check, the companion's tables and columns at the file's migration level
     (not newer than this version's), then, once brought to this version's schema, every match
     worked out by the rules engine. The file at ``path`` is brought to this version's schema."""
-    plain = "that file is not a Scopa companion backup"
+    plain = said("that file is not a Scopa companion backup")
     try:
         conn = sqlite3.connect(path)
         try:
             if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise NotABackup("the file is damaged (SQLite's integrity check fails)")
+                raise NotABackup(said("the file is damaged (SQLite's integrity check fails)"))
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if "migrations" not in tables:
                 raise NotABackup(plain)
@@ -536,10 +538,11 @@ def check_backup(path: str) -> None:
     if not isinstance(level, int) or not 1 <= level:
         raise NotABackup(plain)
     if level > len(MIGRATIONS):
-        raise NotABackup("that backup was made by a newer version of the companion: update it first")
+        raise NotABackup(said("that backup was made by a newer version of the companion: update it first"))
     for table, needed in _schema_at(level).items():
         if not needed <= columns.get(table, set()):
-            raise NotABackup(f"{plain} (its {table} table is not the companion's)")
+            raise NotABackup(said("that file is not a Scopa companion backup (its {table} table is "
+                                      "not the companion's)", table=table))
     from .matches import build
     db = connect(path)
     match_id = None
@@ -549,8 +552,10 @@ def check_backup(path: str) -> None:
             match_id = row["id"]
             build(_match(row), hand_rows(db, match_id))
     except Exception as problem:     # anything at all: the backup is refused, never served
-        where = f"match {match_id} in it" if match_id is not None else "it"
-        raise NotABackup(f"{where} cannot be read ({problem})") from None
+        if match_id is None:
+            raise NotABackup(said("it cannot be read ({problem})", problem=str(problem))) from None
+        raise NotABackup(said("match {number} in it cannot be read ({problem})",
+                              number=match_id, problem=str(problem))) from None
     finally:
         db.conn.close()
 

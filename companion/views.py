@@ -200,7 +200,7 @@ def new_hand(match_id: int):
         return render_template("hand.html", match=current, form=form, number=shown, error=error), 409
     except store.StorageError as failure:
         return render_template("hand.html", match=current, form=form, number=shown,
-                               error=failure.message), 503
+                               error=say(failure.message)), 503
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=shown,
                                error=explain(error)), 400
@@ -312,7 +312,7 @@ def edit_hand(match_id: int, hand_id: int):
         raise HandGone(match_id) from None
     except store.StorageError as failure:
         return render_template("hand.html", match=current, form=form, number=hand.number,
-                               hand=hand, error=failure.message), 503
+                               hand=hand, error=say(failure.message)), 503
     except ScopaError as error:
         return render_template("hand.html", match=current, form=form, number=hand.number,
                                hand=hand, error=explain(error)), 400
@@ -517,7 +517,7 @@ def backup_restore():
             store.close_db()
             keep = store.restore_from(str(database), str(received))
         except store.NotABackup as problem:
-            flash(_("Nothing restored: %(problem)s.", problem=say(problem)))
+            flash(_("Nothing restored: %(problem)s.", problem=explain(problem)))
             return redirect(url_for("table.backup"), code=303)
     flash(_("Restored. The matches there before were saved to %(file)s.", file=keep.name))
     return redirect(url_for("table.index"), code=303)
