@@ -17,6 +17,7 @@ from . import store
 from .access import TooManyTries, hash_pin, needs_pin, new_access_key, try_pin
 from .matches import Hand, Ledger, Match, MatchOver, build, listed, result_of, score_entry
 
+from .i18n import for_api
 from .rules import (Declaration, HandScore, ScopaError, Tally, check_claim, check_deal,
                     legal_captures, parse_card, parse_cards, rules_for, score_piles,
                     score_tallies)
@@ -151,7 +152,7 @@ def hand_json(hand: HandScore) -> dict[str, Any]:
         "sides": [_side_json(hand, side) for side in range(len(hand.tallies))],
         "breakdown": [
             {"item": line.item, "label": POINT_ITEMS[line.item][0], "points": list(line.points),
-             "winner": line.winner, "why": line.why}
+             "winner": line.winner, "why": for_api(line.why)}
             for line in hand.lines
         ],
         "outright": (None if hand.outright is None
@@ -189,9 +190,9 @@ def captures():
     ruling = legal_captures(table, played, rules, last_play)
     return jsonify({
         "captures": [{"cards": [str(c) for c in capture.cards], "sweep": capture.sweep,
-                      "reason": capture.reason} for capture in ruling.captures],
+                      "reason": for_api(capture.reason)} for capture in ruling.captures],
         "may_place": ruling.may_place,
-        "reasons": list(ruling.reasons),
+        "reasons": [for_api(reason) for reason in ruling.reasons],
     })
 
 
@@ -201,7 +202,7 @@ def deal():
     rules = _rules(data)
     table = parse_cards(_list(data, "table"), "the table")
     check = check_deal(table, rules)
-    return jsonify({"void": check.void, "reason": check.reason})
+    return jsonify({"void": check.void, "reason": for_api(check.reason)})
 
 
 @bp.post("/claim")
@@ -220,7 +221,7 @@ def claim():
                           _names(data, len(piles)) or tuple(f"side {i + 1}" for i in range(len(piles))),
                           _declarations(data))
     return jsonify({"holds": checked.holds, "certain": checked.certain,
-                    "certain_total": checked.certain_total, "why": checked.text})
+                    "certain_total": checked.certain_total, "why": for_api(checked.text)})
 
 
 @bp.get("/variants")
@@ -234,7 +235,7 @@ def variants():
 
 @bp.errorhandler(ScopaError)
 def refused(error: ScopaError):
-    return jsonify({"error": str(error)}), 400
+    return jsonify({"error": for_api(error)}), 400
 
 
 def api_http_error(error: HTTPException):
@@ -260,7 +261,7 @@ class Forbidden(ScopaError):
 def _outcome_json(match: Match) -> dict[str, Any]:
     outcome = match.outcome
     return {"over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
-            "double": outcome.double, "text": outcome.text}
+            "double": outcome.double, "text": for_api(outcome.text)}
 
 
 def match_summary(match: Match) -> dict[str, Any]:
@@ -306,17 +307,17 @@ def not_found(error):
 
 @bp.errorhandler(store.StorageError)
 def storage_failed(error):
-    return jsonify({"error": str(error.message)}), 503
+    return jsonify({"error": for_api(error.message)}), 503
 
 
 @bp.errorhandler(Forbidden)
 def forbidden(error):
-    return jsonify({"error": str(error)}), 403
+    return jsonify({"error": for_api(error)}), 403
 
 
 @bp.errorhandler(MatchOver)
 def refused_now(error):
-    return jsonify({"error": str(error)}), 409
+    return jsonify({"error": for_api(error)}), 409
 
 
 @bp.errorhandler(TooManyTries)

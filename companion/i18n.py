@@ -17,7 +17,7 @@ from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
 from flask_babel import Babel, get_locale, get_translations
 
 from .rules.cards import Card
-from .rules.said import Joined, Said
+from .rules.said import Joined, Said, Suit, Versus, english
 
 LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français"}
 COOKIE = "lang"
@@ -122,6 +122,11 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     language = language or str(get_locale())
     if isinstance(value, Card):
         return card_words(value, language, pack)
+    if isinstance(value, Suit):
+        return suit_words(value.code, pack, language)
+    if isinstance(value, Versus):
+        between = {"it": " a ", "fr": " à "}.get(language, " v ")
+        return between.join(show(v, language, pack) for v in value.figures)
     if isinstance(value, list):
         words = [show(v, language, pack) for v in value]
         return ", ".join(words)
@@ -140,6 +145,16 @@ def say(what: Any, pack: str | None = None) -> str:
         chosen = pack or getattr(g, "pack", "italian")
         language = str(get_locale())
         return what.render(get_translations(), lambda v: show(v, language, chosen))
+    return str(what)
+
+
+def for_api(what: Any) -> str:
+    """An explanation or a refusal as the JSON API gives it: cards in their notation (7d), in
+    English unless the request asked for Italian or French."""
+    if isinstance(what, Exception):
+        what = what.args[0] if what.args else str(what)
+    if isinstance(what, (Said, Joined)) and str(get_locale()) != "en":
+        return what.render(get_translations(), english)
     return str(what)
 
 

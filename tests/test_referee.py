@@ -145,7 +145,7 @@ def test_the_trailing_side_is_told_what_would_overtake(client):
     # 21 + 21 + 15 + 21 = 78; the 6 of denari only ties at 75; the 7 of denari is taken.
     winner, page = primiera(client, cards_0="7d 6c 6s 6b", cards_1="7s 7c 5d 5b")
     assert winner == "Side 1 wins the primiera"
-    assert re.search(r'data-testid="overtake-1"><b>Side 2</b>: a Sette di bastoni would give 78\.', page)
+    assert re.search(r'data-testid="overtake-1"><b>Side 2</b>: a seven of clubs would give 78\.', page)
 
 
 def test_when_no_single_card_overtakes_it_says_so(client):
@@ -192,7 +192,7 @@ def test_the_deal_plan_of_each_variant(client, variant, players, plan):
 @pytest.mark.parametrize("variant, says", [
     ("classica", "First to 11"), ("napola", "Napola"), ("piva", "−5 for the 2 of bastoni"),
     ("hurrikan", "Double game when the loser has under 8"), ("sco-papa", "most sevens, then most sixes"),
-    ("quindici", "an Asso takes all"), ("corse", "capturing never compulsory"),
+    ("quindici", "an Ace takes all"), ("corse", "capturing never compulsory"),
 ])
 def test_the_rules_card(client, variant, says):
     page = client.get(f"/referee/rules?variant={variant}").get_data(as_text=True)

@@ -46,10 +46,28 @@ class Joined(NamedTuple):
     parts: tuple[Said, ...]
 
     def render(self, translations: Any, show: Callable[[Any], str]) -> str:
-        return "; ".join(part.render(translations, show) for part in self.parts)
+        return "; ".join(_shown(part, translations, show) for part in self.parts)
 
     def __str__(self) -> str:
         return "; ".join(map(str, self.parts))
+
+
+class Suit(NamedTuple):
+    """A suit named in a sentence: "denari" in the API's sentences, in words on a page."""
+
+    code: str
+
+    def __str__(self) -> str:
+        return {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}[self.code]
+
+
+class Versus(NamedTuple):
+    """Figures compared, one per side: "22 v 18" (numbers written as the language writes them)."""
+
+    figures: tuple
+
+    def __str__(self) -> str:
+        return " v ".join(map(english, self.figures))
 
 
 def said(text: str, **values: Any) -> Said:

@@ -22,13 +22,16 @@ from typing import NamedTuple, Sequence
 
 from . import primiera as primiera_rules
 from . import cards
-from .cards import (BIT, SUIT_BITS, SUIT_NAMES, SUIT_SHIFT, Card, HandError, deck_mask, deck_set,
+from .cards import (BIT, SUIT_BITS, SUIT_SHIFT, Card, HandError, deck_mask, deck_set,
                     full_deck, mask_of, value_mask)
 from .declarations import Declaration, score_declarations
 from .primiera import COUNT_ORDER, PrimieraResult, strict_leader
 from .rulesets import Rules
+from .said import Joined, Said, Suit, Versus, joined, said, said_n
 
 PIVA = Card(2, "b")
+# The counts a primiera by counting asks for, as the refusals name them.
+_COUNTED = {"sevens": said("sevens"), "sixes": said("sixes"), "aces": said("aces")}
 
 # How each item is called at the table, and what it means in English.
 ITEMS = {
@@ -70,7 +73,7 @@ class Line(NamedTuple):
 
     item: str
     points: tuple[int, ...]
-    why: str
+    why: Said | Joined
 
     @property
     def winner(self) -> int | None:
@@ -129,7 +132,7 @@ def tally_mask(mask: int, sweeps: int, rules: Rules, won_primiera: bool = False)
 
 def check_sides(n_sides: int) -> None:
     if not 2 <= n_sides <= 4:
-        raise HandError("a match has 2, 3 or 4 sides")
+        raise HandError(said("a match has 2, 3 or 4 sides"))
 
 
 def check_piles(piles: Sequence[Sequence[Card]], rules: Rules,
@@ -151,33 +154,39 @@ def check_piles(piles: Sequence[Sequence[Card]], rules: Rules,
     for side, pile in enumerate(piles):
         for card in pile:
             if card not in full:
-                raise HandError(f"{card} is not in the {rules.deck}-card deck")
+                raise HandError(said("{card} is not in the {deck}-card deck", card=card, deck=rules.deck))
             if card in where:
                 other = where[card]
                 if other == side:
-                    raise HandError(f"{card} is entered twice in pile {side + 1}")
+                    raise HandError(said("{card} is entered twice in pile {pile}", card=card, pile=side + 1))
                 if len(piles) == 2:
-                    raise HandError(f"{card} is in both piles")
-                raise HandError(f"{card} is in pile {other + 1} and pile {side + 1}")
+                    raise HandError(said("{card} is in both piles", card=card))
+                raise HandError(said("{card} is in pile {first} and pile {second}", card=card,
+                                     first=other + 1, second=side + 1))
             where[card] = side
     missing = [card for card in full_deck(rules.deck) if card not in where]
     if missing:
-        listed = " ".join(str(card) for card in missing[:8]) + (" ..." if len(missing) > 8 else "")
-        count = "1 card is" if len(missing) == 1 else f"{len(missing)} cards are"
-        raise HandError(f"{count} in no pile: {listed} "
-                        f"(every card ends the hand in some pile)")
+        if len(missing) > 8:
+            raise HandError(said("{n} cards are in no pile: {cards} ... (every card ends the hand "
+                                 "in some pile)", n=len(missing), cards=missing[:8]))
+        raise HandError(said_n("{n} card is in no pile: {cards} (every card ends the hand in "
+                               "some pile)", "{n} cards are in no pile: {cards} (every card ends "
+                               "the hand in some pile)", len(missing), cards=missing))
 
 
 def check_sweeps(sweeps: Sequence[int], cards: Sequence[int], names: Sequence[str]) -> None:
     if len(sweeps) != len(cards):
-        raise HandError(f"give one sweep count per side ({len(cards)}), not {len(sweeps)}")
+        raise HandError(said("give one sweep count per side ({sides}), not {given}",
+                             sides=len(cards), given=len(sweeps)))
     for side, (count, taken) in enumerate(zip(sweeps, cards)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise HandError(f"the sweeps of {names[side]} must be a whole number, 0 or more")
+            raise HandError(said("the sweeps of {name} must be a whole number, 0 or more",
+                                 name=names[side]))
         # A sweep takes the played card and at least one from the table.
         if 2 * count > taken:
-            raise HandError(f"{names[side]} cannot have made {count} sweeps with {taken} cards: "
-                            f"each sweep takes at least 2")
+            raise HandError(said("{name} cannot have made {count} sweeps with {taken} cards: "
+                                 "each sweep takes at least 2", name=names[side], count=count,
+                                 taken=taken))
 
 
 def score_piles(piles: Sequence[Sequence[Card]], sweeps: Sequence[int], rules: Rules,
@@ -221,90 +230,105 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
     """Refuse counts that no real hand could give."""
     check_sides(len(tallies))
     suit = len(suit_values(rules))
-    coin_word = SUIT_NAMES[rules.bonus_suit]
+    coins = Suit(rules.bonus_suit)
 
-    def whole(value, what: str, side: int) -> int:
+    def whole(value, what: Said, side: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise HandError(f"{what} of {names[side]} must be a whole number, 0 or more")
+            raise HandError(said("{what} of {name} must be a whole number, 0 or more",
+                                 what=what, name=names[side]))
         return value
 
     for side, t in enumerate(tallies):
-        whole(t.cards, "the cards", side)
-        whole(t.coins, f"the {coin_word}", side)
+        whole(t.cards, said("the cards"), side)
+        whole(t.coins, said("the {suit}", suit=coins), side)
         if t.coins > t.cards:
-            raise HandError(f"{names[side]} cannot have {t.coins} {coin_word} in {t.cards} cards")
+            raise HandError(said("{name} cannot have {coins} {suit} in {cards} cards",
+                                 name=names[side], coins=t.coins, suit=coins, cards=t.cards))
     total_cards = sum(t.cards for t in tallies)
     if total_cards != rules.deck:
-        raise HandError(f"the cards add up to {total_cards}, not {rules.deck}: "
-                        f"every card ends the hand in some pile")
+        raise HandError(said("the cards add up to {total}, not {deck}: every card ends the hand "
+                             "in some pile", total=total_cards, deck=rules.deck))
     total_coins = sum(t.coins for t in tallies)
     if total_coins != suit:
-        raise HandError(f"the {coin_word} add up to {total_coins}, not {suit}")
+        raise HandError(said("the {suit} add up to {total}, not {count}", suit=coins,
+                             total=total_coins, count=suit))
     check_sweeps([t.sweeps for t in tallies], [t.cards for t in tallies], names)
 
     holders = [side for side, t in enumerate(tallies) if t.settebello]
     if len(holders) != 1:
-        raise HandError("exactly one side has the settebello" if not holders
-                        else "only one side can have the settebello")
+        raise HandError(said("exactly one side has the settebello") if not holders
+                        else said("only one side can have the settebello"))
     holders = [side for side, t in enumerate(tallies) if t.re_bello]
     if len(holders) > 1 or (rules.re_bello and not holders):
-        raise HandError("exactly one side has the Re Bello")
+        raise HandError(said("exactly one side has the Re Bello"))
     holders = [side for side, t in enumerate(tallies) if t.piva]
     if holders and rules.deck != 40:
-        raise HandError(f"the {rules.deck}-card deck has no 2 of bastoni: nobody holds the Piva")
+        raise HandError(said("the {deck}-card deck has no 2 of bastoni: nobody holds the Piva",
+                             deck=rules.deck))
     if len(holders) > 1 or (rules.piva and rules.deck == 40 and not holders):
-        raise HandError("exactly one side has the Piva (the 2 of bastoni)")
+        raise HandError(said("exactly one side has the Piva (the 2 of bastoni)"))
 
-    for field, card in (("napola", "Ace"), ("scaletta_alta", "King")):
+    for field, problem in (
+            ("napola", said("only one side can hold a sequence of {suit} from the Ace", suit=coins)),
+            ("scaletta_alta", said("only one side can hold a sequence of {suit} from the King",
+                                   suit=coins))):
         if sum(1 for t in tallies if getattr(t, field)) > 1:
-            raise HandError(f"only one side can hold a sequence of {coin_word} from the {card}")
+            raise HandError(problem)
 
     needed = {"sevens-sixes": ("sevens", "sixes"), "count-down": ("sevens", "sixes", "aces")}
     for field in ("sevens", "sixes", "aces"):
         values = [getattr(t, field) for t in tallies]
+        what = _COUNTED[field]
         if all(v is None for v in values):
             if field in needed.get(rules.primiera, ()):
-                raise HandError(f"enter each side's {field}: they decide the primiera")
+                raise HandError(said("enter each side's {what}: they decide the primiera", what=what))
             continue
         if any(v is None for v in values):
-            raise HandError(f"enter the {field} of every side, or of none")
+            raise HandError(said("enter the {what} of every side, or of none", what=what))
         for side, value in enumerate(values):
-            whole(value, f"the {field}", side)
+            whole(value, said("the {what}", what=what), side)
         if sum(values) != 4:
-            raise HandError(f"the {field} add up to {sum(values)}, not 4")
+            raise HandError(said("the {what} add up to {total}, not 4", what=what, total=sum(values)))
 
     for side, t in enumerate(tallies):
         known = [t.sevens or 0, t.sixes or 0, t.aces or 0]
         if sum(known) > t.cards:
-            raise HandError(f"{names[side]} cannot have {sum(known)} sevens, sixes and aces "
-                            f"in {t.cards} cards")
+            raise HandError(said("{name} cannot have {count} sevens, sixes and aces in {cards} "
+                                 "cards", name=names[side], count=sum(known), cards=t.cards))
         if t.settebello and t.sevens == 0:
-            raise HandError(f"{names[side]} has the settebello, so at least one seven")
-        low, high = whole(t.napola, "the Napola", side), whole(t.scaletta_alta, "the scaletta alta", side)
-        for length, what in ((low, "a sequence from the Ace"), (high, "a sequence from the King")):
+            raise HandError(said("{name} has the settebello, so at least one seven", name=names[side]))
+        low = whole(t.napola, said("the Napola"), side)
+        high = whole(t.scaletta_alta, said("the scaletta alta"), side)
+        for length, what in ((low, said("a sequence from the Ace")),
+                             (high, said("a sequence from the King"))):
             if length > suit:
-                raise HandError(f"{what} cannot be longer than the {suit} {coin_word}")
+                raise HandError(said("{what} cannot be longer than the {count} {suit}", what=what,
+                                     count=suit, suit=coins))
         if low == suit or high == suit:
             if t.coins != suit:
-                raise HandError(f"{names[side]} has the whole suit only with all {suit} {coin_word}")
+                raise HandError(said("{name} has the whole suit only with all {count} {suit}",
+                                     name=names[side], count=suit, suit=coins))
         elif low + high >= suit:
-            raise HandError(f"{names[side]}'s sequences from the Ace ({low}) and the King ({high}) "
-                            f"would overlap")
+            raise HandError(said("{name}'s sequences from the Ace ({low}) and the King ({high}) "
+                                 "would overlap", name=names[side], low=low, high=high))
         implied = set(range(low)) | {suit - 1 - i for i in range(high)}
         values = suit_values(rules)
         if values.index(7) in implied and not t.settebello:
-            raise HandError(f"{names[side]}'s sequence of {coin_word} includes the settebello")
+            raise HandError(said("{name}'s sequence of {suit} includes the settebello",
+                                 name=names[side], suit=coins))
         if rules.re_bello and high and not t.re_bello:
-            raise HandError(f"{names[side]}'s sequence from the King includes the Re Bello")
+            raise HandError(said("{name}'s sequence from the King includes the Re Bello",
+                                 name=names[side]))
         if t.settebello:
             implied.add(values.index(7))
         if t.re_bello:
             implied.add(values.index(10))
         if len(implied) > t.coins:
-            raise HandError(f"{names[side]} holds more {coin_word} (in sequences, settebello, "
-                            f"Re Bello) than the {t.coins} entered")
+            raise HandError(said("{name} holds more {suit} (in sequences, settebello, Re Bello) "
+                                 "than the {coins} entered", name=names[side], suit=coins,
+                                 coins=t.coins))
         if t.piva and t.cards == 0:
-            raise HandError(f"{names[side]} has no cards, so not the Piva")
+            raise HandError(said("{name} has no cards, so not the Piva", name=names[side]))
 
 
 def _points_to(winner: int | None, n: int, amount: int = 1) -> tuple[int, ...]:
@@ -314,48 +338,55 @@ def _points_to(winner: int | None, n: int, amount: int = 1) -> tuple[int, ...]:
     return tuple(points)
 
 
-def _versus(figures: Sequence) -> str:
-    return " v ".join(map(str, figures))
+def _versus(figures: Sequence) -> Said:
+    """"22 v 18": the figures compared, one per side."""
+    return said("{figures}", figures=Versus(tuple(figures)))
 
 
 def _most(item: str, figures: list[int], n: int) -> Line:
     winner = strict_leader(figures)
     if winner is None:
-        return Line(item, (0,) * n, _versus(figures) + ": tie, no point")
+        return Line(item, (0,) * n, said("{figures}: tie, no point", figures=Versus(tuple(figures))))
     return Line(item, _points_to(winner, n), _versus(figures))
 
 
-def _holder(item: str, flags: Sequence[bool], card: str, names: Sequence[str]) -> Line:
+def _holder(item: str, flags: Sequence[bool], card: Card, names: Sequence[str]) -> Line:
     holder = flags.index(True) if True in flags else None
-    why = f"{names[holder]} has the {card}" if holder is not None else f"nobody has the {card}"
+    why = (said("{name} has the {card}", name=names[holder], card=card) if holder is not None
+           else said("nobody has the {card}", card=card))
     return Line(item, _points_to(holder, len(flags)), why)
 
 
 def _napola(tallies: Sequence[Tally], rules: Rules, names: Sequence[str], suit: int) -> Line:
     cap = 6 if rules.napola == "to-six" else suit - 1
-    points, said = [], []
+    points, told = [], []
     for side, t in enumerate(tallies):
         length = t.napola if t.napola >= 3 else 0
         points.append(min(length, cap))
-        if length:
-            said.append(f"{names[side]} has {length} in sequence from the Ace"
-                        + (f", counted as {cap}" if length > cap else ""))
-    return Line("napola", tuple(points), "; ".join(said) or "no Napola (Ace, 2, 3 at least)")
+        if length > cap:
+            told.append(said("{name} has {length} in sequence from the Ace, counted as {cap}",
+                             name=names[side], length=length, cap=cap))
+        elif length:
+            told.append(said("{name} has {length} in sequence from the Ace", name=names[side],
+                             length=length))
+    return Line("napola", tuple(points), joined(told, said("no Napola (Ace, 2, 3 at least)")))
 
 
 def _scalette(tallies: Sequence[Tally], names: Sequence[str], suit: int) -> Line:
     # Bassa: A-2-3 scores 3, one more a card up to the Cavallo; alta: Re-Cavallo-Fante scores 5,
     # one more a card down to the 2. A side can hold both.
-    points, said = [], []
+    points, told = [], []
     for side, t in enumerate(tallies):
         bassa = min(t.napola, suit - 1) if t.napola >= 3 else 0
         alta = 5 + min(t.scaletta_alta, suit - 1) - 3 if t.scaletta_alta >= 3 else 0
         points.append(bassa + alta)
         if bassa:
-            said.append(f"{names[side]} scaletta bassa of {min(t.napola, suit - 1)}: {bassa}")
+            told.append(said("{name} scaletta bassa of {length}: {points}", name=names[side],
+                             length=min(t.napola, suit - 1), points=bassa))
         if alta:
-            said.append(f"{names[side]} scaletta alta of {min(t.scaletta_alta, suit - 1)}: {alta}")
-    return Line("scalette", tuple(points), "; ".join(said) or "no scaletta")
+            told.append(said("{name} scaletta alta of {length}: {points}", name=names[side],
+                             length=min(t.scaletta_alta, suit - 1), points=alta))
+    return Line("scalette", tuple(points), joined(told, said("no scaletta")))
 
 
 def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
@@ -366,24 +397,24 @@ def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
     lines = [
         _most("carte", [t.cards for t in tallies], n),
         _most("denari", [t.coins for t in tallies], n),
-        _holder("settebello", [t.settebello for t in tallies], f"7{bonus}", names),
+        _holder("settebello", [t.settebello for t in tallies], Card(7, bonus), names),
         Line("primiera", _points_to(result.winner, n), result.reason),
         Line("scope", tuple(t.sweeps for t in tallies), _versus([t.sweeps for t in tallies])),
     ]
     if rules.re_bello:
-        lines.append(_holder("re_bello", [t.re_bello for t in tallies], f"10{bonus}", names))
+        lines.append(_holder("re_bello", [t.re_bello for t in tallies], Card(10, bonus), names))
     if rules.napola != "off":
         lines.append(_napola(tallies, rules, names, suit))
     if rules.scalette:
         lines.append(_scalette(tallies, names, suit))
     if rules.piva:
-        holder = _holder("piva", [t.piva for t in tallies], "2b", names)
+        holder = _holder("piva", [t.piva for t in tallies], PIVA, names)
         lines.append(Line("piva", tuple(-5 * p for p in holder.points), holder.why))
     if rules.declarations != "off":
-        points, said = score_declarations(declarations, rules.declarations, names)
-        lines.append(Line("declarations", tuple(points), "; ".join(said) or "no declarations"))
+        points, told = score_declarations(declarations, rules.declarations, names)
+        lines.append(Line("declarations", tuple(points), joined(told, said("no declarations"))))
     elif declarations:
-        raise HandError("these rules have no declarations (Bazzica or Sbarazzina)")
+        raise HandError(said("these rules have no declarations (Bazzica or Sbarazzina)"))
 
     outright = outright_reason = None
     for side, t in enumerate(tallies):
