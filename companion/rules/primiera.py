@@ -14,6 +14,7 @@ from functools import cache
 from typing import NamedTuple, Sequence
 
 from .cards import SUIT_BITS, SUIT_SHIFT, SUITS, Card, HandError, mask_of, value_mask
+from .said import Joined, Said, Suit, Versus, said
 
 Number = int | float
 
@@ -29,8 +30,8 @@ COUNT_ORDER: dict[str, tuple[int | str, ...]] = {
     "sevens-sixes": (7, 6),
     "count-down": (7, 6, 1, 5, 4, 3, 2, "figures"),
 }
-COUNT_WORDS = {7: "sevens", 6: "sixes", 1: "aces", 5: "fives", 4: "fours", 3: "threes",
-               2: "twos", "figures": "figures"}
+COUNT_WORDS = {7: said("sevens"), 6: said("sixes"), 1: said("aces"), 5: said("fives"),
+               4: said("fours"), 3: said("threes"), 2: said("twos"), "figures": said("figures")}
 
 
 def clean_number(value: Number) -> Number:
@@ -52,24 +53,24 @@ class SidePrimiera(NamedTuple):
     def has_all_suits(self) -> bool:
         return len(self.best) == 4
 
-    def describe(self, scale: str) -> str:
+    def describe(self, scale: str) -> Said | str:
         """'7d 21 + 6c 18 + 1s 16 + 10b 10 = 65', the figures a player checks."""
         if not self.best:
             return ""
         values = SCALES[scale]
-        parts = [f"{card} {clean_number(values[card.value])}"
-                 for suit in SUITS if (card := self.best.get(suit))]
-        missing = [suit for suit in SUITS if suit not in self.best]
-        text = " + ".join(parts) + f" = {clean_number(self.value)}"
+        parts = Joined(tuple(said("{card} {value}", card=card, value=clean_number(values[card.value]))
+                             for suit in SUITS if (card := self.best.get(suit))), " + ")
+        missing = [Suit(suit) for suit in SUITS if suit not in self.best]
         if missing:
-            text += f" (no {', '.join(missing)})"
-        return text
+            return said("{cards} = {total} (no {suits})", cards=parts,
+                        total=clean_number(self.value), suits=missing)
+        return said("{cards} = {total}", cards=parts, total=clean_number(self.value))
 
 
 class PrimieraResult(NamedTuple):
     winner: int | None
     sides: tuple[SidePrimiera, ...]
-    reason: str
+    reason: Said | Joined
 
 
 def best_card(cards: Sequence[Card], method: str) -> Card | None:
@@ -147,39 +148,51 @@ def decide(sides: Sequence[SidePrimiera], method: str, missing_suit: str) -> Pri
     complete = [i for i, side in enumerate(sides) if side.has_all_suits]
     if missing_suit == "zero":
         contenders = list(range(len(sides)))
-        rule = "missing suits count 0"
+        rule = said("missing suits count 0")
     elif missing_suit == "void":
         contenders = complete
-        rule = "a side without all four suits cannot win it"
+        rule = said("a side without all four suits cannot win it")
     else:  # "loses"
         contenders = complete or list(range(len(sides)))
-        rule = ("a side with all four suits beats any side without" if complete
-                else "no side has all four suits, so the best cards of the suits held are compared")
-    totals = " v ".join(str(side.value) for side in sides)
+        rule = (said("a side with all four suits beats any side without") if complete
+                else said("no side has all four suits, so the best cards of the suits held are "
+                          "compared"))
+    totals = Versus(tuple(side.value for side in sides))
     if not contenders:
-        return PrimieraResult(None, sides, f"{totals}: no side has all four suits, so nobody scores it")
+        return PrimieraResult(None, sides, said("{totals}: no side has all four suits, so nobody "
+                                                "scores it", totals=totals))
     winner = strict_leader([side.value if i in contenders else None for i, side in enumerate(sides)])
+    whole = len(complete) == len(sides)
     if winner is None:
-        why = f"{totals}: tie, no point"
+        why = (said("{totals}: tie, no point", totals=totals) if whole
+               else said("{totals}: tie, no point ({rule})", totals=totals, rule=rule))
     else:
-        why = f"{totals}"
-    if len(complete) != len(sides):
-        why += f" ({rule})"
+        why = (said("{totals}", totals=totals) if whole
+               else said("{totals} ({rule})", totals=totals, rule=rule))
     return PrimieraResult(winner, sides, why)
 
 
-def _decide_by_counts(sides: tuple[SidePrimiera, ...], method: str) -> PrimieraResult:
+def _compare_counts(sides: tuple[SidePrimiera, ...], method: str) -> tuple[int | None, Joined]:
+    """The side ahead on the counts (None on a tie), and the counts compared."""
     contenders = list(range(len(sides)))
-    said = []
+    told = []
     # From tallies only the first few counts may be known: compare as far as they go.
     for position, key in enumerate(COUNT_ORDER[method][:len(sides[0].counts)]):
         counts = {i: sides[i].counts[position] for i in contenders}
-        said.append(f"{COUNT_WORDS[key]} " + " v ".join(str(counts[i]) for i in contenders))
+        told.append(said("{what} {figures}", what=COUNT_WORDS[key],
+                         figures=Versus(tuple(counts[i] for i in contenders))))
         top = max(counts.values())
         contenders = [i for i in contenders if counts[i] == top]
         if len(contenders) == 1:
-            return PrimieraResult(contenders[0], sides, "; ".join(said))
-    return PrimieraResult(None, sides, "; ".join(said) + ": tie, no point")
+            return contenders[0], Joined(tuple(told))
+    return None, Joined(tuple(told))
+
+
+def _decide_by_counts(sides: tuple[SidePrimiera, ...], method: str) -> PrimieraResult:
+    winner, compared = _compare_counts(sides, method)
+    if winner is not None:
+        return PrimieraResult(winner, sides, compared)
+    return PrimieraResult(None, sides, said("{compared}: tie, no point", compared=compared))
 
 
 def decide_piles(piles: Sequence[Sequence[Card]], method: str, missing_suit: str) -> PrimieraResult:
@@ -194,29 +207,34 @@ def decide_entered(counts: Sequence[tuple[int, ...]], marked: Sequence[bool], me
     as far as they go; past them, and under any scale (which needs the cards themselves), the
     side the players marked as winning it takes the point, and nobody when none is marked."""
     if sum(marked) > 1:
-        raise HandError("only one side can win the primiera")
+        raise HandError(said("only one side can win the primiera"))
     flagged = marked.index(True) if any(marked) else None
     sides = tuple(SidePrimiera({}, None, tuple(c)) for c in counts)
     if method in COUNT_ORDER:
         by_counts = _decide_by_counts(sides, method)
         if by_counts.winner is not None:
             if flagged is not None and flagged != by_counts.winner:
-                raise HandError(f"the counts give the primiera to {names[by_counts.winner]}, "
-                                 f"not {names[flagged]}")
+                raise HandError(said("the counts give the primiera to {winner}, not {marked}",
+                                     winner=names[by_counts.winner], marked=names[flagged]))
             return by_counts
         if len(counts[0]) == len(COUNT_ORDER[method]):
             if flagged is not None:     # every count that decides was entered, and they tie
-                counted = " and ".join(COUNT_WORDS[key] for key in COUNT_ORDER[method])
-                raise HandError(f"the {counted} tie: nobody wins the primiera, so no side can "
-                                f"be marked as winning it")
+                words = [COUNT_WORDS[key] for key in COUNT_ORDER[method]]
+                counted = words[0]
+                for word in words[1:]:
+                    counted = said("{first} and {second}", first=counted, second=word)
+                raise HandError(said("the {counted} tie: nobody wins the primiera, so no side can "
+                                     "be marked as winning it", counted=counted))
             return by_counts
-        reason = by_counts.reason.removesuffix(": tie, no point")
+        _, compared = _compare_counts(sides, method)
         if flagged is None:
-            return PrimieraResult(None, sides, reason + ": tie so far, and nobody was marked as winning it")
-        return PrimieraResult(flagged, sides, reason + f": tie so far, marked for {names[flagged]}")
+            return PrimieraResult(None, sides, said("{compared}: tie so far, and nobody was marked "
+                                                    "as winning it", compared=compared))
+        return PrimieraResult(flagged, sides, said("{compared}: tie so far, marked for {name}",
+                                                   compared=compared, name=names[flagged]))
     if flagged is None:
-        return PrimieraResult(None, sides, "nobody was marked as winning it")
-    return PrimieraResult(flagged, sides, f"marked for {names[flagged]}")
+        return PrimieraResult(None, sides, said("nobody was marked as winning it"))
+    return PrimieraResult(flagged, sides, said("marked for {name}", name=names[flagged]))
 
 
 def overtaking_cards(piles: Sequence[Sequence[Card]], side: int, method: str, missing_suit: str,

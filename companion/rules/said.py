@@ -41,15 +41,17 @@ class Said(NamedTuple):
 
 
 class Joined(NamedTuple):
-    """Several things said one after the other ("; " between them in every language)."""
+    """Several things said one after the other ("; " between them in every language, or
+    ``between``, such as " + " for the cards of a primiera)."""
 
-    parts: tuple[Said, ...]
+    parts: tuple[Any, ...]
+    between: str = "; "
 
     def render(self, translations: Any, show: Callable[[Any], str]) -> str:
-        return "; ".join(_shown(part, translations, show) for part in self.parts)
+        return self.between.join(_shown(part, translations, show) for part in self.parts)
 
     def __str__(self) -> str:
-        return "; ".join(map(str, self.parts))
+        return self.between.join(map(english, self.parts))
 
 
 class Suit(NamedTuple):
@@ -97,6 +99,8 @@ def _shown(value: Any, translations: Any, show: Callable[[Any], str]) -> str:
 
 def english(value: Any) -> str:
     """A value as the API's sentences show it: a card in its notation (7d), cards listed."""
+    if isinstance(value, list) and value and all(isinstance(v, Suit) for v in value):
+        return ", ".join(v.code for v in value)
     if isinstance(value, list):
         return " ".join(map(english, value))
     if isinstance(value, float) and value.is_integer():
