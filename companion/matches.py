@@ -21,6 +21,7 @@ from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rul
                     score_piles, score_tallies)
 from .rules.deal import DealPlan, deal_plan
 from .rules.rulesets import PRESET_TITLES
+from .rules.said import from_json, said, to_json
 
 LAYOUTS = {
     "2": "2 players",
@@ -235,12 +236,12 @@ def summary_of(outcome: Outcome, hands: int) -> dict[str, Any]:
     builds on without reading the hands."""
     return {"totals": list(outcome.totals), "hands_played": outcome.hands_played, "hands": hands,
             "over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
-            "double": outcome.double, "text": outcome.text}
+            "double": outcome.double, "text": to_json(outcome.text)}
 
 
 def outcome_of(summary: dict[str, Any]) -> Outcome:
     return Outcome(tuple(summary["totals"]), summary["hands_played"], summary["over"],
-                   summary["winner"], summary["reason"], summary["double"], summary["text"])
+                   summary["winner"], summary["reason"], summary["double"], from_json(summary["text"]))
 
 
 class Ledger:
@@ -261,7 +262,8 @@ class Ledger:
         """The summary once this hand is added; MatchOver if the match was already won."""
         before = outcome_of(summary)
         if before.over:
-            raise MatchOver(f"The match is over: {before.text}. Edit a hand to change that.")
+            raise MatchOver(said("The match is over: {outcome}. Edit a hand to change that.",
+                                 outcome=before.text))
         if entry["mode"] == "claim":
             hand = HandResult((0,) * len(self.names),
                               claim=claim_of(entry, before.totals, self.rules, self.names))

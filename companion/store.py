@@ -86,9 +86,20 @@ def _m005_access_keys(db: sqlite_utils.Database) -> None:
         db.execute("UPDATE matches SET access_key = ? WHERE id = ?", [secrets.token_urlsafe(16), match_id])
 
 
+def _m006_outcomes_in_any_language(db: sqlite_utils.Database) -> None:
+    # A match's outcome is kept as what was said with its figures, not as English text, so
+    # that every phone reads it in its own language: the summaries are worked out again.
+    from . import matches
+    for row in list(db.query("SELECT * FROM matches")):
+        row = _match(row)
+        played = hand_rows(db, row["id"])
+        _keep_summary(db, row["id"], matches.summary_of(matches.build(row, played).outcome,
+                                                        len(played)))
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
-    _m004_results_and_summaries, _m005_access_keys]
+    _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language]
 
 
 def connect(path: str) -> sqlite_utils.Database:

@@ -4,7 +4,7 @@ wins, cappotto, the double game, and the chiamarsi fuori claim.
 >>> from companion.rules.rulesets import rules_for
 >>> outcome = match_outcome([HandResult((6, 5)), HandResult((6, 4))], rules_for("classica"),
 ...                         ("Anna", "Bruno"))
->>> outcome.text
+>>> str(outcome.text)
 'Anna wins 12 to 9'
 """
 
@@ -17,6 +17,7 @@ from .cards import Card, HandError, deck
 from .declarations import Declaration
 from .primiera import strict_leader
 from .rulesets import Rules
+from .said import Joined, Said, said
 from .scoring import check_sides, score_piles
 
 
@@ -38,15 +39,21 @@ class Outcome:
     winner: int | None
     reason: str        # "playing", "tie", "target", "hands", "Napoleone", "Scala", "cappotto", "claim"
     double: bool
-    text: str
+    text: Said
 
 
-def _scoreline(totals: Sequence[int], names: Sequence[str], winner: int) -> str:
+def _score_of(names: Sequence[str], totals: Sequence[int], sides: Sequence[int]) -> Joined:
+    """"Anna 5, Bruno 4": each side's name and total."""
+    return Joined(tuple(said("{name} {total}", name=names[s], total=totals[s]) for s in sides), ", ")
+
+
+def _scoreline(totals: Sequence[int], names: Sequence[str], winner: int) -> Said:
     others = [side for side in range(len(totals)) if side != winner]
     if len(others) == 1:
-        return f"{names[winner]} wins {totals[winner]} to {totals[others[0]]}"
-    rest = ", ".join(f"{names[side]} {totals[side]}" for side in others)
-    return f"{names[winner]} wins with {totals[winner]} ({rest})"
+        return said("{name} wins {total} to {other}", name=names[winner], total=totals[winner],
+                    other=totals[others[0]])
+    return said("{name} wins with {total} ({rest})", name=names[winner], total=totals[winner],
+                rest=_score_of(names, totals, others))
 
 
 def match_outcome(hands: Sequence[HandResult], rules: Rules, names: Sequence[str]) -> Outcome:
@@ -68,7 +75,7 @@ def next_outcome(before: Outcome, hand: HandResult, rules: Rules, names: Sequenc
 
     >>> from companion.rules.rulesets import rules_for
     >>> level = match_outcome([HandResult((6, 5)), HandResult((5, 6))], rules_for("classica"), "AB")
-    >>> level.text, next_outcome(level, HandResult((1, 0)), rules_for("classica"), "AB").text
+    >>> str(level.text), str(next_outcome(level, HandResult((1, 0)), rules_for("classica"), "AB").text)
     ('11 all: play another hand', 'A wins 12 to 11')
     """
     totals = _add(before.totals, hand, len(names))
@@ -81,11 +88,12 @@ def next_outcome(before: Outcome, hand: HandResult, rules: Rules, names: Sequenc
 
 def _add(totals: Sequence[int], hand: HandResult, n: int) -> list[int]:
     if len(hand.totals) != n:
-        raise HandError(f"a hand scores {len(hand.totals)} sides, but the match has {n}")
+        raise HandError(said("a hand scores {count} sides, but the match has {n}",
+                             count=len(hand.totals), n=n))
     return [t + p for t, p in zip(totals, hand.totals)]
 
 
-def _ended(decided: tuple[int | None, str, str], totals: list[int], played: int,
+def _ended(decided: tuple[int | None, str, Said], totals: list[int], played: int,
            rules: Rules) -> Outcome:
     winner, reason, text = decided
     if winner is None:
@@ -93,29 +101,34 @@ def _ended(decided: tuple[int | None, str, str], totals: list[int], played: int,
     double = (rules.double_under is not None
               and all(t < rules.double_under for s, t in enumerate(totals) if s != winner))
     if double:
-        text += f": double game ({rules.double_under} not reached)"
+        text = said("{outcome}: double game ({under} not reached)", outcome=text,
+                    under=rules.double_under)
     return Outcome(tuple(totals), played, True, winner, reason, double, text)
 
 
 def _decide(hand: HandResult, totals: list[int], played: int, rules: Rules,
-            names: Sequence[str]) -> tuple[int | None, str, str] | None:
+            names: Sequence[str]) -> tuple[int | None, str, Said] | None:
     if hand.claim is not None:
         claim = hand.claim
         if claim.holds:
-            return claim.claimer, "claim", f"{names[claim.claimer]} called out and wins: " + claim.text
+            return claim.claimer, "claim", said("{name} called out and wins: {why}",
+                                                name=names[claim.claimer], why=claim.text)
         winner = claim.winner_if_lost(totals)
-        head = f"{names[claim.claimer]} called out and loses"
         if winner is None:
-            return None, "claim", head + "; the others are level at the top"
-        return winner, "claim", head + f": {names[winner]} wins"
+            return None, "claim", said("{name} called out and loses; the others are level at "
+                                       "the top", name=names[claim.claimer])
+        return winner, "claim", said("{name} called out and loses: {winner} wins",
+                                     name=names[claim.claimer], winner=names[winner])
     if hand.outright is not None:
         return (hand.outright, hand.outright_reason or "outright",
-                f"{hand.outright_reason}: {names[hand.outright]} wins the match")
+                said("{how}: {name} wins the match", how=hand.outright_reason,
+                     name=names[hand.outright]))
     if rules.cappotto:
         for side, total in enumerate(totals):
             # A side at or below 0 (Piva can make it negative) has nothing: that is cappotto.
             if total >= 7 and all(t <= 0 for s, t in enumerate(totals) if s != side):
-                return side, "cappotto", "Cappotto: " + _scoreline(totals, names, side)
+                return side, "cappotto", said("Cappotto: {outcome}",
+                                              outcome=_scoreline(totals, names, side))
     leader = strict_leader(totals)
     if rules.hands is not None:
         if played >= rules.hands and leader is not None:
@@ -130,15 +143,19 @@ def _going_on(totals: list[int], played: int, rules: Rules, names: Sequence[str]
     tied = [names[s] for s, t in enumerate(totals) if t == top]
     at_end = (played >= rules.hands) if rules.hands is not None else top >= rules.target
     if at_end and len(tied) > 1:
-        level = f"{top} all" if len(tied) == len(totals) else f"{' and '.join(tied)} level at {top}"
-        return Outcome(tuple(totals), played, False, None, "tie", False,
-                       f"{level}: play another hand")
-    score = ", ".join(f"{name} {total}" for name, total in zip(names, totals))
+        if len(tied) == len(totals):
+            text = said("{top} all: play another hand", top=top)
+        else:
+            text = said("{names} level at {top}: play another hand",
+                        names=Joined(tuple(tied), " and "), top=top)
+        return Outcome(tuple(totals), played, False, None, "tie", False, text)
+    score = _score_of(names, totals, range(len(totals)))
     if rules.hands is not None:
-        goal = f"hand {played + 1} of {rules.hands}"
+        text = said("{score}: hand {number} of {hands}", score=score, number=played + 1,
+                    hands=rules.hands)
     else:
-        goal = f"first to {rules.target}"
-    return Outcome(tuple(totals), played, False, None, "playing", False, f"{score}: {goal}")
+        text = said("{score}: first to {target}", score=score, target=rules.target)
+    return Outcome(tuple(totals), played, False, None, "playing", False, text)
 
 
 @dataclass(frozen=True)
@@ -150,7 +167,7 @@ class ClaimCheck:
     certain: dict[str, int]          # the points the claimer keeps in every worst case
     total_before: int
     target: int
-    text: str
+    text: Said
     others: tuple[int, ...] = ()
 
     @property
@@ -172,13 +189,14 @@ def check_claim(claimer: int, piles: Sequence[Sequence[Card]], sweeps: Sequence[
     n = len(piles)
     check_sides(n)
     if not rules.claims:
-        raise HandError("these rules do not allow chiamarsi fuori")
+        raise HandError(said("these rules do not allow chiamarsi fuori"))
     if rules.hands is not None:
-        raise HandError("chiamarsi fuori needs a target; this match plays a fixed number of hands")
+        raise HandError(said("chiamarsi fuori needs a target; this match plays a fixed number "
+                             "of hands"))
     if not 0 <= claimer < n:
-        raise HandError(f"the claimer must be one of the {n} sides")
+        raise HandError(said("the claimer must be one of the {n} sides", n=n))
     if len(totals_before) != n:
-        raise HandError(f"give the totals of all {n} sides")
+        raise HandError(said("give the totals of all {n} sides", n=n))
     taken = {card for pile in piles for card in pile}
     remaining = [card for card in deck(rules.deck) if card not in taken]
     certain: dict[str, int] | None = None
@@ -193,8 +211,11 @@ def check_claim(claimer: int, piles: Sequence[Sequence[Card]], sweeps: Sequence[
     before = totals_before[claimer]
     reached = before + sum(certain.values())
     holds = outright_always or reached >= rules.target
-    items = ", ".join(f"{item} {points}" for item, points in certain.items() if points)
-    text = (f"{before} + {sum(certain.values())} certain ({items or 'nothing'}) = {reached}, "
-            f"target {rules.target}")
+    items = Joined(tuple(said("{item} {points}", item=item, points=points)
+                         for item, points in certain.items() if points), ", ")
+    text = said("{before} + {certain} certain ({items}) = {reached}, target {target}",
+                before=before, certain=sum(certain.values()),
+                items=items if items.parts else said("nothing"), reached=reached,
+                target=rules.target)
     return ClaimCheck(claimer, holds, certain, before, rules.target, text,
                       tuple(s for s in range(n) if s != claimer))

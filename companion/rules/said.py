@@ -106,3 +106,41 @@ def english(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def to_json(value: Any) -> Any:
+    """A Said (or any value it holds) as JSON, to be kept in the store: ``from_json`` gives it
+    back, to be rendered in whatever language a phone reads it in."""
+    from .cards import Card
+    if isinstance(value, Said):
+        return {"said": value.text, "values": {k: to_json(v) for k, v in value.values.items()},
+                **({"plural": value.plural} if value.plural else {})}
+    if isinstance(value, Joined):
+        return {"joined": [to_json(p) for p in value.parts], "between": value.between}
+    if isinstance(value, Versus):
+        return {"versus": [to_json(f) for f in value.figures]}
+    if isinstance(value, Card):
+        return {"card": str(value)}
+    if isinstance(value, Suit):
+        return {"suit": value.code}
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
+    return value
+
+
+def from_json(value: Any) -> Any:
+    from .cards import parse_card
+    if isinstance(value, list):
+        return [from_json(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "said" in value:
+        return Said(value["said"], {k: from_json(v) for k, v in value["values"].items()},
+                    value.get("plural"))
+    if "joined" in value:
+        return Joined(tuple(from_json(p) for p in value["joined"]), value["between"])
+    if "versus" in value:
+        return Versus(tuple(from_json(f) for f in value["versus"]))
+    if "card" in value:
+        return parse_card(value["card"])
+    return Suit(value["suit"])
