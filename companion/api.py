@@ -18,6 +18,7 @@ from .access import TooManyTries, hash_pin, needs_pin, new_access_key, try_pin
 from .matches import Hand, Ledger, Match, MatchOver, build, listed, result_of, score_entry
 
 from .i18n import for_api
+from .rules.said import said
 from .rules import (Declaration, HandScore, ScopaError, Tally, check_claim, check_deal,
                     legal_captures, parse_card, parse_cards, rules_for, score_piles,
                     score_tallies)
@@ -92,12 +93,12 @@ def _declarations(data: dict[str, Any]) -> list[Declaration]:
         if not isinstance(entry, dict) or not isinstance(entry.get("side"), int):
             raise BadRequest('each declaration is {"side": 0, "deal": 1, "cards": [three cards]}')
         declared.append(Declaration(entry["side"], entry.get("deal", 1),
-                                    tuple(parse_cards(entry.get("cards"), "a declaration"))))
+                                    tuple(parse_cards(entry.get("cards"), said("a declaration")))))
     return declared
 
 
 def _piles_and_sweeps(data: dict[str, Any]) -> tuple[list[list], list]:
-    piles = [parse_cards(pile, f"pile {side + 1}") for side, pile in enumerate(_list(data, "piles"))]
+    piles = [parse_cards(pile, said("pile {number}", number=side + 1)) for side, pile in enumerate(_list(data, "piles"))]
     sweeps = data.get("sweeps", [0] * len(piles))
     if not isinstance(sweeps, list):
         raise BadRequest("sweeps must be a list with one count per side")
@@ -180,7 +181,7 @@ def score():
 def captures():
     data = _body()
     rules = _rules(data)
-    table = parse_cards(_list(data, "table"), "the table")
+    table = parse_cards(_list(data, "table"), said("the table"))
     if "played" not in data:
         raise BadRequest("say which card is played (played)")
     played = parse_card(data["played"])
@@ -200,7 +201,7 @@ def captures():
 def deal():
     data = _body()
     rules = _rules(data)
-    table = parse_cards(_list(data, "table"), "the table")
+    table = parse_cards(_list(data, "table"), said("the table"))
     check = check_deal(table, rules)
     return jsonify({"void": check.void, "reason": for_api(check.reason)})
 

@@ -43,10 +43,10 @@ def sides_for(layout: str, players: Sequence[str], teams: Sequence[str]) -> list
 
 def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> HandScore:
     """Score what the players entered for a hand: piles of cards, or counts."""
-    declarations = [Declaration(d["side"], d["deal"], tuple(parse_cards(d["cards"], "a declaration")))
+    declarations = [Declaration(d["side"], d["deal"], tuple(parse_cards(d["cards"], said("a declaration"))))
                     for d in entry.get("declarations", [])]
     if entry["mode"] == "piles":
-        piles = [parse_cards(pile, f"{names[side]}'s pile") for side, pile in enumerate(entry["piles"])]
+        piles = [parse_cards(pile, said("{name}'s pile", name=names[side])) for side, pile in enumerate(entry["piles"])]
         return score_piles(piles, entry["sweeps"], rules, declarations, names)
     tallies = [Tally(**tally) for tally in entry["tallies"]]
     return score_tallies(tallies, rules, declarations, names)

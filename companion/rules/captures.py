@@ -14,6 +14,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from .cards import Card, CardError, deck_set
 from .rulesets import Rules
+from .said import Said, said
 
 ACE_RULES = ("asso-pigliatutto", "scopa-d-assi", "quindici-3")
 
@@ -21,13 +22,13 @@ ACE_RULES = ("asso-pigliatutto", "scopa-d-assi", "quindici-3")
 class Capture(NamedTuple):
     cards: tuple[Card, ...]   # the table cards taken, in table order
     sweep: bool
-    reason: str
+    reason: Said | str
 
 
 class Ruling(NamedTuple):
     captures: tuple[Capture, ...]
     may_place: bool
-    reasons: tuple[str, ...]
+    reasons: tuple[Said, ...]
 
 
 def _sets(table: Sequence[Card], total: int, smallest: int, largest: int) -> Iterator[tuple[Card, ...]]:
@@ -63,11 +64,11 @@ def check_table(table: Sequence[Card], played: Card, deck_size: int = 40) -> Non
     full = deck_set(deck_size)
     for card in [*table, played]:
         if card not in full:
-            raise CardError(f"{card} is not in the {deck_size}-card deck")
+            raise CardError(said("{card} is not in the {deck}-card deck", card=card, deck=deck_size))
     if len(set(table)) != len(table):
-        raise CardError("a card is on the table twice")
+        raise CardError(said("a card is on the table twice"))
     if played in table:
-        raise CardError(f"{played} cannot be both on the table and played")
+        raise CardError(said("{card} cannot be both on the table and played", card=played))
 
 
 def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
@@ -79,20 +80,20 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
         check_table(table, played, rule.deck)
         rule = rule.capture
     value = played.value
-    reasons: list[str] = []
+    reasons: list[Said] = []
 
     if value == 1 and rule in ACE_RULES:
         options = _ace(table, rule, ace_takes_itself, reasons)
     elif rule == "quindici-1":
         options = [(s, _sum_words(s, played)) for s in _sets(table, 15 - value, 1, 40)]
-        reasons.append("only cards that make 15 with the played card may be taken")
+        reasons.append(said("only cards that make 15 with the played card may be taken"))
     elif rule in ("quindici-2", "quindici-3"):
-        options = [((c,), "equal value") for c in table if c.value == value]
+        options = [((c,), said("equal value")) for c in table if c.value == value]
         options += [(s, _sum_words(s)) for s in _sets(table, value, 2, 40)]
         options += [(s, _sum_words(s, played)) for s in _sets(table, 15 - value, 1, 40)]
         if options:
-            reasons.append("a card of equal value, a set adding up to it, or a set making 15 "
-                           "with it: free choice")
+            reasons.append(said("a card of equal value, a set adding up to it, or a set making 15 "
+                           "with it: free choice"))
     else:
         options = _standard(table, played, rule, reasons)
 
@@ -103,66 +104,67 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
         captures.append(Capture(tuple(cards), sweep, why))
     if any(bool(table) and len(c.cards) == len(table) for c in captures):
         if last_play:
-            reasons.append("the last card of the hand never makes a sweep")
+            reasons.append(said("the last card of the hand never makes a sweep"))
         elif rule == "scopa-d-assi" and value == 1:
-            reasons.append("in Scopa d'Assi taking the table with an Ace is not a sweep")
+            reasons.append(said("in Scopa d'Assi taking the table with an Ace is not a sweep"))
 
     if not captures:
         may_place = True
         if table:
-            reasons.append(f"nothing on the table can be taken with a {value}: the card is placed")
+            reasons.append(said("nothing on the table can be taken with a {value}: the card is placed",
+                                value=value))
         else:
-            reasons.append("the table is empty: the card is placed")
+            reasons.append(said("the table is empty: the card is placed"))
     elif rule == "corse":
         may_place = True
-        reasons.append("in Scopa Corse capturing is never compulsory")
+        reasons.append(said("in Scopa Corse capturing is never compulsory"))
     else:
         may_place = False
-        reasons.append("a card that can capture must capture")
+        reasons.append(said("a card that can capture must capture"))
     return Ruling(tuple(captures), may_place, tuple(reasons))
 
 
 def _standard(table: Sequence[Card], played: Card, rule: str,
-              reasons: list[str]) -> list[tuple[tuple[Card, ...], str]]:
+              reasons: list[Said]) -> list[tuple[tuple[Card, ...], Said | str]]:
     value = played.value
-    singles = [((card,), "equal value") for card in table if card.value == value]
+    singles = [((card,), said("equal value")) for card in table if card.value == value]
     if singles:
         if next(_sets(table, value, 2, 40), None):
-            reasons.append("a single card of equal value must be taken before a sum")
+            reasons.append(said("a single card of equal value must be taken before a sum"))
         return singles
     if rule == "fewest":
         sets = list(_sets(table, value, 2, 2))
         if next(_sets(table, value, 3, 40), None):
-            reasons.append("only sets of two cards may be taken")
+            reasons.append(said("only sets of two cards may be taken"))
     else:
         sets = list(_sets(table, value, 2, 40))
         if rule == "fewest-any" and sets:
             fewest = min(len(s) for s in sets)
             if any(len(s) > fewest for s in sets):
-                reasons.append("only the fewest cards possible may be taken")
+                reasons.append(said("only the fewest cards possible may be taken"))
             sets = [s for s in sets if len(s) == fewest]
     return [(s, _sum_words(s)) for s in sets]
 
 
 def _ace(table: Sequence[Card], rule: str, takes_itself: bool,
-         reasons: list[str]) -> list[tuple[tuple[Card, ...], str]]:
+         reasons: list[Said]) -> list[tuple[tuple[Card, ...], Said | str]]:
     if not table:
         if rule == "scopa-d-assi" and takes_itself:
-            reasons.append("an Ace played on the empty table takes itself")
-            return [((), "the Ace takes itself")]
-        reasons.append("an Ace cannot take itself: on the empty table it stays")
+            reasons.append(said("an Ace played on the empty table takes itself"))
+            return [((), said("the Ace takes itself"))]
+        reasons.append(said("an Ace cannot take itself: on the empty table it stays"))
         return []
     aces = [card for card in table if card.value == 1]
     if aces:
-        reasons.append("with an Ace on the table, the Ace played takes only that Ace")
-        return [((ace,), "equal value") for ace in aces]
-    reasons.append("an Ace takes the whole table when no Ace is on it")
-    return [(tuple(table), "the Ace takes the whole table")]
+        reasons.append(said("with an Ace on the table, the Ace played takes only that Ace"))
+        return [((ace,), said("equal value")) for ace in aces]
+    reasons.append(said("an Ace takes the whole table when no Ace is on it"))
+    return [(tuple(table), said("the Ace takes the whole table"))]
 
 
 class DealCheck(NamedTuple):
     void: bool
-    reason: str
+    reason: Said | str
 
 
 def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
@@ -170,22 +172,24 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     full = deck_set(rules.deck)
     for card in table:
         if card not in full:
-            raise CardError(f"{card} is not in the {rules.deck}-card deck")
+            raise CardError(said("{card} is not in the {deck}-card deck", card=card, deck=rules.deck))
     if len(set(table)) != len(table):
-        raise CardError("a card is on the table twice")
+        raise CardError(said("a card is on the table twice"))
     counts: dict[int, int] = {}
     for card in table:
         counts[card.value] = counts.get(card.value, 0) + 1
     kings = counts.get(10, 0)
     if rules.void_deal == "off":
-        return DealCheck(False, "these rules never void a deal")
+        return DealCheck(False, said("these rules never void a deal"))
     if rules.void_deal == "equal":
         value, most = max(counts.items(), key=lambda kv: kv[1], default=(0, 0))
         if most >= 3:
-            return DealCheck(True, f"{most} cards of value {value} on the table: deal again")
-        return DealCheck(False, "no three cards of one value: the deal stands")
+            return DealCheck(True, said("{count} cards of value {value} on the table: deal again",
+                                        count=most, value=value))
+        return DealCheck(False, said("no three cards of one value: the deal stands"))
     if kings >= 3:
-        return DealCheck(True, f"{kings} Kings on the table make a sweep impossible: deal again")
+        return DealCheck(True, said("{count} Kings on the table make a sweep impossible: deal "
+                                    "again", count=kings))
     if rules.void_deal == "aces" and counts.get(1):
-        return DealCheck(True, "an Ace among the first table cards: deal again")
-    return DealCheck(False, "the deal stands")
+        return DealCheck(True, said("an Ace among the first table cards: deal again"))
+    return DealCheck(False, said("the deal stands"))

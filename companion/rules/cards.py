@@ -11,7 +11,9 @@ Card(value=7, suit='d')
 from __future__ import annotations
 
 from functools import cache
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
+
+from .said import said
 
 SUITS = ("d", "c", "s", "b")
 VALUES = tuple(range(1, 11))
@@ -59,19 +61,20 @@ def parse_card(text: str) -> Card:
     """Read one card such as ``"7d"`` or ``"10B"``; raise CardError for anything else."""
     card = _BY_NOTATION.get(text.strip().lower()) if isinstance(text, str) else None
     if card is None:
-        raise CardError(f"{text} is not a card (write cards like 7d or 10b)")
+        raise CardError(said("{text} is not a card (write cards like 7d or 10b)", text=str(text)))
     return card
 
 
-def parse_cards(texts: Iterable[str], what: str = "the cards") -> list[Card]:
+def parse_cards(texts: Iterable[str], what: Any = None) -> list[Card]:
     """Read a list of distinct cards; a card given twice is refused."""
+    what = said("the cards") if what is None else what
     if isinstance(texts, (str, bytes)) or not isinstance(texts, (list, tuple)):
-        raise CardError(f"{what} must be a list of cards")
+        raise CardError(said("{what} must be a list of cards", what=what))
     cards = [parse_card(text) for text in texts]
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise CardError(f"{card} is entered twice in {what}")
+            raise CardError(said("{card} is entered twice in {what}", card=card, what=what))
         seen.add(card)
     return cards
 
@@ -85,7 +88,7 @@ def deck(size: int = 40) -> list[Card]:
 def full_deck(size: int = 40) -> tuple[Card, ...]:
     """The deck as an immutable tuple, built once: scoring asks for it on every hand."""
     if size not in (40, 36):
-        raise CardError("the deck has 40 cards, or 36 in Scopa Corse")
+        raise CardError(said("the deck has 40 cards, or 36 in Scopa Corse"))
     return tuple(Card(value, suit) for suit in SUITS for value in suit_values(size))
 
 

@@ -1,11 +1,11 @@
 """How the cards are dealt under each variant (RULES §8, seeds 000, 001 and 003).
 
 >>> from companion.rules.rulesets import rules_for
->>> deal_plan(rules_for("classica"), 2).describe()
+>>> str(deal_plan(rules_for("classica"), 2).describe())
 '3 cards each, 4 face up on the table; then 3 each, 6 deals in all'
->>> deal_plan(rules_for("scopone"), 4).describe()
+>>> str(deal_plan(rules_for("scopone"), 4).describe())
 '10 cards each, none on the table'
->>> deal_plan(rules_for("corse"), 2).describe()
+>>> str(deal_plan(rules_for("corse"), 2).describe())
 '3 cards each, 4 face up on the table; then 3, 3, 4, 4 each, 5 deals in all'
 """
 
@@ -14,21 +14,25 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .rulesets import Rules
+from .said import Joined, Said, said
 
 
 class DealPlan(NamedTuple):
     hands: tuple[int, ...]   # cards each player gets at each deal
     table: int               # cards face up on the table at the first deal
 
-    def describe(self) -> str:
-        first = f"{self.hands[0]} cards each, " + (
-            f"{self.table} face up on the table" if self.table else "none on the table")
+    def describe(self) -> Said:
+        first = (said("{count} cards each, {table} face up on the table", count=self.hands[0],
+                      table=self.table) if self.table
+                 else said("{count} cards each, none on the table", count=self.hands[0]))
         if len(self.hands) == 1:
             return first
         later = self.hands[1:]
         if len(set(later)) == 1:
-            return f"{first}; then {later[0]} each, {len(self.hands)} deals in all"
-        return f"{first}; then {', '.join(map(str, later))} each, {len(self.hands)} deals in all"
+            return said("{first}; then {later} each, {deals} deals in all", first=first,
+                        later=later[0], deals=len(self.hands))
+        return said("{first}; then {later} each, {deals} deals in all", first=first,
+                    later=Joined(later, ", "), deals=len(self.hands))
 
 
 def deal_plan(rules: Rules, players: int) -> DealPlan:

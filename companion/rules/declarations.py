@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
+from .said import Joined, Said, said
 from .cards import Card, CardError
 
 
@@ -39,16 +40,16 @@ def bazzica_value(card: Card) -> int:
 def judge(cards: Sequence[Card], scheme: str) -> Judged:
     """What three cards declare under ``bazzica`` or ``sbarazzina`` scoring; CardError if nothing."""
     if len(cards) != 3 or len(set(cards)) != 3:
-        raise CardError("a declaration shows three different cards")
+        raise CardError(said("a declaration shows three different cards"))
     ranks = [card.value for card in cards]
     if len(set(ranks)) == 1:
         # A-A-A is the best bazzicotto, Re-Re-Re the worst.
         return Judged("bazzicotto", 10 if scheme == "bazzica" else 7, (1, -ranks[0]))
     total = sum(bazzica_value(card) for card in cards)
     if total > 9:
-        raise CardError(
-            f"{' '.join(str(c) for c in cards)} is no declaration: a bazzica totals 9 or less "
-            f"(these total {total}) and a bazzicotto is three of one rank")
+        raise CardError(said("{cards} is no declaration: a bazzica totals 9 or less (these total "
+                             "{total}) and a bazzicotto is three of one rank", cards=list(cards),
+                             total=total))
     if scheme == "bazzica":
         points = 3
     else:  # sbarazzina: 2 if the ranks all differ, 3 if they include a pair
@@ -57,37 +58,40 @@ def judge(cards: Sequence[Card], scheme: str) -> Judged:
 
 
 def score_declarations(declarations: Sequence[Declaration], scheme: str,
-                       names: Sequence[str]) -> tuple[list[int], list[str]]:
+                       names: Sequence[str]) -> tuple[list[int], list[Said]]:
     """Points per side from a hand's declarations, and a sentence for each deal.
 
     Checks that each side declares at most once per deal and that two sides never show the same
     card after one deal."""
     n_sides = len(names)
     points = [0] * n_sides
-    said: list[str] = []
+    told: list[Said] = []
     by_deal: dict[int, list[Declaration]] = {}
     for d in declarations:
         if not 0 <= d.side < n_sides:
-            raise CardError(f"a declaration names side {d.side + 1}, but there are {n_sides} sides")
+            raise CardError(said("a declaration names side {side}, but there are {n} sides",
+                                 side=d.side + 1, n=n_sides))
         if isinstance(d.deal, bool) or not isinstance(d.deal, int) or not 1 <= d.deal <= 10:
-            raise CardError("a declaration's deal is a number from 1 to 10")
+            raise CardError(said("a declaration's deal is a number from 1 to 10"))
         by_deal.setdefault(d.deal, []).append(d)
     for deal in sorted(by_deal):
         group = by_deal[deal]
         if len({d.side for d in group}) != len(group):
-            raise CardError(f"a side declared twice after deal {deal}")
+            raise CardError(said("a side declared twice after deal {deal}", deal=deal))
         shown = [card for d in group for card in d.cards]
         if len(set(shown)) != len(shown):
-            raise CardError(f"two declarations after deal {deal} show the same card")
+            raise CardError(said("two declarations after deal {deal} show the same card", deal=deal))
         judged = [(d, judge(d.cards, scheme)) for d in group]
         best = max(j.strength for _, j in judged)
         leaders = [(d, j) for d, j in judged if j.strength == best]
-        words = ", ".join(f"{names[d.side]} {j.kind} {' '.join(map(str, d.cards))}"
-                          for d, j in judged)
+        words = Joined(tuple(said("{name} {kind} {cards}", name=names[d.side], kind=j.kind,
+                                  cards=list(d.cards)) for d, j in judged), ", ")
         if len(leaders) == 1:
             d, j = leaders[0]
             points[d.side] += j.points
-            said.append(f"deal {deal}: {words}: {names[d.side]} scores {j.points}")
+            told.append(said("deal {deal}: {declared}: {name} scores {points}", deal=deal,
+                             declared=words, name=names[d.side], points=j.points))
         else:
-            said.append(f"deal {deal}: {words}: equal, nobody scores")
-    return points, said
+            told.append(said("deal {deal}: {declared}: equal, nobody scores", deal=deal,
+                             declared=words))
+    return points, told

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Mapping
 
 from .cards import ScopaError
+from .said import said
 
 PRIMIERA_METHODS = ("standard", "half", "hurrikan", "no-figures", "sevens-sixes", "count-down")
 MISSING_SUIT_RULES = ("loses", "void", "zero")
@@ -128,43 +129,48 @@ def _check_item(name: str, value: Any) -> Any:
         choices = _CHOICES[name]
         # JSON has no int/str distinction problems here, but a bool is an int in Python.
         if isinstance(value, bool) or value not in choices:
-            raise RulesError(f"{name} must be one of {', '.join(str(c) for c in choices)}")
+            raise RulesError(said("{name} must be one of {choices}", name=name,
+                                  choices=", ".join(str(c) for c in choices)))
         return value
     if name in _BOOLEANS:
         if not isinstance(value, bool):
-            raise RulesError(f"{name} must be true or false")
+            raise RulesError(said("{name} must be true or false", name=name))
         return value
     if name == "target":
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
-            raise RulesError("target must be a whole number from 1 to 1000")
+            raise RulesError(said("target must be a whole number from 1 to 1000"))
         return value
     if name == "hands":
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 1 <= value <= 100):
-            raise RulesError("hands must be a whole number from 1 to 100, or null to play to the target")
+            raise RulesError(said("hands must be a whole number from 1 to 100, or null to play to "
+                                  "the target"))
         return value
     if name == "double_under":
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 1 <= value <= 1000):
-            raise RulesError("double_under must be a whole number from 1 to 1000, or null")
+            raise RulesError(said("double_under must be a whole number from 1 to 1000, or null"))
         return value
-    raise RulesError(f"{name} is not a rule item; the items are {', '.join(ITEMS)}")
+    raise RulesError(said("{name} is not a rule item; the items are {items}", name=name,
+                          items=", ".join(ITEMS)))
 
 
 def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None) -> Rules:
     """The rules of a preset with some items changed; every item and value is checked."""
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise RulesError(f"{preset!r} is not a variant; the variants are {', '.join(PRESETS)}")
+        raise RulesError(said("{preset} is not a variant; the variants are {presets}",
+                              preset=repr(preset), presets=", ".join(PRESETS)))
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise RulesError("options must be an object of rule items")
+        raise RulesError(said("options must be an object of rule items"))
     values = dict(PRESETS[preset])
     for name, value in options.items():
         values[name] = _check_item(name, value)
     rules = Rules(preset=preset, **values)
     if rules.napola != "off" and rules.scalette:
-        raise RulesError("napola and scalette cannot both be on: the Scalette replace the Napola")
+        raise RulesError(said("napola and scalette cannot both be on: the Scalette replace the "
+                              "Napola"))
     return rules
 
 

@@ -72,13 +72,13 @@ class Versus(NamedTuple):
         return " v ".join(map(english, self.figures))
 
 
-def said(text: str, **values: Any) -> Said:
+def said(text: str, /, **values: Any) -> Said:
     """What the rules say: ``text`` in English with {blanks}, filled from ``values``. The
     translation catalogues are extracted from the calls of this function."""
     return Said(text, values)
 
 
-def said_n(singular: str, plural: str, n: int, **values: Any) -> Said:
+def said_n(singular: str, plural: str, n: int, /, **values: Any) -> Said:
     """The same, with a singular and a plural chosen by ``n`` (a blank too: {n})."""
     return Said(singular, {"n": n, **values}, plural)
 
