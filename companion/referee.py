@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, SelectMultipleField, StringField
@@ -20,9 +21,11 @@ from . import store
 from .access import needs_pin
 from .forms import RULE_CHOICES, card_rows, options, pile_fields
 from .matches import Ledger, Match, MatchOver, build
+from .i18n import card_in_words as card_name, explain, short_words as short_label, suit_words as suit_label
+from .rules.said import said
 from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
                     parse_cards, rules_for)
-from .rules.cards import SUITS, card_name, short_label, suit_label
+from .rules.cards import SUITS
 from .rules.deal import deal_plan
 from .rules.primiera import decide_piles, overtaking_cards
 from .rules.rulesets import PRESET_TITLES, PRESETS, Rules
@@ -39,7 +42,7 @@ class QueryForm(FlaskForm):
     class Meta:
         csrf = False
 
-    variant = SelectField("Variant", choices=options(PRESET_TITLES.items()), default="classica")
+    variant = SelectField(_l("Variant"), choices=options(PRESET_TITLES.items()), default="classica")
 
 
 def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:
@@ -88,7 +91,7 @@ def context(sides: int = 2, **overrides: Any) -> Context:
         rules = rules_for(variant if variant in PRESETS else "classica", {**asked, **overrides})
     except ScopaError:
         rules = rules_for(variant if variant in PRESETS else "classica", overrides)
-    return Context(None, rules, tuple(f"Side {i + 1}" for i in range(sides)))
+    return Context(None, rules, tuple(_("Side %(number)s", number=i + 1) for i in range(sides)))
 
 
 def answer(template: str, fragment: str, **values: Any):
@@ -113,19 +116,19 @@ def tools():
 def captures():
     ctx = context()
     form_class = type("CaptureForm", (QueryForm,), {
-        "table": CardGrid("Cards on the table", choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
-        "played": SelectField("Card played", choices=card_choices(ctx.rules.deck, ctx.rules.pack, "—"),
+        "table": CardGrid(_("Cards on the table"), choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
+        "played": SelectField(_("Card played"), choices=card_choices(ctx.rules.deck, ctx.rules.pack, "—"),
                               default=""),
-        "last_play": BooleanField("The last card of the hand"),
+        "last_play": BooleanField(_("The last card of the hand")),
     })
     form = form_class(request.args)
     ruling = error = None
     if form.played.data:
         try:
-            table = parse_cards(form.table.data or [], "the table")
+            table = parse_cards(form.table.data or [], said("the table"))
             ruling = legal_captures(table, parse_card(form.played.data), ctx.rules, form.last_play.data)
         except ScopaError as problem:
-            error = str(problem)
+            error = explain(problem)
     return answer("referee/captures.html", "referee/_ruling.html", ctx=ctx, form=form,
                   ruling=ruling, error=error)
 
@@ -143,14 +146,14 @@ def primiera():
     for i in range(n):
         for suit in SUITS:
             fields[f"best_{i}_{suit}"] = SelectField(suit_label(suit, ctx.rules.pack), choices=values, default="")
-        fields[f"cards_{i}"] = StringField("or every card", [Optional()])
+        fields[f"cards_{i}"] = StringField(_("or every card"), [Optional()])
     form = type("PrimieraForm", (QueryForm,), fields)(request.args)
     piles, error, result, overtake = [], None, None, []
     try:
         for i in range(n):
             typed = (form[f"cards_{i}"].data or "").replace(",", " ").split()
             if typed:
-                piles.append(parse_cards(typed, f"the cards of {ctx.names[i]}"))
+                piles.append(parse_cards(typed, said("the cards of {name}", name=ctx.names[i])))
             else:
                 piles.append([parse_card(f"{form[f'best_{i}_{suit}'].data}{suit}") for suit in SUITS
                               if form[f"best_{i}_{suit}"].data])
@@ -158,7 +161,8 @@ def primiera():
         for i, pile in enumerate(piles):
             for card in pile:
                 if card in seen:
-                    raise ScopaError(f"{card} is entered for both {ctx.names[seen[card]]} and {ctx.names[i]}")
+                    raise ScopaError(said("{card} is entered for both {first} and {second}", card=card,
+                                          first=ctx.names[seen[card]], second=ctx.names[i]))
                 seen[card] = i
         if any(piles):
             result = decide_piles(piles, ctx.rules.primiera, ctx.rules.missing_suit)
@@ -168,7 +172,7 @@ def primiera():
                         overtake.append((side, overtaking_cards(piles, side, ctx.rules.primiera,
                                                                 ctx.rules.missing_suit, deck(ctx.rules.deck))))
     except ScopaError as problem:
-        error = str(problem)
+        error = explain(problem)
     return answer("referee/primiera.html", "referee/_primiera_answer.html", ctx=ctx, form=form,
                   result=result, overtake=overtake, error=error, n=n)
 
@@ -179,16 +183,16 @@ def primiera():
 def deal():
     ctx = context()
     form = type("DealForm", (QueryForm,), {
-        "table": CardGrid("The first cards on the table", choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
-        "players": IntegerField("Players", [Optional(), NumberRange(2, 6)], default=2),
+        "table": CardGrid(_("The first cards on the table"), choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
+        "players": IntegerField(_("Players"), [Optional(), NumberRange(2, 6)], default=2),
     })(request.args)
     players = len(ctx.match.seats) if ctx.match else (form.players.data or 2)
     check = error = None
     if form.table.data:
         try:
-            check = check_deal(parse_cards(form.table.data, "the table"), ctx.rules)
+            check = check_deal(parse_cards(form.table.data, said("the table")), ctx.rules)
         except ScopaError as problem:
-            error = str(problem)
+            error = explain(problem)
     return answer("referee/deal.html", "referee/_deal_answer.html", ctx=ctx, form=form, check=check,
                   error=error, plan=deal_plan(ctx.rules, min(max(players, 2), 6)), players=players)
 
@@ -209,13 +213,13 @@ def rules_card():
 def claim_form(ctx: Context):
     sides = [(str(i), name) for i, name in enumerate(ctx.names)]
     fields: dict[str, Any] = {
-        "claimer": SelectField("Who calls out", choices=options(sides), default="0"),
+        "claimer": SelectField(_("Who calls out"), choices=options(sides), default="0"),
         **pile_fields(ctx.rules.deck, sides),
     }
     for i, name in enumerate(ctx.names):
-        fields[f"sweeps_{i}"] = IntegerField(f"Scope so far: {name}", [Optional(), NumberRange(0, 20)], default=0)
+        fields[f"sweeps_{i}"] = IntegerField(_("Scope so far: %(name)s", name=name), [Optional(), NumberRange(0, 20)], default=0)
         if ctx.match is None:
-            fields[f"total_{i}"] = IntegerField(f"Total before this hand: {name}", [Optional()], default=0)
+            fields[f"total_{i}"] = IntegerField(_("Total before this hand: %(name)s", name=name), [Optional()], default=0)
     return type("ClaimForm", (QueryForm,), fields)
 
 
@@ -224,7 +228,7 @@ def claim():
     sides = request.args.get("sides", 2, type=int)
     ctx = context(sides=min(max(sides, 2), 4), claims=True)
     if ctx.match is not None and not ctx.match.rules.claims:
-        flash("This match was created without chiamarsi fuori.")
+        flash(_("This match was created without chiamarsi fuori."))
         return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
     form = claim_form(ctx)(request.form if request.method == "POST" else request.args)
     n = len(ctx.names)
@@ -254,7 +258,7 @@ def claim():
             checked = check_claim(claimer, [parse_cards(p) for p in piles], sweeps, totals,
                                   ctx.rules, ctx.names)
         except ScopaError as problem:
-            error = str(problem)
+            error = explain(problem)
     if request.method == "POST" and ctx.match is not None and needs_pin(ctx.match.id):
         return redirect(url_for("table.enter_pin", match_id=ctx.match.id,
                                 next=url_for("referee.claim", match=ctx.match.id)), code=303)
@@ -264,10 +268,10 @@ def claim():
         try:
             store.add_hand(db, ctx.match.id, entry, None, Ledger)
         except MatchOver as over:
-            error = str(over)
+            error = explain(over)
         else:
-            flash(f"{ctx.names[claimer]} called out: " + ("the claim holds." if checked.holds
-                                                         else "the claim fails."))
+            flash(_("%(name)s called out: the claim holds.", name=ctx.names[claimer]) if checked.holds
+                  else _("%(name)s called out: the claim fails.", name=ctx.names[claimer]))
             return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
     rows = card_rows(form, ctx.rules.deck)
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,

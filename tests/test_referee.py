@@ -94,7 +94,7 @@ def test_nothing_to_take_means_placing(client):
 
 def test_a_card_both_played_and_on_the_table_is_refused(client):
     _, _, page = captures(client, "7d 3c", "7d")
-    assert "7d cannot be both on the table and played" in page
+    assert "seven of coins cannot be both on the table and played" in page
 
 
 def test_htmx_gets_only_the_answer(client):
@@ -156,7 +156,7 @@ def test_when_no_single_card_overtakes_it_says_so(client):
 
 def test_same_card_for_two_sides_is_refused(client):
     _, page = primiera(client, cards_0="7d", cards_1="7d 6c")
-    assert "7d is entered for both Side 1 and Side 2" in page
+    assert "seven of coins is entered for both Side 1 and Side 2" in page
 
 
 def test_sevens_and_sixes_through_the_page(client):
