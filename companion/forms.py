@@ -18,7 +18,7 @@ from wtforms.widgets import HiddenInput
 from wtforms.validators import (InputRequired, Length, NumberRange, Optional, Regexp,
                                 ValidationError)
 
-from .matches import LAYOUTS, Match, score_entry, sides_for
+from .matches import Match, score_entry, sides_for
 from .rules import RulesError, ScopaError, deck, rules_for
 from .i18n import card_in_words, explain, suit_words
 from .rules.cards import SUITS, Card, parse_cards, suit_values
@@ -82,15 +82,17 @@ RULE_LABELS = {
 
 
 class NewMatchForm(FlaskForm):
-    layout = RadioField(_l("Who plays"), choices=options(list(LAYOUTS.items())), default="2")
+    layout = RadioField(_l("Who plays"), default="2", choices=options([
+        ("2", _l("2 players")), ("3", _l("3 players")), ("4", _l("4 players")),
+        ("2x2", _l("2 teams of 2")), ("2x3", _l("2 teams of 3"))]))
     player1 = StringField(_l("Player %(number)s", number=1), [Length(max=24)])
     player2 = StringField(_l("Player %(number)s", number=2), [Length(max=24)])
     player3 = StringField(_l("Player %(number)s", number=3), [Length(max=24)])
     player4 = StringField(_l("Player %(number)s", number=4), [Length(max=24)])
     player5 = StringField(_l("Player %(number)s", number=5), [Length(max=24)])
     player6 = StringField(_l("Player %(number)s", number=6), [Length(max=24)])
-    team1 = StringField(_l("Team %(number)s", number=1), [Length(max=24)], default="Noi")
-    team2 = StringField(_l("Team %(number)s", number=2), [Length(max=24)], default="Voi")
+    team1 = StringField(_l("Team %(number)s", number=1), [Length(max=24)], default=_l("Us"))
+    team2 = StringField(_l("Team %(number)s", number=2), [Length(max=24)], default=_l("Them"))
     first_dealer = SelectField(_l("Who deals first"), default="random", choices=options([
         ("random", _l("drawn at random")), *[(str(i), _l("Player %(number)s", number=i + 1)) for i in range(6)]]))
     pin = StringField(_l("Edit PIN (optional)"), [Optional(), Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits"))])

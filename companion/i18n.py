@@ -14,7 +14,7 @@ from typing import Any
 
 from babel.numbers import format_decimal
 from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, get_locale, get_translations, lazy_gettext
 
 from .rules.cards import Card
 from .rules.said import Joined, Said, Suit, Versus, english
@@ -163,6 +163,24 @@ def explain(error: Exception) -> str:
     return say(error.args[0]) if error.args else str(error)
 
 
+# The points of a hand as each language's players name them (the game's own terms kept where
+# they use them: primiera, settebello, scopa).
+ITEM_LABELS = {
+    "carte": lazy_gettext("Cards"), "denari": lazy_gettext("Coins"),
+    "settebello": lazy_gettext("Settebello"), "primiera": lazy_gettext("Primiera"),
+    "scope": lazy_gettext("Scope"), "re_bello": lazy_gettext("Re Bello"),
+    "napola": lazy_gettext("Napola"), "scalette": lazy_gettext("Scalette"),
+    "piva": lazy_gettext("Piva"), "declarations": lazy_gettext("Bazzica"),
+}
+
+
+def item_label(item: str, rules: Any = None) -> str:
+    """A point's name; "coins" becomes the bonus suit's name where another suit is the bonus."""
+    if item == "denari" and rules is not None and rules.bonus_suit != "d":
+        return suit_words(rules.bonus_suit, rules.pack).capitalize()
+    return str(ITEM_LABELS.get(item, item))
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           str(Path(__file__).resolve().parent / "translations"))
@@ -176,6 +194,8 @@ def init_app(app: Flask) -> None:
 
     app.add_template_global(say)
     app.add_template_global(show)
+    app.add_template_filter(show)
+    app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")
     app.add_template_global(suit_words, "suit_label")
     app.add_template_global(short_words, "short_label")

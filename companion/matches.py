@@ -117,7 +117,8 @@ class Match:
     version: int = 0          # bumped by every change to the hands
     has_pin: bool = False     # recording needs the match's edit PIN
     recorded: int = 0         # hands recorded (counted or not); ``hands`` may be left unread
-    history_html: str | None = None   # the list of hands as the match page shows it, once made
+    # the list of hands as the match page shows it, made once per language
+    history_html: dict[str, str] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:

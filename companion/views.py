@@ -18,7 +18,7 @@ from flask import (Blueprint, abort, current_app, flash, make_response, redirect
                    request, session, url_for)
 
 import segno
-from flask_babel import gettext as _, ngettext
+from flask_babel import get_locale, gettext as _, ngettext
 from markupsafe import Markup
 
 from . import store
@@ -43,11 +43,12 @@ def load(match_id: int) -> Match:
 
 
 def history(current: Match) -> Markup:
-    """The list of every hand, rendered once per version of the match: the match itself is
-    worked out once per version and kept (store.built_match), and this with it."""
-    if current.history_html is None:
-        current.history_html = Markup(render_template("_history.html", match=current))
-    return current.history_html
+    """The list of every hand, rendered once per version of the match and language: the match
+    itself is worked out once per version and kept (store.built_match), and this with it."""
+    language = str(get_locale())
+    if language not in current.history_html:
+        current.history_html[language] = Markup(render_template("_history.html", match=current))
+    return current.history_html[language]
 
 
 def load_hand(match_id: int, hand_id: int) -> tuple[Match, Hand]:

@@ -88,7 +88,7 @@ def start_match(phone, names=("Anna", "Bruno"), preset=None, target=None):
             {"napola": "to-six", "scopa-d-assi": "to-six"}.get(preset, "off"))
     if target:
         page.fill("#target", str(target))
-    page.locator("button.primary", has_text="Inizia").last.tap()
+    page.locator("button.primary", has_text="Start the match").last.tap()
     page.wait_for_selector(".scoreboard")
     return page.url.rsplit("/", 1)[1]
 
@@ -100,8 +100,8 @@ def totals(page):
 def test_a_match_is_created_and_a_hand_recorded_by_tapping_the_smaller_pile(phone):
     page = phone.page
     match_id = start_match(phone)
-    assert "Mano 1:" in page.text_content(".next-hand")
-    page.locator("a.button", has_text="Carte").tap()
+    assert "Hand 1:" in page.text_content(".next-hand")
+    page.locator("a.button", has_text="Tap the cards").tap()
     page.wait_for_selector(".tile")
 
     # Anna's 18 cards: one tap each, one sweep, one save.
@@ -124,18 +124,18 @@ def test_a_match_is_created_and_a_hand_recorded_by_tapping_the_smaller_pile(phon
 def test_the_live_preview_follows_the_taps(phone):
     page = phone.page
     start_match(phone, names=("Carla", "Dario"))
-    page.locator("a.button", has_text="Carte").tap()
+    page.locator("a.button", has_text="Tap the cards").tap()
     phone.tap('.tile[data-card="7d"]')
-    expect(page.locator("#preview")).to_contain_text("Carla has the 7d")
+    expect(page.locator("#preview")).to_contain_text("Carla has the seven of coins")
     phone.tap('.tile[data-card="7d"]')     # a second tap takes it back
-    expect(page.locator("#preview")).to_contain_text("Dario has the 7d")
+    expect(page.locator("#preview")).to_contain_text("Dario has the seven of coins")
     assert page.get_attribute('.tile[data-card="7d"]', "data-side") == ""
 
 
 def test_a_hand_from_counts_takes_ten_taps_at_most(phone):
     page = phone.page
     match_id = start_match(phone, names=("Elena", "Franco"))
-    page.locator("a.button", has_text="Conteggi").tap()
+    page.locator("a.button", has_text="Enter the counts").tap()
     page.wait_for_selector("#t_cards_0")
     phone.taps = 0
     phone.type("#t_cards_0", "22")
@@ -153,7 +153,7 @@ def test_a_hand_from_counts_takes_ten_taps_at_most(phone):
 def test_an_impossible_hand_is_refused_and_the_form_stays_filled(phone):
     page = phone.page
     start_match(phone, names=("Gina", "Ugo"))
-    page.locator("a.button", has_text="Conteggi").tap()
+    page.locator("a.button", has_text="Enter the counts").tap()
     phone.type("#t_cards_0", "4")
     phone.type("#t_coins_0", "2")
     phone.tap('label:has(input[name="settebello"][value="0"])')
@@ -168,7 +168,7 @@ def test_an_impossible_hand_is_refused_and_the_form_stays_filled(phone):
 
 def tally_hand(phone, cards, coins, settebello, primiera, sweeps=(0, 0)):
     page = phone.page
-    page.locator("a.button", has_text="Conteggi").tap()
+    page.locator("a.button", has_text="Enter the counts").tap()
     page.fill("#t_cards_0", str(cards))
     page.fill("#t_coins_0", str(coins))
     page.locator(f'label:has(input[name="settebello"][value="{settebello}"])').tap()
@@ -187,14 +187,14 @@ def test_editing_a_hand_and_reaching_a_win(phone):
     assert totals(page) == [10, 0]
     page.locator('li[data-number="1"] a').tap()          # the hand's page: its points, edit, delete
     expect(page.locator(".breakdown")).to_contain_text("Scope")
-    page.locator("a.button", has_text="Modifica").tap()
+    page.locator("a.button", has_text="Edit").tap()
     page.wait_for_selector("#t_cards_0")
     page.fill("#sweeps_0", "3")
     page.locator('[data-testid="save"]').tap()
     page.wait_for_selector(".scoreboard")
     assert totals(page) == [11, 0]
     assert page.text_content('[data-testid="outcome"]').strip() == "Ivo wins 11 to 0"
-    assert page.locator("a.button", has_text="Conteggi").count() == 0
+    assert page.locator("a.button", has_text="Enter the counts").count() == 0
 
 
 def test_a_tie_at_the_target_goes_on(phone):
@@ -205,7 +205,7 @@ def test_a_tie_at_the_target_goes_on(phone):
     tally_hand(phone, 22, 6, 1, 1, sweeps=(4, 4))          # 11 - 11
     assert totals(page) == [11, 11]
     assert page.text_content('[data-testid="outcome"]').strip() == "11 all: play another hand"
-    assert page.locator("a.button", has_text="Conteggi").count() == 1
+    assert page.locator("a.button", has_text="Enter the counts").count() == 1
 
 
 def test_three_players_tap_two_piles_and_the_rest_goes_to_the_third(phone):
@@ -217,9 +217,9 @@ def test_three_players_tap_two_piles_and_the_rest_goes_to_the_third(phone):
     page.fill("#player1", "Pia")
     page.fill("#player2", "Rino")
     page.fill("#player3", "Sara")
-    page.locator("button.primary", has_text="Inizia").last.tap()
+    page.locator("button.primary", has_text="Start the match").last.tap()
     page.wait_for_selector(".scoreboard")
-    page.locator("a.button", has_text="Carte").tap()
+    page.locator("a.button", has_text="Tap the cards").tap()
     # Sara takes the rest (the default); Pia's pile first, then Rino's.
     for card in ["7d", "1d", "2d", "3d", "4d", "5d", "6d", "8d", "9d", "10d"]:
         phone.tap(f'.tile[data-card="{card}"]')
@@ -228,7 +228,7 @@ def test_three_players_tap_two_piles_and_the_rest_goes_to_the_third(phone):
         phone.tap(f'.tile[data-card="{card}"]')
     assert page.get_attribute('.tile[data-card="7d"]', "data-side") == "0"
     assert page.get_attribute('.tile[data-card="7c"]', "data-side") == "1"
-    expect(page.locator("#preview")).to_contain_text("Pia has the 7d")
+    expect(page.locator("#preview")).to_contain_text("Pia has the seven of coins")
     page.locator('[data-testid="save"]').tap()
     page.wait_for_selector(".scoreboard")
     points = [int(page.text_content(f'[data-testid="total-{i}"]')) for i in range(3)]
@@ -259,7 +259,7 @@ def test_a_claim_is_checked_and_recorded_in_the_match(phone):
     page.fill("#player1", "Anna")
     page.fill("#player2", "Bruno")
     page.locator("label.check:has(#claims)").tap()
-    page.locator("button.primary", has_text="Inizia").last.tap()
+    page.locator("button.primary", has_text="Start the match").last.tap()
     page.wait_for_selector(".scoreboard")
     page.locator("a.button", has_text="Chiamarsi fuori").tap()
     page.wait_for_selector(".claim-form")
@@ -290,7 +290,7 @@ def test_a_hand_saved_on_one_phone_shows_on_another_within_two_seconds(browser, 
             pass
         assert polled.value.status == 200 and polled.value.headers["hx-reswap"] == "none"
         expect(watcher.locator('[data-testid="total-0"]')).to_have_text("0")
-        scorer.locator("a.button", has_text="Conteggi").tap()
+        scorer.locator("a.button", has_text="Enter the counts").tap()
         scorer.fill("#t_cards_0", "22")
         scorer.fill("#t_coins_0", "6")
         scorer.locator('label:has(input[name="settebello"][value="0"])').tap()
@@ -314,8 +314,8 @@ def test_two_phones_entering_the_same_hand_choose_which_to_keep(browser, server)
         tally_hand(Phone(second), 22, 6, 0, 0, sweeps=(1, 0))                   # Ada 5 - 0
         first.goto(f"/matches/{match_id}")
         # Phone A starts entering hand 2: Ada's 6 (two sweeps) ...
-        first.locator("a.button", has_text="Conteggi").tap()
-        expect(first.locator("h1")).to_contain_text("Mano 2")
+        first.locator("a.button", has_text="Enter the counts").tap()
+        expect(first.locator("h1")).to_contain_text("Hand 2")
         first.fill("#t_cards_0", "22")
         first.fill("#t_coins_0", "6")
         first.locator('label:has(input[name="settebello"][value="0"])').tap()

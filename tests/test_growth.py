@@ -67,7 +67,7 @@ def test_a_hands_page_shows_its_points_and_the_way_to_change_it(client):
     match_id = new_match(client, target=1000)
     hand = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).get_json()["hand"]
     page = client.get(f"/matches/{match_id}/hands/{hand['id']}").get_data(as_text=True)
-    assert "Mano 1" in page and 'class="breakdown"' in page
+    assert "Hand 1" in page and 'class="breakdown"' in page
     assert f"/matches/{match_id}/hands/{hand['id']}/edit" in page
     assert f"/matches/{match_id}/hands/{hand['id']}/delete" in page
     assert client.get(f"/matches/{match_id}/hands/{hand['id'] + 1}").status_code == 404

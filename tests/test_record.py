@@ -72,7 +72,7 @@ def test_an_edit_made_before_a_delete_lands_on_its_own_hand(client):
     match_id = new_match(client, options={"target": 1000})
     ids = [record(client, match_id, marked(i))["id"] for i in range(1, 5)]
     page = client.get(f"/matches/{match_id}/hands/{ids[2]}/edit").get_data(as_text=True)
-    assert "Modifica mano 3" in page and 'name="version" type="hidden" value="1"' in page
+    assert "Edit hand 3" in page and 'name="version" type="hidden" value="1"' in page
     # Phone B deletes hand 2; phone A, still on hand 3's form, saves.
     assert client.post(f"/matches/{match_id}/hands/{ids[1]}/delete", data={"version": 1}).status_code == 303
     saved = client.post(f"/matches/{match_id}/hands/{ids[2]}/edit", data=tally_form(30, version=1))
@@ -134,7 +134,7 @@ def test_two_phones_entering_the_same_hand_are_shown_both_and_choose(client):
     match_id = new_match(client, options={"target": 1000})
     record(client, match_id, marked(1))
     page = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
-    assert "Mano 2" in page and re.search(r'name="number" type="hidden" value="2"', page)
+    assert "Hand 2" in page and re.search(r'name="number" type="hidden" value="2"', page)
     record(client, match_id, marked(2))                  # phone B saves hand 2 first
     mine = tally_form(30, number=2, key="phone-a")
     clash = client.post(f"/matches/{match_id}/hands/new", data=mine)

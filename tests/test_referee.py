@@ -116,7 +116,7 @@ def test_seed_004_primiera_of_76(client):
     # 004: "the sevens of cups and coins, the six of clubs and the ace of swords, that team's
     # prime is (21 + 21 + 18 + 16) = 76."
     _, page = primiera(client, best_0_d=7, best_0_c=7, best_0_b=6, best_0_s=1)
-    assert "7d 21 + 7c 21 + 1s 16 + 6b 18 = 76" in page
+    assert "seven of coins 21 + seven of cups 21 + Ace of swords 16 + six of clubs 18 = 76" in page
 
 
 def test_seed_001_primiera_of_47(client):
@@ -190,7 +190,7 @@ def test_the_deal_plan_of_each_variant(client, variant, players, plan):
 
 
 @pytest.mark.parametrize("variant, says", [
-    ("classica", "First to 11"), ("napola", "Napola"), ("piva", "−5 for the 2 of bastoni"),
+    ("classica", "First to 11"), ("napola", "Napola"), ("piva", "−5 for the two of clubs"),
     ("hurrikan", "Double game when the loser has under 8"), ("sco-papa", "most sevens, then most sixes"),
     ("quindici", "an Ace takes all"), ("corse", "capturing never compulsory"),
 ])

@@ -74,7 +74,7 @@ def test_a_new_match_is_created_and_listed(client):
     assert response.status_code == 303 and response.headers["Location"] == "/matches/1"
     assert "Anna v Bruno" in client.get("/").get_data(as_text=True)
     page = client.get("/matches/1").get_data(as_text=True)
-    assert "Mano 1: <b>Anna</b> deals, <b>Bruno</b> plays first." in page
+    assert "Hand 1: Anna deals, Bruno plays first." in page
 
 
 @pytest.mark.parametrize("changes, message", [
@@ -117,16 +117,16 @@ def test_teams_sit_alternately_and_the_deal_goes_round(client):
                       player3="Carla", player4="Dario", first_dealer="1")
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Anna, Carla" in page and "Bruno, Dario" in page
-    assert "Mano 1: <b>Bruno</b> deals, <b>Carla</b> plays first." in page
+    assert "Hand 1: Bruno deals, Carla plays first." in page
     client.post(f"/matches/{match_id}/hands/new", data=piles_form("7d"))
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "Mano 2: <b>Carla</b> deals, <b>Dario</b> plays first." in page
+    assert "Hand 2: Carla deals, Dario plays first." in page
 
 
 def test_a_random_first_dealer_is_one_of_the_players(client):
     match_id = create(client, first_dealer="random")
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert re.search(r"Mano 1: <b>(Anna|Bruno)</b> deals", page)
+    assert re.search(r"Hand 1: (Anna|Bruno) deals", page)
 
 
 # -- Recording a hand ----------------------------------------------------------------------
@@ -138,7 +138,7 @@ def test_a_hand_from_the_cards_of_one_pile(client):
     assert response.status_code == 303 and response.headers["Location"] == f"/matches/{match_id}"
     assert totals(client, match_id) == [5, 0]
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "22 v 18" in page and "7d 21 + 7c 21 + 1s 16 + 6b 18 = 76" in page
+    assert "22 v 18" in page and "seven of coins 21 + seven of cups 21 + Ace of swords 16 + six of clubs 18 = 76" in page
 
 
 def test_the_other_side_can_be_the_one_tapped(client):
@@ -269,7 +269,7 @@ def test_reaching_the_target_wins_and_closes_the_match(client):
     assert refused.status_code == 400 and "The match is over" in refused.get_data(as_text=True)
     assert totals(client, match_id) == [11, 0]
     index = client.get("/").get_data(as_text=True)
-    assert "Finite" in index and "Anna wins 11 to 0" in index
+    assert "Finished" in index and "Anna wins 11 to 0" in index
 
 
 def test_a_tie_at_the_target_plays_another_hand(client):
@@ -305,13 +305,13 @@ def test_deleting_a_hand_asks_first_and_renumbers(client):
     win_hand(client, match_id)               # 4
     win_hand(client, match_id, sweeps=1)     # 5 -> 15, won
     confirm = client.get(f"/matches/{match_id}/hands/1/delete")
-    assert "Elimina la mano 1?" in confirm.get_data(as_text=True)
+    assert "Delete hand 1?" in confirm.get_data(as_text=True)
     assert totals(client, match_id) == [15, 0]
     response = client.post(f"/matches/{match_id}/hands/1/delete", data={"version": "1"})
     assert response.status_code == 303 and response.headers["Location"] == f"/matches/{match_id}"
     assert totals(client, match_id) == [9, 0]
     # The hands shown as 1 and 2 keep their ids (2 and 3): links name the hand, not its place.
-    assert "Modifica mano 2" in client.get(f"/matches/{match_id}/hands/3/edit").get_data(as_text=True)
+    assert "Edit hand 2" in client.get(f"/matches/{match_id}/hands/3/edit").get_data(as_text=True)
     assert client.get(f"/matches/{match_id}/hands/1/edit").status_code == 303   # deleted
     assert client.get(f"/matches/{match_id}/hands/4/edit").status_code == 404   # never was
 
