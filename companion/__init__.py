@@ -16,6 +16,7 @@ import hashlib
 from functools import lru_cache
 
 from flask import Flask, render_template, request
+from flask.globals import request_ctx
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -185,7 +186,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     def http_error(error: HTTPException):
         if request.path.startswith("/api/"):
             return api.api_http_error(error)
-        return error
+        if error.code is None or error.code < 400 or error.code == 405:
+            return error        # redirects; a 405 keeps werkzeug's Allow header
+        if request_ctx.url_adapter is None:     # a Host not ours: no page links to build
+            return i18n.http_message(error.code), error.code, {"Content-Type": "text/plain; charset=utf-8"}
+        return render_template("error.html", message=i18n.http_message(error.code)), error.code
 
     @app.errorhandler(sqlite3.DatabaseError)
     @app.errorhandler(store.StorageError)

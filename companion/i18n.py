@@ -14,7 +14,7 @@ from typing import Any
 
 from babel.numbers import format_decimal
 from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
-from flask_babel import Babel, get_locale, get_translations, lazy_gettext
+from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 
 from .rules.cards import Card
 from .rules.said import Joined, Said, Suit, Versus, english
@@ -179,6 +179,19 @@ def item_label(item: str, rules: Any = None) -> str:
     if item == "denari" and rules is not None and rules.bonus_suit != "d":
         return suit_words(rules.bonus_suit, rules.pack).capitalize()
     return str(ITEM_LABELS.get(item, item))
+
+
+def http_message(code: int) -> str:
+    """What a page says for an HTTP error, in the page's language."""
+    if code == 404:
+        return gettext("There is no such page here: it may have been deleted.")
+    if code == 413:
+        return gettext("That is too big to send to the companion.")
+    if code == 429:
+        return gettext("Too many tries: wait a minute, then try again.")
+    if code in (400, 403):
+        return gettext("The companion cannot do that: go back and try again.")
+    return gettext("Something went wrong on the server. Nothing was lost; try again.")
 
 
 def init_app(app: Flask) -> None:

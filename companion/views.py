@@ -306,9 +306,9 @@ def edit_hand(match_id: int, hand_id: int):
         current, hand = load_hand(match_id, hand_id)
         return render_template("hand.html", match=current, form=edit_form(current, hand),
                                number=hand.number, hand=hand,
-                               error=f"Another phone changed hand {hand.number} while you were "
-                                     f"editing it: here it is now. Make your change again if it "
-                                     f"is still needed."), 409
+                               error=_("Another phone changed hand %(number)s while you were "
+                                       "editing it: here it is now. Make your change again if it "
+                                       "is still needed.", number=hand.number)), 409
     except store.Gone:
         raise HandGone(match_id) from None
     except store.StorageError as failure:
@@ -334,9 +334,9 @@ def delete_hand(match_id: int, hand_id: int):
         store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
     except store.Conflict:
         return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS,
-                               error=f"Another phone changed hand {hand.number} since you "
-                                     f"opened it: here it is now. Delete it only if it is "
-                                     f"still wrong."), 409
+                               error=_("Another phone changed hand %(number)s since you "
+                                       "opened it: here it is now. Delete it only if it is "
+                                       "still wrong.", number=hand.number)), 409
     except store.Gone:
         raise HandGone(match_id) from None
     flash(_("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
@@ -445,9 +445,9 @@ def enter_pin(match_id: int):
             if try_pin(match_id, form.pin.data):
                 flash(_("PIN accepted: this phone can record hands in this match."))
                 return redirect(target, code=303)
-            error, status = "That PIN is not right.", 403
+            error, status = _("That PIN is not right."), 403
         except TooManyTries:
-            error, status = "Too many wrong PINs: wait a minute, then try again.", 429
+            error, status = _("Too many wrong PINs: wait a minute, then try again."), 429
     elif request.method == "POST":
         error, status = first_error(form), 400
     return render_template("pin.html", match=current, form=form, next=target, error=error), status
@@ -482,8 +482,9 @@ def backup():
 def backup_download():
     # The whole store holds every match's PIN hash: it leaves the server only on its own machine.
     if not is_local():
-        return render_template("error.html", message="The backup, with every match's PIN, can "
-                               "only be downloaded on the machine that runs the companion."), 403
+        return render_template("error.html", message=_(
+            "The backup, with every match's PIN, can only be downloaded on the machine that runs "
+            "the companion.")), 403
     instance = Path(current_app.config["DATABASE"]).parent
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     with tempfile.TemporaryDirectory(dir=instance) as folder:
