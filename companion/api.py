@@ -35,19 +35,20 @@ class BadRequest(ScopaError):
 
 
 DEPTH = 8     # the deepest a real request nests: a hand's piles in a list in an object
+_TOO_DEEP = said("the JSON is nested too deeply (at most {most} levels)", most=DEPTH)
 
 
 def _body() -> dict[str, Any]:
     try:
         data = request.get_json(silent=True)
     except RecursionError:          # nested past what Python's json reader can follow
-        raise BadRequest(f"the JSON is nested too deeply (at most {DEPTH} levels)") from None
+        raise BadRequest(_TOO_DEEP) from None
     if _depth(data) > DEPTH:
-        raise BadRequest(f"the JSON is nested too deeply (at most {DEPTH} levels)")
+        raise BadRequest(_TOO_DEEP)
     if data is None:
-        raise BadRequest("send a JSON object, with Content-Type: application/json")
+        raise BadRequest(said("send a JSON object, with Content-Type: application/json"))
     if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object")
+        raise BadRequest(said("the request body must be a JSON object"))
     return data
 
 
@@ -73,7 +74,7 @@ def _list(data: dict[str, Any], key: str, required: bool = True) -> list:
     if value is None and not required:
         return []
     if not isinstance(value, list):
-        raise BadRequest(f"{key} must be a list")
+        raise BadRequest(said("{key} must be a list", key=key))
     return value
 
 
@@ -83,7 +84,7 @@ def _names(data: dict[str, Any], n: int) -> tuple[str, ...] | None:
         return None
     if (not isinstance(names, list) or len(names) != n
             or not all(isinstance(x, str) and 0 < len(x) <= 40 for x in names)):
-        raise BadRequest(f"names must be a list of {n} names of 1 to 40 characters")
+        raise BadRequest(said("names must be a list of {n} names of 1 to 40 characters", n=n))
     return tuple(names)
 
 
@@ -91,7 +92,8 @@ def _declarations(data: dict[str, Any]) -> list[Declaration]:
     declared = []
     for entry in _list(data, "declarations", required=False):
         if not isinstance(entry, dict) or not isinstance(entry.get("side"), int):
-            raise BadRequest('each declaration is {"side": 0, "deal": 1, "cards": [three cards]}')
+            raise BadRequest(said('each declaration is {form}',
+                                    form='{"side": 0, "deal": 1, "cards": [three cards]}'))
         declared.append(Declaration(entry["side"], entry.get("deal", 1),
                                     tuple(parse_cards(entry.get("cards"), said("a declaration")))))
     return declared
@@ -101,7 +103,7 @@ def _piles_and_sweeps(data: dict[str, Any]) -> tuple[list[list], list]:
     piles = [parse_cards(pile, said("pile {number}", number=side + 1)) for side, pile in enumerate(_list(data, "piles"))]
     sweeps = data.get("sweeps", [0] * len(piles))
     if not isinstance(sweeps, list):
-        raise BadRequest("sweeps must be a list with one count per side")
+        raise BadRequest(said("sweeps must be a list with one count per side"))
     return piles, sweeps
 
 
@@ -110,17 +112,17 @@ _TALLY_FIELDS = Tally._fields
 
 def _tally(entry: Any, side: int) -> Tally:
     if not isinstance(entry, dict):
-        raise BadRequest(f"tally {side + 1} must be an object of counts")
+        raise BadRequest(said("tally {number} must be an object of counts", number=side + 1))
     unknown = set(entry) - set(_TALLY_FIELDS)
     if unknown:
-        raise BadRequest(f"{sorted(unknown)[0]} is not a count; the counts are "
-                         f"{', '.join(_TALLY_FIELDS)}")
+        raise BadRequest(said("{field} is not a count; the counts are {fields}",
+                              field=sorted(unknown)[0], fields=", ".join(_TALLY_FIELDS)))
     for field in ("cards", "coins"):
         if field not in entry:
-            raise BadRequest(f"tally {side + 1} needs {field}")
+            raise BadRequest(said("tally {number} needs {field}", number=side + 1, field=field))
     for field in ("settebello", "re_bello", "piva", "primiera"):
         if field in entry and not isinstance(entry[field], bool):
-            raise BadRequest(f"{field} must be true or false")
+            raise BadRequest(said("{field} must be true or false", field=field))
     return Tally(**entry)
 
 
@@ -183,11 +185,11 @@ def captures():
     rules = _rules(data)
     table = parse_cards(_list(data, "table"), said("the table"))
     if "played" not in data:
-        raise BadRequest("say which card is played (played)")
+        raise BadRequest(said("say which card is played (played)"))
     played = parse_card(data["played"])
     last_play = data.get("last_play", False)
     if not isinstance(last_play, bool):
-        raise BadRequest("last_play must be true or false")
+        raise BadRequest(said("{field} must be true or false", field="last_play"))
     ruling = legal_captures(table, played, rules, last_play)
     return jsonify({
         "captures": [{"cards": [str(c) for c in capture.cards], "sweep": capture.sweep,
@@ -214,12 +216,12 @@ def claim():
     totals = data.get("totals", [0] * len(piles))
     claimer = data.get("claimer")
     if not isinstance(claimer, int) or isinstance(claimer, bool):
-        raise BadRequest("claimer must be the number of the claiming side, from 0")
+        raise BadRequest(said("claimer must be the number of the claiming side, from 0"))
     if not isinstance(totals, list) or not all(isinstance(t, int) and not isinstance(t, bool)
                                                for t in totals):
-        raise BadRequest("totals must be a list of whole numbers, one per side")
+        raise BadRequest(said("totals must be a list of whole numbers, one per side"))
     checked = check_claim(claimer, piles, sweeps, totals, rules,
-                          _names(data, len(piles)) or tuple(f"side {i + 1}" for i in range(len(piles))),
+                          _names(data, len(piles)) or tuple(said("side {number}", number=i + 1) for i in range(len(piles))),
                           _declarations(data))
     return jsonify({"holds": checked.holds, "certain": checked.certain,
                     "certain_total": checked.certain_total, "why": for_api(checked.text)})
@@ -241,9 +243,9 @@ def refused(error: ScopaError):
 
 def api_http_error(error: HTTPException):
     """Every HTTP error under /api/ answers JSON, never an HTML page."""
-    messages = {413: "the request is too large", 404: "no such API endpoint",
-                405: "that method is not allowed here"}
-    response = jsonify({"error": messages.get(error.code, error.description)})
+    messages = {413: said("the request is too large"), 404: said("no such API endpoint"),
+                405: said("that method is not allowed here")}
+    response = jsonify({"error": for_api(messages.get(error.code, error.description))})
     response.status_code = error.code
     for name, value in error.get_headers():     # Allow on a 405, as HTTP asks
         if name.lower() == "allow":
@@ -290,7 +292,8 @@ def _load(match_id: int) -> Match:
 
 
 class NotFoundError(Exception):
-    def __init__(self, message: str = "no such match"):
+    def __init__(self, message: Any = None):
+        message = said("no such match") if message is None else message
         super().__init__(message)
 
 
@@ -303,7 +306,7 @@ def _version(match_id: int) -> int:
 
 @bp.errorhandler(NotFoundError)
 def not_found(error):
-    return jsonify({"error": str(error)}), 404
+    return jsonify({"error": for_api(error)}), 404
 
 
 @bp.errorhandler(store.StorageError)
@@ -323,7 +326,7 @@ def refused_now(error):
 
 @bp.errorhandler(TooManyTries)
 def too_many(_error):
-    return jsonify({"error": "too many wrong PINs: wait a minute, then try again"}), 429
+    return jsonify({"error": for_api(said("too many wrong PINs: wait a minute, then try again"))}), 429
 
 
 @bp.get("/matches")
@@ -333,10 +336,10 @@ def list_matches():
     ``state``: playing, finished or all."""
     state = request.args.get("state", "all")
     if state not in ("all", "playing", "finished"):
-        raise BadRequest("state must be playing, finished or all")
+        raise BadRequest(said("state must be playing, finished or all"))
     limit = _query_number("limit", 50)
     if limit > 200:
-        raise BadRequest("limit is at most 200")
+        raise BadRequest(said("limit is at most {most}", most=200))
     before = _query_number("before", None)
     over = None if state == "all" else state == "finished"
     rows = store.match_rows(store.get_db(), over=over, before=before, limit=limit + 1)
@@ -352,34 +355,35 @@ def _query_number(name: str, default: int | None) -> int | None:
     if value is None:
         return default
     if not value.isascii() or not value.isdigit() or int(value) < 1:
-        raise BadRequest(f"{name} must be a whole number from 1")
+        raise BadRequest(said("{field} must be a whole number from 1", field=name))
     return min(int(value), store.MAX_ID)     # beyond the biggest id: no id is left out
 
 
 def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
     players, teams = data.get("players"), data.get("teams")
     if (players is None) == (teams is None):
-        raise BadRequest('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)')
+        raise BadRequest(said('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)'))
     if players is not None:
         if not isinstance(players, list) or not 2 <= len(players) <= 4:
-            raise BadRequest("players must be a list of 2 to 4 names")
+            raise BadRequest(said("players must be a list of 2 to 4 names"))
         names = players
         sides = [{"name": name, "players": [name]} for name in players]
     else:
         if (not isinstance(teams, list) or len(teams) != 2
                 or not all(isinstance(t, dict) for t in teams)):
-            raise BadRequest('teams must be two objects {"name": ..., "players": [2 or 3 names]}')
+            raise BadRequest(said('teams must be two objects {form}',
+                                      form='{"name": ..., "players": [2 or 3 names]}'))
         sizes = [len(t.get("players") or []) if isinstance(t.get("players"), list) else 0 for t in teams]
         if sizes[0] != sizes[1] or sizes[0] not in (2, 3):
-            raise BadRequest("the two teams must have 2 or 3 players each")
+            raise BadRequest(said("the two teams must have 2 or 3 players each"))
         if not all(isinstance(t.get("name"), str) for t in teams):
-            raise BadRequest('every team needs a name: {"name": ..., "players": [...]}')
+            raise BadRequest(said('every team needs a name: {form}', form='{"name": ..., "players": [...]}'))
         names = [t["name"] for t in teams] + [p for t in teams for p in t["players"]]
         sides = [{"name": t["name"], "players": list(t["players"])} for t in teams]
     if not all(isinstance(n, str) and 0 < len(n.strip()) <= 24 for n in names):
-        raise BadRequest("every name must be 1 to 24 characters")
+        raise BadRequest(said("every name must be 1 to 24 characters"))
     if len({n.strip().casefold() for n in names}) != len(names):
-        raise BadRequest("two names are the same: the score would be unclear")
+        raise BadRequest(said("two names are the same: the score would be unclear"))
     seats = sum(len(side["players"]) for side in sides)
     return [{"name": s["name"].strip(), "players": [p.strip() for p in s["players"]]} for s in sides], seats
 
@@ -393,10 +397,10 @@ def create_match_api():
     if dealer == "random":
         dealer = random.randrange(seats)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
-        raise BadRequest(f'first_dealer must be a seat from 0 to {seats - 1}, or "random"')
+        raise BadRequest(said('first_dealer must be a seat from 0 to {last}, or "random"', last=seats - 1))
     pin = data.get("pin")
     if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
-        raise BadRequest("pin must be 4 to 8 digits")
+        raise BadRequest(said("pin must be 4 to 8 digits"))
     match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
                                   hash_pin(pin) if pin else None, Ledger, new_access_key())
     response = jsonify(match_summary(_load(match_id)))
@@ -435,7 +439,7 @@ def _entry(data: dict[str, Any], match: Match) -> tuple[dict[str, Any], HandScor
         entry.update(mode="piles", piles=[[str(c) for c in pile] for pile in piles], sweeps=sweeps)
     count = len(entry["tallies"] if "tallies" in entry else entry["piles"])
     if count != n:
-        raise BadRequest(f"this match has {n} sides, not {count}")
+        raise BadRequest(said("this match has {n} sides, not {count}", n=n, count=count))
     return entry, score_entry(entry, match.rules, match.names)    # refuses what cannot be
 
 
@@ -443,12 +447,12 @@ def _may_write(match_id: int) -> None:
     _version(match_id)
     pin = request.headers.get("X-Scopa-PIN")
     if needs_pin(match_id) and not (pin and try_pin(match_id, pin)):
-        raise Forbidden("this match has an edit PIN: send it in the X-Scopa-PIN header")
+        raise Forbidden(said("this match has an edit PIN: send it in the X-Scopa-PIN header"))
 
 
 def _whole(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= store.MAX_ID:
-        raise BadRequest(f"{what} must be a whole number from 1")
+        raise BadRequest(said("{field} must be a whole number from 1", field=what))
     return value
 
 
@@ -457,7 +461,7 @@ def add_hand_api(match_id: int):
     _may_write(match_id)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 0 < len(key) <= 100:
-        raise BadRequest("Idempotency-Key must be 1 to 100 characters")
+        raise BadRequest(said("Idempotency-Key must be 1 to 100 characters"))
     db = store.get_db()
     data = _body()
     number = None if data.get("number") is None else _whole(data["number"], "number")
@@ -466,12 +470,13 @@ def add_hand_api(match_id: int):
         saved = store.add_hand(db, match_id, entry, result_of(score), Ledger, key=key,
                                number=number)
     except store.Taken as taken:
-        return _hand_answer(match_id, taken.row["id"], 409, f"hand {number} was recorded "
-                            f"meanwhile (shown here): replace it with PUT, or send this one as "
-                            f"the next hand")
+        return _hand_answer(match_id, taken.row["id"], 409, said(
+            "hand {number} was recorded meanwhile (shown here): replace it with PUT, or send "
+            "this one as the next hand", number=number))
     except store.KeyReused as reused:
-        return _hand_answer(match_id, reused.row["id"], 422, "this Idempotency-Key was already "
-                            "used for a different hand (shown here): use a new key for a new hand")
+        return _hand_answer(match_id, reused.row["id"], 422, said(
+            "this Idempotency-Key was already used for a different hand (shown here): use a new "
+            "key for a new hand"))
     if not saved.created:
         return _hand_answer(match_id, saved.id, 200)
     # A new hand is the last, and counted (the match was not over): its answer is worked out
@@ -494,8 +499,8 @@ def _made_from(data: dict[str, Any] | None = None) -> int:
     if isinstance(value, str) and value.isdigit():
         value = int(value)
     if value is None:
-        raise BadRequest('say which version of the hand this was made from: "version" or an '
-                         'If-Match header with the hand\'s ETag')
+        raise BadRequest(said('say which version of the hand this was made from: "version" or an '
+                                'If-Match header with the hand\'s ETag'))
     return _whole(value, "version")
 
 
@@ -515,29 +520,32 @@ def one_hand(match_id: int, hand_id: int):
             match = _load(match_id)
             entry, score = _entry(data, match)
             if any(h.id == hand_id and h.claim for h in match.hands):
-                raise BadRequest("a claim cannot be edited: delete it and record it again")
+                raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
             store.update_hand(db, match_id, hand_id, entry, result_of(score), made_from, Ledger)
         else:
             store.delete_hands(db, match_id, {hand_id: _made_from()}, Ledger)
     except store.Conflict as conflict:
-        return _hand_answer(match_id, hand_id, 409, f"the hand is at version "
-                             f"{conflict.row['version']}, not the one this was made from: "
-                             f"here it is now")
+        return _hand_answer(match_id, hand_id, 409, said(
+            "the hand is at version {version}, not the one this was made from: here it is now",
+            version=conflict.row["version"]))
     except store.Gone:
-        raise NotFoundError("no such hand (it may have been deleted)") from None
+        raise NotFoundError(_NO_HAND) from None
     if request.method == "DELETE":
         return jsonify({"deleted": hand_id, "match": match_summary(_load(match_id))})
     return _hand_answer(match_id, hand_id, 200)
 
 
-def _hand_answer(match_id: int, hand_id: int, status: int, error: str | None = None):
+_NO_HAND = said("no such hand (it may have been deleted)")
+
+
+def _hand_answer(match_id: int, hand_id: int, status: int, error: Any = None):
     match = _load(match_id)
     hand = next((h for h in match.hands if h.id == hand_id), None)
     if hand is None:
-        raise NotFoundError("no such hand (it may have been deleted)")
+        raise NotFoundError(_NO_HAND)
     body = {"hand": hand_json_of(hand), "match": match_summary(match)}
     if error:
-        body = {"error": error, **body}
+        body = {"error": for_api(error), **body}
     return _answer(body, status, match_id, hand_id, hand.version)
 
 

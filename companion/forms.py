@@ -23,7 +23,7 @@ from .rules import RulesError, ScopaError, deck, rules_for
 from .i18n import card_in_words, explain, suit_words
 from .rules.cards import SUITS, Card, parse_cards, suit_values
 from .rules.said import said
-from .rules.rulesets import PRESET_TITLES
+from .i18n import VARIANT_TITLES
 
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
 # The counts a hand by counts asks for, as its refusals name them (translated with them).
@@ -36,7 +36,7 @@ def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(str(value), label) for value, label in pairs]
 
 RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
-    "deck": [(40, _l("40 cards")), (36, _l("36 cards, no 2s (Scopa Corse)"))],
+    "deck": [(40, _l("40 cards")), (36, _l("36 cards, without the twos (Scopa Corse)"))],
     "bonus_suit": [("d", _l("coins")), ("c", _l("cups (as in Hurrikan)")),
                    ("s", _l("swords")), ("b", _l("clubs"))],
     "primiera": [("standard", _l("7 = 21, 6 = 18, Ace = 16, 5 = 15 ... figures 10")),
@@ -77,8 +77,14 @@ RULE_LABELS = {
     "target": _l("Target"), "hands": _l("Or a number of hands"),
     "cappotto": _l("Cappotto: 7 to 0 wins at once"), "double_under": _l("Double game when the loser is under"),
     "claims": _l("Chiamarsi fuori allowed"), "capture": _l("Captures"), "void_deal": _l("Deal again when"),
-    "ace_takes_itself": _l("An Ace on the empty table takes itself"), "pack": _l("Cards shown"),
+    "ace_takes_itself": _l("An Ace on the empty table takes itself"), "pack": _l("Suits of the pack"),
 }
+
+
+def rule_in_words(item: str, value: Any) -> tuple[str, str]:
+    """A rule item and its value as the page names them: ("Primiera", "most sevens, then...")."""
+    chosen = dict((str(v), label) for v, label in RULE_CHOICES.get(item, ()))
+    return str(RULE_LABELS.get(item, item)), str(chosen.get(str(value), value))
 
 
 class NewMatchForm(FlaskForm):
@@ -96,7 +102,7 @@ class NewMatchForm(FlaskForm):
     first_dealer = SelectField(_l("Who deals first"), default="random", choices=options([
         ("random", _l("drawn at random")), *[(str(i), _l("Player %(number)s", number=i + 1)) for i in range(6)]]))
     pin = StringField(_l("Edit PIN (optional)"), [Optional(), Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits"))])
-    preset = SelectField(_l("Variant"), choices=options(list(PRESET_TITLES.items())), default="classica")
+    preset = SelectField(_l("Variant"), choices=options(list(VARIANT_TITLES.items())), default="classica")
 
     deck = SelectField(RULE_LABELS["deck"], choices=options(RULE_CHOICES["deck"]), coerce=int)
     bonus_suit = SelectField(RULE_LABELS["bonus_suit"], choices=options(RULE_CHOICES["bonus_suit"]))

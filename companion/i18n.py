@@ -17,6 +17,7 @@ from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 
 from .rules.cards import Card
+from .rules.rulesets import PRESET_TITLES
 from .rules.said import Joined, Said, Suit, Versus, english
 
 LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français"}
@@ -179,6 +180,16 @@ def item_label(item: str, rules: Any = None) -> str:
     if item == "denari" and rules is not None and rules.bonus_suit != "d":
         return suit_words(rules.bonus_suit, rules.pack).capitalize()
     return str(ITEM_LABELS.get(item, item))
+
+
+# The variants by the names their players use: Italian names, but for the two Sco_papa titles.
+VARIANT_TITLES = {**PRESET_TITLES,
+                  "sco-papa": lazy_gettext("Sco_papa (most sevens, then sixes)"),
+                  "sco-papa-primiera": lazy_gettext("Sco_papa with primiera")}
+
+
+def variant_title(preset: str) -> str:
+    return str(VARIANT_TITLES.get(preset, preset))
 
 
 def http_message(code: int) -> str:

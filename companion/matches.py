@@ -20,7 +20,7 @@ from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rul
                     Tally, check_claim, match_outcome, next_outcome, parse_cards, rules_from_dict,
                     score_piles, score_tallies)
 from .rules.deal import DealPlan, deal_plan
-from .rules.rulesets import PRESET_TITLES
+from .i18n import variant_title
 from .rules.said import from_json, said, to_json
 
 LAYOUTS = {
@@ -126,11 +126,11 @@ class Match:
 
     @property
     def title(self) -> str:
-        return " v ".join(self.names)
+        return " – ".join(self.names)    # "Anna – Bruno", as a fixture is written in every language
 
     @property
     def variant_title(self) -> str:
-        return PRESET_TITLES.get(self.rules.preset, self.rules.preset)
+        return variant_title(self.rules.preset)
 
     @property
     def seats(self) -> list[tuple[str, int]]:

@@ -28,7 +28,8 @@ from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, p
 from .rules.cards import SUITS
 from .rules.deal import deal_plan
 from .rules.primiera import decide_piles, overtaking_cards
-from .rules.rulesets import PRESET_TITLES, PRESETS, Rules
+from .i18n import VARIANT_TITLES
+from .rules.rulesets import PRESETS, Rules
 from .rules.scoring import ITEMS
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -42,7 +43,7 @@ class QueryForm(FlaskForm):
     class Meta:
         csrf = False
 
-    variant = SelectField(_l("Variant"), choices=options(PRESET_TITLES.items()), default="classica")
+    variant = SelectField(_l("Variant"), choices=options(VARIANT_TITLES.items()), default="classica")
 
 
 def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:
@@ -107,7 +108,7 @@ def answer(template: str, fragment: str, **values: Any):
 @bp.get("/")
 def tools():
     ctx = context()
-    return render_template("referee/tools.html", ctx=ctx, presets=PRESET_TITLES)
+    return render_template("referee/tools.html", ctx=ctx, presets=VARIANT_TITLES)
 
 
 # -- Captures ------------------------------------------------------------------------------
@@ -205,7 +206,7 @@ def rules_card():
     players = len(ctx.match.seats) if ctx.match else 2
     words = {item: dict(choices) for item, choices in RULE_CHOICES.items()}
     return render_template("referee/rules.html", ctx=ctx, words=words, items=ITEMS,
-                           plan=deal_plan(ctx.rules, players), presets=PRESET_TITLES)
+                           plan=deal_plan(ctx.rules, players), presets=VARIANT_TITLES)
 
 
 # -- Chiamarsi fuori -----------------------------------------------------------------------

@@ -72,7 +72,7 @@ def test_a_new_match_is_created_and_listed(client):
     assert client.get("/matches/new").status_code == 200
     response = client.post("/matches/new", data=match_form())
     assert response.status_code == 303 and response.headers["Location"] == "/matches/1"
-    assert "Anna v Bruno" in client.get("/").get_data(as_text=True)
+    assert "Anna – Bruno" in client.get("/").get_data(as_text=True)
     page = client.get("/matches/1").get_data(as_text=True)
     assert "Hand 1: Anna deals, Bruno plays first." in page
 
@@ -334,7 +334,7 @@ def test_without_the_csrf_token_nothing_is_saved(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "c.sqlite")})
     client = app.test_client()
     assert client.post("/matches/new", data=match_form()).status_code == 400
-    assert "Anna v Bruno" not in client.get("/").get_data(as_text=True)
+    assert "Anna – Bruno" not in client.get("/").get_data(as_text=True)
     page = client.get("/matches/new").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     response = client.post("/matches/new", data={**match_form(), "csrf_token": token})

@@ -147,7 +147,8 @@ def _going_on(totals: list[int], played: int, rules: Rules, names: Sequence[str]
             text = said("{top} all: play another hand", top=top)
         else:
             text = said("{names} level at {top}: play another hand",
-                        names=Joined(tuple(tied), " and "), top=top)
+                        names=said("{first} and {second}", first=Joined(tuple(tied[:-1]), ", "),
+                                   second=tied[-1]), top=top)
         return Outcome(tuple(totals), played, False, None, "tie", False, text)
     score = _score_of(names, totals, range(len(totals)))
     if rules.hands is not None:
