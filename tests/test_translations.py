@@ -1,0 +1,353 @@
+"""Every page in Italian, English and French, and nothing in a second language.
+
+The catalogues are checked against the code (every message extracted by pybabel is translated
+in all three languages, its blanks kept, and the compiled .mo files say what the .po files say);
+then every page a player meets is rendered in each language: its ``lang``, no message left in the
+source language, none of the other languages' giveaway words, cards named in words.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+import companion
+from companion import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
+LANGUAGES = ("it", "en", "fr")
+BLANK = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]")
+
+
+def catalogue(lang: str):
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return read_po(po)
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory):
+    """The messages of the code and templates now, as pybabel extracts them (README,
+    "Translations")."""
+    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
+    CommandLineInterface().run([
+        "pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "said", "-k", "said_n:1,2",
+        "-k", "_l", "-k", "lazy_gettext", "--no-location", "-o", str(pot), str(ROOT)])
+    with open(pot, "rb") as f:
+        messages = [m for m in read_po(f) if m.id]
+    assert len(messages) > 400         # the extraction found the code's messages
+    return messages
+
+
+def forms(message) -> tuple[str, ...]:
+    return message.string if isinstance(message.string, tuple) else (message.string,)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_of_the_code_is_translated_with_its_blanks(extracted, lang):
+    translated = catalogue(lang)
+    problems = []
+    for message in extracted:
+        found = translated.get(message.id if isinstance(message.id, str) else message.id[0])
+        if found is None or found.fuzzy or not all(forms(found)):
+            problems.append(f"not translated: {message.id!r}")
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        blanks = set(BLANK.findall(ids[0])) | set(BLANK.findall(ids[-1]))
+        for text in forms(found):
+            kept = set(BLANK.findall(text))
+            # a singular may say "one" for its count ("1 mano" needs no %(num)d)
+            if kept - blanks or blanks - kept - {"%(num)d", "{n}"}:
+                problems.append(f"blanks differ: {message.id!r} -> {text!r}")
+    assert problems == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_compiled_catalogue_says_what_the_po_says(lang):
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo", "rb") as mo:
+        compiled = {tuple(m.id) if isinstance(m.id, list) else m.id: tuple(m.string)
+                    if isinstance(m.string, list) else m.string for m in read_mo(mo) if m.id}
+    written = {m.id: m.string for m in catalogue(lang) if m.id and not m.fuzzy}
+    stale = [msgid for msgid, text in written.items() if compiled.get(msgid) != text]
+    assert stale == [], "run: pybabel compile -d companion/translations"
+
+
+# -- Every page in each language ------------------------------------------------------------
+
+class Visible(HTMLParser):
+    """The words a player reads or hears: text, and the title, aria-label, placeholder and alt
+    of elements; not scripts, and not an element marked with its own ``lang`` (the language
+    switch names each language in itself)."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.words: list[str] = []
+        self.hints: list[str] = []          # placeholders: the notation a typed field takes
+        self.skipping: list[str] = []
+        self.lang = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "html":
+            self.lang = attrs.get("lang")
+            return
+        if self.skipping or tag in ("script", "style") or "lang" in attrs:
+            if tag not in self.VOID:
+                self.skipping.append(tag)
+            return
+        for name in ("title", "aria-label", "alt"):
+            if attrs.get(name):
+                self.words.append(attrs[name])
+        if attrs.get("placeholder"):
+            self.hints.append(attrs["placeholder"])
+        if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
+            self.words.append(attrs["value"])
+
+    def handle_endtag(self, tag):
+        if self.skipping and self.skipping[-1] == tag:
+            self.skipping.pop()
+
+    def handle_data(self, data):
+        if not self.skipping and data.strip():
+            self.words.append(data.strip())
+
+
+def visible(page: str, hints: bool = False) -> tuple[str | None, str]:
+    reader = Visible()
+    reader.feed(page)
+    return reader.lang, " ".join(" ".join(reader.words + (reader.hints if hints else [])).split())
+
+
+# Words that give another language away (whole words, any case): each is common in its own
+# language and is never a game term, a variant's name ("Scopa di Quindici") or a word of the
+# others ("carte" and "il" are French too).
+GIVEAWAYS = {
+    "en": ["the", "and", "hand", "hands", "match", "wins", "with", "cards", "save", "delete",
+           "tap", "enter", "players", "who", "deals", "of", "back", "new", "not", "rules", "sweep"],
+    "it": ["mano", "mani", "partita", "partite", "vince", "della", "delle", "gioca", "giocatori",
+           "salva", "elimina", "tocca", "regole", "nessuno", "chi", "sono", "questa"],
+    "fr": ["manche", "manches", "partie", "parties", "gagne", "les", "avec", "joueurs",
+           "enregistrer", "supprimer", "touchez", "règles", "personne", "donne", "des", "une"],
+}
+
+
+def giveaways(text: str, lang: str) -> list[str]:
+    words = set(re.findall(r"[^\W\d_]+", text.lower()))
+    return sorted(word for other in LANGUAGES if other != lang for word in GIVEAWAYS[other]
+                  if word in words)
+
+
+# The pages a player meets; {m} a match with every bonus, finished, {p} one with a PIN.
+PAGES = {
+    "home": "/",
+    "matches": "/matches",
+    "new match": "/matches/new",
+    "new match, Scopone": "/matches/new?preset=scopone",
+    "match with every bonus": "/matches/{m}",
+    "a hand's breakdown": "/matches/{m}/hands/{h}",
+    "hand by cards": "/matches/{s}/hands/new?mode=piles",
+    "hand by counts": "/matches/{s}/hands/new?mode=tallies",
+    "edit a hand": "/matches/{s}/hands/{sh}/edit",
+    "delete a hand": "/matches/{s}/hands/{sh}/delete",
+    "join": "/matches/{m}/join",
+    "PIN": "/matches/{p}/pin",
+    "watching a match with a PIN": "/matches/{p}",
+    "backup": "/backup",
+    "referee": "/referee/",
+    "captures": "/referee/captures?table=7d&table=3c&table=4s&played=7c",
+    "captures under Asso pigliatutto": "/referee/captures?variant=asso-pigliatutto&table=7d&played=1c",
+    "captures of a match": "/referee/captures?match={s}&table=7d&table=3c&table=4s&played=7c",
+    "primiera": "/referee/primiera?best_0_d=7&best_0_c=6&best_0_s=1&best_0_b=5&best_1_d=7&best_1_c=7",
+    "primiera, most sevens": "/referee/primiera?variant=sco-papa&cards_0=7d+7c+6s&cards_1=7s+6d+6c",
+    "deal": "/referee/deal?table=10d&table=10c&table=10s&table=4b",
+    "rules of a match": "/referee/rules?match={m}",
+    "rules of Bazzica": "/referee/rules?variant=bazzica",
+    "claim": "/referee/claim?claimer=0&total_0=9&total_1=4&c_7d=0&c_1d=0&c_2d=0&c_3d=0&sweeps_0=1",
+    "claim, refused": "/referee/claim?claimer=abc",
+    "no such page": "/no/such/page",
+    "no such match": "/matches/999",
+}
+
+
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory):
+    """A store with a finished match scoring every bonus at once, a match in play with the
+    Scalette and a hand, and a match with a PIN."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "tour", "WTF_CSRF_ENABLED": False,
+                      "DATABASE": str(tmp_path_factory.mktemp("tour") / "t.sqlite")})
+    api = app.test_client()
+    # Anna takes every denari and coppe (the Napola and the Re Bello with them) and a sweep;
+    # Bruno the spade and bastoni, the Piva among them; a bazzica of Anna's after deal 1.
+    every = api.post("/api/v1/matches", json={
+        "players": ["Anna", "Bruno"], "first_dealer": 0,
+        "options": {"re_bello": True, "napola": "to-six", "piva": True, "declarations": "bazzica",
+                    "target": 5}}).get_json()
+    piles = [[f"{v}{s}" for s in "dc" for v in range(1, 11)],
+             [f"{v}{s}" for s in "sb" for v in range(1, 11)]]
+    hand = api.post(f"/api/v1/matches/{every['id']}/hands", json={
+        "piles": piles, "sweeps": [1, 0],
+        "declarations": [{"side": 0, "deal": 1, "cards": ["1c", "2c", "3s"]}]}).get_json()
+    assert hand["match"]["outcome"]["over"], hand
+    scalette = api.post("/api/v1/matches", json={
+        "players": ["Carla", "Dario"], "first_dealer": 1,
+        "options": {"scalette": True, "re_bello": True}}).get_json()
+    second = api.post(f"/api/v1/matches/{scalette['id']}/hands", json={
+        "piles": piles[::-1], "sweeps": [0, 2]}).get_json()
+    pinned = api.post("/api/v1/matches", json={"players": ["Elena", "Franco"], "pin": "4321"}).get_json()
+    ids = {"m": every["id"], "h": hand["hand"]["id"], "s": scalette["id"],
+           "sh": second["hand"]["id"], "p": pinned["id"]}
+    return app, ids
+
+
+def render(tour, path: str, lang: str) -> tuple[int, str]:
+    app, ids = tour
+    client = app.test_client()
+    client.set_cookie("lang", lang)
+    answer = client.get(path.format(**ids), follow_redirects=True)
+    return answer.status_code, answer.get_data(as_text=True)
+
+
+# Cards in words on the pages that name cards: the settebello, Re Bello and Piva of the
+# finished match's breakdown and the referee's answers.
+CARD_WORDS = {
+    "it": ["7 di denari", "Re di denari", "2 di bastoni"],
+    "en": ["seven of coins", "King of coins", "two of clubs"],
+    "fr": ["7 de deniers", "Roi de deniers", "2 de bâtons"],
+}
+CARD_PAGES = {"match with every bonus": 3, "a hand's breakdown": 3, "captures": 1, "primiera": 1}
+CARD_CODE = re.compile(r"\b(?:10|[1-9])[dcsb]\b")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_speaks_one_language(tour, name, lang):
+    status, page = render(tour, PAGES[name], lang)
+    assert status < 500
+    page_lang, text = visible(page)
+    assert page_lang == lang
+    assert giveaways(visible(page, hints=True)[1], lang) == [], text
+    # no card left as a code where a player reads it (codes stay in the API, and in the
+    # placeholder of a field where cards are typed, which shows the notation it takes)
+    assert CARD_CODE.findall(text) == [], text
+    for words in CARD_WORDS[lang][:CARD_PAGES.get(name, 0)]:
+        assert words in text, text
+
+
+@pytest.mark.parametrize("lang", ("it", "fr"))
+def test_no_page_shows_a_message_in_the_source_language(tour, extracted, lang):
+    """An English sentence of the catalogue (three words or more, its blanks aside) found on
+    an Italian or French page is a message the page forgot to translate."""
+    translated = catalogue(lang)
+    sentences = set()
+    for message in extracted:
+        if forms(translated.get(message.id if isinstance(message.id, str) else message.id[0]))[0] == (
+                message.id if isinstance(message.id, str) else message.id[0]):
+            continue            # the same in both languages ("Bazzica: bazzica 3, bazzicotto 10")
+        for msgid in (message.id if isinstance(message.id, tuple) else (message.id,)):
+            for piece in BLANK.split(msgid):
+                piece = " ".join(piece.split()).strip(" .,:;()")
+                if len(piece.split()) >= 3 and not re.search(r"[\"{}_=]|JSON|PIN", piece):
+                    sentences.add(piece)
+    found = {}
+    for name, path in PAGES.items():
+        _, text = visible(render(tour, path, lang)[1])
+        left = [s for s in sentences if s in text]
+        if left:
+            found[name] = left
+    assert found == {}
+
+
+def test_the_outcome_and_the_breakdown_in_each_language(tour):
+    texts = {lang: visible(render(tour, "/matches/{m}", lang)[1])[1] for lang in LANGUAGES}
+    # Anna 13, Bruno -5 (the Piva): the outcome as each language says it
+    assert "Anna wins 13 to -5" in texts["en"]
+    assert re.search(r"Anna vince 13 a [-−]5", texts["it"]), texts["it"]
+    assert re.search(r"Anna gagne 13 à [-−]5", texts["fr"]), texts["fr"]
+    for lang, words in {"it": ["Carte", "Denari", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"],
+                        "en": ["Cards", "Coins", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"],
+                        "fr": ["Cartes", "Deniers", "Sette bello", "Primiera", "Napola", "Re Bello", "Piva"]}.items():
+        for word in words:
+            assert word in texts[lang], (lang, word)
+
+
+def test_a_tie_is_said_in_each_language(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
+    api = app.test_client()
+    match = api.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
+                                              "options": {"target": 2}}).get_json()
+    # Anna the coppe and spade, Bruno the denari and bastoni: 1 to 1 at the target? Each side
+    # takes 20 cards (a tie), Bruno the denari and the settebello, Anna one sweep more.
+    piles = [[f"{v}{s}" for s in "cs" for v in range(1, 11)],
+             [f"{v}{s}" for s in "db" for v in range(1, 11)]]
+    api.post(f"/api/v1/matches/{match['id']}/hands", json={"piles": piles, "sweeps": [2, 0]})
+    client = app.test_client()
+    said = {}
+    for lang in LANGUAGES:
+        client.set_cookie("lang", lang)
+        said[lang] = visible(client.get(f"/matches/{match['id']}").get_data(as_text=True))[1]
+    totals = re.search(r"(\d+) all: play another hand", said["en"])
+    assert totals, said["en"]
+    assert f"{totals.group(1)} pari: si gioca un'altra mano" in said["it"]
+    assert f"{totals.group(1)} partout : on joue une autre manche" in said["fr"]     # (a no-break space)
+
+
+@pytest.mark.parametrize("lang, expected", [
+    (None, "a match has 2, 3 or 4 sides"),
+    ("it-IT,it;q=0.9", "una partita si gioca tra 2, 3 o 4 giocatori o squadre"),
+    ("fr", "une partie se joue à 2, 3 ou 4 camps"),
+])
+def test_the_api_answers_errors_in_english_unless_asked_for_italian_or_french(client, lang, expected):
+    headers = {"Accept-Language": lang} if lang else {}
+    answer = client.post("/api/v1/score", json={"tallies": []}, headers=headers)
+    assert answer.status_code == 400 and answer.get_json() == {"error": expected}
+
+
+@pytest.mark.parametrize("lang, words", [("it", "Bruno ha il 7d"), ("fr", "Bruno a le 7d"),
+                                         (None, "Bruno has the 7d")])
+def test_the_api_explains_in_the_asked_language_with_cards_as_codes(client, lang, words):
+    headers = {"Accept-Language": lang} if lang else {}
+    piles = [[f"{v}{s}" for s in "cs" for v in range(1, 11)],
+             [f"{v}{s}" for s in "db" for v in range(1, 11)]]
+    answer = client.post("/api/v1/score", headers=headers,
+                         json={"piles": piles, "names": ["Anna", "Bruno"]})
+    why = {line["item"]: line["why"] for line in answer.get_json()["breakdown"]}
+    assert why["settebello"] == words
+
+
+REFUSALS = {   # a refused hand by counts, and what the page says, in each language
+    "en": ["the cards add up to 41, not 40", "Number must be between 0 and 40",
+           "Anna cannot have made 3 sweeps with 4 cards"],
+    "it": ["le carte sono 41 in tutto, non 40", "Il numero deve essere compreso tra 0 e 40",
+           "Anna non può aver fatto 3 scope con 4 carte"],
+    "fr": ["les cartes font 41 au total, pas 40", "Le nombre doit être compris entre 0 et 40",
+           "Anna ne peut pas avoir fait 3 scopa avec 4 cartes"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(tmp_path, lang):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                      "DATABASE": str(tmp_path / "t.sqlite")})
+    client = app.test_client()
+    client.set_cookie("lang", lang)
+    match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
+    base = {"mode": "tallies", "rest": "1", "sweeps_0": "0", "sweeps_1": "0", "save": "1",
+            "settebello": "0", "t_coins_0": "6"}
+    for fields, said in zip([{"t_cards_0": "22", "t_cards_1": "19"}, {"t_cards_0": "41"},
+                             {"t_cards_0": "4", "t_coins_0": "2", "sweeps_0": "3"}], REFUSALS[lang]):
+        page = client.post(f"/matches/{match}/hands/new", data={**base, **fields})
+        assert page.status_code == 400
+        assert said in visible(page.get_data(as_text=True))[1]
+    saved = client.post(f"/matches/{match}/hands/new", data={**base, "t_cards_0": "22"},
+                        follow_redirects=True)
+    assert {"en": "Hand 1 saved.", "it": "Mano 1 salvata.", "fr": "Manche 1 enregistrée."}[lang] in \
+        visible(saved.get_data(as_text=True))[1]
