@@ -10,8 +10,10 @@ the pack on the table: ``7 di denari``, ``seven of coins``, ``7 de deniers``.
 from __future__ import annotations
 
 from pathlib import Path
+from datetime import datetime
 from typing import Any
 
+from babel.dates import format_date, format_time
 from babel.numbers import format_decimal
 from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
@@ -192,6 +194,17 @@ def variant_title(preset: str) -> str:
     return str(VARIANT_TITLES.get(preset, preset))
 
 
+def when(stamp: str) -> str:
+    """A stored time (ISO, UTC) as this page's language writes it, in the server's own time
+    zone, which is the table's: '22 nov 2026, 18:05', 'Nov 22, 2026, 6:05 PM'."""
+    try:
+        moment = datetime.fromisoformat(stamp).astimezone()
+    except (TypeError, ValueError):
+        return ""
+    language = str(get_locale())
+    return f"{format_date(moment, 'medium', locale=language)}, {format_time(moment, 'short', locale=language)}"
+
+
 def http_message(code: int) -> str:
     """What a page says for an HTTP error, in the page's language."""
     if code == 404:
@@ -218,6 +231,7 @@ def init_app(app: Flask) -> None:
 
     app.add_template_global(say)
     app.add_template_global(show)
+    app.add_template_global(when)
     app.add_template_filter(show)
     app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")

@@ -340,3 +340,38 @@ def test_two_phones_entering_the_same_hand_choose_which_to_keep(browser, server)
     finally:
         for context in phones:
             context.close()
+
+
+def test_a_french_table_plays_a_hand_in_french(browser, server):
+    """A phone set to French: the new match, the taps' preview, the saved hand's breakdown and
+    the outcome all in French, cards named in words. Gisèle takes the denari and the coppe
+    and a scopa: cards 20 to 20, deniers, sette bello and the scopa hers, the primiera tied."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  is_mobile=True, base_url=server, locale="fr-FR")
+    page = context.new_page()
+    try:
+        page.goto("/matches/new")
+        assert page.get_attribute("html", "lang") == "fr"
+        page.fill("#player1", "Gisèle")
+        page.fill("#player2", "Hugo")
+        page.select_option("#first_dealer", "0")
+        page.fill("#target", "3")
+        page.get_by_role("button", name="Commencer la partie").tap()
+        page.wait_for_selector(".scoreboard")
+        expect(page.locator(".next-hand")).to_contain_text("Manche 1 : Gisèle donne, Hugo joue en premier.")
+        page.get_by_role("link", name="Touchez les cartes").tap()
+        page.locator('.tile[data-card="7d"]').tap()
+        expect(page.locator("#preview")).to_contain_text("Gisèle a le 7 de deniers")
+        for card in [f"{v}{s}" for s in "dc" for v in range(1, 11) if f"{v}{s}" != "7d"]:
+            page.locator(f'.tile[data-card="{card}"]').tap()
+        page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()       # and a scopa
+        page.locator('[data-testid="save"]').tap()
+        page.wait_for_selector(".scoreboard")
+        expect(page.locator(".flash")).to_contain_text("Manche 1 enregistrée.")
+        breakdown = " ".join(page.locator(".breakdown").first.text_content().split())   # nbsp too
+        for said in ("Cartes", "20 à 20 : égalité, aucun point", "Deniers", "Sette bello",
+                     "Gisèle a le 7 de deniers", "Primiera", "Scopa"):
+            assert said in breakdown, breakdown
+        expect(page.locator('[data-testid="outcome"]')).to_contain_text("Gisèle gagne 3 à 0")
+    finally:
+        context.close()

@@ -351,3 +351,27 @@ def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(tmp_path,
                         follow_redirects=True)
     assert {"en": "Hand 1 saved.", "it": "Mano 1 salvata.", "fr": "Manche 1 enregistrée."}[lang] in \
         visible(saved.get_data(as_text=True))[1]
+
+
+def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
+    """The half scale's 19.5 is 19,5 in Italian and French; a match's date in the list is the
+    language's own ('22 nov 2026', 'Nov 22, 2026', '22 nov. 2026')."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
+    api = app.test_client()
+    match = api.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
+                                              "options": {"primiera": "half"}}).get_json()["id"]
+    # Anna: the denari, the coppe and the Ace of spade, 7 + 7 + 5.5 = 19.5; Bruno 7 + 7 = 14.
+    anna = [f"{v}{s}" for s in "dc" for v in range(1, 11)] + ["1s"]
+    bruno = [f"{v}{s}" for s in "sb" for v in range(1, 11) if f"{v}{s}" != "1s"]
+    api.post(f"/api/v1/matches/{match}/hands", json={"piles": [anna, bruno]})
+    with app.app_context():
+        from companion import store
+        store.get_db().execute("UPDATE matches SET created = '2026-11-22T12:00:00+00:00'")
+        store.get_db().conn.commit()
+    client = app.test_client()
+    expected = {"en": ("19.5 v 14", "Nov 22, 2026"), "it": ("19,5 a 14", "22 nov 2026"),
+                "fr": ("19,5 à 14", "22 nov. 2026")}
+    for lang, (figures, date) in expected.items():
+        client.set_cookie("lang", lang)
+        assert figures in visible(client.get(f"/matches/{match}").get_data(as_text=True))[1]
+        assert date in visible(client.get("/").get_data(as_text=True))[1]
