@@ -188,11 +188,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     def http_error(error: HTTPException):
         if request.path.startswith("/api/"):
             return api.api_http_error(error)
-        if error.code is None or error.code < 400 or error.code == 405:
-            return error        # redirects; a 405 keeps werkzeug's Allow header
+        if error.code is None or error.code < 400:
+            return error        # a redirect
+        # a 405 keeps werkzeug's Allow header, as HTTP asks
+        headers = {k: v for k, v in error.get_headers() if k.lower() == "allow"}
         if request_ctx.url_adapter is None:     # a Host not ours: no page links to build
             return i18n.http_message(error.code), error.code, {"Content-Type": "text/plain; charset=utf-8"}
-        return render_template("error.html", message=i18n.http_message(error.code)), error.code
+        return render_template("error.html", message=i18n.http_message(error.code)), error.code, headers
 
     @app.errorhandler(sqlite3.DatabaseError)
     @app.errorhandler(store.StorageError)

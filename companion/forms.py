@@ -154,11 +154,17 @@ class NewMatchForm(FlaskForm):
         if field.data != "random" and int(field.data) >= len(self.player_names):
             raise ValidationError(_("Choose one of the %(count)s players to deal first", count=len(self.player_names)))
 
-    def validate_preset(self, field: Field) -> None:
+    def validate(self, extra_validators=None) -> bool:
+        """The fields one by one, then the rules they make together (a target of 0 is said
+        once, by its field, not again by the rules with the item's code name)."""
+        if not super().validate(extra_validators):
+            return False
         try:
             self.rules()
         except RulesError as error:
-            raise ValidationError(explain(error)) from None
+            self.preset.errors.append(explain(error))
+            return False
+        return True
 
     def rules(self):
         items = {name: getattr(self, name).data for name in self.RULE_FIELDS}

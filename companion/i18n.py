@@ -101,6 +101,18 @@ _SHORT = {"italian": {"it": {1: "A", 8: "F", 9: "C", 10: "R"}, "en": {1: "A", 8:
                       "fr": {1: "A", 8: "D", 9: "V", 10: "R"}}}
 
 
+# A suit in a mini tile: the French packs' symbol; the Italian suits' initials, two letters in
+# English, where coins, cups and clubs share one.
+_MARKS = {"it": {"d": "d", "c": "c", "s": "s", "b": "b"}, "fr": {"d": "d", "c": "c", "s": "é", "b": "b"},
+          "en": {"d": "co", "c": "cu", "s": "sw", "b": "cl"}}
+
+
+def suit_mark(suit: str, pack: str = "italian", language: str | None = None) -> str:
+    if pack != "italian":
+        return _SYMBOLS[suit]
+    return _MARKS[language or str(get_locale())][suit]
+
+
 def suit_words(suit: str, pack: str = "italian", language: str | None = None) -> str:
     """The suit's name in the page's language: 'denari', 'coins', 'deniers'; with a French-suited
     pack its symbol first ('♦ quadri')."""
@@ -220,7 +232,7 @@ def http_message(code: int) -> str:
         return gettext("That is too big to send to the companion.")
     if code == 429:
         return gettext("Too many tries: wait a minute, then try again.")
-    if code in (400, 403):
+    if code in (400, 403, 405):
         return gettext("The companion cannot do that: go back and try again.")
     return gettext("Something went wrong on the server. Nothing was lost; try again.")
 
@@ -234,7 +246,9 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def language_of_the_page() -> dict[str, Any]:
-        return {"lang": str(get_locale()), "languages": LANGUAGES}
+        lang = str(get_locale())
+        # a label's colon: French puts a no-break space before it
+        return {"lang": lang, "languages": LANGUAGES, "colon": "\u00a0:" if lang == "fr" else ":"}
 
     app.add_template_global(say)
     app.add_template_global(show)
@@ -244,4 +258,5 @@ def init_app(app: Flask) -> None:
     app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")
     app.add_template_global(suit_words, "suit_label")
+    app.add_template_global(suit_mark)
     app.add_template_global(short_words, "short_label")

@@ -152,7 +152,7 @@ def test_missing_suit_zero_through_the_api(client):
     ({"piles": [["11x"], []]}, "11x is not a card"),
     ({"piles": [FULL[:20], FULL[20:39]]}, "1 card is in no pile"),
     ({"piles": [FULL[:20], FULL[20:]], "sweeps": [-1, 0]}, "must be a whole number"),
-    ({"piles": [FULL[:20], FULL[20:]], "sweeps": [11, 0]}, "cannot have made 11 sweeps with 20 cards"),
+    ({"piles": [FULL[:20], FULL[20:]], "sweeps": [11, 0]}, "cannot have made 11 sweeps: 20 cards taken"),
     ({"piles": [FULL[:20], FULL[20:]], "variant": "briscola"}, "'briscola' is not a variant"),
     ({"piles": [FULL[:20], FULL[20:]], "options": {"primiera": "best"}},
      "primiera must be one of standard, half, hurrikan, no-figures, sevens-sixes, count-down"),

@@ -161,7 +161,7 @@ def test_an_impossible_hand_is_refused_and_the_form_stays_filled(phone):
         phone.tap('.stepper:nth-of-type(1) [data-step="1"]')
     phone.tap('[data-testid="save"]')
     page.wait_for_selector('[data-testid="error"]')
-    assert "Gina cannot have made 3 sweeps with 4 cards" in page.text_content('[data-testid="error"]')
+    assert "Gina cannot have made 3 sweeps: 4 cards taken" in page.text_content('[data-testid="error"]')
     assert page.input_value("#t_cards_0") == "4" and page.input_value("#sweeps_0") == "3"
     assert page.get_attribute("form.hand-form", "data-mode") == "tallies"
 

@@ -145,7 +145,7 @@ def test_the_trailing_side_is_told_what_would_overtake(client):
     # 21 + 21 + 15 + 21 = 78; the 6 of denari only ties at 75; the 7 of denari is taken.
     winner, page = primiera(client, cards_0="7d 6c 6s 6b", cards_1="7s 7c 5d 5b")
     assert winner == "Side 1 wins the primiera"
-    assert re.search(r'data-testid="overtake-1"><b>Side 2</b>: a seven of clubs would give 78\.', page)
+    assert re.search(r'data-testid="overtake-1"><b>Side 2</b>: the seven of clubs would give 78\.', page)
 
 
 def test_when_no_single_card_overtakes_it_says_so(client):

@@ -82,7 +82,7 @@ def test_scopa_corse_scores_36_cards():
 
 
 @pytest.mark.parametrize("sweeps, message", [
-    ([3, 0], "cannot have made 3 sweeps with 4 cards"),
+    ([3, 0], "cannot have made 3 sweeps: 4 cards taken"),
     ([-1, 0], "must be a whole number"),
     ([0], "one sweep count per side"),
     ([1.5, 0], "must be a whole number"),
@@ -287,9 +287,9 @@ def test_count_down_past_aces_needs_the_mark():
     (dict(settebello=(True, True)), "only one side can have the settebello"),
     (dict(settebello=(False, False)), "exactly one side has the settebello"),
     (dict(sevens=(3, 2)), "the sevens add up to 5, not 4"),
-    (dict(sweeps=(12, 0)), "cannot have made 12 sweeps with 22 cards"),
+    (dict(sweeps=(12, 0)), "cannot have made 12 sweeps: 22 cards taken"),
     (dict(cards=(4, 36), coins=(4, 6), sweeps=(3, 0), sevens=(3, 1), aces=(1, 3), sixes=(0, 4)),
-     "cannot have made 3 sweeps with 4 cards"),
+     "cannot have made 3 sweeps: 4 cards taken"),
     (dict(coins=(0, 10)), "side 1 holds more denari .* than the 0 entered"),
     (dict(sevens=(0, 4)), "has the settebello, so at least one seven"),
     (dict(sevens=(3, None)), "the sevens of every side, or of none"),

@@ -162,7 +162,7 @@ def test_the_preview_says_what_is_wrong(client):
     match_id = create(client)
     text = client.post(f"/matches/{match_id}/hands/preview",
                        data=piles_form("7d 7c", sweeps=(2, 0))).get_data(as_text=True)
-    assert "Anna cannot have made 2 sweeps with 2 cards" in text
+    assert "Anna cannot have made 2 sweeps: 2 cards taken" in text
 
 
 def test_a_form_sent_twice_records_one_hand(client):
@@ -194,7 +194,7 @@ def test_a_hand_from_counts_with_the_other_side_worked_out(client):
 @pytest.mark.parametrize("fields, message", [
     (dict(t_cards_0=22, t_cards_1=19, t_coins_0=6, settebello=0), "the cards add up to 41, not 40"),
     (dict(t_cards_0=41, t_coins_0=6, settebello=0), "Number must be between 0 and 40"),
-    (dict(t_cards_0=4, t_coins_0=2, settebello=0, sweeps_0=3), "Anna cannot have made 3 sweeps with 4 cards"),
+    (dict(t_cards_0=4, t_coins_0=2, settebello=0, sweeps_0=3), "Anna cannot have made 3 sweeps: 4 cards taken"),
     (dict(t_cards_0=22, t_coins_0=6), "exactly one side has the settebello"),
     (dict(t_coins_0=6, settebello=0), "enter the cards of each side"),
     (dict(t_cards_0=22, t_coins_0=11, settebello=0), "the coins entered add up to more than 10"),

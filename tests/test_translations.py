@@ -325,11 +325,11 @@ def test_the_api_explains_in_the_asked_language_with_cards_as_codes(client, lang
 
 REFUSALS = {   # a refused hand by counts, and what the page says, in each language
     "en": ["the cards add up to 41, not 40", "Number must be between 0 and 40",
-           "Anna cannot have made 3 sweeps with 4 cards"],
+           "Anna cannot have made 3 sweeps: 4 cards taken"],
     "it": ["le carte sono 41 in tutto, non 40", "Il numero deve essere compreso tra 0 e 40",
-           "Anna non può aver fatto 3 scope con 4 carte"],
+           "Anna non può aver fatto 3 scope: ha preso 4 carte"],
     "fr": ["les cartes font 41 au total, pas 40", "Le nombre doit être compris entre 0 et 40",
-           "Anna ne peut pas avoir fait 3 scopa avec 4 cartes"],
+           "Anna ne peut pas avoir fait 3 scopa : 4 cartes au total"],
 }
 
 
@@ -384,3 +384,26 @@ def test_small_whole_numbers_are_written_as_babel_writes_them(app, lang):
     from companion.i18n import show
     for value in (*range(-999, 1000), 1000, -1000, 12345, 5.5, -0.5, 76.0):
         assert show(value, lang) == format_decimal(value, locale=lang), value
+
+
+@pytest.mark.parametrize("lang, said", [("it", "Il numero deve essere compreso tra 1 e 1000"),
+                                        ("fr", "Le nombre doit être compris entre 1 et 1000")])
+def test_a_wrong_target_is_said_once_in_the_pages_words(tmp_path, lang, said):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                      "DATABASE": str(tmp_path / "t.sqlite")})
+    client = app.test_client()
+    client.set_cookie("lang", lang)
+    form = re.findall(r'name="(\w+)"[^>]*?(?:value="([^"]*)")?', client.get("/matches/new").get_data(as_text=True))
+    data = {"player1": "Anna", "player2": "Bruno", "layout": "2", "first_dealer": "0", "preset": "classica",
+            "target": "0"}
+    page = client.post("/matches/new", data={**{k: v for k, v in form if k not in data and v}, **data})
+    text = visible(page.get_data(as_text=True))[1]
+    assert page.status_code == 400 and said in text
+    assert "target" not in text          # not the rule item's code name
+
+
+def test_a_wrong_method_is_said_in_the_pages_language(client):
+    client.set_cookie("lang", "it")
+    answer = client.delete("/")
+    assert answer.status_code == 405 and "GET" in answer.headers["Allow"]
+    assert "L'app non può farlo" in visible(answer.get_data(as_text=True))[1]

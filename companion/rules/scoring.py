@@ -184,9 +184,11 @@ def check_sweeps(sweeps: Sequence[int], cards: Sequence[int], names: Sequence[st
                                  name=names[side]))
         # A sweep takes the played card and at least one from the table.
         if 2 * count > taken:
-            raise HandError(said("{name} cannot have made {count} sweeps with {taken} cards: "
-                                 "each sweep takes at least 2", name=names[side], count=count,
-                                 taken=taken))
+            raise HandError(said_n("{name} cannot have made {n} sweep: {taken} taken, and a "
+                                   "sweep takes at least 2 cards",
+                                   "{name} cannot have made {n} sweeps: {taken} taken, and "
+                                   "each sweep takes at least 2 cards", count, name=names[side],
+                                   taken=said_n("{n} card", "{n} cards", taken)))
 
 
 def score_piles(piles: Sequence[Sequence[Card]], sweeps: Sequence[int], rules: Rules,
