@@ -122,7 +122,7 @@ def _tally(entry: Any, side: int) -> Tally:
             raise BadRequest(said("tally {number} needs {field}", number=side + 1, field=field))
     for field in ("settebello", "re_bello", "piva", "primiera"):
         if field in entry and not isinstance(entry[field], bool):
-            raise BadRequest(said("{field} must be true or false", field=field))
+            raise BadRequest(said("{name} must be true or false", name=field))
     return Tally(**entry)
 
 
@@ -189,7 +189,7 @@ def captures():
     played = parse_card(data["played"])
     last_play = data.get("last_play", False)
     if not isinstance(last_play, bool):
-        raise BadRequest(said("{field} must be true or false", field="last_play"))
+        raise BadRequest(said("{name} must be true or false", name="last_play"))
     ruling = legal_captures(table, played, rules, last_play)
     return jsonify({
         "captures": [{"cards": [str(c) for c in capture.cards], "sweep": capture.sweep,
@@ -292,8 +292,7 @@ def _load(match_id: int) -> Match:
 
 
 class NotFoundError(Exception):
-    def __init__(self, message: Any = None):
-        message = said("no such match") if message is None else message
+    def __init__(self, message: Any = said("no such match")):
         super().__init__(message)
 
 

@@ -154,10 +154,9 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     return str(value)
 
 
-def show_all(values: Any, between: str, language: str | None = None) -> str:
+def show_all(values: Any, between: str, language: str) -> str:
     """Several figures shown one after the other ("13 · 5"). Templates pass the page's ``lang``:
     Flask-Babel's lookup costs more than the figures, and a list of 200 hands shows 800."""
-    language = language or str(get_locale())
     return between.join(show(value, language) for value in values)
 
 
@@ -213,14 +212,13 @@ def variant_title(preset: str) -> str:
     return str(VARIANT_TITLES.get(preset, preset))
 
 
-def when(stamp: str) -> str:
-    """A stored time (ISO, UTC) as this page's language writes it, in the server's own time
-    zone, which is the table's: '22 nov 2026, 18:05', 'Nov 22, 2026, 6:05 PM'."""
+def when(stamp: str, language: str) -> str:
+    """A stored time (ISO, UTC) as ``language`` writes it, in the server's own time zone, which
+    is the table's: '22 nov 2026, 18:05', 'Nov 22, 2026, 6:05 PM'."""
     try:
         moment = datetime.fromisoformat(stamp).astimezone()
     except (TypeError, ValueError):
         return ""
-    language = str(get_locale())
     return f"{format_date(moment, 'medium', locale=language)}, {format_time(moment, 'short', locale=language)}"
 
 
@@ -254,7 +252,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(show)
     app.add_template_global(show_all)
     app.add_template_global(when)
-    app.add_template_filter(show)
     app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")
     app.add_template_global(suit_words, "suit_label")
