@@ -24,7 +24,7 @@ from .rules import (Declaration, HandScore, ScopaError, Tally, check_claim, chec
                     score_tallies)
 from .rules.cards import SUITS
 from .rules.primiera import clean_number
-from .rules.rulesets import ITEMS, PRESET_TITLES, PRESETS, Rules
+from .rules.rulesets import ITEMS, PRESET_TITLES, PRESETS, Rules, check_seating
 from .rules.scoring import ITEMS as POINT_ITEMS
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -392,6 +392,7 @@ def create_match_api():
     data = _body()
     rules = _rules(data)
     sides, seats = _sides(data)
+    check_seating(rules, len(sides), len(sides[0]["players"]))
     dealer = data.get("first_dealer", "random")
     if dealer == "random":
         dealer = random.randrange(seats)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField,
                      StringField)
@@ -19,7 +19,7 @@ from wtforms.validators import (InputRequired, Length, NumberRange, Optional, Re
                                 ValidationError)
 
 from .matches import Match, score_entry, sides_for
-from .rules import RulesError, ScopaError, deck, rules_for
+from .rules import RulesError, ScopaError, check_seating, deck, rules_for, seating_of
 from .i18n import card_in_words, explain, suit_words
 from .rules.cards import SUITS, Card, parse_cards, suit_values
 from .rules.said import said
@@ -87,6 +87,38 @@ def rule_in_words(item: str, value: Any) -> tuple[str, str]:
     return str(RULE_LABELS.get(item, item)), str(chosen.get(str(value), value))
 
 
+# The seating each variant needs, for the form to choose it when the variant is chosen.
+PRESETS_SEATING = {name: seating for name in VARIANT_TITLES
+                   if (seating := seating_of(rules_for(name)))}
+
+PRIMIERA_SHORT = {"standard": _l("primiera 21/18/16…"), "half": _l("primiera at face value"),
+                  "hurrikan": _l("Hurrikan primiera"), "no-figures": _l("primiera, figures 0"),
+                  "sevens-sixes": _l("most sevens, then sixes"),
+                  "count-down": _l("most sevens, then sixes, aces…")}
+CAPTURE_SHORT = {"standard": _l("standard captures"), "fewest": _l("fewest cards, at most two"),
+                 "fewest-any": _l("fewest cards"), "quindici-1": _l("captures making 15"),
+                 "quindici-2": _l("equal or 15"), "quindici-3": _l("equal or 15, Ace takes all"),
+                 "asso-pigliatutto": _l("Ace takes all"), "scopa-d-assi": _l("Ace takes all, no scopa"),
+                 "corse": _l("capturing not compulsory")}
+
+
+def rules_summary(rules) -> str:
+    """The rules in one line, the way players would say them: "first to 11 · standard
+    captures · primiera 21/18/16…"."""
+    parts = [ngettext("%(num)s hand", "%(num)s hands", rules.hands) if rules.hands
+             else _("first to %(target)s", target=rules.target),
+             str(CAPTURE_SHORT[rules.capture]), str(PRIMIERA_SHORT[rules.primiera])]
+    if rules.deck == 36:
+        parts.append(_("36 cards"))
+    extras = [(rules.re_bello, "Re Bello"), (rules.napola != "off", "Napola"),
+              (rules.scalette, "Scalette"), (rules.piva, "Piva"),
+              (rules.declarations != "off", rules.declarations.capitalize()),
+              (rules.cappotto, "Cappotto"), (rules.claims, _("chiamarsi fuori")),
+              (rules.double_under, _("double game under %(points)s", points=rules.double_under))]
+    parts += [str(name) for on, name in extras if on]
+    return " · ".join(parts)
+
+
 class NewMatchForm(FlaskForm):
     layout = RadioField(_l("Who plays"), default="2", choices=options([
         ("2", _l("2 players")), ("3", _l("3 players")), ("4", _l("4 players")),
@@ -99,8 +131,10 @@ class NewMatchForm(FlaskForm):
     player6 = StringField(_l("Player %(number)s", number=6), [Length(max=24)])
     team1 = StringField(_l("Team %(number)s", number=1), [Length(max=24)], default=_l("Us"))
     team2 = StringField(_l("Team %(number)s", number=2), [Length(max=24)], default=_l("Them"))
-    first_dealer = SelectField(_l("Who deals first"), default="random", choices=options([
-        ("random", _l("drawn at random")), *[(str(i), _l("Player %(number)s", number=i + 1)) for i in range(6)]]))
+    # Its choices are the names typed (see seat_choices); any seat is checked by
+    # validate_first_dealer, in words.
+    first_dealer = SelectField(_l("Who deals first"), default="random", validate_choice=False,
+                               choices=options([("random", _l("drawn at random"))]))
     pin = StringField(_l("Edit PIN (optional)"), [Optional(), Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits"))])
     preset = SelectField(_l("Variant"), choices=options(list(VARIANT_TITLES.items())), default="classica")
 
@@ -151,8 +185,24 @@ class NewMatchForm(FlaskForm):
                 raise ValidationError(_("Give the two teams different names"))
 
     def validate_first_dealer(self, field: Field) -> None:
-        if field.data != "random" and int(field.data) >= len(self.player_names):
+        if field.data != "random" and (not str(field.data).isdigit()
+                                       or int(field.data) >= len(self.player_names)):
             raise ValidationError(_("Choose one of the %(count)s players to deal first", count=len(self.player_names)))
+
+    def seat_choices(self) -> "NewMatchForm":
+        """Who may deal first, by the names typed so far ("Player 3" for a name not typed yet),
+        only as many as the seats of the chosen layout. Returns the form, for templates."""
+        count = PLAYER_COUNTS.get(self.layout.data, 2)
+        self.first_dealer.choices = options([("random", _("drawn at random")), *[
+            (str(seat), (getattr(self, f"player{seat + 1}").data or "").strip()
+             or _("Player %(number)s", number=seat + 1)) for seat in range(count)]])
+        return self
+
+    def seat_for_variant(self) -> None:
+        """The seating the chosen variant needs, chosen for the players (Scopone: two teams of
+        two; Bazzica, Sbarazzina, Piva: two players)."""
+        if self.preset.data in PRESETS_SEATING:
+            self.layout.data = PRESETS_SEATING[self.preset.data]
 
     def validate(self, extra_validators=None) -> bool:
         """The fields one by one, then the rules they make together (a target of 0 is said
@@ -160,9 +210,15 @@ class NewMatchForm(FlaskForm):
         if not super().validate(extra_validators):
             return False
         try:
-            self.rules()
+            rules = self.rules()
         except RulesError as error:
             self.preset.errors.append(explain(error))
+            return False
+        sides = self.sides()
+        try:
+            check_seating(rules, len(sides), len(sides[0]["players"]))
+        except RulesError as error:
+            self.layout.errors = [explain(error)]
             return False
         return True
 

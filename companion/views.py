@@ -23,11 +23,11 @@ from markupsafe import Markup
 
 from . import store
 from .access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new
-from .forms import NewMatchForm, PinForm, RulesPreviewForm, hand_form
+from .forms import PRESETS_SEATING, NewMatchForm, PinForm, RulesPreviewForm, hand_form, rules_summary
 from .matches import Hand, Ledger, Match, build, listed, result_of, score_entry
 from .referee import Context
 from .i18n import explain, say
-from .rules import ScopaError
+from .rules import RulesError, ScopaError
 from .rules.said import said
 from .rules.rulesets import PRESETS
 from .rules.scoring import ITEMS
@@ -126,15 +126,17 @@ def new_match():
     if request.method == "GET":
         preset = request.args.get("preset", "classica")
         form = NewMatchForm(data=NewMatchForm.preset_data(preset if preset in PRESETS else "classica"))
-        return render_template("new_match.html", form=form)
+        form.seat_for_variant()
+        return new_match_page(form)
     form = NewMatchForm()
     if "load_preset" in request.form:     # without JavaScript: the variant's rules, names kept
         form = NewMatchForm(formdata=None, data={
             **{name: field.data for name, field in form._fields.items()},
             **NewMatchForm.preset_data(form.preset.data if form.preset.data in PRESETS else "classica")})
-        return render_template("new_match.html", form=form)
+        form.seat_for_variant()
+        return new_match_page(form)
     if not form.validate_on_submit():
-        return render_template("new_match.html", form=form), 400
+        return new_match_page(form, 400)
     pin = (form.pin.data or "").strip()
     key = new_access_key()
     match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer(),
@@ -144,13 +146,38 @@ def new_match():
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
+def new_match_page(form: NewMatchForm, status: int = 200):
+    """The new match form, the dealer offered by the names typed, the rules in one line."""
+    try:
+        summary = rules_summary(form.rules())
+    except (RulesError, KeyError, TypeError):
+        summary = ""
+    return render_template("new_match.html", form=form.seat_choices(), summary=summary,
+                           seatings=PRESETS_SEATING), status
+
+
 @bp.get("/matches/new/rules")
 def preset_rules():
-    """The rule fields as the chosen variant sets them: htmx swaps them in."""
+    """The rule fields as the chosen variant sets them: htmx swaps them in, and the summary
+    line with them."""
     preset = request.args.get("preset", "classica")
     form = RulesPreviewForm(formdata=None, data=NewMatchForm.preset_data(
         preset if preset in PRESETS else "classica"))
-    return render_template("_rules_fields.html", form=form)
+    return render_template("_rules_fields.html", form=form, summary=rules_summary(form.rules()), oob=True)
+
+
+@bp.get("/matches/new/summary")
+def rules_summary_line():
+    """The rules as changed on the form, in one line (or what is wrong with them)."""
+    form = RulesPreviewForm(request.args)
+    if form.preset.data not in PRESETS:
+        form.preset.data = "classica"
+    try:
+        return rules_summary(form.rules())
+    except RulesError as error:
+        return explain(error)
+    except (KeyError, TypeError):
+        return ""
 
 
 # -- The match -----------------------------------------------------------------------------

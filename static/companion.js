@@ -74,7 +74,37 @@ function setUpStepper(stepper) {
   }));
 }
 
+// The new match form: the variant chooses the seating it needs, and "who deals first" offers
+// the names typed, only as many as there are seats.
+const SEATS = { "2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6 };
+
+function setUpNewMatch(form) {
+  const seatings = JSON.parse(form.dataset.seatings || "{}");
+  const dealer = form.querySelector('select[name="first_dealer"]');
+  const layout = () => form.querySelector('input[name="layout"]:checked')?.value ?? "2";
+  const offerDealers = () => {
+    const chosen = dealer.value;
+    const count = SEATS[layout()] ?? 2;
+    while (dealer.options.length > 1) dealer.remove(1);
+    for (let seat = 0; seat < count; seat += 1) {
+      const typed = form.querySelector(`input[name="player${seat + 1}"]`)?.value.trim();
+      dealer.add(new Option(typed || form.dataset.playerWord.replace("#", seat + 1), String(seat)));
+    }
+    dealer.value = Number(chosen) < count ? chosen : "random";
+  };
+  form.querySelector('select[name="preset"]')?.addEventListener("change", (event) => {
+    const seating = seatings[event.target.value];
+    const radio = seating && form.querySelector(`input[name="layout"][value="${seating}"]`);
+    if (radio) { radio.checked = true; offerDealers(); }
+  });
+  form.querySelectorAll('input[name="layout"], .player input').forEach((input) => {
+    input.addEventListener("input", offerDealers);
+    input.addEventListener("change", offerDealers);
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form.new-match").forEach(setUpNewMatch);
   document.querySelectorAll("form.hand-form").forEach(setUpHandForm);
   document.querySelectorAll("[data-stepper]").forEach(setUpStepper);
 });

@@ -229,6 +229,10 @@ def test_restore_only_from_the_machine_itself(client):
     ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
     ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 4 to 8 digits"),
     ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
+    ({"players": ["Anna", "Bruno"], "variant": "scopone"}, "Scopone is played by four players in two teams of two"),
+    ({"players": ["Anna", "Bruno", "Carla"], "variant": "bazzica"}, "a game for two players"),
+    ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}],
+      "variant": "classica", "options": {"declarations": "sbarazzina"}}, "a game for two players"),
 ])
 def test_a_match_that_cannot_be_is_refused(client, body, message):
     response = client.post("/api/v1/matches", json=body)

@@ -244,7 +244,8 @@ def test_bazzica_declarations_are_entered_with_the_hand(client):
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_plays_a_hand(client, preset):
-    match_id = create(client, preset)
+    seating = {"layout": "2x2", "player3": "Carla", "player4": "Dario"} if preset == "scopone" else {}
+    match_id = create(client, preset, **seating)
     first = "7d 1d 2d 3d" if preset != "corse" else "7d 1d 3d 4d"
     response = client.post(f"/matches/{match_id}/hands/new", data=piles_form(first))
     assert response.status_code == 303, response.get_data(as_text=True)[-600:]
@@ -341,3 +342,57 @@ def test_without_the_csrf_token_nothing_is_saved(tmp_path):
     assert response.status_code == 303
     assert client.post("/matches/1/hands/new", data=piles_form(HAND_5_0)).status_code == 400
     assert client.post("/matches/1/hands/1/delete").status_code == 400
+
+
+# -- The seating a variant needs -----------------------------------------------------------
+
+@pytest.mark.parametrize("preset, layout, refusal", [
+    ("scopone", "2", "Scopone is played by four players in two teams of two"),
+    ("scopone", "4", "Scopone is played by four players in two teams of two"),
+    ("scopone", "2x3", "Scopone is played by four players in two teams of two"),
+    ("bazzica", "3", "a game for two players"),
+    ("sbarazzina", "2x2", "a game for two players"),
+    ("piva", "4", "a game for two players"),
+])
+def test_a_variant_refuses_a_seating_it_cannot_be_played_with(client, preset, layout, refusal):
+    """The issue: "Choosing Scopone keeps '2 players' and creates a two-player Scopone;
+    Bazzica, Sbarazzina and Piva (two-player games, RULES §5) accept three players"."""
+    names = {"player3": "Carla", "player4": "Dario", "player5": "Elio", "player6": "Fede"}
+    response = client.post("/matches/new", data=match_form(preset, layout=layout, **names))
+    assert response.status_code == 400
+    assert refusal in response.get_data(as_text=True)
+    assert client.get("/api/v1/matches").get_json()["matches"] == []
+
+
+def test_loading_a_variant_without_javascript_chooses_its_seating(client):
+    page = client.post("/matches/new", data={**match_form("classica"), "preset": "scopone",
+                                             "load_preset": "1"}).get_data(as_text=True)
+    assert re.search(r'<input checked id="layout-3"[^>]*value="2x2"', page) or \
+        re.search(r'id="layout-3"[^>]*value="2x2" checked', page) or 'value="2x2" checked' in page
+    page = client.get("/matches/new?preset=bazzica").get_data(as_text=True)
+    assert re.search(r'checked[^>]*value="2"|value="2"[^>]*checked', page)
+
+
+def test_who_deals_first_offers_the_names_typed_and_only_the_seats_there_are(client):
+    page = client.get("/matches/new").get_data(as_text=True)
+    dealer = re.search(r'<select[^>]*name="first_dealer".*?</select>', page, re.S).group(0)
+    assert re.findall(r'<option[^>]*value="(\w+)"', dealer) == ["random", "0", "1"]
+    data = {**match_form("classica", player1="Anna", player2="Bruno", layout="3", player3="Carla"),
+            "load_preset": "1"}
+    page = client.post("/matches/new", data=data).get_data(as_text=True)
+    dealer = re.search(r'<select[^>]*name="first_dealer".*?</select>', page, re.S).group(0)
+    assert re.findall(r'<option[^>]*>([^<]+)</option>', dealer)[1:] == ["Anna", "Bruno", "Carla"]
+
+
+def test_the_rules_are_folded_under_a_line_that_says_them(client):
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert '<details class="rules" >' in page or '<details class="rules">' in page
+    summary = re.search(r'id="rules-summary"[^>]*>([^<]*)<', page).group(1)
+    assert summary == "first to 11 · standard captures · primiera 21/18/16…"
+    line = client.get("/matches/new/summary?preset=napola&target=21&capture=standard"
+                      "&primiera=standard&napola=to-six&deck=40&bonus_suit=d&missing_suit=loses"
+                      "&declarations=off&void_deal=kings&pack=italian&claims=y").get_data(as_text=True)
+    assert line == "first to 21 · standard captures · primiera 21/18/16… · Napola · chiamarsi fuori"
+    fragment = client.get("/matches/new/rules?preset=scopa-d-assi").get_data(as_text=True)
+    assert 'hx-swap-oob="true">first to 21 · Ace takes all, no scopa · primiera 21/18/16… · Napola<' in fragment
+    assert page.count('type="submit"') == 2         # one Start, and the no-JS variant loader

@@ -174,6 +174,31 @@ def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None
     return rules
 
 
+def check_seating(rules: Rules, sides: int, per_side: int) -> None:
+    """The seating a variant needs: Scopone is four players in two teams of two (§8), and the
+    declarations of Bazzica, Sbarazzina and Piva are made by two players, one against the
+    other (§5). ``sides`` sides of ``per_side`` players each.
+
+    >>> check_seating(rules_for("scopone"), 2, 1)
+    Traceback (most recent call last):
+    ...
+    companion.rules.rulesets.RulesError: Scopone is played by four players in two teams of two
+    """
+    if rules.preset == "scopone" and (sides, per_side) != (2, 2):
+        raise RulesError(said("Scopone is played by four players in two teams of two"))
+    if rules.declarations != "off" and (sides, per_side) != (2, 1):
+        raise RulesError(said("declarations (bazzica, bazzicotto) are a game for two players, "
+                              "one against the other"))
+
+
+def seating_of(rules: Rules) -> str | None:
+    """The only seating a variant allows, as the new match form names it ("2x2", "2"), or
+    None when any will do."""
+    if rules.preset == "scopone":
+        return "2x2"
+    return "2" if rules.declarations != "off" else None
+
+
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     """Rebuild stored rules: the preset, then every item as it was stored."""
     data = dict(data)
