@@ -22,7 +22,7 @@ from .matches import Match, score_entry, sides_for
 from .rules import RulesError, ScopaError, check_seating, deck, rules_for, seating_of
 from .i18n import card_in_words, explain, suit_words
 from .rules.cards import SUITS, Card, parse_cards, suit_values
-from .rules.said import said
+from .rules.said import said, said_n
 from .i18n import VARIANT_TITLES
 
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
@@ -286,6 +286,27 @@ class HandFormBase(FlaskForm):
         return [(self[f"decl_{k}_side"], self[f"decl_{k}_deal"], self[f"decl_{k}_cards"])
                 for k in range(4) if f"decl_{k}_side" in self]
 
+    def is_blank(self) -> bool:
+        """Nothing entered yet in the way chosen: no card tapped, or no count typed."""
+        if self.mode.data == "tallies":
+            return all(f.data is None for name, f in self._fields.items() if name.startswith("t_")) \
+                and not any(self[h].data not in (None, "", "none") for h in
+                            ("settebello", "re_bello", "piva", "primiera") if h in self)
+        return not any(self[f"c_{card}"].data for card in deck(self.match.rules.deck))
+
+    def pile_counts(self) -> list[tuple[int, int]]:
+        """Each side's cards and bonus-suit cards as tapped so far, the rest counted for the
+        side that gets it: what the pile picker shows beside each name."""
+        n = len(self.match.sides)
+        rest = int(self.rest.data) if str(self.rest.data).isdigit() and int(self.rest.data) < n else n - 1
+        counts = [[0, 0] for _ in range(n)]
+        for card in deck(self.match.rules.deck):
+            chosen = self[f"c_{card}"].data
+            side = int(chosen) if chosen not in (None, "") else rest
+            counts[side][0] += 1
+            counts[side][1] += card.suit == self.match.rules.bonus_suit
+        return [(cards, coins) for cards, coins in counts]
+
     # From the fields to a stored entry --------------------------------------------------
 
     def entry(self) -> dict[str, Any]:
@@ -299,9 +320,20 @@ class HandFormBase(FlaskForm):
         if entry["mode"] == "piles":
             rest = int(self.rest.data)
             piles: list[list[str]] = [[] for _ in sides]
+            untapped = 0
             for card in deck(self.match.rules.deck):
                 chosen = self[f"c_{card}"].data
+                untapped += chosen in (None, "")
                 piles[int(chosen) if chosen not in (None, "") else rest].append(str(card))
+            # Cards picked one by one for the side that also gets the rest: the rest would go
+            # there silently (without JavaScript nothing stops it). Ask where they go instead.
+            if untapped and any(self[f"c_{card}"].data == str(rest) for card in deck(self.match.rules.deck)):
+                raise ScopaError(said_n(
+                    "{count} card is in no pile: choose whose it is, or tap only the cards of "
+                    "the side that does not get the rest ({name} gets it)",
+                    "{count} cards are in no pile: choose whose they are, or tap only the cards "
+                    "of the side that does not get the rest ({name} gets it)",
+                    untapped, count=untapped, name=self.match.names[rest]))
             entry.update(piles=piles, sweeps=sweeps)
         else:
             entry["tallies"] = self._tallies(sweeps)

@@ -209,6 +209,9 @@ def new_hand(match_id: int):
     if "switch" in request.form:          # the other way to enter it, without JavaScript
         form.mode.data = request.form["switch"]
         return render_template("hand.html", match=current, form=form, number=shown)
+    if "check" in request.form:           # the preview, without JavaScript
+        return render_template("hand.html", match=current, form=form, number=shown, items=ITEMS,
+                               preview=preview_of(current, form, None))
     db = store.get_db()
     try:
         if not form.validate_on_submit():
@@ -287,22 +290,29 @@ def show_hand(match_id: int, hand_id: int):
 def preview(match_id: int):
     """The breakdown the entry would give and the totals it would lead to, as a fragment."""
     current = load(match_id)
-    editing = request.args.get("hand", type=int)
-    form = hand_form(current)
+    return render_template("_preview.html", match=current, items=ITEMS,
+                           **preview_of(current, hand_form(current), request.args.get("hand", type=int)))
+
+
+def preview_of(current: Match, form, editing: int | None) -> dict:
+    """What the preview shows for a hand form: nothing before anything is entered, else the
+    refusal, else the hand's breakdown and the totals it leads to (``editing``: the id of the
+    hand it replaces)."""
+    if form.is_blank():
+        return {"blank": True}
     try:
         if not form.validate():
             raise ScopaError(first_error(form))
         form.entry()
     except ScopaError as error:
-        return render_template("_preview.html", error=explain(error), match=current)
+        return {"error": explain(error)}
     hand = form.score
     # A new hand follows them all; an edited one follows the hands before it.
     earlier = current.hands
     if editing is not None:
         earlier = list(itertools.takewhile(lambda h: h.id != editing, current.hands))
     before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
-    totals = [t + p for t, p in zip(before, hand.totals)]
-    return render_template("_preview.html", hand=hand, totals=totals, match=current, items=ITEMS)
+    return {"hand": hand, "totals": [t + p for t, p in zip(before, hand.totals)]}
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
@@ -319,6 +329,9 @@ def edit_hand(match_id: int, hand_id: int):
     if "switch" in request.form:
         form.mode.data = request.form["switch"]
         return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand)
+    if "check" in request.form:
+        return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand,
+                               items=ITEMS, preview=preview_of(current, form, hand.id))
     made_from = request.form.get("version", type=int)
     try:
         if not form.validate_on_submit():

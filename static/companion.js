@@ -20,14 +20,47 @@ function setUpHandForm(form) {
     return form.querySelector('input[name="tapping"]:checked')?.value ?? "0";
   };
 
-  form.querySelectorAll(".tile").forEach((tile) => {
+  // Each pile counted beside its name ("Bruno: 18 carte, 4 denari"), and each tile named with
+  // its suit, pressed when it is in the pile being tapped.
+  const forms = JSON.parse(form.dataset.countForms || "{}");
+  const one = (n) => n === 1 || (form.dataset.lang === "fr" && n === 0);
+  const countText = (cards, coins) => [[cards, "card"], [coins, "coin"]]
+    .map(([n, key]) => (forms[one(n) ? key : `${key}s`] || "#").replace("#", n)).join(", ");
+  const names = [...form.querySelectorAll(".tapping .seg-name")].map((name) => name.textContent.trim());
+  const tiles = [...form.querySelectorAll(".tile")];
+  const suitOf = (tile) => tile.dataset.card.slice(-1);
+  const update = () => {
+    const counts = Array.from({ length: sides }, () => [0, 0]);
+    const active = activeSide();
+    tiles.forEach((tile) => {
+      const chosen = tile.querySelector("select").value;
+      const side = chosen !== "" ? Number(chosen) : (restChosen ? Number(rest()) : -1);
+      if (counts[side]) {
+        counts[side][0] += 1;
+        if (suitOf(tile) === form.dataset.bonusSuit) counts[side][1] += 1;
+      }
+      tile.setAttribute("aria-pressed", String(chosen === active));
+      const elsewhere = chosen !== "" && chosen !== active ? `, ${names[Number(chosen)] ?? ""}` : "";
+      tile.setAttribute("aria-label", tile.dataset.name + elsewhere);
+    });
+    form.querySelectorAll(".pile-count").forEach((count) => {
+      const pile = counts[Number(count.dataset.pile)];
+      if (pile) count.textContent = countText(pile[0], pile[1]);
+    });
+  };
+  const put = (tile, side) => {
+    tile.querySelector("select").value = side;
+    tile.dataset.side = side;
+  };
+
+  tiles.forEach((tile) => {
     const select = tile.querySelector("select");
     tile.setAttribute("role", "button");
     tile.tabIndex = 0;
     const tap = () => {
       const side = activeSide();
-      select.value = select.value === side ? "" : side;
-      tile.dataset.side = select.value;
+      put(tile, select.value === side ? "" : side);
+      update();
       changed(select);
     };
     tile.addEventListener("click", tap);
@@ -35,6 +68,16 @@ function setUpHandForm(form) {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); tap(); }
     });
   });
+  // A tap on a suit's name takes the whole suit (a second one gives it back).
+  form.querySelectorAll(".suit-pick").forEach((button) => button.addEventListener("click", () => {
+    const side = activeSide();
+    const suit = tiles.filter((tile) => suitOf(tile) === button.dataset.suit);
+    const all = suit.every((tile) => tile.querySelector("select").value === side);
+    suit.forEach((tile) => put(tile, all ? "" : side));
+    update();
+    if (suit.length) changed(suit[0].querySelector("select"));
+  }));
+  form.querySelectorAll('input[name="tapping"]').forEach((radio) => radio.addEventListener("change", update));
 
   form.querySelectorAll('input[name="rest"]').forEach((radio) => radio.addEventListener("change", () => {
     // A card in the pile that now takes the rest needs no tap: show it untapped.
@@ -47,7 +90,9 @@ function setUpHandForm(form) {
       const other = form.querySelector(`input[name="tapping"]:not([value="${rest()}"])`);
       if (other) other.checked = true;
     }
+    update();
   }));
+  update();
 
   form.querySelectorAll("[data-tab]").forEach((tab) => tab.addEventListener("click", (event) => {
     event.preventDefault();

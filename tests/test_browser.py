@@ -87,6 +87,7 @@ def start_match(phone, names=("Anna", "Bruno"), preset=None, target=None):
         expect(page.locator("#rules select#napola")).to_have_value(
             {"napola": "to-six", "scopa-d-assi": "to-six"}.get(preset, "off"))
     if target:
+        page.locator("details.rules > summary").tap()     # the rules are folded under a line
         page.fill("#target", str(target))
     page.locator("button.primary", has_text="Start the match").last.tap()
     page.wait_for_selector(".scoreboard")
@@ -125,11 +126,26 @@ def test_the_live_preview_follows_the_taps(phone):
     page = phone.page
     start_match(phone, names=("Carla", "Dario"))
     page.locator("a.button", has_text="Tap the cards").tap()
+    tile = page.locator('.tile[data-card="7d"]')
+    expect(tile).to_have_attribute("aria-label", "seven of coins")
+    expect(tile).to_have_attribute("aria-pressed", "false")
     phone.tap('.tile[data-card="7d"]')
     expect(page.locator("#preview")).to_contain_text("Carla has the seven of coins")
-    phone.tap('.tile[data-card="7d"]')     # a second tap takes it back
-    expect(page.locator("#preview")).to_contain_text("Dario has the seven of coins")
+    expect(tile).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("1 card, 1 coin")
+    expect(page.locator('.pile-count[data-pile="1"]')).to_have_text("39 cards, 9 coins")
+    phone.tap('.tile[data-card="7d"]')     # a second tap takes it back: nothing entered again
+    expect(page.locator("#preview")).to_contain_text("shows here as you enter it")
+    expect(page.locator("#preview .error")).to_have_count(0)
     assert page.get_attribute('.tile[data-card="7d"]', "data-side") == ""
+    expect(tile).to_have_attribute("aria-pressed", "false")
+    # A tap on a suit's name takes the whole suit; a second gives it back.
+    page.get_by_role("button", name="all the coins").tap()
+    expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("10 cards, 10 coins")
+    expect(page.locator('.tile[data-side="0"]')).to_have_count(10)
+    expect(page.locator("#preview")).to_contain_text("Carla has the seven of coins")
+    page.get_by_role("button", name="all the coins").tap()
+    expect(page.locator('.tile[data-side="0"]')).to_have_count(0)
 
 
 def test_a_hand_from_counts_takes_ten_taps_at_most(phone):
@@ -258,7 +274,9 @@ def test_a_claim_is_checked_and_recorded_in_the_match(phone):
     page.goto("/matches/new")
     page.fill("#player1", "Anna")
     page.fill("#player2", "Bruno")
+    page.locator("details.rules > summary").tap()     # the rules are folded under a line
     page.locator("label.check:has(#claims)").tap()
+    expect(page.locator("#rules-summary")).to_contain_text("chiamarsi fuori")
     page.locator("button.primary", has_text="Start the match").last.tap()
     page.wait_for_selector(".scoreboard")
     page.locator("a.button", has_text="Chiamarsi fuori").tap()
@@ -355,6 +373,7 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
         page.fill("#player1", "Gisèle")
         page.fill("#player2", "Hugo")
         page.select_option("#first_dealer", "0")
+        page.locator("details.rules > summary").tap()
         page.fill("#target", "3")
         page.get_by_role("button", name="Commencer la partie").tap()
         page.wait_for_selector(".scoreboard")

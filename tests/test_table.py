@@ -141,12 +141,41 @@ def test_a_hand_from_the_cards_of_one_pile(client):
     assert "22 v 18" in page and "seven of coins 21 + seven of cups 21 + Ace of swords 16 + six of clubs 18 = 76" in page
 
 
-def test_the_other_side_can_be_the_one_tapped(client):
+def test_cards_picked_for_the_side_that_gets_the_rest_never_take_the_rest_silently(client):
+    """The issue: without JavaScript, "set 18 cards to Bruno while 'Tap the cards of' is on
+    Anna and the 22 untapped cards also go to Bruno, who gets all 40". Now it is refused with
+    the count of cards in no pile, and nothing is recorded."""
     match_id = create(client)
-    client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, rest=0))
-    # The 22 cards tapped are side 0's... unless rest=0, where tapped cards still say side 0:
-    # the rest (18 cards) join them, so side 0 has all 40.
+    response = client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, rest=0))
+    text = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "18 cards are in no pile: choose whose they are" in text and "(Anna gets it)" in text
+    assert totals(client, match_id) == [0, 0]
+    # Every card given a pile explicitly: nothing is left for the rest, and it is recorded.
+    every = piles_form(HAND_5_0, rest=0)
+    every.update({f"c_{card}": "1" for card in deck(40) if f"c_{card}" not in every})
+    assert client.post(f"/matches/{match_id}/hands/new", data=every).status_code == 303
     assert totals(client, match_id) == [4, 0]
+
+
+def test_without_javascript_the_score_is_shown_on_request_and_nothing_is_said_before(client):
+    """The issue: "The counts page shows a red error before anything is typed"; and without
+    JavaScript the page promised a live preview that could not come."""
+    match_id = create(client)
+    for mode in ("piles", "tallies"):
+        blank = client.post(f"/matches/{match_id}/hands/preview", data={"mode": mode, "rest": "1"})
+        text = blank.get_data(as_text=True)
+        assert 'class="error' not in text and "shows here as you enter it" in text
+    page = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
+    assert 'class="error' not in page and 'name="check"' in page
+    checked = client.post(f"/matches/{match_id}/hands/new", data={**piles_form(HAND_5_0), "check": "1"})
+    text = checked.get_data(as_text=True)
+    assert checked.status_code == 200 and 'data-testid="preview-totals"' in text
+    assert re.search(r"After this hand: <b>Anna 4</b>, <b>Bruno 0</b>", text)
+    assert totals(client, match_id) == [0, 0]          # shown, not saved
+    # The pile picker counts each side's pile, here 22 cards and 6 coins against 18 and 4.
+    counts = re.findall(r'class="pile-count" data-pile="\d">([^<]+)<', text)
+    assert counts[:2] == ["22 cards, 6 coins", "18 cards, 4 coins"]
 
 
 def test_the_preview_shows_the_breakdown_and_the_totals_it_leads_to(client):
