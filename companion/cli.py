@@ -6,6 +6,7 @@ The Flask development server never faces the network; waitress runs on Windows, 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import shutil
@@ -13,28 +14,64 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable, TextIO
 from urllib.parse import urlsplit
 
 
-def parse_ip_addr(output: str) -> list[str]:
-    """The IPv4 addresses in the output of ``ip -4 -o addr show scope global``."""
-    return [match.group(1) for match in re.finditer(r"\binet (\d+\.\d+\.\d+\.\d+)/", output)
-            if not match.group(1).startswith("127.")]
+# Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
+VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
+                      "zt", "tailscale", "utun", "lxc", "lxd", "cni", "flannel", "podman")
+
+# The name the companion announces over mDNS when the zeroconf extra is installed.
+MDNS_HOST = "scopa-companion.local"
+
+
+def parse_ip_addr(output: str, default: str | None = None) -> list[str]:
+    """The IPv4 addresses in the output of ``ip -4 -o addr show scope global``: ``default`` (the
+    default route's) first, those of virtual adapters (containers, virtual machines, VPNs) last.
+
+    >>> parse_ip_addr("3: docker0    inet 172.17.0.1/16 scope global docker0\\n"
+    ...               "4: eth0    inet 10.0.0.7/8 scope global eth0\\n"
+    ...               "5: wlan0    inet 192.168.1.23/24 scope global wlan0", default="192.168.1.23")
+    ['192.168.1.23', '10.0.0.7', '172.17.0.1']
+    """
+    found = [(name.lower().startswith(VIRTUAL_INTERFACES), address != default, address)
+             for name, address in re.findall(r"\d+:\s+(\S+)\s+inet (\d+\.\d+\.\d+\.\d+)/", output)
+             if not address.startswith("127.")]
+    return [address for *_, address in sorted(found, key=lambda item: item[:2])]
+
+
+def default_route_address() -> str | None:
+    """This machine's address on the route to the internet: the one phones on the same Wi-Fi
+    reach. A UDP socket's connect() sends nothing, it only picks the route; None without one."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))       # TEST-NET-1: reserved, so routed by default
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def ip_addr_output() -> str:
+    """What Linux's ``ip`` lists of the interfaces' IPv4 addresses; empty without ``ip``."""
+    if not shutil.which("ip"):
+        return ""
+    try:
+        return subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"],
+                              capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
 
 
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses that phones on the same network can reach.
+    """This machine's IPv4 addresses that phones on the same network can reach, the default
+    route's first (unless it is a VPN's), those of virtual adapters last.
 
     Read from the interfaces (Linux's ``ip``), else from the host name's addresses (macOS and
     Windows list the LAN address there); nothing is sent on the network."""
-    found: list[str] = []
-    if shutil.which("ip"):
-        try:
-            output = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"],
-                                    capture_output=True, text=True, timeout=5).stdout
-            found = parse_ip_addr(output)
-        except (OSError, subprocess.SubprocessError):
-            found = []
+    default = default_route_address()
+    found = parse_ip_addr(ip_addr_output(), default)
     if not found:
         try:
             infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
@@ -42,9 +79,105 @@ def lan_addresses() -> list[str]:
             infos = []
         for info in infos:
             address = info[4][0]
-            if not address.startswith("127.") and address not in found:
+            if not address.startswith("127.") and address not in found and address != default:
                 found.append(address)
+    if default and default not in found:
+        found.insert(0, default)
     return found
+
+
+def full_url(given: str, port: int) -> str:
+    """An address given with --url as phones open it: ``http://`` when no scheme is given, the
+    companion's port when neither scheme nor port is, and a path.
+
+    >>> full_url("scopa.lan", 8000), full_url("192.168.1.5:80", 8000)
+    ('http://scopa.lan:8000/', 'http://192.168.1.5:80/')
+    >>> full_url("https://scopa.example", 8000)
+    'https://scopa.example/'
+    """
+    if "//" not in given:
+        parsed = urlsplit(f"//{given}")
+        netloc = parsed.netloc if parsed.port is not None else f"{parsed.netloc}:{port}"
+        given = f"http://{netloc}{parsed.path}"
+    parsed = urlsplit(given)
+    if not parsed.hostname:
+        raise ValueError(f"no host in {given!r}")
+    return given if parsed.path else f"{given}/"
+
+
+def printable(text: str, stream: TextIO) -> bool:
+    """Whether ``stream`` can print ``text`` (one with no encoding, such as StringIO, takes any)."""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return True
+    try:
+        text.encode(encoding)
+    except (UnicodeError, LookupError):
+        return False
+    return True
+
+
+def print_join(urls: list[str], local_url: str, stream: TextIO | None = None) -> None:
+    """The addresses the phones open, the first also as a QR code when the terminal can draw
+    one, and this machine's own address."""
+    stream = stream if stream is not None else sys.stdout
+
+    def say(line: str) -> None:
+        if not printable(line, stream):
+            line = line.encode("ascii", "backslashreplace").decode("ascii")
+        print(line, file=stream, flush=True)
+
+    for number, url in enumerate(urls):
+        say(f"{'Open on the phones at the table' if number == 0 else '  or'}: {url}")
+    if urls:
+        import segno
+        drawing = io.StringIO()
+        segno.make(urls[0], error="m").terminal(out=drawing, compact=True)
+        if printable(drawing.getvalue(), stream):
+            stream.write(drawing.getvalue())
+        else:
+            say(f"(This terminal cannot draw the QR code: open {local_url} on this machine, "
+                f"the home page shows it; or type {urls[0]} on the phones.)")
+    say(f"On this machine: {local_url}")
+
+
+def announce(address: str, port: int, stream: TextIO | None = None) -> Callable[[], None] | None:
+    """Announce the companion over mDNS as scopa-companion.local, when the zeroconf extra is
+    installed. Returns what withdraws the announcement, or None when nothing was announced
+    (a line says why)."""
+    stream = stream if stream is not None else sys.stdout
+    try:
+        import zeroconf
+    except ImportError:
+        print(f"(Install the zeroconf extra to be found as {MDNS_HOST}.)", file=stream, flush=True)
+        return None
+    info = zeroconf.ServiceInfo("_http._tcp.local.", "Scopa companion._http._tcp.local.",
+                                addresses=[socket.inet_aton(address)], port=port,
+                                server=f"{MDNS_HOST}.", properties={"path": "/"})
+    try:
+        responder = zeroconf.Zeroconf()
+    except (OSError, RuntimeError) as error:        # no network interface to announce on
+        print(f"(Not announced as {MDNS_HOST}: {error})", file=stream, flush=True)
+        return None
+    try:
+        responder.register_service(info)
+    except zeroconf.NonUniqueNameException:
+        responder.close()
+        print(f"(Not announced as {MDNS_HOST}: another companion on this network already is.)",
+              file=stream, flush=True)
+        return None
+    except (OSError, RuntimeError, zeroconf.Error) as error:
+        responder.close()
+        print(f"(Not announced as {MDNS_HOST}: {error})", file=stream, flush=True)
+        return None
+
+    def withdraw() -> None:
+        try:
+            responder.unregister_service(info)
+        except (OSError, zeroconf.Error):
+            pass            # phones forget the name within two minutes anyway
+        responder.close()
+    return withdraw
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -63,8 +196,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--url", action="append", default=[u for u in os.environ.get("SCOPA_URL", "").split() if u],
                         help="an address the phones use to reach the companion other than this "
                              "machine's own (a name on the network, or a reverse proxy's public "
-                             "address): requests naming any other host are refused (repeatable; "
-                             "env SCOPA_URL, space-separated)")
+                             "address): the first is the address printed first and drawn as the "
+                             "QR code; a host or host:port becomes http://host:port/ (the "
+                             "companion's port if none); requests naming any other host are "
+                             "refused (repeatable; env SCOPA_URL, space-separated)")
     parser.add_argument("--trust-proxy", action="store_true",
                         default=os.environ.get("SCOPA_TRUST_PROXY", "") not in ("", "0", "false", "no"),
                         help="the companion runs behind one reverse proxy: take each phone's "
@@ -113,10 +248,10 @@ def raise_open_file_limit(wanted: int) -> int:
 
 
 def allowed_hosts(host: str, addresses: list[str], urls: list[str]) -> list[str]:
-    """The host names a request may name: this machine's (its addresses, its name, loopback)
-    and those given with --url. Any other is a page of another site pointed at this one (DNS
-    rebinding), and is refused."""
-    names = {"localhost", "127.0.0.1", *addresses}
+    """The host names a request may name: this machine's (its addresses, its name, loopback,
+    scopa-companion.local) and those given with --url. Any other is a page of another site
+    pointed at this one (DNS rebinding), and is refused."""
+    names = {"localhost", "127.0.0.1", MDNS_HOST, *addresses}
     if host not in ("0.0.0.0", "::", ""):
         names.add(host)
     hostname = socket.gethostname()
@@ -131,6 +266,8 @@ def allowed_hosts(host: str, addresses: list[str], urls: list[str]) -> list[str]
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):      # a path or a name this console cannot print
+        sys.stdout.reconfigure(errors="backslashreplace")
     if args.trust_proxy:
         os.environ["SCOPA_TRUST_PROXY"] = "1"
     os.environ["SCOPA_LANG"] = args.lang
@@ -157,19 +294,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Scopa companion: scores kept in {app.config['DATABASE']} "
           f"(back it up from the home page, Backup, or copy the file while the companion is "
           f"stopped)", flush=True)
+    try:
+        given = [full_url(url, args.port) for url in args.url]
+    except ValueError as error:
+        print(f"scopa-companion: --url: {error}", file=sys.stderr)
+        return 2
     addresses = lan_addresses() if args.host in ("0.0.0.0", "::", "") else []
     if addresses:
         urls = [f"http://{address}:{args.port}/" for address in addresses]
     else:
         urls = [f"http://{args.host}:{args.port}/"]
+    withdraw = announce(addresses[0], args.port) if addresses else None
+    if withdraw:        # after the address: not every phone resolves .local
+        urls.insert(1, f"http://{MDNS_HOST}:{args.port}/")
+    urls = list(dict.fromkeys(given + urls))
     app.config["LAN_URLS"] = urls
     app.config["TRUSTED_HOSTS"] = allowed_hosts(args.host, addresses, args.url)
-    for url in urls:
-        print(f"Open on the phones at the table: {url}", flush=True)
-    if urls:
-        import segno
-        segno.make(urls[0], error="m").terminal(compact=True)
-    print(f"On this machine: http://127.0.0.1:{args.port}/", flush=True)
+    print_join(urls, f"http://127.0.0.1:{args.port}/")
     files = raise_open_file_limit(args.connection_limit + 64)
     connections = min(args.connection_limit, max(16, files - 64))
     if connections < args.connection_limit:
@@ -184,4 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"scopa-companion: cannot listen on {args.host}:{args.port}: {error.strerror}",
               file=sys.stderr)
         return 1
+    finally:
+        if withdraw:
+            withdraw()
     return 0
