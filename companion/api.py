@@ -477,6 +477,8 @@ def add_hand_api(match_id: int):
         return _hand_answer(match_id, reused.row["id"], 422, said(
             "this Idempotency-Key was already used for a different hand (shown here): use a new "
             "key for a new hand"))
+    except store.Gone:
+        raise NotFoundError() from None      # the match was deleted meanwhile
     if not saved.created:
         return _hand_answer(match_id, saved.id, 200)
     # A new hand is the last, and counted (the match was not over): its answer is worked out

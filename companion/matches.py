@@ -117,6 +117,9 @@ class Match:
     version: int = 0          # bumped by every change to the hands
     has_pin: bool = False     # recording needs the match's edit PIN
     recorded: int = 0         # hands recorded (counted or not); ``hands`` may be left unread
+    follows: int | None = None        # the match this one is the "Rivincita" of
+    followed_by: int | None = None    # its own Rivincita, once started
+    archived: bool = False
     # the list of hands as the match page shows it, made once per language
     history_html: dict[str, str] = field(default_factory=dict)
 
@@ -181,6 +184,12 @@ class Match:
     def next_number(self) -> int:
         return self.recorded + 1
 
+    @property
+    def next_first_dealer(self) -> int:
+        """The seat that deals first in a Rivincita: the deal passes on from this match's last
+        counted hand."""
+        return (self.first_dealer + self.outcome.hands_played) % len(self.seats)
+
     def hand(self, hand_id: int) -> Hand | None:
         return next((h for h in self.hands if h.id == hand_id), None)
 
@@ -190,7 +199,7 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
     with each hand; a hand stored without them (by an older version) is scored here."""
     match = Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
                   row["first_dealer"], version=row.get("version") or 0,
-                  has_pin=bool(row.get("pin_hash")))
+                  has_pin=bool(row.get("pin_hash")), **links(row))
     names = match.names
     totals = (0,) * len(match.sides)
     for number, hand_row in enumerate(hand_rows, start=1):
@@ -219,7 +228,13 @@ def listed(row: dict[str, Any]) -> Match:
     summary = row["summary"] or Ledger(row).start()
     return Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
                  row["first_dealer"], outcome=outcome_of(summary), version=row.get("version") or 0,
-                 has_pin=bool(row.get("pin_hash")), recorded=summary["hands"])
+                 has_pin=bool(row.get("pin_hash")), recorded=summary["hands"], **links(row))
+
+
+def links(row: dict[str, Any]) -> dict[str, Any]:
+    """What a match's row says of the matches around it, and whether it is archived."""
+    return {"follows": row.get("follows"), "followed_by": row.get("followed_by"),
+            "archived": bool(row.get("archived"))}
 
 
 def claim_of(entry: dict[str, Any], totals: Sequence[int], rules: Rules,

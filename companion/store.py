@@ -97,9 +97,22 @@ def _m006_outcomes_in_any_language(db: sqlite_utils.Database) -> None:
                                                         len(played)))
 
 
+def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database) -> None:
+    # follows / followed_by: a "Rivincita" and the match it follows (the finished match's page
+    # links to it). archived: kept, but out of the lists. deleted: a deleted match keeps its
+    # row, emptied, so its id is never given to another match (an old link or a phone unlocked
+    # for it never reaches a new one); its hands are removed.
+    db["matches"].add_column("follows", int)
+    db["matches"].add_column("followed_by", int)
+    db["matches"].add_column("archived", int, not_null_default=0)
+    db["matches"].add_column("deleted", str)
+    db["matches"].create_index(["archived", "over", "id"])
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
-    _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language]
+    _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
+    _m007_rematches_archive_and_deletes]
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -258,14 +271,68 @@ def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[d
                  access_key: str | None = None) -> int:
     """A new match; ``ledger`` (``matches.Ledger``) gives its summary before any hand;
     ``access_key`` is what a phone that entered its PIN keeps."""
-    summary = ledger({"rules": rules, "sides": sides}).start() if ledger else None
     with writing(db):
-        table = db["matches"]
-        table.insert({"created": now(), "rules": json.dumps(rules), "sides": json.dumps(sides),
-                      "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash,
-                      "summary": json.dumps(summary) if summary else None, "over": 0,
-                      "access_key": access_key})
-        return table.last_pk
+        return _insert_match(db, rules, sides, first_dealer, pin_hash, ledger, access_key)
+
+
+def _insert_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[dict[str, Any]],
+                  first_dealer: int, pin_hash: str | None,
+                  ledger: Callable[[dict[str, Any]], Any] | None, access_key: str | None,
+                  follows: int | None = None) -> int:
+    summary = ledger({"rules": rules, "sides": sides}).start() if ledger else None
+    table = db["matches"]
+    table.insert({"created": now(), "rules": json.dumps(rules), "sides": json.dumps(sides),
+                  "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash,
+                  "summary": json.dumps(summary) if summary else None, "over": 0,
+                  "access_key": access_key, "follows": follows})
+    return table.last_pk
+
+
+def rematch(db: sqlite_utils.Database, match_id: int, first_dealer: int,
+            ledger: Callable[[dict[str, Any]], Any], access_key: str) -> tuple[int, bool]:
+    """The "Rivincita" of a finished match: the same sides, rules and PIN, ``first_dealer``
+    dealing first. Two phones (or a double tap) asking at once get the same one: returns its
+    id and whether it was made now. Gone if the match is not there; MatchNotOver if it is
+    still being played."""
+    with writing(db):
+        row = db.execute("SELECT rules, sides, pin_hash, over, followed_by FROM matches "
+                         "WHERE id = ? AND deleted IS NULL", [match_id]).fetchone()
+        if row is None:
+            raise Gone(match_id)
+        rules, sides, pin_hash, over, followed_by = row
+        if followed_by and db.execute("SELECT 1 FROM matches WHERE id = ? AND deleted IS NULL",
+                                      [followed_by]).fetchone():
+            return followed_by, False
+        if not over:
+            raise MatchNotOver(match_id)
+        new_id = _insert_match(db, json.loads(rules), json.loads(sides), first_dealer, pin_hash,
+                               ledger, access_key, follows=match_id)
+        # The finished match's page links to it: every phone polling it learns of it.
+        db.execute("UPDATE matches SET followed_by = ?, version = version + 1 WHERE id = ?",
+                   [new_id, match_id])
+        return new_id, True
+
+
+def archive_match(db: sqlite_utils.Database, match_id: int, archived: bool) -> None:
+    """Put a match out of the lists (it stays, with its link), or back."""
+    with writing(db):
+        changed = db.execute("UPDATE matches SET archived = ?, version = version + 1 "
+                             "WHERE id = ? AND deleted IS NULL", [int(archived), match_id]).rowcount
+    if not changed:
+        raise Gone(match_id)
+
+
+def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
+    """Delete a match and its hands for good. Its row stays, emptied and marked, so its id is
+    never reused."""
+    with writing(db):
+        changed = db.execute("UPDATE matches SET deleted = ?, sides = '[]', summary = NULL, "
+                             "pin_hash = NULL, access_key = NULL, version = version + 1 "
+                             "WHERE id = ? AND deleted IS NULL", [now(), match_id]).rowcount
+        if not changed:
+            raise Gone(match_id)
+        db.execute("DELETE FROM hands WHERE match_id = ?", [match_id])
+        db.execute("UPDATE matches SET followed_by = NULL WHERE followed_by = ?", [match_id])
 
 
 MAX_ID = 2**63 - 1   # SQLite's largest integer: a bigger id in a URL names no match
@@ -275,7 +342,7 @@ def match_version(db: sqlite_utils.Database, match_id: int) -> int | None:
     """The match's version, from one primary-key read: what a polling phone compares."""
     if not 0 < match_id <= MAX_ID:
         return None
-    row = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()
+    row = db.execute("SELECT version FROM matches WHERE id = ? AND deleted IS NULL", [match_id]).fetchone()
     return row[0] if row else None
 
 
@@ -294,15 +361,16 @@ def _match(row: dict[str, Any]) -> dict[str, Any]:
 def match_row(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
     if not 0 < match_id <= MAX_ID:
         return None
-    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
+    rows = list(db.query("SELECT * FROM matches WHERE id = ? AND deleted IS NULL", [match_id]))
     return _match(rows[0]) if rows else None
 
 
 def match_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,
-               limit: int | None = None) -> list[dict[str, Any]]:
+               limit: int | None = None, archived: bool = False) -> list[dict[str, Any]]:
     """Matches, newest first: all of them, or those over (or not), older than ``before``, at
-    most ``limit``. Read from the matches' rows alone (their summaries), never their hands."""
-    where, values = [], []
+    most ``limit``; those archived only when ``archived``, never the deleted. Read from the
+    matches' rows alone (their summaries), never their hands."""
+    where, values = ["archived = ?", "deleted IS NULL"], [int(archived)]
     if over is not None:
         where.append("over = ?")
         values.append(int(over))
@@ -381,6 +449,10 @@ class Gone(Exception):
     """The hand is not there (any more): deleted, perhaps a moment ago on another phone."""
 
 
+class MatchNotOver(Exception):
+    """A rematch asked of a match still being played."""
+
+
 class Taken(Exception):
     """Another phone recorded the hand this entry was made for: ``row`` is that hand."""
 
@@ -433,6 +505,8 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
             if there:
                 raise Taken(there[0])
         row = match_row(db, match_id)
+        if row is None:             # deleted meanwhile on another phone
+            raise Gone(match_id)
         summary = row["summary"] or ledger(row).after_change(hand_rows(db, match_id))
         after = ledger(row).after_add(summary, entry, result)
         order = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
@@ -559,7 +633,7 @@ def check_backup(path: str) -> None:
     match_id = None
     try:
         migrate(db)
-        for row in list(db.query("SELECT * FROM matches")):
+        for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL")):
             match_id = row["id"]
             build(_match(row), hand_rows(db, match_id))
     except Exception as problem:     # anything at all: the backup is refused, never served

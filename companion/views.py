@@ -79,10 +79,12 @@ def hand_gone(error: HandGone):
 PAGE = 20    # matches listed at a time: the home page costs the same after years of club nights
 
 
-def page_of(over: bool, before: int | None = None) -> tuple[list[Match], int | None]:
-    """A page of matches (in play, or over), newest first, from their rows' summaries; and the
-    id to list the next page from, if there are more."""
-    rows = store.match_rows(store.get_db(), over=over, before=before, limit=PAGE + 1)
+def page_of(over: bool | None, before: int | None = None,
+            archived: bool = False) -> tuple[list[Match], int | None]:
+    """A page of matches (in play, or over, or archived), newest first, from their rows'
+    summaries; and the id to list the next page from, if there are more."""
+    rows = store.match_rows(store.get_db(), over=over, before=before, limit=PAGE + 1,
+                            archived=archived)
     more = rows[PAGE]["id"] + 1 if len(rows) > PAGE else None
     return [listed(row) for row in rows[:PAGE]], more
 
@@ -98,13 +100,16 @@ def index():
 
 @bp.get("/matches")
 def match_list():
-    """Every match, a page at a time: ``state`` playing or finished, ``before`` an id."""
-    over = request.args.get("state") == "finished"
+    """Every match, a page at a time: ``state`` playing, finished or archived, ``before`` an
+    id."""
+    state = request.args.get("state")
+    state = state if state in ("playing", "finished", "archived") else "playing"
     before = request.args.get("before", type=int)
     if before is not None and not 0 < before <= store.MAX_ID:
         before = None
-    shown, more = page_of(over, before)
-    return render_template("matches.html", matches=shown, more=more, over=over)
+    archived = state == "archived"
+    shown, more = page_of(None if archived else state == "finished", before, archived)
+    return render_template("matches.html", matches=shown, more=more, state=state)
 
 
 def join_url() -> str:
@@ -189,6 +194,68 @@ def match(match_id: int):
                            ctx=Context(current, current.rules, current.names))
 
 
+# -- Rivincita, archive, delete --------------------------------------------------------------
+
+@bp.route("/matches/<int:match_id>/rematch", methods=["GET", "POST"])
+@pin_required
+def rematch(match_id: int):
+    """The next match with the same players and rules, the deal passing on. Asked twice (two
+    phones, a double tap), it is made once."""
+    current = load(match_id)
+    if request.method == "GET" or not current.over:
+        if current.followed_by:
+            return redirect(url_for("table.match", match_id=current.followed_by), code=303)
+        if not current.over:
+            flash(_("The match is not over yet: a Rivincita starts when it is."))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        return render_template("rematch.html", match=current)
+    key = new_access_key()
+    try:
+        new_id, made = store.rematch(store.get_db(), match_id, current.next_first_dealer, Ledger, key)
+    except store.Gone:
+        abort(404)
+    except store.MatchNotOver:
+        flash(_("The match is not over yet: a Rivincita starts when it is."))
+        return redirect(url_for("table.match", match_id=match_id), code=303)
+    if made and current.has_pin:
+        unlock_new(key)         # the phone that may record this match may record the next
+    return redirect(url_for("table.match", match_id=new_id), code=303)
+
+
+@bp.post("/matches/<int:match_id>/archive")
+@pin_required
+def archive(match_id: int):
+    current = load(match_id)
+    archived = request.form.get("archived") == "1"
+    try:
+        store.archive_match(store.get_db(), match_id, archived)
+    except store.Gone:
+        abort(404)
+    flash(_("%(match)s is archived: it is listed under Archive.", match=current.title) if archived
+          else _("%(match)s is back in the list.", match=current.title))
+    return redirect(url_for("table.index") if archived else url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.route("/matches/<int:match_id>/delete", methods=["GET", "POST"])
+@pin_required
+def delete_match(match_id: int):
+    """Delete a whole match, once confirmed; a change made meanwhile on another phone asks
+    again."""
+    current = load(match_id)
+    if request.method == "POST":
+        if request.form.get("version", type=int) != current.version:
+            return render_template("delete_match.html", match=current,
+                                   error=_("The match changed on another phone since you opened "
+                                           "this page: here it is now.")), 409
+        try:
+            store.delete_match(store.get_db(), match_id)
+        except store.Gone:
+            abort(404)
+        flash(_("%(match)s deleted.", match=current.title))
+        return redirect(url_for("table.index"), code=303)
+    return render_template("delete_match.html", match=current)
+
+
 # -- Recording a hand ----------------------------------------------------------------------
 
 @bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
@@ -223,6 +290,8 @@ def new_hand(match_id: int):
                                key=form.key.data or None, number=number)
     except store.Taken as taken:
         return hand_taken(match_id, form, taken.row)
+    except store.Gone:
+        abort(404)                            # the match was deleted meanwhile
     except store.KeyReused as reused:
         error = saved_message(load(match_id), reused.row["id"],
                               _("This form was already used to save hand %(number)s: open that "

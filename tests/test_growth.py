@@ -117,7 +117,10 @@ def test_a_store_of_an_older_version_gets_its_points_and_summaries(app, client):
     with sqlite3.connect(app.config["DATABASE"]) as conn:       # as version 3 of the schema left it
         conn.execute("UPDATE hands SET result = NULL")
         conn.execute("UPDATE matches SET summary = NULL, over = 0")
-        conn.execute("DELETE FROM migrations WHERE version = 4")
+        conn.execute("DELETE FROM migrations WHERE version IN (4, 7)")
+        conn.execute("DROP INDEX idx_matches_archived_over_id")
+        for column in ("follows", "followed_by", "archived", "deleted"):
+            conn.execute(f"ALTER TABLE matches DROP COLUMN {column}")
         conn.execute("ALTER TABLE hands DROP COLUMN result")
         conn.execute("DROP INDEX idx_matches_over_id")
         conn.execute("ALTER TABLE matches DROP COLUMN summary")

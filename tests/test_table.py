@@ -425,3 +425,96 @@ def test_the_rules_are_folded_under_a_line_that_says_them(client):
     fragment = client.get("/matches/new/rules?preset=scopa-d-assi").get_data(as_text=True)
     assert 'hx-swap-oob="true">first to 21 · Ace takes all, no scopa · primiera 21/18/16… · Napola<' in fragment
     assert page.count('type="submit"') == 2         # one Start, and the no-JS variant loader
+
+
+# -- Rivincita, archive, delete ------------------------------------------------------------
+
+def won_match(client, **changes) -> int:
+    match_id = create(client, target="3", **changes)
+    assert win_hand(client, match_id).status_code == 303          # Anna 4 - 0: over
+    return match_id
+
+
+def test_a_rivincita_starts_the_next_match_with_the_same_players_and_rules_once(client):
+    match_id = won_match(client, first_dealer="0", cappotto="y")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'data-testid="rematch"' in page and "Bruno deals first" in page   # Anna dealt hand 1
+    response = client.post(f"/matches/{match_id}/rematch")
+    assert response.status_code == 303
+    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    assert new_id != match_id
+    old, new = (client.get(f"/api/v1/matches/{i}").get_json() for i in (match_id, new_id))
+    assert new["sides"] == old["sides"] and new["rules"] == old["rules"] and new["rules"]["cappotto"]
+    assert new["next_hand"]["dealer"] == "Bruno" and new["totals"] == [0, 0]
+    # A double tap, or a second phone: the same Rivincita, not a second one.
+    again = client.post(f"/matches/{match_id}/rematch")
+    assert again.headers["Location"].endswith(f"/matches/{new_id}")
+    assert len(client.get("/api/v1/matches").get_json()["matches"]) == 2
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f'href="/matches/{new_id}" data-testid="rematch"' in page
+    assert f'href="/matches/{match_id}"' in client.get(f"/matches/{new_id}").get_data(as_text=True)
+
+
+def test_no_rivincita_before_the_match_is_over(client):
+    match_id = create(client)
+    response = client.post(f"/matches/{match_id}/rematch", follow_redirects=True)
+    assert "The match is not over yet" in response.get_data(as_text=True)
+    assert len(client.get("/api/v1/matches").get_json()["matches"]) == 1
+
+
+def test_a_rivincita_keeps_the_pin_and_the_phone_that_had_it(app, client):
+    match_id = won_match(client, pin="2468")          # its creator is unlocked
+    new_id = int(client.post(f"/matches/{match_id}/rematch").headers["Location"].rsplit("/", 1)[1])
+    assert client.get(f"/matches/{new_id}/hands/new").status_code == 200
+    stranger = app.test_client()
+    assert "/pin" in stranger.get(f"/matches/{new_id}/hands/new").headers["Location"]
+    assert "/pin" in stranger.post(f"/matches/{match_id}/rematch").headers["Location"]
+
+
+def test_an_archived_match_leaves_the_lists_and_comes_back(client):
+    match_id = create(client)
+    client.post(f"/matches/{match_id}/archive", data={"archived": "1"})
+    assert f"/matches/{match_id}\"" not in client.get("/").get_data(as_text=True)
+    assert f"/matches/{match_id}\"" in client.get("/matches?state=archived").get_data(as_text=True)
+    assert "archived" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    client.post(f"/matches/{match_id}/archive", data={"archived": "0"})
+    assert f"/matches/{match_id}\"" in client.get("/").get_data(as_text=True)
+    assert f"/matches/{match_id}\"" not in client.get("/matches?state=archived").get_data(as_text=True)
+
+
+def test_a_match_is_deleted_only_when_confirmed_on_what_it_is_now(client):
+    match_id = create(client)
+    client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0))
+    confirm = client.get(f"/matches/{match_id}/delete").get_data(as_text=True)
+    assert "Its 1 hand will be lost for good" in confirm
+    version = int(re.search(r'name="version" value="(\d+)"', confirm).group(1))
+    # Another phone records a hand meanwhile: asked again, nothing deleted.
+    client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0))
+    stale = client.post(f"/matches/{match_id}/delete", data={"version": version})
+    assert stale.status_code == 409 and "Its 2 hands will be lost" in stale.get_data(as_text=True)
+    assert totals(client, match_id) == [8, 0]
+    done = client.post(f"/matches/{match_id}/delete", data={"version": version + 1})
+    assert done.status_code == 303
+    assert client.get(f"/matches/{match_id}").status_code == 404
+    assert client.get(f"/api/v1/matches/{match_id}").status_code == 404
+    assert client.post(f"/api/v1/matches/{match_id}/hands", json={"tallies": [
+        {"cards": 22, "coins": 6}, {"cards": 18, "coins": 4}]}).status_code == 404
+    assert client.get("/api/v1/matches").get_json()["matches"] == []
+    # Its number is never given to another match: an old link never opens someone else's.
+    assert create(client) == match_id + 1
+
+
+def test_deleting_a_match_with_a_pin_needs_the_pin(app, client):
+    match_id = create(client, pin="2468")
+    stranger = app.test_client()
+    version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
+    refused = stranger.post(f"/matches/{match_id}/delete", data={"version": version})
+    assert refused.status_code == 303 and "/pin" in refused.headers["Location"]
+    assert client.get(f"/matches/{match_id}").status_code == 200
+
+
+def test_history_rows_name_each_side(client):
+    match_id = create(client)
+    client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert re.search(r"<b>1</b> <span>Anna 5 · Bruno 0</span> <i>→ 5 – 0</i>", page)
