@@ -12,9 +12,9 @@ from typing import Any
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, Field, HiddenField, IntegerField, RadioField, SelectField,
-                     StringField)
+                     SelectMultipleField, StringField)
 from wtforms.fields.choices import SelectChoice
-from wtforms.widgets import HiddenInput
+from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 from wtforms.validators import (InputRequired, Length, NumberRange, Optional, Regexp,
                                 ValidationError)
 
@@ -249,6 +249,12 @@ class RulesPreviewForm(NewMatchForm):
 
 # -- A hand --------------------------------------------------------------------------------
 
+class CardGrid(SelectMultipleField):
+    """Cards to tap on a grid of tiles: each a checkbox, so it works without JavaScript."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
 def pile_fields(size: int, sides: list[tuple[str, str]]) -> dict[str, Field]:
     """One select per card of the deck saying whose pile it is in ("" for a card not tapped):
     a tile of the card grid. Used by the hand form and the referee's claim."""
@@ -344,11 +350,12 @@ class HandFormBase(FlaskForm):
     def _declarations(self) -> list[dict[str, Any]]:
         declared = []
         for side, deal, cards in self.declaration_rows():
-            if side.data in (None, "") and not (cards.data or "").strip():
+            typed = [code for value in cards.data or [] for code in value.replace(",", " ").split()]
+            if side.data in (None, "") and not typed:
                 continue
             if side.data in (None, ""):
                 raise ScopaError("say which side made each declaration")
-            shown = parse_cards((cards.data or "").replace(",", " ").split(), "a declaration")
+            shown = parse_cards(typed, "a declaration")
             declared.append({"side": int(side.data), "deal": int(deal.data),
                              "cards": [str(c) for c in shown]})
         return declared
@@ -416,7 +423,7 @@ class HandFormBase(FlaskForm):
         for k, declaration in enumerate(entry.get("declarations", [])[:4]):
             self[f"decl_{k}_side"].data = str(declaration["side"])
             self[f"decl_{k}_deal"].data = str(declaration["deal"])
-            self[f"decl_{k}_cards"].data = " ".join(declaration["cards"])
+            self[f"decl_{k}_cards"].data = list(declaration["cards"])
 
 
 def hand_form(match: Match, **kwargs) -> HandFormBase:
@@ -463,6 +470,9 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
             fields[f"decl_{k}_side"] = SelectField(_("Who"), choices=options([("", "—"), *sides]), default="")
             fields[f"decl_{k}_deal"] = SelectField(_("After deal"), default="1",
                                                    choices=options([(str(d), str(d)) for d in range(1, 7)]))
-            fields[f"decl_{k}_cards"] = StringField(_("Cards shown"), [Length(max=20)])
+            # Tapped on a grid; cards typed as codes ("1d 1c 2s") are read too, as the API
+            # writes them. The rules say what is wrong with them.
+            fields[f"decl_{k}_cards"] = CardGrid(_("Cards shown"), validate_choice=False, choices=options(
+                [(str(card), str(card)) for card in deck(rules.deck)]))
     form_class = type("HandForm", (HandFormBase,), fields)
     return form_class(match, **kwargs)

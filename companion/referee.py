@@ -12,14 +12,13 @@ from typing import Any
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from . import store
 from .access import needs_pin
-from .forms import RULE_CHOICES, card_rows, options, pile_fields
+from .forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
 from .matches import Ledger, Match, MatchOver, build
 from .i18n import card_in_words as card_name, explain, short_words as short_label, suit_words as suit_label
 from .rules.said import said
@@ -53,11 +52,6 @@ def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectC
     return choices
 
 
-class CardGrid(SelectMultipleField):
-    """Cards to tap on a grid of tiles: each a checkbox, so it works without JavaScript."""
-
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
 
 
 class Context:

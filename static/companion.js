@@ -148,6 +148,19 @@ function setUpNewMatch(form) {
   });
 }
 
+// The referee's answer is brought into view when it comes, if it is below the screen's edge;
+// not while cards of the table are being tapped, which would pull the grid away.
+document.addEventListener("htmx:afterSwap", (event) => {
+  const answer = event.detail.target;
+  const cause = event.detail.requestConfig?.triggeringEvent?.target;
+  if (!answer.classList?.contains("answer") || !answer.textContent.trim()) return;
+  if (cause?.type === "checkbox" || (cause?.tagName === "SELECT" && cause.closest(".tile"))) return;
+  if (answer.getBoundingClientRect().top > window.innerHeight - 80) {
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    answer.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
+  }
+});
+
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form.new-match").forEach(setUpNewMatch);
   document.querySelectorAll("form.hand-form").forEach(setUpHandForm);

@@ -259,13 +259,23 @@ def test_the_capture_check_answers_as_cards_are_tapped(phone):
     # 003: "The face up cards on the table are A, 3, 4, 5, 7 ... If the next player plays a Jack
     # (8) they have a choice of sets to take: they can capture either 5+3 or 4+3+A or 7+A."
     for card in ["1c", "3c", "4c", "5c", "7c"]:
-        phone.tap(f'label.check-tile:has(input[value="{card}"])')
-    page.select_option("#played", "8d")
+        phone.tap(f'#field-table label.check-tile:has(input[value="{card}"])')
+    # The card played is picked on the same grid; the ruling comes into view (it is below the
+    # screen's edge at a phone's size).
+    assert page.evaluate("document.querySelector('#ruling').getBoundingClientRect().top > innerHeight")
+    phone.tap('#field-played label.check-tile:has(input[value="8d"])')
     expect(page.locator("li.capture")).to_have_count(3)
+    in_view = "document.querySelector('#ruling').getBoundingClientRect().top < innerHeight - 100"
+    for _ in range(40):          # wait_for_function would evaluate a string: the CSP forbids it
+        if page.evaluate(in_view):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(in_view)
+    expect(page.get_by_role("radio", name="Jack of coins")).to_be_checked()
     expect(page.locator('[data-testid="verdict"]')).to_have_text("The card must capture: it may not be placed.")
     cards = sorted(page.locator("li.capture").evaluate_all("items => items.map(i => i.dataset.cards)"))
     assert cards == ["1c 3c 4c", "1c 7c", "3c 5c"]
-    phone.tap('label.check-tile:has(input[value="7c"])')          # take the 7 off the table
+    phone.tap('#field-table label.check-tile:has(input[value="7c"])')          # take the 7 off the table
     expect(page.locator("li.capture")).to_have_count(2)
 
 

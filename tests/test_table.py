@@ -271,6 +271,24 @@ def test_bazzica_declarations_are_entered_with_the_hand(client):
     assert response.status_code == 400 and "is no declaration" in response.get_data(as_text=True)
 
 
+def test_declarations_are_picked_on_the_card_grid(client):
+    """The issue: "declarations are typed as codes". Each is three tiles of a grid, sent as
+    one value per card, and an edit shows them tapped."""
+    match_id = create(client, "bazzica")
+    page = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
+    assert 'type="checkbox" name="decl_0_cards" value="1d"' in page and 'placeholder="1d 1c 2s"' not in page
+    data = piles_form("7d", decl_0_side="1", decl_0_deal="2")
+    data["decl_0_cards"] = ["10d", "10c", "10s"]          # bazzicotto: 10 for Bruno
+    assert client.post(f"/matches/{match_id}/hands/new", data=data).status_code == 303
+    hand = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
+    edit = client.get(f"/matches/{match_id}/hands/{hand['id']}/edit").get_data(as_text=True)
+    for card in ("10d", "10c", "10s"):
+        assert re.search(rf'name="decl_0_cards" value="{card}"\s+checked', edit)
+    data["decl_0_cards"] = ["10d", "10c"]                 # two cards: refused, in words
+    response = client.post(f"/matches/{match_id}/hands/new", data=data)
+    assert response.status_code == 400 and "declaration" in response.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_plays_a_hand(client, preset):
     seating = {"layout": "2x2", "player3": "Carla", "player4": "Dario"} if preset == "scopone" else {}
