@@ -206,7 +206,7 @@ def rematch(match_id: int):
         if current.followed_by:
             return redirect(url_for("table.match", match_id=current.followed_by), code=303)
         if not current.over:
-            flash(_("The match is not over yet: a Rivincita starts when it is."))
+            flash(_("The match is not over yet: a rematch starts when it is."))
             return redirect(url_for("table.match", match_id=match_id), code=303)
         return render_template("rematch.html", match=current)
     key = new_access_key()
@@ -215,7 +215,7 @@ def rematch(match_id: int):
     except store.Gone:
         abort(404)
     except store.MatchNotOver:
-        flash(_("The match is not over yet: a Rivincita starts when it is."))
+        flash(_("The match is not over yet: a rematch starts when it is."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if made and current.has_pin:
         unlock_new(key)         # the phone that may record this match may record the next
