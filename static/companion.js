@@ -99,6 +99,8 @@ function setUpHandForm(form) {
     form.dataset.mode = tab.dataset.tab;
     form.querySelector('input[name="mode"]').value = tab.dataset.tab;
     changed(form.querySelector('input[name="mode"]'));
+    // Counts: the keyboard comes up on the first count, ready to type.
+    if (tab.dataset.tab === "tallies") form.querySelector(".tally-input")?.focus();
   }));
 
   form.addEventListener("submit", (event) => {
