@@ -375,3 +375,62 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
         expect(page.locator('[data-testid="outcome"]')).to_contain_text("Gisèle gagne 3 à 0")
     finally:
         context.close()
+
+
+# The longest names the companion takes (24 characters, the API's and the form's limit), with a
+# space and without one: a phone must never have to scroll sideways to read them.
+LONG_NAMES = ["Mariagrazia Lombardozzi", "Bartolomeo" + "o" * 14]
+
+
+def small_phone(browser, server, **options):
+    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                               is_mobile=True, base_url=server, **options)
+
+
+def create_by_api(page, hand=True, **match):
+    """A match made through the JSON API, with one hand recorded (the first side takes the
+    denari and the coppe, and a scopa): its id."""
+    match = {"variant": "classica", "first_dealer": 0, **match}
+    match_id = page.request.post("/api/v1/matches", data=match).json()["id"]
+    if hand:
+        first = [f"{v}{s}" for s in "dc" for v in range(1, 11)]
+        rest = [f"{v}{s}" for s in "sb" for v in range(1, 11)]
+        sides = len(match.get("players") or match["teams"])
+        response = page.request.post(f"/api/v1/matches/{match_id}/hands", data={
+            "piles": [first, rest] + [[]] * (sides - 2), "sweeps": [1] + [0] * (sides - 1)})
+        assert response.status == 201, response.text()
+    return match_id
+
+
+def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
+    """The longest names wrap (or are cut short on screen, whole in the page's text): no page is
+    wider than a 360 px phone, and the hand's Save button is on screen."""
+    context = small_phone(browser, server)
+    page = context.new_page()
+    try:
+        players = create_by_api(page, players=LONG_NAMES, options={"claims": True})
+        teams = create_by_api(page, teams=[
+            {"name": LONG_NAMES[0], "players": ["Giovannibattista" + "a" * 8, "Anna Maria Carlotta Ros", "Ugo"]},
+            {"name": LONG_NAMES[1], "players": ["Bo", "Cy", "Pierfrancesco" + "o" * 11]}])
+        three = create_by_api(page, hand=False, players=LONG_NAMES + ["Sara"])
+        page.goto(f"/matches/{players}")
+        hand_page = page.get_attribute('li[data-number="1"] a', "href")
+        pages = ["/"] + [f"/matches/{m}" for m in (players, teams)] + [
+            hand_page, f"/matches/{players}/join",
+            f"/referee/primiera?match={players}", f"/referee/claim?match={players}"]
+        widths, saves = {}, {}
+        for path in pages:
+            page.goto(path)
+            widths[path] = page.evaluate("document.documentElement.scrollWidth")
+        for match_id in (players, teams, three):
+            for mode in ("piles", "tallies"):
+                path = f"/matches/{match_id}/hands/new?mode={mode}"
+                page.goto(path)
+                expect(page.locator("#preview > p.hint")).to_have_count(0)     # the preview is in
+                widths[path] = page.evaluate("document.documentElement.scrollWidth")
+                box = page.locator('[data-testid="save"]').bounding_box()
+                saves[path] = (round(box["x"]), round(box["x"] + box["width"]))
+        assert {path: w for path, w in widths.items() if w > 360} == {}
+        assert {path: s for path, s in saves.items() if s[0] < 0 or s[1] > 360} == {}
+    finally:
+        context.close()
