@@ -434,3 +434,41 @@ def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
         assert {path: s for path, s in saves.items() if s[0] < 0 or s[1] > 360} == {}
     finally:
         context.close()
+
+
+# What a finger taps, and how big it is on screen. A field's caption is not a target (its field
+# is), a radio or a checkbox is tapped through the label around it (or a card tile), and a link
+# inside a sentence is text; a line of text (a link, a summary, a checkbox's line) needs the
+# height only, every other control the width as well.
+SMALL_TARGETS = """() => {
+  const small = [];
+  for (const e of document.querySelectorAll(
+      "a, button, input:not([type=hidden]), select, summary, label, [role=button]")) {
+    const box = e.getBoundingClientRect(), style = getComputedStyle(e);
+    if (!box.width || !box.height || style.visibility === "hidden") continue;
+    if (e.matches("label") && !e.querySelector("input, select")) continue;
+    if (e.matches("input, select") && e.closest("label, [role=button]")) continue;
+    if (e.matches("a") && style.display === "inline" && e.closest("p")) continue;
+    const line = e.matches("a:not(.button), summary, label.check");
+    if (box.height < 44 || (!line && box.width < 44))
+      small.push(`${e.outerHTML.slice(0, 60)}: ${Math.round(box.width)}x${Math.round(box.height)}`);
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("scripts", [True, False], ids=["script", "no-script"])
+def test_everything_a_finger_taps_is_at_least_44_px(browser, server, scripts):
+    context = small_phone(browser, server, java_script_enabled=scripts)
+    page = context.new_page()
+    try:
+        match_id = create_by_api(page, players=["Anna", "Bruno"])
+        pages = ["/", "/matches/new", f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
+                 f"/matches/{match_id}/hands/new?mode=tallies", f"/referee/captures?match={match_id}"]
+        small = {}
+        for path in pages:
+            page.goto(path)
+            small[path] = page.evaluate(SMALL_TARGETS)
+        assert {path: found for path, found in small.items() if found} == {}
+    finally:
+        context.close()
