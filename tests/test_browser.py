@@ -2,6 +2,7 @@
 against the real server (waitress), CSRF and all. Taps are counted: recording a hand must be
 quicker than pen and paper."""
 
+import json
 import os
 import shutil
 import threading
@@ -472,3 +473,11 @@ def test_everything_a_finger_taps_is_at_least_44_px(browser, server, scripts):
         assert {path: found for path, found in small.items() if found} == {}
     finally:
         context.close()
+
+
+def test_chromium_reads_the_manifest_without_a_complaint(phone):
+    page = phone.page
+    page.goto("/")
+    read = page.context.new_cdp_session(page).send("Page.getAppManifest")
+    assert read["url"].endswith("/manifest.webmanifest") and read["errors"] == []
+    assert [icon["sizes"] for icon in json.loads(read["data"])["icons"]] == ["192x192", "512x512"] * 2
