@@ -481,3 +481,56 @@ def test_chromium_reads_the_manifest_without_a_complaint(phone):
     read = page.context.new_cdp_session(page).send("Page.getAppManifest")
     assert read["url"].endswith("/manifest.webmanifest") and read["errors"] == []
     assert [icon["sizes"] for icon in json.loads(read["data"])["icons"]] == ["192x192", "512x512"] * 2
+
+
+# Each piece of text against the colour behind it (the first opaque background up the tree,
+# with any see-through ones laid over it, and faded by the opacity of its boxes): WCAG AA asks
+# 4.5:1, or 3:1 for large text (24 px, or 18.66 px bold).
+LOW_CONTRAST = """() => {
+  const rgba = (c) => { const n = c.match(/[\\d.]+/g).map(Number); return n.length > 3 ? n : n.concat(1); };
+  const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const luminance = (c) => c.slice(0, 3).map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92
+      : ((v + 0.055) / 1.055) ** 2.4).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const low = [];
+  for (const e of document.querySelectorAll("body *")) {
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const style = getComputedStyle(e), box = e.getBoundingClientRect();
+    if (!box.width || !box.height || style.visibility === "hidden" || e.closest(".visually-hidden, option")) continue;
+    const layers = []; let opacity = 1;
+    for (let n = e; n; n = n.parentElement) {
+      const s = getComputedStyle(n), bg = rgba(s.backgroundColor); opacity *= Number(s.opacity);
+      if (bg[3] > 0 && (layers.length === 0 || layers[layers.length - 1][3] < 1)) layers.push(bg);
+    }
+    const behind = layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+    const text = rgba(style.color), seen = over([...text.slice(0, 3), text[3] * opacity], behind);
+    const [light, dark] = [luminance(seen), luminance(behind)].sort((a, b) => b - a);
+    const ratio = (light + 0.05) / (dark + 0.05), size = parseFloat(style.fontSize);
+    const large = size >= 24 || (Number(style.fontWeight) >= 700 && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5))
+      low.push(`${ratio.toFixed(2)}: "${e.textContent.trim().slice(0, 30)}" ${style.color} on rgb(${behind.slice(0, 3).map(Math.round)})`);
+  }
+  return low;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_text_is_readable_in_light_and_dark(browser, server, scheme):
+    context = small_phone(browser, server, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        playing = create_by_api(page, players=["Anna", "Bruno"])
+        won = create_by_api(page, players=["Carla", "Dario"], options={"target": 3})
+        locked = create_by_api(page, hand=False, players=["Elsa", "Fabio"], pin="2468")
+        page.goto(f"/matches/{playing}/hands/new")
+        for card in ["7d", "1c", "3s"]:
+            page.locator(f'.tile[data-card="{card}"]').tap()        # tiles on a side's colour
+        expect(page.locator("#preview .breakdown")).to_be_visible()
+        low = {"hand": page.evaluate(LOW_CONTRAST)}
+        for path in ["/", "/matches/new", f"/matches/{playing}", f"/matches/{won}",
+                     f"/matches/{playing}/hands/new?mode=tallies", f"/referee/captures?match={playing}",
+                     f"/referee/primiera?match={playing}", f"/matches/{locked}/pin", "/no-such-page"]:
+            page.goto(path)
+            low[path] = page.evaluate(LOW_CONTRAST)
+        assert {path: found for path, found in low.items() if found} == {}
+    finally:
+        context.close()
