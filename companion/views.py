@@ -647,6 +647,31 @@ def is_local() -> bool:
     return address.startswith("127.") or address == "::1"
 
 
+FELT = "#0f5132"     # the table's green (static/companion.css, --felt)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """What a phone needs to put the companion on its home screen and open it like an app:
+    the name in the phone's language, the icons (hashed URLs, kept a year), the felt's green."""
+    def icon(name: str, size: int, purpose: str) -> dict[str, str]:
+        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": f"{size}x{size}",
+                "type": "image/png", "purpose": purpose}
+
+    body = {
+        "id": "/", "name": _("Scopa companion"), "short_name": "Scopa", "lang": str(get_locale()),
+        "start_url": "/", "scope": "/", "display": "standalone",
+        "background_color": FELT, "theme_color": FELT,
+        "icons": [icon("icon-192.png", 192, "any"), icon("icon-512.png", 512, "any"),
+                  icon("icon-maskable-192.png", 192, "maskable"),
+                  icon("icon-maskable-512.png", 512, "maskable")],
+    }
+    response = current_app.response_class(current_app.json.dumps(body),
+                                          mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"     # its name follows the language switch
+    return response
+
+
 @bp.get("/healthz")
 def healthz():
     """A trivial route: the ceiling the load benchmark compares the poll against."""

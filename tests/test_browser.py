@@ -2,6 +2,7 @@
 against the real server (waitress), CSRF and all. Taps are counted: recording a hand must be
 quicker than pen and paper."""
 
+import json
 import os
 import shutil
 import threading
@@ -539,3 +540,198 @@ def test_without_javascript_a_table_plays_safely_at_360_px(browser, server):
         assert page.goto(match_url).status == 404
     finally:
         context.close()
+
+
+# The longest names the companion takes (24 characters, the API's and the form's limit), with a
+# space and without one: a phone must never have to scroll sideways to read them.
+LONG_NAMES = ["Mariagrazia Lombardozzi", "Bartolomeo" + "o" * 14]
+
+
+def small_phone(browser, server, **options):
+    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                               is_mobile=True, base_url=server, **options)
+
+
+def create_by_api(page, hand=True, **match):
+    """A match made through the JSON API, with one hand recorded (the first side takes the
+    denari and the coppe, and a scopa): its id."""
+    match = {"variant": "classica", "first_dealer": 0, **match}
+    match_id = page.request.post("/api/v1/matches", data=match).json()["id"]
+    if hand:
+        first = [f"{v}{s}" for s in "dc" for v in range(1, 11)]
+        rest = [f"{v}{s}" for s in "sb" for v in range(1, 11)]
+        sides = len(match.get("players") or match["teams"])
+        response = page.request.post(f"/api/v1/matches/{match_id}/hands", data={
+            "piles": [first, rest] + [[]] * (sides - 2), "sweeps": [1] + [0] * (sides - 1)})
+        assert response.status == 201, response.text()
+    return match_id
+
+
+def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
+    """The longest names wrap (or are cut short on screen, whole in the page's text): no page is
+    wider than a 360 px phone, and the hand's Save button is on screen."""
+    context = small_phone(browser, server)
+    page = context.new_page()
+    try:
+        players = create_by_api(page, players=LONG_NAMES, options={"claims": True})
+        teams = create_by_api(page, teams=[
+            {"name": LONG_NAMES[0], "players": ["Giovannibattista" + "a" * 8, "Anna Maria Carlotta Ros", "Ugo"]},
+            {"name": LONG_NAMES[1], "players": ["Bo", "Cy", "Pierfrancesco" + "o" * 11]}])
+        three = create_by_api(page, hand=False, players=LONG_NAMES + ["Sara"])
+        page.goto(f"/matches/{players}")
+        hand_page = page.get_attribute('li[data-number="1"] a', "href")
+        pages = ["/"] + [f"/matches/{m}" for m in (players, teams)] + [
+            hand_page, f"/matches/{players}/join",
+            f"/referee/primiera?match={players}", f"/referee/claim?match={players}"]
+        widths, saves = {}, {}
+        for path in pages:
+            page.goto(path)
+            widths[path] = page.evaluate("document.documentElement.scrollWidth")
+        for match_id in (players, teams, three):
+            for mode in ("piles", "tallies"):
+                path = f"/matches/{match_id}/hands/new?mode={mode}"
+                page.goto(path)
+                expect(page.locator("#preview > p.hint")).to_have_count(0)     # the preview is in
+                widths[path] = page.evaluate("document.documentElement.scrollWidth")
+                box = page.locator('[data-testid="save"]').bounding_box()
+                saves[path] = (round(box["x"]), round(box["x"] + box["width"]))
+        assert {path: w for path, w in widths.items() if w > 360} == {}
+        assert {path: s for path, s in saves.items() if s[0] < 0 or s[1] > 360} == {}
+    finally:
+        context.close()
+
+
+# What a finger taps, and how big it is on screen. A field's caption is not a target (its field
+# is), a radio or a checkbox is tapped through the label around it (or a card tile), and a link
+# inside a sentence is text; a line of text (a link, a summary, a checkbox's line) needs the
+# height only, every other control the width as well.
+SMALL_TARGETS = """() => {
+  const small = [];
+  for (const e of document.querySelectorAll(
+      "a, button, input:not([type=hidden]), select, summary, label, [role=button]")) {
+    const box = e.getBoundingClientRect(), style = getComputedStyle(e);
+    if (!box.width || !box.height || style.visibility === "hidden") continue;
+    if (e.matches("label") && !e.querySelector("input, select")) continue;
+    if (e.matches("input, select") && e.closest("label, [role=button]")) continue;
+    if (e.matches("a") && style.display === "inline" && e.closest("p")) continue;
+    const line = e.matches("a:not(.button), summary, label.check");
+    if (box.height < 44 || (!line && box.width < 44))
+      small.push(`${e.outerHTML.slice(0, 60)}: ${Math.round(box.width)}x${Math.round(box.height)}`);
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("scripts", [True, False], ids=["script", "no-script"])
+def test_everything_a_finger_taps_is_at_least_44_px(browser, server, scripts):
+    context = small_phone(browser, server, java_script_enabled=scripts)
+    page = context.new_page()
+    try:
+        match_id = create_by_api(page, players=["Anna", "Bruno"])
+        pages = ["/", "/matches/new", f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
+                 f"/matches/{match_id}/hands/new?mode=tallies", f"/referee/captures?match={match_id}"]
+        small = {}
+        for path in pages:
+            page.goto(path)
+            small[path] = page.evaluate(SMALL_TARGETS)
+        assert {path: found for path, found in small.items() if found} == {}
+    finally:
+        context.close()
+
+
+def test_chromium_reads_the_manifest_without_a_complaint(phone):
+    page = phone.page
+    page.goto("/")
+    read = page.context.new_cdp_session(page).send("Page.getAppManifest")
+    assert read["url"].endswith("/manifest.webmanifest") and read["errors"] == []
+    assert [icon["sizes"] for icon in json.loads(read["data"])["icons"]] == ["192x192", "512x512"] * 2
+
+
+# Each piece of text against the colour behind it (the first opaque background up the tree,
+# with any see-through ones laid over it, and faded by the opacity of its boxes): WCAG AA asks
+# 4.5:1, or 3:1 for large text (24 px, or 18.66 px bold).
+LOW_CONTRAST = """() => {
+  const rgba = (c) => { const n = c.match(/[\\d.]+/g).map(Number); return n.length > 3 ? n : n.concat(1); };
+  const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const luminance = (c) => c.slice(0, 3).map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92
+      : ((v + 0.055) / 1.055) ** 2.4).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const low = [];
+  for (const e of document.querySelectorAll("body *")) {
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const style = getComputedStyle(e), box = e.getBoundingClientRect();
+    if (!box.width || !box.height || style.visibility === "hidden" || e.closest(".visually-hidden, option")) continue;
+    const layers = []; let opacity = 1;
+    for (let n = e; n; n = n.parentElement) {
+      const s = getComputedStyle(n), bg = rgba(s.backgroundColor); opacity *= Number(s.opacity);
+      if (bg[3] > 0 && (layers.length === 0 || layers[layers.length - 1][3] < 1)) layers.push(bg);
+    }
+    const behind = layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+    const text = rgba(style.color), seen = over([...text.slice(0, 3), text[3] * opacity], behind);
+    const [light, dark] = [luminance(seen), luminance(behind)].sort((a, b) => b - a);
+    const ratio = (light + 0.05) / (dark + 0.05), size = parseFloat(style.fontSize);
+    const large = size >= 24 || (Number(style.fontWeight) >= 700 && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5))
+      low.push(`${ratio.toFixed(2)}: "${e.textContent.trim().slice(0, 30)}" ${style.color} on rgb(${behind.slice(0, 3).map(Math.round)})`);
+  }
+  return low;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_text_is_readable_in_light_and_dark(browser, server, scheme):
+    context = small_phone(browser, server, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        playing = create_by_api(page, players=["Anna", "Bruno"])
+        won = create_by_api(page, players=["Carla", "Dario"], options={"target": 3})
+        locked = create_by_api(page, hand=False, players=["Elsa", "Fabio"], pin="2468")
+        page.goto(f"/matches/{playing}/hands/new")
+        for card in ["7d", "1c", "3s"]:
+            page.locator(f'.tile[data-card="{card}"]').tap()        # tiles on a side's colour
+        expect(page.locator("#preview .breakdown")).to_be_visible()
+        low = {"hand": page.evaluate(LOW_CONTRAST)}
+        for path in ["/", "/matches/new", f"/matches/{playing}", f"/matches/{won}",
+                     f"/matches/{playing}/hands/new?mode=tallies", f"/referee/captures?match={playing}",
+                     f"/referee/primiera?match={playing}", f"/matches/{locked}/pin", "/no-such-page"]:
+            page.goto(path)
+            low[path] = page.evaluate(LOW_CONTRAST)
+        assert {path: found for path, found in low.items() if found} == {}
+    finally:
+        context.close()
+
+
+CELEBRATION = """() => document.querySelector(".scoreboard").getAnimations({subtree: true})
+    .map(a => `${a.animationName}${a.effect.pseudoElement || ""} ${a.playState}`).sort()"""
+
+
+def test_the_winner_is_celebrated_once_in_gold_not_at_every_poll(browser, server):
+    """The winner in gold on a gold band (no side's colour, not the errors' red), with a shine
+    and a burst of suits as the finished match shows; the polls every 2 s do not replay it, and
+    a phone that asks for reduced motion gets none."""
+    context = small_phone(browser, server)
+    page = context.new_page()
+    try:
+        won = create_by_api(page, players=["Carla", "Dario"], options={"target": 3})
+        page.goto(f"/matches/{won}")
+        colours = page.evaluate("""() => { const colour = (s, p = "color") => getComputedStyle(document.querySelector(s))[p];
+            return {outcome: colour(".outcome.over"), ink: colour("html"),
+                    band: colour(".total.winner", "backgroundColor"), loser: colour(".total:not(.winner)", "backgroundColor")}; }""")
+        assert colours["outcome"] == colours["ink"] and colours["band"] != colours["loser"]
+        # Playing (or just played, on a slow machine): a shine and two bursts of suits.
+        assert [a.split()[0] for a in page.evaluate(CELEBRATION)] == ["burst::after", "burst::before", "shine"]
+        page.evaluate("window.__winner = document.querySelector('.total.winner')")
+        for _ in range(2):                             # two polls, 4 s: the celebration is over
+            with page.expect_response(lambda r: "/poll?since=" in r.url):
+                pass
+        assert page.evaluate("document.querySelector('.total.winner') === window.__winner")
+        assert page.evaluate(CELEBRATION) == ["burst::after finished", "burst::before finished", "shine finished"]
+    finally:
+        context.close()
+    calm = small_phone(browser, server, reduced_motion="reduce")
+    try:
+        page = calm.new_page()
+        page.goto(f"/matches/{won}")
+        expect(page.locator(".outcome.over")).to_be_visible()
+        assert page.evaluate(CELEBRATION) == []
+    finally:
+        calm.close()

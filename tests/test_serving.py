@@ -82,3 +82,35 @@ def test_the_open_file_limit_is_raised_for_the_connections():
         assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == wanted
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_companion_can_be_put_on_a_phones_home_screen(client):
+    """A web app manifest with the product's name, the felt's green and icons that resolve (at
+    their hashed URLs, kept a year), linked from every page with an icon for iOS."""
+    page = client.get("/").get_data(as_text=True)
+    linked = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)
+    answer = client.get(linked)
+    assert answer.status_code == 200 and answer.mimetype == "application/manifest+json"
+    manifest = answer.get_json(force=True)
+    assert manifest["name"] == "Scopa companion" and manifest["short_name"] == "Scopa"
+    assert (manifest["start_url"], manifest["display"]) == ("/", "standalone")
+    assert manifest["background_color"] == manifest["theme_color"] == "#0f5132"
+    assert {(i["sizes"], i["purpose"]) for i in manifest["icons"]} >= {
+        ("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
+    apple = re.search(r'<link rel="apple-touch-icon" href="([^"]+)"', page).group(1)
+    for src, size in [(i["src"], i["sizes"]) for i in manifest["icons"]] + [(apple, "180x180")]:
+        assert re.search(r"\?v=[0-9a-f]{10}$", src), src
+        icon = client.get(src)
+        assert icon.status_code == 200 and icon.mimetype == "image/png", src
+        assert "immutable" in icon.headers["Cache-Control"]
+        assert "%dx%d" % png_size(icon.data) == size, src
+        icon.close()
+    assert re.findall(r'<meta name="theme-color" content="#[0-9a-f]{6}" media="\(prefers-color-scheme: (\w+)\)">',
+                      page) == ["light", "dark"]
+    italian = client.get(linked, headers={"Accept-Language": "it"}).get_json(force=True)
+    assert italian["name"] == "Segnapunti di Scopa" and italian["lang"] == "it"
