@@ -591,6 +591,12 @@ def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
             for mode in ("piles", "tallies"):
                 path = f"/matches/{match_id}/hands/new?mode={mode}"
                 page.goto(path)
+                # Something entered, so that the preview shows the breakdown with the names.
+                if mode == "piles":
+                    page.locator('.tile[data-card="7d"]').click()
+                else:
+                    page.fill("#t_cards_0", "14")
+                    page.fill("#t_coins_0", "6")
                 expect(page.locator("#preview > p.hint")).to_have_count(0)     # the preview is in
                 widths[path] = page.evaluate("document.documentElement.scrollWidth")
                 box = page.locator('[data-testid="save"]').bounding_box()
