@@ -130,7 +130,8 @@ def qr_svg(url: str) -> str:
 def new_match():
     if request.method == "GET":
         preset = request.args.get("preset", "classica")
-        form = NewMatchForm(data=NewMatchForm.preset_data(preset if preset in PRESETS else "classica"))
+        preset = preset if preset in PRESETS else "classica"
+        form = NewMatchForm(data={**NewMatchForm.preset_data(preset), "preset": preset})
         form.seat_for_variant()
         return new_match_page(form)
     form = NewMatchForm()
