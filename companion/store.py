@@ -107,6 +107,7 @@ def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database) -> None:
     db["matches"].add_column("archived", int, not_null_default=0)
     db["matches"].add_column("deleted", str)
     db["matches"].create_index(["archived", "over", "id"])
+    db["matches"].create_index(["archived", "id"])      # every match, newest first (the API)
 
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [

@@ -119,6 +119,7 @@ def test_a_store_of_an_older_version_gets_its_points_and_summaries(app, client):
         conn.execute("UPDATE matches SET summary = NULL, over = 0")
         conn.execute("DELETE FROM migrations WHERE version IN (4, 7)")
         conn.execute("DROP INDEX idx_matches_archived_over_id")
+        conn.execute("DROP INDEX idx_matches_archived_id")
         for column in ("follows", "followed_by", "archived", "deleted"):
             conn.execute(f"ALTER TABLE matches DROP COLUMN {column}")
         conn.execute("ALTER TABLE hands DROP COLUMN result")
