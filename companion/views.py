@@ -517,6 +517,10 @@ def poll(match_id: int):
     region, or for the hand page (``part=notice``) a short notice."""
     version = store.match_version(store.get_db(), match_id)
     if version is None:
+        if request.headers.get("HX-Request") == "true" and request.args.get("since"):
+            # A match deleted on another phone: every phone showing it goes to the list.
+            flash(_("This match was deleted on another phone."))
+            return make_response("", 200, {"HX-Redirect": url_for("table.index")})
         abort(404)
     etag = f"m{match_id}-v{version}"     # weak: the same scores, however compressed
     if request.args.get("since") == str(version):

@@ -519,6 +519,11 @@ def test_a_match_is_deleted_only_when_confirmed_on_what_it_is_now(client):
     assert client.post(f"/api/v1/matches/{match_id}/hands", json={"tallies": [
         {"cards": 22, "coins": 6}, {"cards": 18, "coins": 4}]}).status_code == 404
     assert client.get("/api/v1/matches").get_json()["matches"] == []
+    # A phone still showing it is sent to the list, with a word why.
+    gone = client.get(f"/matches/{match_id}/poll?since={version}", headers={"HX-Request": "true"})
+    assert gone.headers["HX-Redirect"] == "/"
+    assert "This match was deleted on another phone." in client.get("/").get_data(as_text=True)
+    assert client.get(f"/matches/{match_id}/poll?since=3").status_code == 404
     # Its number is never given to another match: an old link never opens someone else's.
     assert create(client) == match_id + 1
 
