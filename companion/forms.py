@@ -119,18 +119,22 @@ def rules_summary(rules) -> str:
     return " · ".join(parts)
 
 
+# Said when a name is too long, rather than cut by the browser without a word (no maxlength).
+NAME_LENGTH = Length(max=24, message=_l("A name has at most %(max)d characters: shorten this one"))
+
+
 class NewMatchForm(FlaskForm):
     layout = RadioField(_l("Who plays"), default="2", choices=options([
         ("2", _l("2 players")), ("3", _l("3 players")), ("4", _l("4 players")),
         ("2x2", _l("2 teams of 2")), ("2x3", _l("2 teams of 3"))]))
-    player1 = StringField(_l("Player %(number)s", number=1), [Length(max=24)])
-    player2 = StringField(_l("Player %(number)s", number=2), [Length(max=24)])
-    player3 = StringField(_l("Player %(number)s", number=3), [Length(max=24)])
-    player4 = StringField(_l("Player %(number)s", number=4), [Length(max=24)])
-    player5 = StringField(_l("Player %(number)s", number=5), [Length(max=24)])
-    player6 = StringField(_l("Player %(number)s", number=6), [Length(max=24)])
-    team1 = StringField(_l("Team %(number)s", number=1), [Length(max=24)], default=_l("Us"))
-    team2 = StringField(_l("Team %(number)s", number=2), [Length(max=24)], default=_l("Them"))
+    player1 = StringField(_l("Player %(number)s", number=1), [NAME_LENGTH])
+    player2 = StringField(_l("Player %(number)s", number=2), [NAME_LENGTH])
+    player3 = StringField(_l("Player %(number)s", number=3), [NAME_LENGTH])
+    player4 = StringField(_l("Player %(number)s", number=4), [NAME_LENGTH])
+    player5 = StringField(_l("Player %(number)s", number=5), [NAME_LENGTH])
+    player6 = StringField(_l("Player %(number)s", number=6), [NAME_LENGTH])
+    team1 = StringField(_l("Team %(number)s", number=1), [NAME_LENGTH], default=_l("Us"))
+    team2 = StringField(_l("Team %(number)s", number=2), [NAME_LENGTH], default=_l("Them"))
     # Its choices are the names typed (see seat_choices); any seat is checked by
     # validate_first_dealer, in words.
     first_dealer = SelectField(_l("Who deals first"), default="random", validate_choice=False,

@@ -542,3 +542,14 @@ def test_history_rows_name_each_side(client):
     client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert re.search(r"<b>1</b> <span>Anna 5 · Bruno 0</span> <i>→ 5 – 0</i>", page)
+
+
+def test_a_name_too_long_is_said_not_cut_without_a_word(client):
+    """The issue: "longer names are cut without a word" (the browser's maxlength did it)."""
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert "maxlength" not in re.search(r'<input[^>]*id="player1"[^>]*>', page).group(0)
+    name = "Giovanni Battista Pergolesi"                      # 27 characters
+    response = client.post("/matches/new", data=match_form(player1=name))
+    text = response.get_data(as_text=True)
+    assert response.status_code == 400 and "A name has at most 24 characters" in text
+    assert f'value="{name}"' in text                              # given back whole, to shorten
