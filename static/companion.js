@@ -27,7 +27,9 @@ function setUpHandForm(form) {
   const countText = (cards, coins) => [[cards, "card"], [coins, "coin"]]
     .map(([n, key]) => (forms[one(n) ? key : `${key}s`] || "#").replace("#", n)).join(", ");
   const names = [...form.querySelectorAll(".tapping .seg-name")].map((name) => name.textContent.trim());
-  const tiles = [...form.querySelectorAll(".tile")];
+  // The tiles of the pile grid, each holding a select; not the check tiles of a declaration's
+  // grid (Bazzica, Sbarazzina), which are checkboxes in labels and work as they are.
+  const tiles = [...form.querySelectorAll(".tile[data-card]")];
   const suitOf = (tile) => tile.dataset.card.slice(-1);
   const update = () => {
     const counts = Array.from({ length: sides }, () => [0, 0]);
@@ -81,7 +83,7 @@ function setUpHandForm(form) {
 
   form.querySelectorAll('input[name="rest"]').forEach((radio) => radio.addEventListener("change", () => {
     // A card in the pile that now takes the rest needs no tap: show it untapped.
-    form.querySelectorAll(".tile").forEach((tile) => {
+    tiles.forEach((tile) => {
       const select = tile.querySelector("select");
       if (select.value === rest()) { select.value = ""; tile.dataset.side = ""; }
     });

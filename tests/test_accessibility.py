@@ -1,0 +1,342 @@
+"""axe-core on every page, at a phone's size (360 px), with JavaScript on and, for the main pages,
+off, and some in Italian and French too: no violation with impact "serious" or "critical"
+(issue 12, "Accessible"). A failure names the page and lists each violation: its id, impact,
+help and first nodes.
+
+axe-core comes with axe-playwright-python (its bundled axe.min.js: nothing is fetched at run
+time). The package injects it with ``page.evaluate(<axe source>)``, which Playwright runs over
+the DevTools protocol, outside the page's Content-Security-Policy (``default-src 'self'``, no
+inline script, no eval): it works as it is. An ``add_script_tag(content=...)`` would be an
+inline script the CSP blocks."""
+
+import json
+import os
+import tempfile
+import threading
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from waitress.server import create_server
+
+from companion import create_app
+from test_browser import browser, playwright_api, server  # noqa: F401 (fixtures used here)
+
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("axe-playwright-python is not installed (pip install -e '.[test]')",
+                allow_module_level=True)
+
+expect = playwright_api.expect
+AXE = Axe()
+BLOCKING = ("serious", "critical")
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+
+
+def api(base: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(base + "/api/v1" + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def tallies(cards: int, coins: int, settebello: bool, primiera: bool, sweeps: int = 0) -> dict:
+    return {"cards": cards, "coins": coins, "settebello": settebello, "primiera": primiera,
+            "sweeps": sweeps}
+
+
+# Anna takes 22 cards, 6 coins, the settebello and the primiera: 4 points to 0.
+FOUR_NIL = {"tallies": [tallies(22, 6, True, True, 0), tallies(18, 4, False, False, 0)]}
+
+
+@pytest.fixture(scope="module")
+def made(server):            # noqa: F811 (the imported fixture)
+    """The matches the pages show, made through the JSON API (README, "The JSON API"): their
+    ids, a hand's, and the server's address."""
+    def match(**body):
+        return api(server, "/matches", {"first_dealer": 0, **body})["id"]
+
+    ids = {
+        "playing": match(players=["Anna", "Bruno"]),
+        "over": match(players=["Anna", "Bruno"], options={"target": 3}),
+        "three": match(players=["Anna", "Bruno", "Carla"]),
+        "teams": match(variant="scopone", teams=[{"name": "Noi", "players": ["Anna", "Carla"]},
+                                                  {"name": "Voi", "players": ["Bruno", "Dario"]}]),
+        "bazzica": match(variant="bazzica", players=["Anna", "Bruno"]),
+        "claims": match(players=["Anna", "Bruno"], options={"claims": True}),
+        "pin": match(players=["Anna", "Bruno"], pin="4321"),
+        "archived": match(players=["Elsa", "Fabio"]),
+        "taken": match(players=["Anna", "Bruno"]),
+        "server": server,
+    }
+    ids["hand"] = api(server, f"/matches/{ids['playing']}/hands", FOUR_NIL)["hand"]["id"]
+    api(server, f"/matches/{ids['over']}/hands", FOUR_NIL)
+    api(server, f"/matches/{ids['claims']}/hands", FOUR_NIL)
+    declared = [{"side": 0, "deal": 1, "cards": ["1d", "1c", "2s"]}]
+    ids["bazzica_hand"] = api(server, f"/matches/{ids['bazzica']}/hands",
+                              {**FOUR_NIL, "declarations": declared})["hand"]["id"]
+    return ids
+
+
+@pytest.fixture(scope="module")
+def empty_server():
+    """A second companion with no match at all: the home page as a new install shows it."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/empty.sqlite"})
+        httpd = create_server(app, host="127.0.0.1", port=0, threads=2)
+        threading.Thread(target=httpd.run, daemon=True).start()
+        yield f"http://127.0.0.1:{httpd.effective_port}"
+        httpd.close()
+
+
+# -- What a page needs before it is checked ----------------------------------------------------
+# Each takes the page (already open at the path) and ``made``, and leaves the page as it is to
+# be checked.
+
+def choose_scopone(page, made):
+    """Scopone: four seats in two teams, its rules swapped in by htmx."""
+    with page.expect_response(lambda r: "/matches/new/rules" in r.url):
+        page.select_option("#preset", "scopone")
+    expect(page.locator('input[name="layout"][value="2x2"]')).to_be_checked()
+    expect(page.locator("#player4")).to_be_visible()
+    expect(page.locator(".htmx-settling, .htmx-request")).to_have_count(0)
+
+
+def open_rules(page, made):
+    page.locator("details.rules > summary").click()
+    expect(page.locator("#rules")).to_be_visible()
+
+
+def fill_counts(page, cards: int, coins: int, sweeps: int):
+    page.fill("#t_cards_0", str(cards))
+    page.fill("#t_coins_0", str(coins))
+    page.locator('label:has(input[name="settebello"][value="0"])').click()
+    page.fill("#sweeps_0", str(sweeps))
+
+
+def refused_save(page, made):
+    """Counts that cannot be: 3 sweeps with 4 cards taken. The page comes back with the error."""
+    fill_counts(page, 4, 2, 3)
+    page.locator('[data-testid="save"]').click()
+    page.wait_for_selector('[data-testid="error"]')
+
+
+def shown_score(page, made):
+    """Without JavaScript, "Show the score" stands in for the live preview."""
+    fill_counts(page, 22, 6, 1)
+    page.locator('button[name="check"]').click()
+    expect(page.locator("#preview .breakdown")).to_be_visible()
+
+
+def taken(page, made):
+    """Another phone records the hand meanwhile: both scores, and the choice."""
+    fill_counts(page, 22, 6, 0)
+    api(made["server"], f"/matches/{made['taken']}/hands", FOUR_NIL)
+    page.locator('[data-testid="save"]').click()
+    page.wait_for_selector('[data-testid="taken"]')
+
+
+def declare(page, made):
+    """A Bazzica declaration being entered: its tiles tapped."""
+    page.locator("details.declaration > summary").first.click()
+    for card in ("1d", "1c", "2s"):
+        page.locator(f'details.declaration label.check-tile:has(input[value="{card}"])').first.click()
+    expect(page.locator('details.declaration input[value="2s"]').first).to_be_checked()
+
+
+def some_taps(page, made):
+    """A few cards tapped on the grid, as during a hand (without JavaScript, picked in the
+    tiles' selects)."""
+    scripted = page.locator(".tile[role=button]").count() > 0
+    for card in ("7d", "1c", "10b"):
+        tile = page.locator(f'.tile[data-card="{card}"]')
+        if scripted:
+            tile.click()
+        else:
+            tile.locator("select").select_option(index=1)
+
+
+def rematch_offered(page, made):
+    expect(page.locator('[data-testid="rematch"]')).to_be_visible()
+
+
+def archived_listed(page, made):
+    expect(page.locator("main")).to_contain_text("Elsa")
+
+
+def archive(page, made):
+    """Done first, on the match's page: it goes to the archive."""
+    page.goto(f"/matches/{made['archived']}")
+    page.locator("button", has_text="Move to the archive").click()
+    page.wait_for_load_state()
+
+
+@dataclass
+class Page:
+    name: str
+    path: str                                # formatted with ``made``
+    then: Callable | None = None             # done on the page before axe runs
+    before: Callable | None = None           # done first, elsewhere
+    status: int = 200                        # of the page as opened
+    scripted: bool = True                    # checked with JavaScript on (not only off)
+
+
+PAGES = [
+    Page("home", "/"),
+    Page("new-match", "/matches/new"),
+    Page("new-match-scopone", "/matches/new", then=choose_scopone),
+    Page("new-match-rules-open", "/matches/new", then=open_rules),
+    Page("match-playing", "/matches/{playing}"),
+    Page("match-over-rematch", "/matches/{over}", then=rematch_offered),
+    Page("match-three", "/matches/{three}"),
+    Page("match-teams", "/matches/{teams}"),
+    Page("match-bazzica", "/matches/{bazzica}"),
+    Page("match-pin-watching", "/matches/{pin}"),
+    Page("hand-cards", "/matches/{playing}/hands/new", then=some_taps),
+    Page("hand-counts", "/matches/{playing}/hands/new?mode=tallies"),
+    Page("hand-cards-three", "/matches/{three}/hands/new", then=some_taps),
+    Page("hand-counts-three", "/matches/{three}/hands/new?mode=tallies"),
+    Page("hand-cards-teams", "/matches/{teams}/hands/new"),
+    Page("hand-counts-teams", "/matches/{teams}/hands/new?mode=tallies"),
+    Page("hand-cards-bazzica", "/matches/{bazzica}/hands/new", then=declare),
+    Page("hand-counts-bazzica", "/matches/{bazzica}/hands/new?mode=tallies"),
+    Page("hand-refused", "/matches/{playing}/hands/new?mode=tallies", then=refused_save),
+    Page("hand-shown-score", "/matches/{playing}/hands/new?mode=tallies", then=shown_score,
+         scripted=False),
+    Page("hand-taken", "/matches/{taken}/hands/new?mode=tallies", then=taken),
+    Page("hand-page", "/matches/{playing}/hands/{hand}"),
+    Page("hand-page-bazzica", "/matches/{bazzica}/hands/{bazzica_hand}"),
+    Page("hand-edit", "/matches/{playing}/hands/{hand}/edit"),
+    Page("hand-delete", "/matches/{playing}/hands/{hand}/delete"),
+    Page("match-delete", "/matches/{playing}/delete"),
+    Page("rematch", "/matches/{over}/rematch"),
+    Page("pin", "/matches/{pin}/pin"),
+    Page("join", "/matches/{playing}/join"),
+    Page("backup", "/backup"),
+    Page("list-playing", "/matches?state=playing"),
+    Page("list-finished", "/matches?state=finished"),
+    Page("list-archived", "/matches?state=archived", before=archive, then=archived_listed),
+    Page("referee", "/referee/"),
+    Page("referee-captures", "/referee/captures"),
+    Page("referee-captures-ruled",
+         "/referee/captures?table=1c&table=3c&table=4c&table=5c&table=7c&played=8d"),
+    Page("referee-primiera", "/referee/primiera"),
+    Page("referee-primiera-decided", "/referee/primiera?best_0_d=7&best_0_c=7&best_1_s=7&best_1_b=6"),
+    Page("referee-deal", "/referee/deal"),
+    Page("referee-deal-checked", "/referee/deal?table=10d&table=10c&table=10s&table=1b"),
+    Page("referee-rules", "/referee/rules"),
+    Page("referee-claim", "/referee/claim"),
+    Page("referee-claim-match", "/referee/claim?match={claims}"),
+    Page("referee-claim-checked",
+         "/referee/claim?match={claims}&claimer=0&c_7d=0&c_1c=0&sweeps_0=1"),
+    Page("not-found", "/no/such/page", status=404),
+]
+
+# Without JavaScript: the pages a phone with scripts off goes through to keep the score.
+NO_JS = ["home", "new-match", "match-playing", "match-over-rematch", "hand-cards", "hand-counts",
+         "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
+         "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
+         "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "not-found"]
+
+# In Italian and French too: the pages with the most words of their own.
+LANGS = ["home", "new-match-rules-open", "match-over-rematch", "hand-cards", "hand-counts-bazzica",
+         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "not-found"]
+
+BY_NAME = {page.name: page for page in PAGES}
+CASES = ([pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]
+         + [pytest.param(BY_NAME[name], False, "en", id=f"{name}-nojs") for name in NO_JS]
+         + [pytest.param(BY_NAME[name], True, lang, id=f"{name}-{lang}")
+            for name in LANGS for lang in ("it", "fr")])
+
+
+def report(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        targets = "; ".join(" ".join(node["target"]) for node in v["nodes"][:3])
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']} [{len(v['nodes'])}x: {targets}]")
+    return "\n".join(lines)
+
+
+class Phone:
+    """One page of a phone at 360 px, kept for the module and taken from page to page.
+
+    Without JavaScript, the page's own scripts are switched off through the DevTools protocol
+    while it loads and is used, and back on only for axe. Not a ``java_script_enabled=False``
+    context: axe.run() never settles there (it waits on timers, which do not fire), and the test
+    would hang. The page's scripts, skipped while it loaded, do not run afterwards: axe sees the
+    page as a phone without JavaScript has it (no ``js`` class on <html>, every ``.js-only`` part
+    hidden, each tile its own labelled select)."""
+
+    def __init__(self, browser, server, js: bool):
+        self.context = browser.new_context(**PHONE, base_url=server)
+        self.page = self.context.new_page()
+        self.devtools = None if js else self.context.new_cdp_session(self.page)
+        self.errors = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # Nothing leaves for another address (axe-core included): the phones have no internet.
+        self.page.on("request", lambda request: self.errors.append(f"fetched {request.url}")
+                     if not request.url.startswith((server + "/", "data:", "blob:")) else None)
+        # A refused save answers 400, a hand taken meanwhile 409 and the 404 page 404, on
+        # purpose; any other console error (a script error, something the
+        # Content-Security-Policy blocked) fails.
+        self.page.on("console", lambda msg: self.errors.append(msg.text) if msg.type == "error"
+                     and not any(f"status of {code}" in msg.text for code in (400, 404, 409))
+                     else None)
+
+    def scripts(self, on: bool):
+        if self.devtools:
+            self.devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+    def violations(self) -> list[dict]:
+        """axe-core's violations on the page as it is; the serious and critical ones."""
+        self.scripts(True)
+        try:
+            results = AXE.run(self.page).response
+        finally:
+            self.scripts(False)
+        return [v for v in results["violations"] if v["impact"] in BLOCKING]
+
+
+@pytest.fixture(scope="module")
+def phones(browser, server):        # noqa: F811
+    """A phone with JavaScript and one without."""
+    both = {js: Phone(browser, server, js) for js in (True, False)}
+    both[False].scripts(False)
+    yield both
+    for phone in both.values():
+        phone.context.close()
+
+
+@pytest.mark.parametrize("spec, js, lang", CASES)
+def test_no_serious_or_critical_violation(spec, js, lang, phones, made):
+    phone = phones[js]
+    page = phone.page
+    phone.errors.clear()
+    if spec.before:
+        spec.before(page, made)
+    path = spec.path.format(**made)
+    answer = page.goto(f"/lang/{lang}?next={urllib.request.quote(path)}")      # the lang cookie
+    assert answer.status == spec.status, (path, answer.status)
+    if spec.then:
+        spec.then(page, made)
+    assert page.get_attribute("html", "lang") == lang
+    assert page.evaluate("document.documentElement.classList.contains('js')") is js
+    violations = phone.violations()
+    where = f"{spec.name} ({'JavaScript' if js else 'no JavaScript'}, {lang})"
+    assert not violations, f"{where}:\n" + report(violations)
+    assert phone.errors == [], phone.errors
+
+
+def test_the_home_page_of_a_new_install(browser, empty_server):     # noqa: F811
+    phone = Phone(browser, empty_server, True)
+    try:
+        phone.page.goto("/")
+        violations = phone.violations()
+        assert not violations, "home, no match yet:\n" + report(violations)
+        assert phone.errors == [], phone.errors
+    finally:
+        phone.context.close()
