@@ -333,7 +333,9 @@ def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
         if not changed:
             raise Gone(match_id)
         db.execute("DELETE FROM hands WHERE match_id = ?", [match_id])
-        db.execute("UPDATE matches SET followed_by = NULL WHERE followed_by = ?", [match_id])
+        # The match it was the rematch of offers a new one again, on every phone showing it.
+        db.execute("UPDATE matches SET followed_by = NULL, version = version + 1 WHERE followed_by = ?",
+                   [match_id])
 
 
 MAX_ID = 2**63 - 1   # SQLite's largest integer: a bigger id in a URL names no match

@@ -553,3 +553,16 @@ def test_a_name_too_long_is_said_not_cut_without_a_word(client):
     text = response.get_data(as_text=True)
     assert response.status_code == 400 and "A name has at most 24 characters" in text
     assert f'value="{name}"' in text                              # given back whole, to shorten
+
+
+def test_deleting_a_rematch_offers_a_new_one_on_the_match_before(client):
+    match_id = won_match(client)
+    new_id = int(client.post(f"/matches/{match_id}/rematch").headers["Location"].rsplit("/", 1)[1])
+    version = client.get(f"/api/v1/matches/{new_id}").get_json()["version"]
+    before = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
+    client.post(f"/matches/{new_id}/delete", data={"version": version})
+    assert client.get(f"/api/v1/matches/{match_id}").get_json()["version"] > before   # phones learn
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f'href="/matches/{new_id}"' not in page and 'action="/matches/%d/rematch"' % match_id in page
+    again = client.post(f"/matches/{match_id}/rematch")
+    assert int(again.headers["Location"].rsplit("/", 1)[1]) == new_id + 1
