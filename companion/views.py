@@ -21,7 +21,7 @@ import segno
 from flask_babel import get_locale, gettext as _, ngettext
 from markupsafe import Markup
 
-from . import store
+from . import exports, store
 from .access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new
 from .forms import PRESETS_SEATING, NewMatchForm, PinForm, RulesPreviewForm, hand_form, rules_summary
 from .matches import Hand, Ledger, Match, build, listed, result_of, score_entry
@@ -653,6 +653,32 @@ def is_local() -> bool:
 
 
 FELT = "#0f5132"     # the table's green (static/companion.css, --felt)
+
+
+# -- Exports ---------------------------------------------------------------------------------
+
+def csv_answer(text: str, filename: str):
+    response = make_response(text)
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.get("/matches/<int:match_id>/export.csv")
+def export_match(match_id: int):
+    """The match's hands for a spreadsheet: one row per hand and side."""
+    current = load(match_id)
+    return csv_answer(exports.to_csv(exports.match_rows(current)), f"scopa-match-{match_id}.csv")
+
+
+@bp.get("/export.csv")
+def export_all():
+    """Every match (in play, finished, archived; never a deleted one), one row each, from the
+    matches' stored summaries."""
+    db = store.get_db()
+    rows = store.match_rows(db) + store.match_rows(db, archived=True)
+    shown = sorted((listed(row) for row in rows), key=lambda m: m.id)
+    return csv_answer(exports.to_csv(exports.matches_rows(shown, str(get_locale()))), "scopa-matches.csv")
 
 
 @bp.get("/manifest.webmanifest")

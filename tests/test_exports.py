@@ -1,0 +1,88 @@
+"""Taking the scores away (issue 13, point 5): CSV that a spreadsheet opens, re-read here with
+the standard library's csv, giving back every hand's points."""
+
+import csv
+import io
+
+import pytest
+
+from companion import create_app
+
+FULL = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+NAMES = ["Anna, detta \"la Rossa\"", "=cmd|' /C calc'!A0", "Bruno 🂡 Müller"]
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                      "DATABASE": str(tmp_path / "x.sqlite")})
+    return app.test_client()
+
+
+def read(response):
+    assert response.headers["Content-Type"].startswith("text/csv")
+    assert response.headers["Content-Disposition"].startswith("attachment;")
+    raw = response.get_data()
+    assert raw.startswith(b"\xef\xbb\xbf")          # the BOM: Excel reads UTF-8 as such
+    return list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+
+
+def test_a_match_export_gives_back_every_hands_points(client):
+    match_id = client.post("/api/v1/matches", json={
+        "players": NAMES, "first_dealer": 0, "pin": "2468", "options": {"re_bello": True}}).get_json()["id"]
+    hands = [
+        {"piles": [FULL[:14], FULL[14:27], FULL[27:]], "sweeps": [1, 0, 2]},
+        {"tallies": [{"cards": 20, "coins": 6, "settebello": True, "re_bello": True, "primiera": True},
+                     {"cards": 10, "coins": 2}, {"cards": 10, "coins": 2}]},
+    ]
+    for hand in hands:
+        assert client.post(f"/api/v1/matches/{match_id}/hands", json=hand,
+                           headers={"X-Scopa-PIN": "2468"}).status_code == 201
+    played = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]
+    rows = read(client.get(f"/matches/{match_id}/export.csv"))
+    header, body = rows[0], rows[1:]
+    assert header[:2] == ["Hand", "Side"] and header[-2:] == ["Hand total", "Running total"]
+    assert "Re Bello" in header and "Scope" in header
+    assert len(body) == len(played) * 3
+    running = [0, 0, 0]
+    for number, hand in enumerate(played, start=1):
+        for side in range(3):
+            row = body[(number - 1) * 3 + side]
+            points = hand["points"][side] if "points" in hand else None
+            total = int(row[-2])
+            running[side] += total
+            assert int(row[0]) == number and int(row[-1]) == running[side]
+            assert sum(int(v) for v in row[2:-2]) == total       # the items add up to the hand
+            if points is not None:
+                assert total == points
+    # Names with commas, quotes, accents and emoji survive; a formula is made harmless.
+    assert [row[1] for row in body[:3]] == [NAMES[0], "'" + NAMES[1], NAMES[2]]
+    assert running == client.get(f"/api/v1/matches/{match_id}").get_json()["totals"]
+    text = client.get(f"/matches/{match_id}/export.csv").get_data(as_text=True)
+    assert "2468" not in text and "pbkdf2" not in text and "scrypt" not in text
+
+
+def test_every_match_in_one_file(client):
+    ids = [client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0}).get_json()["id"]
+           for _ in range(3)]
+    client.post(f"/api/v1/matches/{ids[0]}/hands", json={"tallies": [
+        {"cards": 22, "coins": 6, "settebello": True, "primiera": True}, {"cards": 18, "coins": 4}]})
+    client.post(f"/matches/{ids[1]}/archive", data={"archived": "1"})
+    version = client.get(f"/api/v1/matches/{ids[2]}").get_json()["version"]
+    client.post(f"/matches/{ids[2]}/delete", data={"version": version})
+    rows = read(client.get("/export.csv"))
+    assert rows[0][:5] == ["Match", "Date", "Variant", "Result", "Hands"]
+    assert [int(r[0]) for r in rows[1:]] == ids[:2]            # the archived one too, not the deleted
+    first = rows[1]
+    assert first[2] == "Scopa classica" and first[4] == "1"
+    assert first[5:9] == ["Anna", "4", "Bruno", "0"]
+
+
+def test_an_export_in_the_pages_language(client):
+    match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0}).get_json()["id"]
+    client.post(f"/api/v1/matches/{match_id}/hands", json={"tallies": [
+        {"cards": 22, "coins": 6, "settebello": True, "primiera": True}, {"cards": 18, "coins": 4}]})
+    client.get("/lang/it")
+    assert read(client.get(f"/matches/{match_id}/export.csv"))[0][:2] == ["Mano", "Nome"]
+    client.get("/lang/fr")
+    assert read(client.get("/export.csv"))[0][0] == "Partie"
