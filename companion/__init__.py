@@ -177,6 +177,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(views.bp)
     app.register_blueprint(referee.bp)
     app.add_template_global(views.history)
+    from .charts import running_totals
+    app.add_template_global(running_totals, "running_chart")
     from .forms import rule_in_words
     app.add_template_global(rule_in_words)
     from .access import unlocked

@@ -86,3 +86,27 @@ def test_an_export_in_the_pages_language(client):
     assert read(client.get(f"/matches/{match_id}/export.csv"))[0][:2] == ["Mano", "Nome"]
     client.get("/lang/fr")
     assert read(client.get("/export.csv"))[0][0] == "Partie"
+
+
+def test_a_match_page_draws_the_running_totals_as_a_chart(client):
+    """Issue 13, point 3: one line per side with as many points as hands plus one, the target
+    as a line, a ring where the sides level; drawn on the server (no script)."""
+    import re
+    match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0,
+                                                    "options": {"target": 21}}).get_json()["id"]
+    assert 'data-testid="chart"' not in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    anna = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True}, {"cards": 18, "coins": 4}]}
+    bruno = {"tallies": [{"cards": 18, "coins": 4}, {"cards": 22, "coins": 6, "settebello": True, "primiera": True}]}
+    for hand in (anna, bruno, anna):
+        client.post(f"/api/v1/matches/{match_id}/hands", json=hand)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    svg = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
+    lines = re.findall(r'<polyline class="chart-line side-(\d)"[^>]*points="([^"]+)"', svg)
+    assert [side for side, _ in lines] == ["0", "1"]
+    heights = [[float(p.split(",")[1]) for p in points.split()] for _, points in lines]
+    assert all(len(h) == 4 for h in heights)                      # 3 hands + the start
+    assert heights[0][1] < heights[0][0] and heights[0][2] == heights[0][1]   # Anna 4, 4
+    assert heights[1][2] == heights[0][2]                          # 4 all after hand 2
+    assert len(re.findall(r'<circle class="chart-tie"', svg)) == 1
+    assert 'class="chart-target"' in svg and "style=" not in svg and "<script" not in svg
+    assert "<desc" in svg and "Anna 8, Bruno 4" in svg
