@@ -22,11 +22,12 @@ def running_totals(match: Match) -> dict[str, Any] | None:
     bottom = min(0, min(min(s) for s in series))
     steps = len(counted)
 
-    def x(i: int) -> float:
-        return round(PAD + i * (WIDTH - 2 * PAD) / steps, 1)
+    # Whole units of a 320-wide drawing: finer would add bytes to every poll, not sharpness.
+    def x(i: int) -> int:
+        return round(PAD + i * (WIDTH - 2 * PAD) / steps)
 
-    def y(value: int) -> float:
-        return round(HEIGHT - PAD - (value - bottom) * (HEIGHT - 2 * PAD) / (top - bottom), 1)
+    def y(value: int) -> int:
+        return round(HEIGHT - PAD - (value - bottom) * (HEIGHT - 2 * PAD) / (top - bottom))
 
     lines = [{"side": side, "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))}
              for side, values in enumerate(series)]

@@ -103,7 +103,7 @@ def test_a_match_page_draws_the_running_totals_as_a_chart(client):
     svg = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
     lines = re.findall(r'<polyline class="chart-line side-(\d)"[^>]*points="([^"]+)"', svg)
     assert [side for side, _ in lines] == ["0", "1"]
-    heights = [[float(p.split(",")[1]) for p in points.split()] for _, points in lines]
+    heights = [[int(p.split(",")[1]) for p in points.split()] for _, points in lines]
     assert all(len(h) == 4 for h in heights)                      # 3 hands + the start
     assert heights[0][1] < heights[0][0] and heights[0][2] == heights[0][1]   # Anna 4, 4
     assert heights[1][2] == heights[0][2]                          # 4 all after hand 2
