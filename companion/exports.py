@@ -39,8 +39,8 @@ def to_csv(rows: Iterable[list[Any]]) -> str:
 
 def match_rows(match: Match) -> list[list[Any]]:
     """One row per hand and side: the hand's number, the side, each point item in force in
-    this match, the hand's total and the running total. A hand after the match's end is
-    marked, its running total left blank; a claim has no points."""
+    this match, the hand's total and the running total. A hand played after the match's end
+    says "not counted" in place of a running total; a claim has no points."""
     items = [item for item in ITEMS if any(
         hand.score and any(line.item == item for line in hand.score.lines) for hand in match.hands)]
     rows = [[_("Hand"), _("Side"), *[item_label(item, match.rules) for item in items],
@@ -55,7 +55,7 @@ def match_rows(match: Match) -> list[list[Any]]:
     return rows
 
 
-def matches_rows(matches: Iterable[Match], language: str) -> list[list[Any]]:
+def matches_rows(matches: Iterable[Match]) -> list[list[Any]]:
     """One row per match: its number, date, variant, state, hands, and each side with its
     total (up to four sides)."""
     header = [_("Match"), _("Date"), _("Variant"), _("Result"), _("Hands")]

@@ -304,7 +304,7 @@ class HandFormBase(FlaskForm):
                             ("settebello", "re_bello", "piva", "primiera") if h in self)
         return not any(self[f"c_{card}"].data for card in deck(self.match.rules.deck))
 
-    def pile_counts(self) -> list[tuple[int, int]]:
+    def pile_counts(self) -> list[tuple[int, ...]]:
         """Each side's cards and bonus-suit cards as tapped so far, the rest counted for the
         side that gets it: what the pile picker shows beside each name."""
         n = len(self.match.sides)
@@ -315,7 +315,7 @@ class HandFormBase(FlaskForm):
             side = int(chosen) if chosen not in (None, "") else rest
             counts[side][0] += 1
             counts[side][1] += card.suit == self.match.rules.bonus_suit
-        return [(cards, coins) for cards, coins in counts]
+        return [tuple(count) for count in counts]
 
     # From the fields to a stored entry --------------------------------------------------
 
@@ -330,14 +330,15 @@ class HandFormBase(FlaskForm):
         if entry["mode"] == "piles":
             rest = int(self.rest.data)
             piles: list[list[str]] = [[] for _ in sides]
-            untapped = 0
+            untapped = picked_for_rest = 0
             for card in deck(self.match.rules.deck):
                 chosen = self[f"c_{card}"].data
                 untapped += chosen in (None, "")
+                picked_for_rest += chosen == str(rest)
                 piles[int(chosen) if chosen not in (None, "") else rest].append(str(card))
             # Cards picked one by one for the side that also gets the rest: the rest would go
             # there silently (without JavaScript nothing stops it). Ask where they go instead.
-            if untapped and any(self[f"c_{card}"].data == str(rest) for card in deck(self.match.rules.deck)):
+            if untapped and picked_for_rest:
                 raise ScopaError(said_n(
                     "{count} card is in no pile: choose whose it is, or tap only the cards of "
                     "the side that does not get the rest ({name} gets it)",

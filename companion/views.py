@@ -678,7 +678,7 @@ def export_all():
     db = store.get_db()
     rows = store.match_rows(db) + store.match_rows(db, archived=True)
     shown = sorted((listed(row) for row in rows), key=lambda m: m.id)
-    return csv_answer(exports.to_csv(exports.matches_rows(shown, str(get_locale()))), "scopa-matches.csv")
+    return csv_answer(exports.to_csv(exports.matches_rows(shown)), "scopa-matches.csv")
 
 
 @bp.get("/manifest.webmanifest")

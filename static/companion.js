@@ -84,8 +84,7 @@ function setUpHandForm(form) {
   form.querySelectorAll('input[name="rest"]').forEach((radio) => radio.addEventListener("change", () => {
     // A card in the pile that now takes the rest needs no tap: show it untapped.
     tiles.forEach((tile) => {
-      const select = tile.querySelector("select");
-      if (select.value === rest()) { select.value = ""; tile.dataset.side = ""; }
+      if (tile.querySelector("select").value === rest()) put(tile, "");
     });
     // With more sides, stop tapping the pile that now takes the rest.
     if (sides > 2 && activeSide() === rest()) {
