@@ -244,6 +244,23 @@ class PinForm(FlaskForm):
     pin = StringField(_l("PIN"), [InputRequired(_l("Enter the match's PIN")), Length(max=8)])
 
 
+class RenameForm(FlaskForm):
+    name = StringField(_l("Name"), [InputRequired(_l("Give the player a name")), NAME_LENGTH])
+
+    def validate_name(self, field: Field) -> None:
+        if not (field.data or "").strip():
+            raise ValidationError(_("Give the player a name"))
+
+
+class MergeForm(FlaskForm):
+    """Whom a player is the same person as: asked with a GET, confirmed on its own page."""
+
+    into = SelectField(_l("The same person as"), coerce=int)
+
+    class Meta:
+        csrf = False
+
+
 class RulesPreviewForm(NewMatchForm):
     """The same fields, read from a GET when the variant changes; no CSRF on a read."""
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from babel.dates import format_date, format_time
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 
@@ -188,6 +188,16 @@ def show_all(values: Any, between: str, language: str) -> str:
     return between.join(show(value, language) for value in values)
 
 
+def percent(share: float, language: str) -> str:
+    """A share as ``language`` writes a whole percentage ("62 %" in French)."""
+    return format_percent(share, locale=language)
+
+
+def decimal(value: float, language: str) -> str:
+    """A rate to one decimal place ("1,4" in Italian and French)."""
+    return format_decimal(round(value, 1), format="0.0", locale=language)
+
+
 def say(what: Any, pack: str | None = None) -> str:
     """An explanation or a refusal of the rules (a ``Said``) in this page's language."""
     if isinstance(what, (Said, Joined)):
@@ -279,6 +289,8 @@ def init_app(app: Flask) -> None:
     app.add_template_global(say)
     app.add_template_global(show)
     app.add_template_global(show_all)
+    app.add_template_global(percent)
+    app.add_template_global(decimal)
     app.add_template_global(when)
     app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")

@@ -53,8 +53,40 @@ def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> Ha
 
 
 def result_of(score: HandScore) -> dict[str, Any]:
-    """What a scored hand gives the match, as stored beside its entry."""
-    return {"points": list(score.totals), "outright": score.outright, "reason": score.outright_reason}
+    """What a scored hand gives the match, as stored beside its entry: each side's points, and
+    each side's points item by item (those not 0), which the players' records add up."""
+    return {"points": list(score.totals), "outright": score.outright, "reason": score.outright_reason,
+            "items": [{item: points for item, points in score.points(side).items() if points}
+                      for side in range(len(score.tallies))]}
+
+
+# What a player's record counts, side by side: hands in which the side took each item.
+TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
+STATS = ("hands", "points", "sweeps", *TAKEN)
+
+
+def no_stats(sides: int) -> list[dict[str, Any]]:
+    return [{**{name: 0 for name in STATS}, "best": None, "worst": None} for _ in range(sides)]
+
+
+def add_stats(stats: list[dict[str, Any]], result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Each side's figures once a counted hand with this result is added: hands, points, sweeps
+    (the scope points), the hands in which it took each item, its best and worst hand. A claim
+    (no result) adds nothing."""
+    if not result:
+        return stats
+    items = result.get("items") or [{} for _ in stats]
+    after = []
+    for side, before in enumerate(stats):
+        points, taken = result["points"][side], items[side]
+        row = {**before, "hands": before["hands"] + 1, "points": before["points"] + points,
+               "sweeps": before["sweeps"] + taken.get("scope", 0),
+               "best": points if before["best"] is None else max(before["best"], points),
+               "worst": points if before["worst"] is None else min(before["worst"], points)}
+        for item in TAKEN:
+            row[item] += taken.get(item, 0) > 0
+        after.append(row)
+    return after
 
 
 @dataclass(eq=False)
@@ -247,12 +279,21 @@ class MatchOver(ScopaError):
     """A hand saved to a match that is already won."""
 
 
-def summary_of(outcome: Outcome, hands: int) -> dict[str, Any]:
+def summary_of(outcome: Outcome, hands: int, stats: list[dict[str, Any]]) -> dict[str, Any]:
     """The match's state as kept in its row: what the list of matches shows, and what a save
-    builds on without reading the hands."""
+    builds on without reading the hands; ``stats``, each side's figures over the counted hands
+    (``add_stats``), which the players' records add up."""
     return {"totals": list(outcome.totals), "hands_played": outcome.hands_played, "hands": hands,
             "over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
-            "double": outcome.double, "text": to_json(outcome.text)}
+            "double": outcome.double, "text": to_json(outcome.text), "stats": stats}
+
+
+def stats_of(match: Match) -> list[dict[str, Any]]:
+    """Each side's figures over the hands that make the result."""
+    stats = no_stats(len(match.sides))
+    for hand in match.counted:
+        stats = add_stats(stats, hand.result if hand.claim is None else None)
+    return stats
 
 
 def outcome_of(summary: dict[str, Any]) -> Outcome:
@@ -271,7 +312,7 @@ class Ledger:
         self.names = tuple(side["name"] for side in row["sides"])
 
     def start(self) -> dict[str, Any]:
-        return summary_of(match_outcome([], self.rules, self.names), 0)
+        return summary_of(match_outcome([], self.rules, self.names), 0, no_stats(len(self.names)))
 
     def after_add(self, summary: dict[str, Any] | None, entry: dict[str, Any],
                   result: dict[str, Any] | None) -> dict[str, Any]:
@@ -285,8 +326,12 @@ class Ledger:
                               claim=claim_of(entry, before.totals, self.rules, self.names))
         else:
             hand = HandResult(tuple(result["points"]), result["outright"], result["reason"])
-        return summary_of(next_outcome(before, hand, self.rules, self.names), summary["hands"] + 1)
+        stats = add_stats(summary.get("stats") or no_stats(len(self.names)),
+                          None if entry["mode"] == "claim" else result)
+        return summary_of(next_outcome(before, hand, self.rules, self.names), summary["hands"] + 1,
+                          stats)
 
     def after_change(self, hand_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The summary worked out again from every hand's stored points."""
-        return summary_of(build(self.row, hand_rows).outcome, len(hand_rows))
+        current = build(self.row, hand_rows)
+        return summary_of(current.outcome, len(hand_rows), stats_of(current))

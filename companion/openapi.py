@@ -44,6 +44,28 @@ MATCH_PROPERTIES = {
                   "properties": {"number": {"type": "integer"}, "dealer": {"type": "string"},
                                  "plays_first": {"type": "string"}}}}
 
+# A player's record: what each count counts. A team's figures count for each of its players.
+PLAYER_COUNTS = {
+    "id": "", "name": "",
+    "matches": "finished matches played", "won": "finished matches their side won",
+    "drawn": "finished matches that ended level", "playing": "matches still in play",
+    "hands": "hands counted, in every match", "points": "the sum of their side's hand totals",
+    "sweeps": "scope made by their side", "carte": "hands in which their side took carte",
+    "denari": "hands in which their side took denari",
+    "settebello": "hands in which their side took the settebello",
+    "primiera": "hands in which their side took the primiera",
+    "re_bello": "hands in which their side took the Re Bello",
+    "napola": "hands in which their side scored a napola",
+    "declarations": "hands in which their side scored declarations",
+    "best": "their side's best hand, in points", "worst": "their side's worst hand, in points"}
+HAND_AT = {"type": "object", "nullable": True, "required": ["match", "points"],
+           "properties": {"match": {"type": "integer"}, "points": {"type": "integer"}}}
+PLAYER_SCOPE = [
+    {"name": "variant", "in": "query", "required": False, "schema": {"type": "string", "enum": list(PRESETS)},
+     "description": "only the matches of this variant"},
+    {"name": "since", "in": "query", "required": False, "schema": {"type": "string", "format": "date"},
+     "description": "only the matches started on or after this date"}]
+
 SCHEMAS = {
     "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
     "Declaration": {"type": "object", "required": ["side", "cards"], "properties": {
@@ -137,6 +159,27 @@ SCHEMAS = {
         "type": "object", "required": ["version"], "properties": {
             "version": {"type": "integer", "minimum": 1,
                         "description": "the version this was made from (or If-Match)"}}}]},
+    "Player": {"type": "object", "required": list(PLAYER_COUNTS), "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"},
+        **{name: {"type": "integer", "description": what} for name, what in PLAYER_COUNTS.items()
+           if name not in ("id", "name", "best", "worst")},
+        "best": {**NULLABLE_INT, "description": PLAYER_COUNTS["best"]},
+        "worst": {**NULLABLE_INT, "description": PLAYER_COUNTS["worst"]}}},
+    "Players": {"type": "object", "required": ["players"], "properties": {
+        "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}}}},
+    "PlayerRecord": {"allOf": [{"$ref": "#/components/schemas/Player"}, {
+        "type": "object", "required": ["head_to_head", "best_hand", "worst_hand", "last_matches"],
+        "properties": {
+            "head_to_head": {"type": "array", "items": {
+                "type": "object", "required": ["id", "name", "matches", "won", "lost", "drawn"],
+                "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                               "matches": {"type": "integer", "description": "finished matches against them"},
+                               "won": {"type": "integer", "description": "of those, won by the player's side"},
+                               "lost": {"type": "integer", "description": "won by the opponent's side"},
+                               "drawn": {"type": "integer"}}}},
+            "best_hand": HAND_AT, "worst_hand": HAND_AT,
+            "last_matches": {"type": "array", "items": {"type": "integer"},
+                             "description": "the ids of their last 10 matches, newest first"}}}]},
     "HandDeleted": {"type": "object", "required": ["deleted", "match"], "properties": {
         "deleted": {"type": "integer"}, "match": {"$ref": "#/components/schemas/Match"}}},
 }
@@ -225,6 +268,15 @@ SPEC = {
                        "responses": {"200": ok("HandDeleted", "deleted"),
                                      "409": ok("Problem", "changed meanwhile: the hand as it is now"),
                                      **WRITE_ERRORS}}},
+        "/api/v1/players": {"get": {
+            "summary": "Every player's record, most matches won first (names typed in matches are "
+                       "matched trimmed and case-insensitive)",
+            "parameters": PLAYER_SCOPE, "responses": {"200": ok("Players"), "400": ERROR}}},
+        "/api/v1/players/{player_id}": {"get": {
+            "summary": "A player's record, with the head-to-head against each opponent",
+            "parameters": [{"name": "player_id", "in": "path", "required": True,
+                            "schema": {"type": "integer"}}, *PLAYER_SCOPE],
+            "responses": {"200": ok("PlayerRecord"), "400": ERROR, "404": ERROR}}},
     },
     "components": {"schemas": SCHEMAS},
 }

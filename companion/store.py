@@ -74,7 +74,8 @@ def _m004_results_and_summaries(db: sqlite_utils.Database) -> None:
         for hand in current.hands:
             if hand.result is not None:
                 db.execute("UPDATE hands SET result = ? WHERE id = ?", [json.dumps(hand.result), hand.id])
-        _keep_summary(db, row["id"], matches.summary_of(current.outcome, len(played)))
+        _set_summary(db, row["id"], matches.summary_of(current.outcome, len(played),
+                                                       matches.stats_of(current)))
 
 
 def _m005_access_keys(db: sqlite_utils.Database) -> None:
@@ -93,8 +94,9 @@ def _m006_outcomes_in_any_language(db: sqlite_utils.Database) -> None:
     for row in list(db.query("SELECT * FROM matches")):
         row = _match(row)
         played = hand_rows(db, row["id"])
-        _keep_summary(db, row["id"], matches.summary_of(matches.build(row, played).outcome,
-                                                        len(played)))
+        current = matches.build(row, played)
+        _set_summary(db, row["id"], matches.summary_of(current.outcome, len(played),
+                                                       matches.stats_of(current)))
 
 
 def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database) -> None:
@@ -110,10 +112,47 @@ def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database) -> None:
     db["matches"].create_index(["archived", "id"])      # every match, newest first (the API)
 
 
+SEAT_STATS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
+              "napola", "declarations", "best", "worst")
+
+
+def _m008_players(db: sqlite_utils.Database) -> None:
+    # players: the people who sit at the tables, known across matches by their name trimmed and
+    # case-folded (key). A player merged into another keeps its row (merged_into), so its
+    # number is never given to someone else and an old link finds whom it became.
+    # seats: who sat on which side of each match, with that side's figures and result, kept
+    # by every save (_keep_summary), so a record or the leaderboard is one grouped query over
+    # seats, never a reading of hands. A hand's stored result gains its points item by item.
+    from . import matches
+    db["players"].create({"id": int, "name": str, "key": str, "created": str, "merged_into": int},
+                         pk="id", not_null={"name", "key", "created"})
+    db.execute("CREATE UNIQUE INDEX players_key ON players (key) WHERE merged_into IS NULL")
+    db["seats"].create({"match_id": int, "side": int, "seat": int, "player_id": int,
+                        "variant": str, "over": int, "won": int, "drawn": int,
+                        **{name: int for name in SEAT_STATS}},
+                       pk=("match_id", "side", "seat"),
+                       foreign_keys=[("match_id", "matches", "id"), ("player_id", "players", "id")],
+                       not_null={"player_id", "variant"},
+                       defaults={name: 0 for name in ("over", "won", "drawn", *SEAT_STATS[:-2])})
+    db["seats"].create_index(["player_id", "match_id"])
+    for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):
+        row = _match(row)
+        played = hand_rows(db, row["id"])
+        current = matches.build(row, played)
+        for hand in current.hands:
+            if hand.claim is None:
+                hand.result = matches.result_of(hand.score)
+                db.execute("UPDATE hands SET result = ? WHERE id = ?", [json.dumps(hand.result), hand.id])
+        sides = _seat_players(db, row["id"], row["sides"], row["rules"].get("preset", ""))
+        db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(sides), row["id"]])
+        _keep_summary(db, row["id"], matches.summary_of(current.outcome, len(played),
+                                                        matches.stats_of(current)))
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
-    _m007_rematches_archive_and_deletes]
+    _m007_rematches_archive_and_deletes, _m008_players]
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -286,7 +325,13 @@ def _insert_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[
                   "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash,
                   "summary": json.dumps(summary) if summary else None, "over": 0,
                   "access_key": access_key, "follows": follows})
-    return table.last_pk
+    match_id = table.last_pk
+    known = _seat_players(db, match_id, sides, rules.get("preset", ""))
+    if known != sides:          # a name typed as "anna " is the known "Anna"
+        db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(known), match_id])
+    if summary:
+        _keep_seats(db, match_id, summary)
+    return match_id
 
 
 def rematch(db: sqlite_utils.Database, match_id: int, first_dealer: int,
@@ -333,6 +378,7 @@ def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
         if not changed:
             raise Gone(match_id)
         db.execute("DELETE FROM hands WHERE match_id = ?", [match_id])
+        db.execute("DELETE FROM seats WHERE match_id = ?", [match_id])
         # The match it was the rematch of offers a new one again, on every phone showing it.
         db.execute("UPDATE matches SET followed_by = NULL, version = version + 1 WHERE followed_by = ?",
                    [match_id])
@@ -349,11 +395,27 @@ def match_version(db: sqlite_utils.Database, match_id: int) -> int | None:
     return row[0] if row else None
 
 
-def _keep_summary(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+def _set_summary(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
     """Bump the match's version (every phone polling it learns of the change) and keep its
     new summary."""
     db.execute("UPDATE matches SET version = version + 1, summary = ?, over = ? WHERE id = ?",
                [json.dumps(summary), int(summary["over"]), match_id])
+
+
+def _keep_summary(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+    """The match's new summary, and each side's figures and result in its players' seats."""
+    _set_summary(db, match_id, summary)
+    _keep_seats(db, match_id, summary)
+
+
+def _keep_seats(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+    over, winner = bool(summary["over"]), summary["winner"]
+    for side, stats in enumerate(summary.get("stats") or []):
+        db.execute("UPDATE seats SET over = ?, won = ?, drawn = ?, "
+                   + ", ".join(f"{name} = ?" for name in SEAT_STATS)
+                   + " WHERE match_id = ? AND side = ?",
+                   [int(over), int(over and winner == side), int(over and winner is None),
+                    *[stats[name] for name in SEAT_STATS], match_id, side])
 
 
 def _match(row: dict[str, Any]) -> dict[str, Any]:
@@ -385,6 +447,20 @@ def match_rows(db: sqlite_utils.Database, over: bool | None = None, before: int 
         sql += " LIMIT ?"
         values.append(limit)
     return [_match(row) for row in db.query(sql, values)]
+
+
+def series_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
+    """The match and those it is the "Rivincita" of, back to the first (a deleted match ends
+    the chain): each one's id and summary, oldest first."""
+    rows = db.execute(
+        "WITH RECURSIVE chain(id, follows) AS ("
+        " SELECT id, follows FROM matches WHERE id = ? AND deleted IS NULL"
+        " UNION ALL SELECT m.id, m.follows FROM matches m JOIN chain ON m.id = chain.follows"
+        " WHERE m.deleted IS NULL) "
+        "SELECT m.id, m.summary FROM matches m JOIN chain ON m.id = chain.id ORDER BY m.id",
+        [match_id]).fetchall()
+    return [{"id": row_id, "summary": json.loads(summary) if summary else None}
+            for row_id, summary in rows]
 
 
 # A match worked out from its rows is kept by (store, match, version): every change bumps the
@@ -571,6 +647,215 @@ def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, i
             db.execute("UPDATE hands SET deleted = ?, version = version + 1 WHERE id = ?",
                        [now(), hand_id])
         _resettle(db, match_id, ledger)
+
+
+# -- Players -----------------------------------------------------------------------------------
+
+class NameTaken(Exception):
+    """Another player already has that name: ``row`` is that player (merge them instead)."""
+
+    def __init__(self, row: dict[str, Any]):
+        super().__init__(f"player {row['id']} is called {row['name']}")
+        self.row = row
+
+
+class PlayedTogether(Exception):
+    """Two players who sat at the same match are two people: they cannot be merged."""
+
+    def __init__(self, match_id: int):
+        super().__init__(f"both sat at match {match_id}")
+        self.match_id = match_id
+
+
+def player_key(name: str) -> str:
+    """How a typed name finds its player: trimmed, case-folded ("anna " is Anna)."""
+    return name.strip().casefold()
+
+
+def _player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
+    """The known player of that name (its id and name as first written), or a new one."""
+    found = db.execute("SELECT id, name FROM players WHERE key = ? AND merged_into IS NULL",
+                       [player_key(name)]).fetchone()
+    if found:
+        return found[0], found[1]
+    table = db["players"]
+    table.insert({"name": name.strip(), "key": player_key(name), "created": now()})
+    return table.last_pk, name.strip()
+
+
+def _seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str, Any]],
+                  variant: str) -> list[dict[str, Any]]:
+    """Seat each of the match's players (a known player, or a new one) and give back its sides
+    with the known players' names; a side of one player is called by the player's name."""
+    known = []
+    for side_number, side in enumerate(sides):
+        names = []
+        for seat, name in enumerate(side["players"]):
+            player_id, name = _player_for(db, name)
+            db["seats"].insert({"match_id": match_id, "side": side_number, "seat": seat,
+                                "player_id": player_id, "variant": variant})
+            names.append(name)
+        solo = len(names) == 1 and player_key(side["name"]) == player_key(side["players"][0])
+        known.append({**side, "name": names[0] if solo else side["name"], "players": names})
+    return known
+
+
+def player_row(db: sqlite_utils.Database, player_id: int) -> dict[str, Any] | None:
+    """A player by number; one merged into another is that other."""
+    for _ in range(100):
+        if not 0 < player_id <= MAX_ID:
+            return None
+        rows = list(db.query("SELECT * FROM players WHERE id = ?", [player_id]))
+        if not rows:
+            return None
+        if rows[0]["merged_into"] is None:
+            return rows[0]
+        player_id = rows[0]["merged_into"]
+    return None
+
+
+def player_names(db: sqlite_utils.Database, limit: int = 500) -> list[str]:
+    """Known players' names, those who sat most often first: what a name field offers."""
+    return [row[0] for row in db.execute(
+        "SELECT p.name FROM players p LEFT JOIN seats s ON s.player_id = p.id "
+        "WHERE p.merged_into IS NULL GROUP BY p.id ORDER BY COUNT(s.match_id) DESC, p.name "
+        "LIMIT ?", [limit]).fetchall()]
+
+
+def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
+    where, values = ["m.deleted IS NULL"], []
+    if variant:
+        where.append("s.variant = ?")
+        values.append(variant)
+    if since:
+        where.append("m.created >= ?")
+        values.append(since)
+    return " AND ".join(where), values
+
+
+def records(db: sqlite_utils.Database, player_id: int | None = None, variant: str | None = None,
+            since: str | None = None) -> list[dict[str, Any]]:
+    """Each player's record (or one player's), from the seats alone: ``matches``, ``won`` and
+    ``drawn`` count finished matches, ``playing`` those still in play; the hands' figures
+    (``hands``, ``points``, ``sweeps``, the hands in which their side took each item, ``best``
+    and ``worst``) count every counted hand. Only the matches of ``variant`` and those started
+    at ``since`` or later, when given."""
+    where, values = _filters(variant, since)
+    if player_id is not None:
+        where += " AND p.id = ?"
+        values.append(player_id)
+    sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in SEAT_STATS[:-2])
+    return [dict(row) for row in db.query(
+        "SELECT p.id, p.name, SUM(s.over) AS matches, SUM(s.won) AS won, SUM(s.drawn) AS drawn, "
+        f"SUM(1 - s.over) AS playing, {sums}, MAX(s.best) AS best, MIN(s.worst) AS worst "
+        "FROM players p JOIN seats s ON s.player_id = p.id JOIN matches m ON m.id = s.match_id "
+        f"WHERE p.merged_into IS NULL AND {where} GROUP BY p.id", values)]
+
+
+def head_to_head(db: sqlite_utils.Database, player_id: int, variant: str | None = None,
+                 since: str | None = None) -> list[dict[str, Any]]:
+    """The player against each opponent (a player on another side) in finished matches: how
+    many, won by the player's side, won by the opponent's (with three sides, a match can be
+    won by neither)."""
+    where, values = _filters(variant, since)
+    return [dict(row) for row in db.query(
+        "SELECT o.player_id AS id, p.name, COUNT(*) AS matches, SUM(s.won) AS won, "
+        "SUM(o.won) AS lost, SUM(s.drawn) AS drawn "
+        "FROM seats s JOIN seats o ON o.match_id = s.match_id AND o.side != s.side "
+        "JOIN players p ON p.id = o.player_id JOIN matches m ON m.id = s.match_id "
+        f"WHERE s.player_id = ? AND s.over = 1 AND {where} "
+        "GROUP BY o.player_id ORDER BY matches DESC, p.name", [player_id, *values])]
+
+
+def extreme_hand(db: sqlite_utils.Database, player_id: int, best: bool, variant: str | None = None,
+                 since: str | None = None) -> dict[str, Any] | None:
+    """The match where the player's side had its best (or worst) hand, and that hand's points."""
+    where, values = _filters(variant, since)
+    column = "best" if best else "worst"
+    rows = list(db.query(
+        f"SELECT s.match_id, s.{column} AS points FROM seats s JOIN matches m ON m.id = s.match_id "
+        f"WHERE s.player_id = ? AND s.{column} IS NOT NULL AND {where} "
+        f"ORDER BY s.{column} {'DESC' if best else 'ASC'}, s.match_id DESC LIMIT 1",
+        [player_id, *values]))
+    return rows[0] if rows else None
+
+
+def player_match_rows(db: sqlite_utils.Database, player_id: int, variant: str | None = None,
+                      since: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+    """The player's last matches, newest first, with the side they sat on (``seat_side``)."""
+    where, values = _filters(variant, since)
+    return [{**_match({k: v for k, v in row.items() if k != "seat_side"}),
+             "seat_side": row["seat_side"]} for row in db.query(
+        f"SELECT m.*, s.side AS seat_side FROM seats s JOIN matches m ON m.id = s.match_id "
+        f"WHERE s.player_id = ? AND {where} ORDER BY m.id DESC LIMIT ?",
+        [player_id, *values, limit])]
+
+
+def variants_played(db: sqlite_utils.Database) -> list[str]:
+    return [row[0] for row in db.execute("SELECT DISTINCT variant FROM seats ORDER BY variant")]
+
+
+def _active(db: sqlite_utils.Database, player_id: int) -> dict[str, Any]:
+    rows = list(db.query("SELECT * FROM players WHERE id = ? AND merged_into IS NULL", [player_id]))
+    if not rows:
+        raise Gone(player_id)
+    return rows[0]
+
+
+def _reseat(db: sqlite_utils.Database, old: int, new: int, name: str,
+            ledger: Callable[[dict[str, Any]], Any]) -> None:
+    """Every match ``old`` sat at now seats ``new``, called ``name``: its sides are rewritten
+    and its summary (whose outcome names the sides) worked out again, its version bumped so
+    the phones showing it follow."""
+    seats = db.execute("SELECT match_id, side, seat FROM seats WHERE player_id = ?", [old]).fetchall()
+    db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [new, old])
+    for match_id, side, seat in seats:
+        row = match_row(db, match_id)
+        if row is None:
+            continue
+        sides = row["sides"]
+        sides[side]["players"][seat] = name
+        if len(sides[side]["players"]) == 1:
+            sides[side]["name"] = name
+        db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(sides), match_id])
+        row["sides"] = sides
+        _keep_summary(db, match_id, ledger(row).after_change(hand_rows(db, match_id)))
+
+
+def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
+                  ledger: Callable[[dict[str, Any]], Any]) -> None:
+    """Call a player by another name, in every match they played. NameTaken if another player
+    has it (merge them instead); Gone if there is no such player."""
+    with writing(db):
+        row = _active(db, player_id)
+        taken = list(db.query("SELECT * FROM players WHERE key = ? AND merged_into IS NULL AND id != ?",
+                              [player_key(name), player_id]))
+        if taken:
+            raise NameTaken(taken[0])
+        if row["name"] == name.strip():
+            return
+        db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
+                   [name.strip(), player_key(name), player_id])
+        _reseat(db, player_id, player_id, name.strip(), ledger)
+
+
+def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
+                  ledger: Callable[[dict[str, Any]], Any]) -> None:
+    """One person entered as two players: ``player_id``'s matches become ``into``'s, under
+    ``into``'s name. PlayedTogether if they sat at one match; Gone if either is not there."""
+    with writing(db):
+        _active(db, player_id)
+        target = _active(db, into)
+        if player_id == into:
+            return
+        together = db.execute("SELECT a.match_id FROM seats a JOIN seats b ON b.match_id = a.match_id "
+                              "WHERE a.player_id = ? AND b.player_id = ? LIMIT 1",
+                              [player_id, into]).fetchone()
+        if together:
+            raise PlayedTogether(together[0])
+        _reseat(db, player_id, into, target["name"], ledger)
+        db.execute("UPDATE players SET merged_into = ? WHERE id = ? OR merged_into = ?",
+                   [into, player_id, player_id])
 
 
 # -- Backup and restore ------------------------------------------------------------------------

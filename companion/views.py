@@ -11,6 +11,7 @@ import itertools
 import tempfile
 import uuid
 from datetime import datetime
+from typing import Any
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -49,6 +50,23 @@ def history(current: Match) -> Markup:
     if language not in current.history_html:
         current.history_html[language] = Markup(render_template("_history.html", match=current))
     return current.history_html[language]
+
+
+def series_of(current: Match) -> dict[str, Any] | None:
+    """The count of a series of rematches up to this match: matches won by each side (and
+    drawn), once the match is a "Rivincita"."""
+    if current.follows is None:
+        return None
+    won, drawn = [0] * len(current.sides), 0
+    for row in store.series_rows(store.get_db(), current.id):
+        summary = row["summary"]
+        if summary and summary["over"]:
+            if summary["winner"] is None:
+                drawn += 1
+            else:
+                won[summary["winner"]] += 1
+    return {"won": won, "drawn": drawn,
+            "score": " – ".join(f"{name} {count}" for name, count in zip(current.names, won))}
 
 
 def load_hand(match_id: int, hand_id: int) -> tuple[Match, Hand]:
