@@ -79,6 +79,9 @@ def made(server):            # noqa: F811 (the imported fixture)
     declared = [{"side": 0, "deal": 1, "cards": ["1d", "1c", "2s"]}]
     ids["bazzica_hand"] = api(server, f"/matches/{ids['bazzica']}/hands",
                               {**FOUR_NIL, "declarations": declared})["hand"]["id"]
+    with urllib.request.urlopen(server + "/api/v1/players", timeout=10) as answer:
+        players = {p["name"]: p["id"] for p in json.loads(answer.read())["players"]}
+    ids["anna"], ids["bruno"] = players["Anna"], players["Bruno"]
     return ids
 
 
@@ -233,6 +236,10 @@ PAGES = [
     Page("referee-claim-match", "/referee/claim?match={claims}"),
     Page("referee-claim-checked",
          "/referee/claim?match={claims}&claimer=0&c_7d=0&c_1c=0&sweeps_0=1"),
+    Page("players", "/players"),
+    Page("players-filtered", "/players?variant=scopone&period=30"),
+    Page("player", "/players/{anna}"),
+    Page("player-merge", "/players/{bruno}/merge?into={anna}"),
     Page("not-found", "/no/such/page", status=404),
 ]
 
@@ -240,11 +247,12 @@ PAGES = [
 NO_JS = ["home", "new-match", "match-playing", "match-over-rematch", "hand-cards", "hand-counts",
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
-         "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "not-found"]
+         "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "player",
+         "not-found"]
 
 # In Italian and French too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "hand-cards", "hand-counts-bazzica",
-         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "not-found"]
+         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "not-found"]
 
 BY_NAME = {page.name: page for page in PAGES}
 CASES = ([pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]

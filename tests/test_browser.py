@@ -3,6 +3,7 @@ against the real server (waitress), CSRF and all. Taps are counted: recording a 
 quicker than pen and paper."""
 
 import json
+import re
 import os
 import shutil
 import threading
@@ -580,9 +581,12 @@ def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
         three = create_by_api(page, hand=False, players=LONG_NAMES + ["Sara"])
         page.goto(f"/matches/{players}")
         hand_page = page.get_attribute('li[data-number="1"] a', "href")
+        known = {p["name"]: p["id"] for p in page.request.get("/api/v1/players").json()["players"]}
         pages = ["/"] + [f"/matches/{m}" for m in (players, teams)] + [
             hand_page, f"/matches/{players}/join",
-            f"/referee/primiera?match={players}", f"/referee/claim?match={players}"]
+            f"/referee/primiera?match={players}", f"/referee/claim?match={players}",
+            "/players", f"/players/{known[LONG_NAMES[0]]}", f"/players/{known[LONG_NAMES[1]]}",
+            f"/players/{known[LONG_NAMES[1]]}/merge?into={known[LONG_NAMES[0]]}"]
         widths, saves = {}, {}
         for path in pages:
             page.goto(path)
@@ -633,9 +637,12 @@ def test_everything_a_finger_taps_is_at_least_44_px(browser, server, scripts):
     context = small_phone(browser, server, java_script_enabled=scripts)
     page = context.new_page()
     try:
-        match_id = create_by_api(page, players=["Anna", "Bruno"])
+        match_id = create_by_api(page, players=["Anna", "Bruno"], options={"target": 3})
+        anna = next(p["id"] for p in page.request.get("/api/v1/players").json()["players"]
+                    if p["name"] == "Anna")
         pages = ["/", "/matches/new", f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
-                 f"/matches/{match_id}/hands/new?mode=tallies", f"/referee/captures?match={match_id}"]
+                 f"/matches/{match_id}/hands/new?mode=tallies", f"/referee/captures?match={match_id}",
+                 "/players", f"/players/{anna}"]
         small = {}
         for path in pages:
             page.goto(path)
@@ -698,7 +705,8 @@ def test_every_text_is_readable_in_light_and_dark(browser, server, scheme):
         low = {"hand": page.evaluate(LOW_CONTRAST)}
         for path in ["/", "/matches/new", f"/matches/{playing}", f"/matches/{won}",
                      f"/matches/{playing}/hands/new?mode=tallies", f"/referee/captures?match={playing}",
-                     f"/referee/primiera?match={playing}", f"/matches/{locked}/pin", "/no-such-page"]:
+                     f"/referee/primiera?match={playing}", f"/matches/{locked}/pin", "/no-such-page",
+                     "/players", f"/players/{page.request.get('/api/v1/players').json()['players'][0]['id']}"]:
             page.goto(path)
             low[path] = page.evaluate(LOW_CONTRAST)
         assert {path: found for path, found in low.items() if found} == {}
@@ -741,3 +749,57 @@ def test_the_winner_is_celebrated_once_in_gold_not_at_every_poll(browser, server
         assert page.evaluate(CELEBRATION) == []
     finally:
         calm.close()
+
+
+@pytest.mark.parametrize("scripts", [True, False], ids=["script", "no-script"])
+def test_a_players_page_and_a_matchs_chart_at_360_px(browser, server, scripts):
+    """Issue 13: the leaderboard, a filter by variant, a player's page; the match's chart has a
+    line per side, each with a point per hand and one for 0 before the first."""
+    context = small_phone(browser, server, java_script_enabled=scripts)
+    page = context.new_page()
+    try:
+        name = f"Ottavia{'J' if scripts else 'N'}"       # one player per run of the test
+        rivals = ["Pia" + name[-1], "Ugo" + name[-1]]
+        two = create_by_api(page, hand=False, players=[name, rivals[0]], variant="re-bello",
+                            options={"target": 31})
+        three = create_by_api(page, hand=False, players=[name, *rivals], options={"target": 31})
+        rng = __import__("random").Random(41)
+        for match_id, sides, hands in ((two, 2, 4), (three, 3, 2)):
+            for _ in range(hands):
+                cards = [f"{c.value}{c.suit}" for c in deck()]
+                rng.shuffle(cards)
+                piles = [cards[i::sides] for i in range(sides)]
+                answer = page.request.post(f"/api/v1/matches/{match_id}/hands",
+                                           data={"piles": piles, "sweeps": [0] * sides})
+                assert answer.status == 201, answer.text()
+        for match_id, sides, hands in ((two, 2, 4), (three, 3, 2)):
+            page.goto(f"/matches/{match_id}")
+            lines = page.locator("svg.chart polyline.chart-line")
+            expect(lines).to_have_count(sides)
+            for i in range(sides):
+                assert len(lines.nth(i).get_attribute("points").split()) == hands + 1
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+        page.goto("/")
+        page.get_by_role("link", name="Players").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Players")
+        row = page.locator("table.leaderboard tbody tr", has=page.get_by_role("link", name=name, exact=True))
+        expect(row).to_have_count(1)
+        # Only the Re Bello match: chosen in the list, applied at once with JavaScript, by the
+        # Show button without.
+        page.select_option("#filter-variant", "re-bello")
+        if not scripts:
+            page.get_by_role("button", name="Show").click()
+        expect(page).to_have_url(re.compile(r"variant=re-bello"))
+        expect(row).to_have_count(1)
+        row.get_by_role("link", name=name).click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(name)
+        expect(page.locator('[data-testid="hands"]')).to_have_text("4")
+        record = page.request.get(page.url.replace("/players/", "/api/v1/players/")).json()
+        assert record["hands"] == 4 and record["matches"] == 0 and record["playing"] == 1
+        bars = page.locator('[data-testid="taken"] li')
+        expect(bars.filter(has_text="Re Bello")).to_have_count(1 if record["re_bello"] else 0)
+        expect(page.locator(".matches li")).to_have_count(1)      # the Re Bello match only
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
