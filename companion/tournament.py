@@ -11,7 +11,7 @@ is a pair ``(a, b)``; ``(a, None)`` is a bye. The first-named entrant sits first
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 Table = tuple[int, int | None]
 
@@ -41,3 +41,92 @@ def berger_rounds(n: int) -> list[list[Table]]:
         games += [(a if b == n else b, None) for a, b in tables if n in (a, b)]
         rounds.append(games)
     return rounds
+
+
+# Swiss -----------------------------------------------------------------------------------------
+
+def swiss_round(standing_order: Sequence[int], played: Collection[frozenset[int]],
+                had_bye: Collection[int], points: Mapping[int, int],
+                budget: int = 20_000) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair one Swiss round: ``(pairs, bye)``, with the bye ``None`` for an even number.
+
+    ``standing_order`` is the current standing, best first. Entrants with the same match
+    points form a score group. The bye goes to the lowest-ranked entrant who has not had one.
+    If that bye would force a repeat, the next one up is tried. Once everyone has had a bye,
+    the lowest-ranked entrant gets it. Everyone else is paired as follows:
+
+    * no pair from ``played`` again, unless every pairing repeats one. Then the fewest
+      repeats are allowed.
+    * the fewest score-group steps between the two entrants of each pair. A pair whose
+      entrants are one group apart costs 1, two groups apart costs 2. The least possible cost
+      is reached when every odd group floats one entrant down to the next group.
+    * among equally good pairings, the first one in standing order. The top unpaired entrant
+      meets the nearest one below it (1v2, 3v4 in a score group), and the lowest of an odd group
+      floats down to the top of the next group.
+
+    The search backtracks depth first. It stops at the first pairing with that least cost,
+    or after ``budget`` steps (shared by the byes tried) with the best pairing found so far.
+    The result is always deterministic, and fast for 64 entrants.
+    """
+    order = sorted(standing_order, key=lambda e: -points.get(e, 0))   # stable: keeps the standing
+    if len(order) % 2 == 0:
+        pairs, _, _ = _pair_all(order, played, points, budget)
+        return pairs, None
+    candidates = [e for e in reversed(order) if e not in had_bye] or list(reversed(order))
+    best: tuple[int, list[tuple[int, int]], int] | None = None
+    for bye in candidates:
+        pairs, repeats, steps = _pair_all([e for e in order if e != bye], played, points, budget)
+        if best is None or repeats < best[0]:
+            best = (repeats, pairs, bye)
+        budget -= steps                 # one budget for all the byes tried
+        if repeats == 0 or budget <= 0:
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+def _pair_all(order: list[int], played: Collection[frozenset[int]], points: Mapping[int, int],
+              budget: int) -> tuple[list[tuple[int, int]], int, int]:
+    """The best pairing of an even ``order`` (see swiss_round), its repeats and the steps spent.
+
+    The first pairing is always completed, even past the budget.
+    """
+    levels = sorted({points.get(e, 0) for e in order}, reverse=True)
+    group = {e: levels.index(points.get(e, 0)) for e in order}
+    least = _float_bound(order, group)
+    best: list = []                     # [repeats, cost, pairs] once a pairing is complete
+    steps = 0
+
+    def search(rest: list[int], pairs: list[tuple[int, int]], repeats: int, cost: int) -> bool:
+        """Extend ``pairs``; True once a pairing that can't be bettered has been found."""
+        nonlocal steps
+        steps += 1
+        if not rest:
+            if not best or (repeats, cost) < (best[0], best[1]):
+                best[:] = [repeats, cost, pairs]
+            return best[0] == 0 and best[1] == least
+        if best and ((repeats, cost + _float_bound(rest, group)) >= (best[0], best[1])
+                     or steps >= budget):
+            return False
+        top, others = rest[0], rest[1:]
+        ranked = sorted(range(len(others)), key=lambda i: (frozenset((top, others[i])) in played, i))
+        for i in ranked:
+            other = others[i]
+            if search(others[:i] + others[i + 1:], pairs + [(top, other)],
+                      repeats + (frozenset((top, other)) in played),
+                      cost + group[other] - group[top]):
+                return True
+        return False
+
+    search(order, [], 0, 0)
+    return best[2], best[0], steps
+
+
+def _float_bound(rest: list[int], group: Mapping[int, int]) -> int:
+    """The least score-group steps any pairing of ``rest`` (in group order) costs.
+
+    Where an odd number of entrants sit above a boundary between two groups, some pair must
+    cross that boundary.
+    """
+    return sum(group[rest[i]] - group[rest[i - 1]]
+               for i in range(1, len(rest), 2) if group[rest[i]] != group[rest[i - 1]])

@@ -1,6 +1,8 @@
 """The tournament module: round robin, Swiss and knockout pairings, and the standings."""
 
 import ast
+import random
+import time
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
@@ -8,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion import tournament
-from companion.tournament import berger_rounds
+from companion.tournament import berger_rounds, swiss_round
 
 
 def test_imports_only_the_standard_library():
@@ -65,3 +67,127 @@ def test_round_robin_follows_the_published_berger_table_for_six():
 def test_round_robin_needs_two():
     with pytest.raises(ValueError):
         berger_rounds(1)
+
+
+# Swiss ----------------------------------------------------------------------------------------
+
+def all_pairings(people):
+    """Every way to pair up an even list of people (945 for ten)."""
+    if not people:
+        yield []
+        return
+    first, rest = people[0], people[1:]
+    for i, other in enumerate(rest):
+        for more in all_pairings(rest[:i] + rest[i + 1:]):
+            yield [(first, other)] + more
+
+
+def group_steps(pairs, points):
+    """How many score groups (distinct match points among the paired) each pair spans, summed."""
+    levels = sorted({points[e] for pair in pairs for e in pair}, reverse=True)
+    return sum(abs(levels.index(points[a]) - levels.index(points[b])) for a, b in pairs)
+
+
+def play_swiss(n, rounds, decide, check_round):
+    """Run a Swiss tournament; ``decide(a, b)`` gives a game's winner (None for a draw).
+
+    Returns the final match points and the slowest pairing's time in seconds.
+    """
+    points = {e: 0 for e in range(n)}
+    played, had_bye = set(), set()
+    slowest = 0.0
+    for number in range(rounds):
+        order = sorted(range(n), key=lambda e: (-points[e], e))
+        start = time.perf_counter()
+        pairs, bye = swiss_round(order, played, had_bye, points)
+        slowest = max(slowest, time.perf_counter() - start)
+        check_round(number, order, dict(points), set(played), set(had_bye), pairs, bye)
+        for a, b in pairs:
+            played.add(frozenset((a, b)))
+            winner = decide(a, b)
+            for e in (a, b):
+                points[e] += 2 if winner == e else 1 if winner is None else 0
+        if bye is not None:
+            had_bye.add(bye)
+            points[bye] += 2
+    return points, slowest
+
+
+def check_swiss_round(n, optimal=False):
+    def check(number, order, points, played, had_bye, pairs, bye):
+        seated = [e for pair in pairs for e in pair] + ([] if bye is None else [bye])
+        assert sorted(seated) == list(range(n)), "everyone plays once or has the bye"
+        assert not [p for p in pairs if frozenset(p) in played], "a pair met again"
+        if n % 2 == 0:
+            assert bye is None
+        else:
+            assert bye not in had_bye
+            assert bye == [e for e in order if e not in had_bye][-1], "lowest-ranked without a bye"
+        if optimal:
+            # No repeat-free pairing of the same entrants spans fewer score groups.
+            rest = [e for e in order if e != bye]
+            best = min(group_steps(p, points) for p in all_pairings(rest)
+                       if not any(frozenset(pair) in played for pair in p))
+            assert group_steps(pairs, points) == best, (number, pairs)
+    return check
+
+
+@pytest.mark.parametrize("n", [8, 11])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_swiss_with_random_results(n, seed):
+    rng = random.Random(seed)
+    play_swiss(n, 4, lambda a, b: rng.choice([a, b, a, b, None]), check_swiss_round(n, optimal=True))
+
+
+@pytest.mark.parametrize("n", [8, 11])
+def test_swiss_with_the_lower_index_always_winning(n):
+    points, _ = play_swiss(n, 4, min, check_swiss_round(n, optimal=True))
+    assert max(points.values()) == 8 and list(points.values()).count(8) == 1
+
+
+def test_swiss_pairs_winners_with_winners():
+    rounds = []
+    play_swiss(8, 3, min, lambda *args: rounds.append(args))
+    for number, order, points, played, had_bye, pairs, bye in rounds:
+        assert all(points[a] == points[b] for a, b in pairs), (number, pairs)
+    assert rounds[0][5] == [(0, 1), (2, 3), (4, 5), (6, 7)]     # nearest in the standing
+
+
+def test_swiss_odd_score_group_floats_its_lowest_to_the_next_groups_top():
+    points = {0: 4, 1: 4, 2: 4, 3: 2, 4: 2, 5: 2}
+    pairs, bye = swiss_round([0, 1, 2, 3, 4, 5], set(), set(), points)
+    assert (pairs, bye) == ([(0, 1), (2, 3), (4, 5)], None)
+
+
+def test_swiss_backtracks_to_avoid_a_repeat():
+    # Pairing 0 with 1 leaves 2 and 3, who have met: 0 must take 2 instead.
+    pairs, bye = swiss_round([0, 1, 2, 3], {frozenset((2, 3))}, set(), dict.fromkeys(range(4), 0))
+    assert (pairs, bye) == ([(0, 2), (1, 3)], None)
+
+
+def test_swiss_allows_the_fewest_repeats_when_they_cannot_be_avoided():
+    played = {frozenset((0, e)) for e in range(1, 6)}            # 0 has met everyone
+    pairs, _ = swiss_round(list(range(6)), played, set(), dict.fromkeys(range(6), 0))
+    assert sorted(e for p in pairs for e in p) == list(range(6))
+    assert sum(frozenset(p) in played for p in pairs) == 1
+    everyone_met = {frozenset(p) for p in combinations(range(4), 2)}
+    pairs, _ = swiss_round([0, 1, 2, 3], everyone_met, set(), dict.fromkeys(range(4), 0))
+    assert sorted(e for p in pairs for e in p) == [0, 1, 2, 3]
+
+
+def test_swiss_moves_the_bye_up_when_the_lowest_would_force_a_repeat():
+    pairs, bye = swiss_round([0, 1, 2], {frozenset((0, 1))}, set(), dict.fromkeys(range(3), 0))
+    assert (pairs, bye) == ([(0, 2)], 1)
+
+
+def test_swiss_bye_to_the_lowest_when_everyone_has_had_one():
+    pairs, bye = swiss_round([4, 0, 1, 2, 3], set(), set(range(5)), dict.fromkeys(range(5), 0))
+    assert bye == 3 and sorted(e for p in pairs for e in p) == [0, 1, 2, 4]
+
+
+@pytest.mark.parametrize("n, rounds", [(16, 6), (32, 7), (33, 7), (64, 6)])
+def test_swiss_is_fast_for_many_entrants(n, rounds):
+    rng = random.Random(n)
+    _, slowest = play_swiss(n, rounds, lambda a, b: rng.choice([a, b, a, b, None]),
+                            check_swiss_round(n))
+    assert slowest < 2.0      # seconds for one round; typically well under 0.1
