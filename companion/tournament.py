@@ -7,10 +7,13 @@ is a pair ``(a, b)``; ``(a, None)`` is a bye. The first-named entrant sits first
 
 >>> berger_rounds(4)
 [[(0, 3), (1, 2)], [(3, 2), (0, 1)], [(1, 3), (2, 0)]]
+>>> knockout_first_round([10, 11, 12, 13, 14, 15])
+[(10, None), (13, 14), (11, None), (12, 15)]
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Mapping, Sequence
 
 Table = tuple[int, int | None]
@@ -130,3 +133,68 @@ def _float_bound(rest: list[int], group: Mapping[int, int]) -> int:
     """
     return sum(group[rest[i]] - group[rest[i - 1]]
                for i in range(1, len(rest), 2) if group[rest[i]] != group[rest[i - 1]])
+
+
+# Knockout -------------------------------------------------------------------------------------
+
+def seeding_order(size: int) -> list[int]:
+    """Seeds 1..size in bracket order, so seeds 1 and 2 can meet only in the final.
+
+    >>> seeding_order(8)
+    [1, 8, 4, 5, 2, 7, 3, 6]
+    """
+    if size < 1 or size & (size - 1):
+        raise ValueError("a bracket's size is a power of two")
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, total - seed)]
+    return order
+
+
+def knockout_first_round(entrants: Sequence[int], rng: random.Random | None = None) -> list[Table]:
+    """Round one of a knockout: ``entrants`` in seed order (seed 1 first), or drawn with ``rng``.
+
+    The bracket is filled up to the next power of two with byes. Seed k meets seed size+1-k,
+    so the byes go to the top seeds. Each table names the better seed first.
+    """
+    seeded = list(entrants)
+    if len(seeded) < 2:
+        raise ValueError("a knockout needs at least two entrants")
+    if rng is not None:
+        rng.shuffle(seeded)
+    size = 1 << (len(seeded) - 1).bit_length()
+    at = [seeded[s - 1] if s <= len(seeded) else None for s in seeding_order(size)]
+    return [(at[i], at[i + 1]) for i in range(0, size, 2)]  # type: ignore[misc]
+
+
+def knockout_next_round(tables: Sequence[Table], winners: Sequence[int | None]) -> list[Table]:
+    """The next round: the winners of tables 1 and 2 meet, then those of 3 and 4, and so on.
+
+    ``winners`` has one entry per table. The match's own tie rule settles a tie before the
+    winner is given here. A bye's winner may be given as None.
+    """
+    if len(tables) < 2:
+        raise ValueError("the final has no next round: its winner is the champion")
+    through = _winners(tables, winners)
+    return [(through[i], through[i + 1]) for i in range(0, len(through), 2)]
+
+
+def knockout_champion(final: Sequence[Table], winners: Sequence[int | None]) -> int:
+    """The champion: the winner of the final, the round with one table."""
+    if len(final) != 1:
+        raise ValueError("only the final, a round of one table, gives the champion")
+    return _winners(final, winners)[0]
+
+
+def _winners(tables: Sequence[Table], winners: Sequence[int | None]) -> list[int]:
+    if len(winners) != len(tables):
+        raise ValueError("one winner per table")
+    through = []
+    for (a, b), winner in zip(tables, winners):
+        if b is None:
+            winner = a if winner is None else winner
+        if winner not in (a, b) or winner is None:
+            raise ValueError(f"{winner!r} did not play at table {(a, b)!r}")
+        through.append(winner)
+    return through

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion import tournament
-from companion.tournament import berger_rounds, swiss_round
+from companion.tournament import berger_rounds, knockout_champion, knockout_first_round, knockout_next_round, seeding_order, swiss_round
 
 
 def test_imports_only_the_standard_library():
@@ -191,3 +191,86 @@ def test_swiss_is_fast_for_many_entrants(n, rounds):
     _, slowest = play_swiss(n, rounds, lambda a, b: rng.choice([a, b, a, b, None]),
                             check_swiss_round(n))
     assert slowest < 2.0      # seconds for one round; typically well under 0.1
+
+
+# Knockout -------------------------------------------------------------------------------------
+
+def test_seeding_order_keeps_the_top_seeds_apart():
+    assert seeding_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    for size in (2, 4, 8, 16, 32):
+        order = seeding_order(size)
+        assert sorted(order) == list(range(1, size + 1))
+        assert all(order[i] + order[i + 1] == size + 1 for i in range(0, size, 2))
+        for part in (2, 4):                          # halves, then quarters, hold one top seed each
+            if part <= size:
+                chunks = [order[i:i + size // part] for i in range(0, size, size // part)]
+                assert sorted(min(c) for c in chunks) == list(range(1, part + 1))
+    with pytest.raises(ValueError):
+        seeding_order(6)
+
+
+def play_knockout(entrants, pick):
+    """Every round of a knockout; ``pick(a, b)`` names the winner of a real game."""
+    rounds = [knockout_first_round(entrants)]
+    while len(rounds[-1]) > 1:
+        winners = [a if b is None else pick(a, b) for a, b in rounds[-1]]
+        nxt = knockout_next_round(rounds[-1], winners)
+        assert [e for t in nxt for e in t] == winners    # exactly the supplied winners, in order
+        rounds.append(nxt)
+    return rounds
+
+
+@pytest.mark.parametrize("n", [5, 6, 7, 8, 12])
+def test_knockout_rounds_and_byes(n):
+    seeds = [100 + s for s in range(n)]              # seed 1 is 100
+    rounds = play_knockout(seeds, min)
+    size = 1
+    while size < n:
+        size *= 2
+    assert [len(r) for r in rounds] == [size // 2 ** k for k in range(1, size.bit_length())]
+    first = rounds[0]
+    assert sorted(e for t in first for e in t if e is not None) == seeds
+    byes = sorted(a for a, b in first if b is None)
+    assert byes == seeds[:size - n], "the byes go to the top seeds"
+    assert all(b is not None for r in rounds[1:] for _, b in r), "byes only in round one"
+    assert sorted(rounds[-1][0]) == [100, 101], "seeds 1 and 2 meet in the final"
+    assert knockout_champion(rounds[-1], [100]) == 100
+
+
+@pytest.mark.parametrize("n", [6, 8, 12])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_knockout_seeds_1_and_2_meet_only_in_the_final(n, seed):
+    rng = random.Random(seed)
+
+    def pick(a, b):                                  # 0 and 1 always win, others by chance
+        if {a, b} & {0, 1}:
+            return min(a, b)
+        return rng.choice([a, b])
+
+    rounds = play_knockout(list(range(n)), pick)
+    for r in rounds[:-1]:
+        assert (0, 1) not in r and (1, 0) not in r
+    assert rounds[-1] == [(0, 1)]
+
+
+def test_knockout_drawn_with_a_random_generator():
+    entrants = list(range(7))
+    first = knockout_first_round(entrants, random.Random(5))
+    assert first == knockout_first_round(entrants, random.Random(5))
+    assert entrants == list(range(7))                # the caller's list is left alone
+    assert sorted(e for t in first for e in t if e is not None) == entrants
+    draws = {tuple(knockout_first_round(entrants, random.Random(s))) for s in range(10)}
+    assert len(draws) > 1
+
+
+def test_knockout_refuses_a_winner_who_did_not_play_there():
+    first = knockout_first_round([0, 1, 2, 3, 4, 5])   # (0, None), (3, 4), (1, None), (2, 5)
+    with pytest.raises(ValueError):
+        knockout_next_round(first, [0, 2, 1, 5])
+    with pytest.raises(ValueError):
+        knockout_next_round(first, [0, 3, 1])
+    assert knockout_next_round(first, [None, 4, 1, 5]) == [(0, 4), (1, 5)]
+    with pytest.raises(ValueError):
+        knockout_next_round([(0, 1)], [0])
+    with pytest.raises(ValueError):
+        knockout_champion(first, [0, 3, 1, 2])
