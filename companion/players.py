@@ -97,7 +97,7 @@ def show_player(found: dict[str, Any], rename: RenameForm | None = None, status:
     record = rated(rows[0]) if rows else empty_record(found)
     last = [(listed(row), row["seat_side"]) for row in store.player_match_rows(db, found["id"], **scope)]
     merge = MergeForm()
-    merge.into.choices = [(row["id"], row["name"]) for row in store.records(db)
+    merge.into.choices = [(row["id"], row["name"]) for row in store.player_list(db)
                           if row["id"] != found["id"]]
     return render_template(
         "player.html", player=found, record=record, filters=filters, last=last,

@@ -135,6 +135,7 @@ def _m008_players(db: sqlite_utils.Database) -> None:
                        not_null={"player_id", "variant"},
                        defaults={name: 0 for name in ("over", "won", "drawn", *SEAT_STATS[:-2])})
     db["seats"].create_index(["player_id", "match_id"])
+    db["seats"].create_index(["variant"])         # the variants a record can be filtered by
     for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):
         row = _match(row)
         played = hand_rows(db, row["id"])
@@ -149,10 +150,35 @@ def _m008_players(db: sqlite_utils.Database) -> None:
                                                         matches.stats_of(current)))
 
 
+def _m009_tournaments(db: sqlite_utils.Database) -> None:
+    # A tournament: its rules and entrants (a player, or a pair of players, each {name,
+    # players}), its format and, for a Swiss, the rounds to play. Its rounds and their tables:
+    # each table is an ordinary match (tournament_tables.match_id) between two entrants, by
+    # their number in the tournament's list; a round's byes are kept with it. Standings are
+    # worked out from the tables' matches, never stored.
+    db["tournaments"].create({"id": int, "created": str, "name": str, "format": str, "rules": str,
+                              "entrants": str, "rounds": int, "seeding": str, "pin_hash": str,
+                              "version": int},
+                             pk="id", not_null={"created", "name", "format", "rules", "entrants"},
+                             defaults={"version": 0})
+    # slots: the round's tables and byes in bracket order (a knockout's next round pairs the
+    # winners of neighbouring slots): [{"table": 1}, {"bye": 4}, ...].
+    db["tournament_rounds"].create({"tournament_id": int, "number": int, "byes": str, "slots": str,
+                                    "created": str},
+                                   pk=("tournament_id", "number"),
+                                   foreign_keys=[("tournament_id", "tournaments", "id")])
+    db["tournament_tables"].create({"tournament_id": int, "round": int, "number": int,
+                                    "match_id": int, "first": int, "second": int},
+                                   pk=("tournament_id", "round", "number"),
+                                   foreign_keys=[("tournament_id", "tournaments", "id"),
+                                                 ("match_id", "matches", "id")])
+    db["tournament_tables"].create_index(["match_id"])
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
-    _m007_rematches_archive_and_deletes, _m008_players]
+    _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments]
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -714,6 +740,12 @@ def player_row(db: sqlite_utils.Database, player_id: int) -> dict[str, Any] | No
     return None
 
 
+def player_list(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Every known player (id, name), by name."""
+    return [dict(row) for row in db.query(
+        "SELECT id, name FROM players WHERE merged_into IS NULL ORDER BY name COLLATE NOCASE")]
+
+
 def player_names(db: sqlite_utils.Database, limit: int = 500) -> list[str]:
     """Known players' names, those who sat most often first: what a name field offers."""
     return [row[0] for row in db.execute(
@@ -723,7 +755,8 @@ def player_names(db: sqlite_utils.Database, limit: int = 500) -> list[str]:
 
 
 def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
-    where, values = ["m.deleted IS NULL"], []
+    # A deleted match's seats are deleted with it: matches are read only for their dates.
+    where, values = ["1"], []
     if variant:
         where.append("s.variant = ?")
         values.append(variant)
@@ -742,14 +775,15 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
     at ``since`` or later, when given."""
     where, values = _filters(variant, since)
     if player_id is not None:
-        where += " AND p.id = ?"
+        where += " AND s.player_id = ?"
         values.append(player_id)
     sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in SEAT_STATS[:-2])
+    dated = "JOIN matches m ON m.id = s.match_id " if since else ""
     return [dict(row) for row in db.query(
         "SELECT p.id, p.name, SUM(s.over) AS matches, SUM(s.won) AS won, SUM(s.drawn) AS drawn, "
         f"SUM(1 - s.over) AS playing, {sums}, MAX(s.best) AS best, MIN(s.worst) AS worst "
-        "FROM players p JOIN seats s ON s.player_id = p.id JOIN matches m ON m.id = s.match_id "
-        f"WHERE p.merged_into IS NULL AND {where} GROUP BY p.id", values)]
+        f"FROM seats s {dated}JOIN players p ON p.id = s.player_id "
+        f"WHERE {where} GROUP BY s.player_id", values)]
 
 
 def head_to_head(db: sqlite_utils.Database, player_id: int, variant: str | None = None,
@@ -856,6 +890,103 @@ def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
         _reseat(db, player_id, into, target["name"], ledger)
         db.execute("UPDATE players SET merged_into = ? WHERE id = ? OR merged_into = ?",
                    [into, player_id, player_id])
+
+
+# -- Tournaments -------------------------------------------------------------------------------
+
+class RoundStarted(Exception):
+    """A round was asked for that another phone (or a double tap) started already."""
+
+
+def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: dict[str, Any],
+                      entrants: list[dict[str, Any]], rounds: int | None, seeding: str,
+                      pin_hash: str | None) -> int:
+    with writing(db):
+        table = db["tournaments"]
+        table.insert({"created": now(), "name": name, "format": format, "rules": json.dumps(rules),
+                      "entrants": json.dumps(entrants), "rounds": rounds, "seeding": seeding,
+                      "pin_hash": pin_hash, "version": 0})
+        return table.last_pk
+
+
+def tournament_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    return [_tournament(row) for row in db.query("SELECT * FROM tournaments ORDER BY id DESC")]
+
+
+def _tournament(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "rules": json.loads(row["rules"]), "entrants": json.loads(row["entrants"])}
+
+
+def tournament_state(db: sqlite_utils.Database, tournament_id: int) -> dict[str, Any] | None:
+    """A tournament's row, its rounds (with their byes) and every table with its match's row,
+    read in one snapshot."""
+    if not 0 < tournament_id <= MAX_ID:
+        return None
+    with reading(db):
+        rows = list(db.query("SELECT * FROM tournaments WHERE id = ?", [tournament_id]))
+        if not rows:
+            return None
+        rounds = [{**row, "byes": json.loads(row["byes"]), "slots": json.loads(row["slots"])}
+                  for row in db.query(
+            "SELECT number, byes, slots FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+            [tournament_id])]
+        tables = [{**{k: v for k, v in row.items() if not k.startswith("m_")},
+                   "match": _match({"rules": row["m_rules"], "sides": row["m_sides"],
+                                    "summary": row["m_summary"], "id": row["match_id"],
+                                    "version": row["m_version"], "deleted": row["m_deleted"],
+                                    "first_dealer": row["m_first_dealer"]})}
+                  for row in db.query(
+            "SELECT t.round, t.number, t.match_id, t.first, t.second, m.rules AS m_rules, "
+            "m.sides AS m_sides, m.summary AS m_summary, m.version AS m_version, "
+            "m.deleted AS m_deleted, m.first_dealer AS m_first_dealer FROM tournament_tables t JOIN matches m ON m.id = t.match_id "
+            "WHERE t.tournament_id = ? ORDER BY t.round, t.number", [tournament_id])]
+    return {"tournament": _tournament(rows[0]), "rounds": rounds, "tables": tables}
+
+
+def tournament_version(db: sqlite_utils.Database, tournament_id: int) -> str | None:
+    """What changes when anything on a tournament's board changes: its own version and the
+    versions of its tables' matches (a board polls this)."""
+    if not 0 < tournament_id <= MAX_ID:
+        return None
+    row = db.execute(
+        "SELECT t.version, (SELECT COALESCE(SUM(m.version), 0) FROM tournament_tables x "
+        "JOIN matches m ON m.id = x.match_id WHERE x.tournament_id = t.id) "
+        "FROM tournaments t WHERE t.id = ?", [tournament_id]).fetchone()
+    return None if row is None else f"{row[0]}.{row[1]}"
+
+
+def start_round(db: sqlite_utils.Database, tournament_id: int, number: int,
+                slots: list[tuple[int, int | None, list[dict[str, Any]] | None, int]],
+                ledger: Callable[[dict[str, Any]], Any], access_key: Callable[[], str]) -> None:
+    """Round ``number``, its slots in order: a table (first entrant, second entrant, the match's
+    sides, who deals first), made an ordinary match with the tournament's rules and PIN, or a
+    bye (entrant, None, None, 0). RoundStarted if that round exists already (asked twice, or
+    from two phones): nothing is made twice."""
+    with writing(db):
+        row = db.execute("SELECT rules, pin_hash, (SELECT COUNT(*) FROM tournament_rounds "
+                         "WHERE tournament_id = ?) FROM tournaments WHERE id = ?",
+                         [tournament_id, tournament_id]).fetchone()
+        if row is None:
+            raise Gone(tournament_id)
+        rules, pin_hash, played = json.loads(row[0]), row[1], row[2]
+        if played != number - 1:
+            raise RoundStarted(number)
+        order, byes, table_number = [], [], 0
+        for first, second, sides, dealer in slots:
+            if second is None:
+                byes.append(first)
+                order.append({"bye": first})
+                continue
+            table_number += 1
+            match_id = _insert_match(db, rules, sides, dealer, pin_hash, ledger, access_key())
+            db["tournament_tables"].insert({"tournament_id": tournament_id, "round": number,
+                                            "number": table_number, "match_id": match_id,
+                                            "first": first, "second": second})
+            order.append({"table": table_number})
+        db["tournament_rounds"].insert({"tournament_id": tournament_id, "number": number,
+                                        "byes": json.dumps(byes), "slots": json.dumps(order),
+                                        "created": now()})
+        db.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", [tournament_id])
 
 
 # -- Backup and restore ------------------------------------------------------------------------

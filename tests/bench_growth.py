@@ -6,7 +6,8 @@ In one process, on a fresh SQLite file, it measures (median of --repeat requests
 no network) at 1, 50 and 200 hands: the match page and a changed poll for the first phone after a
 change (nothing worked out yet) and for the others (the match worked out once per change is
 reused), a saved hand, and the poll fragment's size; then the home page and the first page of
-``GET /api/v1/matches`` at 10, 1,000 and 5,000 matches. Each figure is printed with its ratio to
+``GET /api/v1/matches``, the leaderboard, a player's page and ``GET /api/v1/players`` at 10,
+1,000 and 5,000 matches (among 40 players). Each figure is printed with its ratio to
 the smallest size, all measured in one run, since this machine is shared and noisy. It prints
 figures and asserts nothing.
 """
@@ -95,22 +96,30 @@ def match_growth(client, repeat: int) -> None:
 
 def home_growth(client, repeat: int) -> None:
     sizes = [10, 1000, 5000]
-    home, listing = [], []
+    home, listing, board, record, players_api = [], [], [], [], []
     made = 0
+    club = [f"Player {number}" for number in range(40)]     # a club's regulars
     for target in sizes:
         while made < target:
             # A finished match of a few hands, as a club night leaves them.
             match_id = client.post("/api/v1/matches", json={
-                "players": ["Anna", "Bruno"], "options": {"target": 5}}).get_json()["id"]
+                "players": [club[made % 40], club[(made + 1 + made // 40 % 39) % 40]],   # two of them
+                "options": {"target": 5}}).get_json()["id"]
             for _ in range(2):
                 client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
             made += 1
         home.append(timed(lambda: client.get("/"), max(3, repeat // 3)))
         listing.append(timed(lambda: client.get("/api/v1/matches?limit=20"), max(3, repeat // 3)))
+        board.append(timed(lambda: client.get("/players"), max(3, repeat // 3)))
+        record.append(timed(lambda: client.get("/players/1"), max(3, repeat // 3)))
+        players_api.append(timed(lambda: client.get("/api/v1/players"), max(3, repeat // 3)))
     print()
     print("matches in the store    " + "  ".join(f"{s:>5}" for s in sizes))
     row("home page", sizes, home)
     row("GET /api/v1/matches", sizes, listing)
+    row("leaderboard /players", sizes, board)
+    row("a player's page", sizes, record)
+    row("GET /api/v1/players", sizes, players_api)
 
 
 def main() -> None:
