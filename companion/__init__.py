@@ -170,13 +170,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _static_files_cached_for_good(app)
 
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    from . import api, players, referee, store, views
+    from . import api, players, referee, store, tournament_pages, views
     store.init_app(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(views.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(tournament_pages.bp)
     app.add_template_global(lambda: store.player_names(store.get_db()), "known_players")
     app.add_template_global(views.history)
     app.add_template_global(views.series_of)

@@ -118,3 +118,25 @@ def pin_required(view: Callable) -> Callable:
             return redirect(url_for("table.enter_pin", match_id=match_id, next=request.full_path), code=303)
         return view(match_id, *args, **kwargs)
     return guarded
+
+
+def tournament_unlocked(tournament_id: int, pin_hash: str | None) -> bool:
+    """A tournament without a PIN is open; with one, to the phone that made it or entered it."""
+    return not pin_hash or f"t{tournament_id}:{pin_hash[-16:]}" in session.get("unlocked", [])
+
+
+def try_tournament_pin(tournament_id: int, pin_hash: str | None, pin: str | None) -> bool:
+    """Check a tournament's PIN, within the same limits as a match's; remember it when right."""
+    if not pin_hash:
+        return True
+    counted = _take_a_try(("tournament", tournament_id))
+    if check_password_hash(pin_hash, pin or ""):
+        _give_back(counted)
+        unlock_tournament(tournament_id, pin_hash)
+        return True
+    return False
+
+
+def unlock_tournament(tournament_id: int, pin_hash: str) -> None:
+    session["unlocked"] = [*session.get("unlocked", [])[-49:], f"t{tournament_id}:{pin_hash[-16:]}"]
+    session.permanent = True

@@ -18,6 +18,7 @@ from . import store
 from .access import TooManyTries, hash_pin, needs_pin, new_access_key, try_pin
 from .matches import Hand, Ledger, Match, MatchOver, build, listed, result_of, score_entry
 from .players import empty_record, ranked
+from .tournaments import TournamentError
 
 from .i18n import for_api
 from .rules.said import said
@@ -616,6 +617,61 @@ def get_player(player_id: int):
         "best_hand": best and {"match": best["match_id"], "points": best["points"]},
         "worst_hand": worst and {"match": worst["match_id"], "points": worst["points"]},
         "last_matches": [row["id"] for row in store.player_match_rows(db, found["id"], **scope)]})
+
+
+# -- Tournaments --------------------------------------------------------------------------------
+
+def _tournament(tournament_id: int):
+    from .tournament_pages import load
+    found = load(tournament_id)
+    if found is None:
+        raise NotFoundError(said("no such tournament"))
+    return found
+
+
+@bp.post("/tournaments")
+def create_tournament_api():
+    from .tournament_pages import create, load, tournament_json
+    data = _body()
+    try:
+        tournament_id = create(data.get("name"), data.get("format"), data.get("variant", "classica"),
+                               data.get("options") or {}, data.get("entrants"), data.get("rounds"),
+                               data.get("seeding"), data.get("pin"))
+    except TournamentError as problem:
+        raise BadRequest(problem.args[0]) from None
+    response = jsonify(tournament_json(load(tournament_id)))
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.get_tournament", tournament_id=tournament_id)
+    return response
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+def get_tournament(tournament_id: int):
+    from .tournament_pages import tournament_json
+    return jsonify(tournament_json(_tournament(tournament_id)))
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds")
+def start_round_api(tournament_id: int):
+    """Start the next round (the first included): 409 while a round is being played, or once
+    the tournament is over. With a PIN, X-Scopa-PIN."""
+    from .access import try_tournament_pin
+    from .tournament_pages import _pin_hash, load, start_next_round, tournament_json
+    found = _tournament(tournament_id)
+    pin_hash = _pin_hash(tournament_id)
+    if pin_hash and not try_tournament_pin(tournament_id, pin_hash, request.headers.get("X-Scopa-PIN")):
+        raise Forbidden(said("this tournament has a PIN: send it in the X-Scopa-PIN header"))
+    try:
+        start_next_round(found)
+    except (TournamentError, store.RoundStarted) as problem:
+        message = problem.args[0] if isinstance(problem, TournamentError) else said(
+            "that round was started meanwhile")
+        response = jsonify({"error": for_api(message), **tournament_json(_tournament(tournament_id))})
+        response.status_code = 409
+        return response
+    response = jsonify(tournament_json(load(tournament_id)))
+    response.status_code = 201
+    return response
 
 
 @bp.get("/openapi.json")

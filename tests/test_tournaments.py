@@ -1,0 +1,266 @@
+"""A tournament night through the JSON API and the pages (issue 14): rounds whose tables are
+ordinary matches, the standings worked out from those matches, 409s at the wrong time, the
+board. The expected standings are worked out here from the tables' matches as the API gives
+them back, never from the module that ranks them."""
+
+import random
+import re
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from companion import create_app
+from test_players import random_hand
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                      "DATABASE": str(tmp_path / "t.sqlite")})
+    return app.test_client()
+
+
+def new(client, **body):
+    body = {"name": "Giovedì", "format": "round-robin", "options": {"target": 5}, **body}
+    answer = client.post("/api/v1/tournaments", json=body)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def play_round(client, tournament, rng, decide=None):
+    """Start the next round and play every table to its end; ``decide(entrants)`` may name the
+    side that takes every card of each hand. Returns the tournament as it then is."""
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    assert started.status_code == 201, started.get_json()
+    tournament = started.get_json()
+    for table in tournament["rounds"][-1]["tables"]:
+        match = client.get(f"/api/v1/matches/{table['match']}").get_json()
+        assert [side["name"] for side in match["sides"]] == table["entrants"]
+        while not match["outcome"]["over"]:
+            if decide:
+                side = decide(table["entrants"])
+                piles = [[], []]
+                piles[side] = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+                hand = {"piles": piles, "sweeps": [1 if i == side else 0 for i in range(2)]}
+            else:
+                hand = random_hand(2, rng)
+            saved = client.post(f"/api/v1/matches/{table['match']}/hands", json=hand)
+            assert saved.status_code == 201, saved.get_json()
+            match = saved.get_json()["match"]
+    return client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()
+
+
+def expected_standings(client, tournament, swiss=False):
+    """The standings worked out here: 2 points a win, 1 a draw, a bye a win; then the
+    head-to-head among those level, the difference, the points scored, (Buchholz), the order
+    of entry."""
+    names = [entrant["name"] for entrant in tournament["entrants"]]
+    rows = {name: Counter() for name in names}
+    games = []
+    for round_ in tournament["rounds"]:
+        for name in round_["byes"]:
+            rows[name].update(played=1, won=1, match_points=2)
+        for table in round_["tables"]:
+            match = client.get(f"/api/v1/matches/{table['match']}").get_json()
+            if not match["outcome"]["over"]:
+                continue
+            a, b = table["entrants"]
+            winner = match["outcome"]["winner"]
+            games.append((a, b, None if winner is None else table["entrants"][winner]))
+            for side, (me, other) in enumerate(((a, b), (b, a))):
+                row = rows[me]
+                row.update(played=1, scored=match["totals"][side], conceded=match["totals"][1 - side])
+                row["opponents_" + other] += 1
+                if winner is None:
+                    row.update(drawn=1, match_points=1)
+                elif winner == side:
+                    row.update(won=1, match_points=2)
+                else:
+                    row.update(lost=1)
+    h2h = Counter()
+    for a, b, winner in games:
+        if rows[a]["match_points"] == rows[b]["match_points"]:
+            if winner is None:
+                h2h.update({a: 1, b: 1})
+            else:
+                h2h[winner] += 2
+
+    def buchholz(name):
+        return sum(rows[key[len("opponents_"):]]["match_points"] * count
+                   for key, count in rows[name].items() if key.startswith("opponents_"))
+
+    order = sorted(names, key=lambda n: (-rows[n]["match_points"], -h2h[n],
+                                         -(rows[n]["scored"] - rows[n]["conceded"]),
+                                         -rows[n]["scored"], -buchholz(n) if swiss else 0,
+                                         names.index(n)))
+    return [{"entrant": n, **{k: rows[n][k] for k in ("played", "won", "drawn", "lost",
+                                                       "match_points", "scored", "conceded")}}
+            for n in order]
+
+
+def check_standings(client, tournament, swiss=False):
+    expected = expected_standings(client, tournament, swiss)
+    answered = [{k: row[k] for k in expected[0]} for row in tournament["standings"]]
+    assert answered == expected
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_a_round_robin_meets_everyone_once_and_ranks_from_the_matches(client, n):
+    rng = random.Random(n)
+    tournament = new(client, entrants=[f"P{i}" for i in range(n)])
+    assert tournament["rounds"] == [] and not tournament["over"]
+    while not tournament["over"]:
+        tournament = play_round(client, tournament, rng)
+        check_standings(client, tournament)
+    rounds = tournament["rounds"]
+    assert len(rounds) == (n - 1 if n % 2 == 0 else n)
+    met = Counter(frozenset(t["entrants"]) for r in rounds for t in r["tables"])
+    assert set(met) == {frozenset(p) for p in combinations([f"P{i}" for i in range(n)], 2)}
+    assert set(met.values()) == {1}
+    for r in rounds:
+        seated = [name for t in r["tables"] for name in t["entrants"]] + r["byes"]
+        assert sorted(seated) == sorted(f"P{i}" for i in range(n))
+    byes = Counter(name for r in rounds for name in r["byes"])
+    assert (set(byes.values()) == {1} and len(byes) == n) if n % 2 else not byes
+    assert tournament["winner"] == tournament["standings"][0]["entrant"]
+    # Over: no round more.
+    late = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    assert late.status_code == 409 and "over" in late.get_json()["error"]
+
+
+def test_a_round_is_refused_while_one_is_played_and_started_once(client):
+    tournament = new(client, entrants=["Anna", "Bruno", "Carla", "Dario"])
+    first = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    assert first.status_code == 201
+    again = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    assert again.status_code == 409 and "round 1 is still being played" in again.get_json()["error"]
+    assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["rounds"]) == 1
+    # From the page: the button of round 1, sent again after round 1 started, starts nothing.
+    page = client.post(f"/tournaments/{tournament['id']}/rounds", data={"round": "1"},
+                       follow_redirects=True)
+    assert "already started" in page.get_data(as_text=True)
+    assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["rounds"]) == 1
+
+
+def test_a_swiss_never_repeats_a_pair_and_counts_buchholz(client):
+    rng = random.Random(8)
+    tournament = new(client, format="swiss", rounds=4, entrants=[f"S{i}" for i in range(8)])
+    while not tournament["over"]:
+        tournament = play_round(client, tournament, rng)
+        check_standings(client, tournament, swiss=True)
+    assert len(tournament["rounds"]) == 4
+    pairs = [frozenset(t["entrants"]) for r in tournament["rounds"] for t in r["tables"]]
+    assert len(pairs) == len(set(pairs)) == 16
+    assert all(row["buchholz"] is not None for row in tournament["standings"])
+
+
+def test_a_knockout_advances_the_winners_to_a_champion(client):
+    names = [f"K{i}" for i in range(1, 7)]
+    strength = {name: i for i, name in enumerate(names)}     # K1 beats everyone: seed order
+    tournament = new(client, format="knockout", entrants=names)
+    decide = lambda entrants: min((0, 1), key=lambda side: strength[entrants[side]])
+    tournament = play_round(client, tournament, random.Random(1), decide)
+    first = tournament["rounds"][0]
+    assert sorted(first["byes"]) == ["K1", "K2"]              # the top seeds
+    assert len(first["tables"]) == 2
+    winners = {t["winner"] for t in first["tables"]}
+    tournament = play_round(client, tournament, random.Random(2), decide)
+    second = {name for t in tournament["rounds"][1]["tables"] for name in t["entrants"]}
+    assert second == winners | {"K1", "K2"}
+    tournament = play_round(client, tournament, random.Random(3), decide)
+    final = tournament["rounds"][2]["tables"]
+    assert len(final) == 1 and set(final[0]["entrants"]) == {"K1", "K2"}
+    assert tournament["over"] and tournament["winner"] == "K1"
+
+
+def test_a_corrected_result_moves_the_standings(client):
+    tournament = new(client, entrants=["Anna", "Bruno", "Carla", "Dario"])
+    tournament = play_round(client, tournament, random.Random(5), lambda entrants: 0)
+    table = tournament["rounds"][0]["tables"][0]
+    winner, loser = table["entrants"]
+    match = client.get(f"/api/v1/matches/{table['match']}").get_json()
+    hand = match["hands"][0]
+    # The hand was entered the wrong way round: the loser took every card.
+    client.put(f"/api/v1/matches/{table['match']}/hands/{hand['id']}", json={
+        "piles": [[], [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]], "sweeps": [0, 1],
+        "version": hand["version"]})
+    after = client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()
+    rows = {row["entrant"]: row for row in after["standings"]}
+    assert rows[loser]["won"] == 1 and rows[winner]["lost"] == 1
+    check_standings(client, after)
+
+
+def test_pairs_play_as_teams_and_a_pin_guards_the_rounds(client):
+    pairs = [{"name": "Nord", "players": ["Anna", "Bruno"]}, {"name": "Sud", "players": ["Carla", "Dario"]},
+             {"name": "Est", "players": ["Elsa", "Fabio"]}, {"name": "Ovest", "players": ["Gino", "Ugo"]}]
+    tournament = new(client, variant="scopone", entrants=pairs, pin="2468", options={})
+    other = client.application.test_client()          # another phone: not the organiser's
+    refused = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    assert refused.status_code == 403
+    started = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
+                         headers={"X-Scopa-PIN": "2468"})
+    assert started.status_code == 201
+    table = started.get_json()["rounds"][0]["tables"][0]
+    match = client.get(f"/api/v1/matches/{table['match']}").get_json()
+    assert match["pin"] and [s["name"] for s in match["sides"]] == table["entrants"]
+    assert all(len(side["players"]) == 2 for side in match["sides"])
+    # Scopone is for pairs: players alone are refused, in words.
+    alone = client.post("/api/v1/tournaments", json={"name": "x", "format": "swiss", "variant": "scopone",
+                                                     "entrants": ["A", "B", "C", "D"]})
+    assert alone.status_code == 400 and "Scopone" in alone.get_json()["error"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"format": "league"}, "format must be one of"),
+    ({"entrants": ["Anna"]}, "2 to 64"),
+    ({"entrants": "Anna, Bruno"}, "2 to 64"),
+    ({"entrants": ["Anna", "anna"]}, "the same"),
+    ({"entrants": ["Anna", {"name": "Nord", "players": ["B", "C"]}]}, "all players or all pairs"),
+    ({"entrants": [{"name": "Nord", "players": ["B"]}, "C"]}, "a name, or a pair"),
+    ({"format": "swiss", "rounds": 9}, "1 to 3 rounds"),
+    ({"format": "swiss", "rounds": True}, "1 to 3 rounds"),
+    ({"seeding": "coin"}, "seeding"),
+    ({"pin": "12"}, "pin must be 4 to 8 digits"),
+    ({"name": ""}, "a name of 1 to 60"),
+    ({"variant": "poker"}, "variant must be one of"),
+])
+def test_a_malformed_tournament_is_refused_in_words(client, body, words):
+    answer = client.post("/api/v1/tournaments", json={
+        "name": "x", "format": "round-robin", "entrants": ["Anna", "Bruno", "Carla", "Dario"], **body})
+    assert answer.status_code == 400, answer.get_json()
+    assert words in answer.get_json()["error"]
+    assert client.get("/api/v1/tournaments/1").status_code == 404
+
+
+def test_the_pages_run_a_night(client):
+    answer = client.post("/tournaments/new", data={
+        "name": "Circolo", "format": "round-robin", "variant": "classica",
+        "entrants": "Anna\nBruno\n\nCarla\n", "seeding": "order"})
+    assert answer.status_code == 303
+    page_url = answer.headers["Location"]
+    tournament_id = int(page_url.rsplit("/", 1)[1])
+    page = client.get(page_url).get_data(as_text=True)
+    assert "Start round 1" in page
+    client.post(f"/tournaments/{tournament_id}/rounds", data={"round": "1"})
+    page = client.get(page_url).get_data(as_text=True)
+    assert "Round 1" in page and "Bye: " in page
+    sheet = client.get(f"/tournaments/{tournament_id}/pairings").get_data(as_text=True)
+    tables = re.findall(r'<td class="big-figure">(\d+)</td>', sheet)
+    assert tables == ["1"] and "deals first" in sheet.lower()
+    # The board polls: nothing while nothing changed, the new score once it does.
+    board = client.get(f"/tournaments/{tournament_id}/board").get_data(as_text=True)
+    version = re.search(r'data-version="([^"]+)"', board).group(1)
+    quiet = client.get(f"/tournaments/{tournament_id}/board/live?since={version}")
+    assert quiet.get_data() == b"" and quiet.headers["HX-Reswap"] == "none"
+    match_id = client.get(f"/api/v1/tournaments/{tournament_id}").get_json()["rounds"][0]["tables"][0]["match"]
+    client.post(f"/api/v1/matches/{match_id}/hands", json=random_hand(2, random.Random(1)))
+    moved = client.get(f"/tournaments/{tournament_id}/board/live?since={version}").get_data(as_text=True)
+    assert 'id="board-live"' in moved and f'data-version="{version}"' not in moved
+    assert client.get(f"/tournaments/{tournament_id}/standings").status_code == 200
+    refused = client.post("/tournaments/new", data={"name": "x", "format": "round-robin",
+                                                    "variant": "classica", "entrants": "Solo"})
+    assert refused.status_code == 400 and "2 to 64" in refused.get_data(as_text=True)
+    for path in ("/tournaments/99", "/tournaments/99/board", "/tournaments/99/board/live",
+                 "/tournaments/99/pairings", f"/tournaments/{2**80}"):
+        assert client.get(path).status_code == 404, path
