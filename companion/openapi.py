@@ -180,6 +180,44 @@ SCHEMAS = {
             "best_hand": HAND_AT, "worst_hand": HAND_AT,
             "last_matches": {"type": "array", "items": {"type": "integer"},
                              "description": "the ids of their last 10 matches, newest first"}}}]},
+    "NewTournament": {"type": "object", "required": ["name", "format", "entrants"], "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 60}, **RULES_IN,
+        "format": {"type": "string", "enum": ["round-robin", "swiss", "knockout"]},
+        "entrants": {"type": "array", "minItems": 2, "maxItems": 64, "items": {"oneOf": [
+            NAME, {"type": "object", "required": ["name", "players"], "properties": {
+                "name": NAME, "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}}}]},
+            "description": "players, or pairs of players (all one or the other); for a knockout, in seed order"},
+        "rounds": {"type": "integer", "minimum": 1, "description": "a Swiss's rounds (fewer than the entrants)"},
+        "seeding": {"type": "string", "enum": ["order", "draw"], "description": "a knockout's bracket"},
+        "pin": {"type": "string", "pattern": "^[0-9]{4,8}$"}}},
+    "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
+                   "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}, "format": {"type": "string"},
+        "variant": {"type": "string"}, "rules": {"type": "object"}, "entrants": {"type": "array"},
+        "planned_rounds": {"type": "integer"}, "pin": {"type": "boolean"},
+        "rounds": {"type": "array", "items": {"type": "object", "required": ["number", "tables", "byes", "over"],
+                                              "properties": {
+            "number": {"type": "integer"}, "over": {"type": "boolean"},
+            "byes": {"type": "array", "items": {"type": "string"}},
+            "tables": {"type": "array", "items": {"type": "object", "required": ["table", "match", "entrants"],
+                                                  "properties": {
+                "table": {"type": "integer"}, "match": {"type": "integer"},
+                "entrants": {"type": "array", "items": {"type": "string"}, "description": "the match's sides, in order"},
+                "totals": {"type": "array", "items": {"type": "integer"}}, "over": {"type": "boolean"},
+                "winner": {"type": "string", "nullable": True}}}}}}},
+        "standings": {"type": "array", "items": {"type": "object", "required": [
+            "entrant", "played", "won", "lost", "match_points", "scored", "conceded"], "properties": {
+            "entrant": {"type": "string"}, "played": {"type": "integer"}, "won": {"type": "integer"},
+            "drawn": {"type": "integer"}, "lost": {"type": "integer"}, "byes": {"type": "integer"},
+            "match_points": {"type": "integer", "description": "a win 2, a draw 1, a bye counts as a win"},
+            "scored": {"type": "integer"}, "conceded": {"type": "integer"}, "difference": {"type": "integer"},
+            "head_to_head": {"type": "integer"}, "buchholz": NULLABLE_INT,
+            "decided_by": {"type": "string", "nullable": True,
+                           "description": "what put this row below the one above: points, head_to_head, "
+                                          "difference, scored, buchholz (Swiss) or seed"}}}},
+        "over": {"type": "boolean"}, "winner": {"type": "string", "nullable": True}}},
+    "TournamentRefused": {"allOf": [{"$ref": "#/components/schemas/Tournament"}, {
+        "type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}]},
     "HandDeleted": {"type": "object", "required": ["deleted", "match"], "properties": {
         "deleted": {"type": "integer"}, "match": {"$ref": "#/components/schemas/Match"}}},
 }
@@ -190,6 +228,7 @@ def question(summary: str, request: str, answer: str) -> dict:
                      "responses": {"200": ok(answer), "400": ERROR, "413": ERROR}}}
 
 
+TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 HAND_ID = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 PIN = {"name": "X-Scopa-PIN", "in": "header", "required": False, "schema": {"type": "string"}}
@@ -268,6 +307,23 @@ SPEC = {
                        "responses": {"200": ok("HandDeleted", "deleted"),
                                      "409": ok("Problem", "changed meanwhile: the hand as it is now"),
                                      **WRITE_ERRORS}}},
+        "/api/v1/tournaments": {"post": {
+            "summary": "Make a tournament (round-robin, swiss or knockout); its rounds start with "
+                       "POST .../rounds", "operationId": "createTournament",
+            "requestBody": body("NewTournament"),
+            "responses": {"201": {**ok("Tournament", "the tournament"), "links": {
+                "StartRound": {"operationId": "startRound",
+                               "parameters": {"tournament_id": "$response.body#/id"}}}},
+                "400": ERROR, "413": ERROR, "503": WRITE_ERRORS["503"]}}},
+        "/api/v1/tournaments/{tournament_id}": {"get": {
+            "summary": "A tournament: its rounds and tables (each an ordinary match), standings, winner",
+            "parameters": [TOURNAMENT_ID], "responses": {"200": ok("Tournament"), "404": ERROR}}},
+        "/api/v1/tournaments/{tournament_id}/rounds": {"post": {
+            "summary": "Start the next round, the first included: one match per table",
+            "operationId": "startRound", "parameters": [TOURNAMENT_ID, PIN],
+            "responses": {"201": ok("Tournament", "started"),
+                          "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
+                          "403": ERROR, "404": ERROR, "429": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/players": {"get": {
             "summary": "Every player's record, most matches won first (names typed in matches are "
                        "matched trimmed and case-insensitive)",

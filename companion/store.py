@@ -398,6 +398,10 @@ def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
     """Delete a match and its hands for good. Its row stays, emptied and marked, so its id is
     never reused."""
     with writing(db):
+        table = db.execute("SELECT t.number, n.name FROM tournament_tables t JOIN tournaments n "
+                           "ON n.id = t.tournament_id WHERE t.match_id = ?", [match_id]).fetchone()
+        if table:
+            raise InTournament(*table)
         changed = db.execute("UPDATE matches SET deleted = ?, sides = '[]', summary = NULL, "
                              "pin_hash = NULL, access_key = NULL, version = version + 1 "
                              "WHERE id = ? AND deleted IS NULL", [now(), match_id]).rowcount
@@ -552,6 +556,15 @@ class Conflict(Exception):
 
 class Gone(Exception):
     """The hand is not there (any more): deleted, perhaps a moment ago on another phone."""
+
+
+class InTournament(Exception):
+    """A tournament's table: its result makes the standings, so the match is corrected, never
+    deleted."""
+
+    def __init__(self, table: int, tournament: str):
+        super().__init__(table, tournament)
+        self.table, self.tournament = table, tournament
 
 
 class MatchNotOver(Exception):

@@ -36,9 +36,9 @@ def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, ro
     """A new tournament, checked whole first: TournamentError (or RulesError) in words."""
     if not isinstance(name, str) or not 0 < len(name.strip()) <= 60:
         raise TournamentError(said("a tournament needs a name of 1 to 60 characters"))
-    if format not in FORMATS:
+    if not isinstance(format, str) or format not in FORMATS:
         raise TournamentError(said("format must be one of: {names}", names=", ".join(FORMATS)))
-    if variant not in PRESETS:
+    if not isinstance(variant, str) or variant not in PRESETS:
         raise TournamentError(said("variant must be one of: {names}", names=", ".join(PRESETS)))
     rules = rules_for(variant, options if isinstance(options, dict) else {})
     entrants = entrants_from(entrants)
@@ -51,7 +51,7 @@ def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, ro
                                        n=len(entrants), most=len(entrants) - 1))
     else:
         rounds = None
-    if seeding not in (None, "order", "draw"):
+    if seeding is not None and (not isinstance(seeding, str) or seeding not in ("order", "draw")):
         raise TournamentError(said('seeding must be "order" or "draw"'))
     if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
         raise TournamentError(said("pin must be 4 to 8 digits"))
@@ -219,6 +219,7 @@ def board(tournament_id: int):
     from .views import join_url, qr_svg
     join = join_url().rstrip("/") + url_for("tournaments.tournament", tournament_id=t.id)
     return render_template("board.html", **page_data(t), join=join, qr_svg=qr_svg,
+                           refresh=request.args.get("refresh") == "1",
                            version=store.tournament_version(store.get_db(), t.id))
 
 

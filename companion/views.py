@@ -270,6 +270,11 @@ def delete_match(match_id: int):
             store.delete_match(store.get_db(), match_id)
         except store.Gone:
             abort(404)
+        except store.InTournament as table:
+            flash(_("This match is table %(table)s of %(tournament)s: its result makes the "
+                    "standings. Correct its hands instead.", table=table.table,
+                    tournament=table.tournament))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
         flash(_("%(match)s deleted.", match=current.title))
         return redirect(url_for("table.index"), code=303)
     return render_template("delete_match.html", match=current)

@@ -82,6 +82,9 @@ def made(server):            # noqa: F811 (the imported fixture)
     with urllib.request.urlopen(server + "/api/v1/players", timeout=10) as answer:
         players = {p["name"]: p["id"] for p in json.loads(answer.read())["players"]}
     ids["anna"], ids["bruno"] = players["Anna"], players["Bruno"]
+    tournament = api(server, "/tournaments", {"name": "Giovedì", "format": "swiss", "rounds": 2,
+                                              "entrants": ["Anna", "Bruno", "Carla", "Dario", "Elsa"]})
+    ids["tournament"] = api(server, f"/tournaments/{tournament['id']}/rounds", {})["id"]
     return ids
 
 
@@ -240,6 +243,12 @@ PAGES = [
     Page("players-filtered", "/players?variant=scopone&period=30"),
     Page("player", "/players/{anna}"),
     Page("player-merge", "/players/{bruno}/merge?into={anna}"),
+    Page("tournaments", "/tournaments"),
+    Page("tournament-new", "/tournaments/new"),
+    Page("tournament", "/tournaments/{tournament}"),
+    Page("tournament-board", "/tournaments/{tournament}/board"),
+    Page("tournament-pairings", "/tournaments/{tournament}/pairings"),
+    Page("tournament-standings", "/tournaments/{tournament}/standings"),
     Page("not-found", "/no/such/page", status=404),
 ]
 
@@ -248,11 +257,11 @@ NO_JS = ["home", "new-match", "match-playing", "match-over-rematch", "hand-cards
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
          "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "player",
-         "not-found"]
+         "tournament-new", "tournament", "tournament-board", "not-found"]
 
 # In Italian and French too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "hand-cards", "hand-counts-bazzica",
-         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "not-found"]
+         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "tournament-board", "not-found"]
 
 BY_NAME = {page.name: page for page in PAGES}
 CASES = ([pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]

@@ -803,3 +803,52 @@ def test_a_players_page_and_a_matchs_chart_at_360_px(browser, server, scripts):
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+def test_a_round_robin_of_four_runs_to_its_end_from_the_pages_and_the_board(browser, server):
+    """Issue 14: a four-player round robin made and run from the pages (each hand recorded
+    through the API, as a phone at each table would), the board on the wall following it by
+    itself, and the winner on it at the end."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server)
+    organiser, wall = context.new_page(), context.new_page()
+    try:
+        organiser.goto("/")
+        organiser.get_by_role("link", name="Tournament night").click()
+        organiser.get_by_role("link", name="+ New tournament").click()
+        organiser.fill("#t-name", "Thursday club")
+        organiser.fill("#t-entrants", "Wanda\nXavier\nYlenia\nZeno")
+        organiser.get_by_role("button", name="Create the tournament").click()
+        expect(organiser.get_by_role("heading", level=1)).to_have_text("Thursday club")
+        tournament_url = organiser.url
+        api = tournament_url.replace("/tournaments/", "/api/v1/tournaments/")
+        wall.goto(tournament_url + "/board")
+        expect(wall.locator(".board-round h2")).to_have_text("The first round starts soon")
+        everyone = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+        for number in (1, 2, 3):
+            organiser.get_by_role("button", name=f"Start round {number}").click()
+            expect(organiser.locator(f'[data-testid="round-{number}"] .round-table')).to_have_count(2)
+            # The board shows the new round by itself.
+            expect(wall.locator(".board-round h2")).to_contain_text(f"Round {number} of 3", timeout=10000)
+            for table in organiser.request.get(api).json()["rounds"][-1]["tables"]:
+                # The first-named entrant takes every card of each hand, with a scopa: 5 a hand.
+                for _ in range(3):
+                    answer = organiser.request.post(f"/api/v1/matches/{table['match']}/hands",
+                                                    data={"piles": [everyone, []], "sweeps": [1, 0]})
+                    if answer.status == 409:
+                        break
+                    assert answer.status == 201, answer.text()
+                # The wall follows each table's score.
+                row = wall.locator('[data-testid="board-tables"] li', has_text=table["entrants"][0])
+                expect(row.locator(".board-score")).to_have_text(re.compile(r"1[0-9]\s–\s0"), timeout=10000)
+            organiser.reload()
+        final = organiser.request.get(api).json()
+        assert final["over"]
+        expect(wall.locator('[data-testid="winner"]')).to_have_text(f"{final['winner']} wins the tournament",
+                                                                    timeout=10000)
+        shown = wall.locator('[data-testid="standings"] tbody .entrant-name').all_inner_texts()
+        assert shown == [row["entrant"] for row in final["standings"]]
+        points = wall.locator('[data-testid="standings"] tbody td.big-figure').all_inner_texts()
+        assert [int(p) for p in points] == [row["match_points"] for row in final["standings"]]
+        assert sorted(int(p) for p in points) != [0, 0, 0, 0] and sum(int(p) for p in points) == 12
+    finally:
+        context.close()

@@ -224,6 +224,7 @@ def test_pairs_play_as_teams_and_a_pin_guards_the_rounds(client):
     ({"pin": "12"}, "pin must be 4 to 8 digits"),
     ({"name": ""}, "a name of 1 to 60"),
     ({"variant": "poker"}, "variant must be one of"),
+    ({"variant": {}}, "variant must be one of"),          # found by the API fuzzer: was a 500
 ])
 def test_a_malformed_tournament_is_refused_in_words(client, body, words):
     answer = client.post("/api/v1/tournaments", json={
@@ -251,6 +252,9 @@ def test_the_pages_run_a_night(client):
     # The board polls: nothing while nothing changed, the new score once it does.
     board = client.get(f"/tournaments/{tournament_id}/board").get_data(as_text=True)
     version = re.search(r'data-version="([^"]+)"', board).group(1)
+    # A screen without JavaScript refreshes only when asked to (axe: meta-refresh).
+    assert 'http-equiv="refresh"' not in board and "?refresh=1" in board
+    assert 'http-equiv="refresh"' in client.get(f"/tournaments/{tournament_id}/board?refresh=1").get_data(as_text=True)
     quiet = client.get(f"/tournaments/{tournament_id}/board/live?since={version}")
     assert quiet.get_data() == b"" and quiet.headers["HX-Reswap"] == "none"
     match_id = client.get(f"/api/v1/tournaments/{tournament_id}").get_json()["rounds"][0]["tables"][0]["match"]
@@ -264,3 +268,13 @@ def test_the_pages_run_a_night(client):
     for path in ("/tournaments/99", "/tournaments/99/board", "/tournaments/99/board/live",
                  "/tournaments/99/pairings", f"/tournaments/{2**80}"):
         assert client.get(path).status_code == 404, path
+
+
+def test_a_tables_match_cannot_be_deleted(client):
+    tournament = new(client, entrants=["Anna", "Bruno"])
+    tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds").get_json()
+    match_id = tournament["rounds"][0]["tables"][0]["match"]
+    version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
+    answer = client.post(f"/matches/{match_id}/delete", data={"version": version}, follow_redirects=True)
+    assert "table 1 of Giovedì" in answer.get_data(as_text=True)
+    assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
