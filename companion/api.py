@@ -578,11 +578,11 @@ def _player_scope() -> dict[str, Any]:
     if since is not None:
         try:
             moment = datetime.fromisoformat(since)
-        except ValueError:
+            if moment.tzinfo is None:
+                moment = moment.astimezone()       # the server's own time zone: the table's
+            since = moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+        except (ValueError, OverflowError, OSError):    # not a date, or beyond the calendar
             raise BadRequest(said("since must be a date, such as 2026-11-01")) from None
-        if moment.tzinfo is None:
-            moment = moment.astimezone()       # the server's own time zone: the table's
-        since = moment.astimezone(timezone.utc).isoformat(timespec="seconds")
     return {"variant": variant, "since": since}
 
 

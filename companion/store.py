@@ -145,7 +145,9 @@ def _m008_players(db: sqlite_utils.Database) -> None:
                 hand.result = matches.result_of(hand.score)
                 db.execute("UPDATE hands SET result = ? WHERE id = ?", [json.dumps(hand.result), hand.id])
         sides = _seat_players(db, row["id"], row["sides"], row["rules"].get("preset", ""))
-        db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(sides), row["id"]])
+        if sides != row["sides"]:       # "anna" is the known "Anna": the outcome says so too
+            db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(sides), row["id"]])
+            current = matches.build({**row, "sides": sides}, hand_rows(db, row["id"]))
         _keep_summary(db, row["id"], matches.summary_of(current.outcome, len(played),
                                                         matches.stats_of(current)))
 
@@ -717,6 +719,12 @@ def _player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
                        [player_key(name)]).fetchone()
     if found:
         return found[0], found[1]
+    merged = db.execute("SELECT merged_into FROM players WHERE key = ? ORDER BY id DESC LIMIT 1",
+                        [player_key(name)]).fetchone()
+    if merged:          # a name merged into another player ("Annna" into "Anna") finds that one
+        target = player_row(db, merged[0])
+        if target:
+            return target["id"], target["name"]
     table = db["players"]
     table.insert({"name": name.strip(), "key": player_key(name), "created": now()})
     return table.last_pk, name.strip()
@@ -849,11 +857,21 @@ def _active(db: sqlite_utils.Database, player_id: int) -> dict[str, Any]:
     return rows[0]
 
 
-def _reseat(db: sqlite_utils.Database, old: int, new: int, name: str,
+def _reseat(db: sqlite_utils.Database, old: int, new: int, old_name: str, name: str,
             ledger: Callable[[dict[str, Any]], Any]) -> None:
     """Every match ``old`` sat at now seats ``new``, called ``name``: its sides are rewritten
     and its summary (whose outcome names the sides) worked out again, its version bumped so
-    the phones showing it follow."""
+    the phones showing it follow. A tournament's entrants follow too, so its next round seats
+    the same player."""
+    for tournament_id, entrants in db.execute("SELECT id, entrants FROM tournaments").fetchall():
+        entrants = json.loads(entrants)
+        renamed = [{**e, "name": name if len(e["players"]) == 1 and player_key(e["name"]) == player_key(old_name)
+                    else e["name"],
+                    "players": [name if player_key(p) == player_key(old_name) else p for p in e["players"]]}
+                   for e in entrants]
+        if renamed != entrants:
+            db.execute("UPDATE tournaments SET entrants = ?, version = version + 1 WHERE id = ?",
+                       [json.dumps(renamed), tournament_id])
     seats = db.execute("SELECT match_id, side, seat FROM seats WHERE player_id = ?", [old]).fetchall()
     db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [new, old])
     for match_id, side, seat in seats:
@@ -883,7 +901,7 @@ def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
             return
         db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
                    [name.strip(), player_key(name), player_id])
-        _reseat(db, player_id, player_id, name.strip(), ledger)
+        _reseat(db, player_id, player_id, row["name"], name.strip(), ledger)
 
 
 def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
@@ -891,7 +909,7 @@ def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
     """One person entered as two players: ``player_id``'s matches become ``into``'s, under
     ``into``'s name. PlayedTogether if they sat at one match; Gone if either is not there."""
     with writing(db):
-        _active(db, player_id)
+        merged = _active(db, player_id)
         target = _active(db, into)
         if player_id == into:
             return
@@ -900,7 +918,7 @@ def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
                               [player_id, into]).fetchone()
         if together:
             raise PlayedTogether(together[0])
-        _reseat(db, player_id, into, target["name"], ledger)
+        _reseat(db, player_id, into, merged["name"], target["name"], ledger)
         db.execute("UPDATE players SET merged_into = ? WHERE id = ? OR merged_into = ?",
                    [into, player_id, player_id])
 

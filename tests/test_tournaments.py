@@ -278,3 +278,19 @@ def test_a_tables_match_cannot_be_deleted(client):
     answer = client.post(f"/matches/{match_id}/delete", data={"version": version}, follow_redirects=True)
     assert "table 1 of Giovedì" in answer.get_data(as_text=True)
     assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
+
+
+def test_a_player_renamed_during_a_tournament_keeps_one_record(client):
+    """Found in review: the next round's tables were made with the old name, which made a new
+    player."""
+    tournament = new(client, entrants=["Anna", "Bruno", "Carla", "Dario"])
+    tournament = play_round(client, tournament, random.Random(3))
+    anna = next(p["id"] for p in client.get("/api/v1/players").get_json()["players"] if p["name"] == "Anna")
+    assert client.post(f"/players/{anna}/rename", data={"name": "Anna Rossi"}).status_code == 303
+    tournament = play_round(client, tournament, random.Random(4))
+    names = {p["name"] for p in client.get("/api/v1/players").get_json()["players"]}
+    assert names == {"Anna Rossi", "Bruno", "Carla", "Dario"}
+    assert "Anna Rossi" in [row["entrant"] for row in tournament["standings"]]
+    assert any("Anna Rossi" in t["entrants"] for t in tournament["rounds"][1]["tables"])
+    record = client.get(f"/api/v1/players/{anna}").get_json()
+    assert record["matches"] == 2
