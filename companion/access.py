@@ -19,7 +19,7 @@ import threading
 import time
 from collections import defaultdict, deque
 from functools import wraps
-from typing import Callable
+from typing import Any, Callable
 
 from flask import redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -94,13 +94,19 @@ def try_pin(match_id: int, pin: str) -> bool:
     """Check a PIN; remember the match's access key for this phone when right. Raises
     TooManyTries when this address, or anyone, has tried too often for this match."""
     access = _access(match_id)
-    if not access or not access[0]:
+    if not access or not access[0] or not _right_pin(match_id, access[0], pin):
         return False
-    counted = _take_a_try(match_id)
-    if check_password_hash(access[0], pin or ""):
+    session["unlocked"] = [*session.get("unlocked", [])[-49:], access[1]]
+    session.permanent = True
+    return True
+
+
+def _right_pin(limited: Any, pin_hash: str, pin: str | None) -> bool:
+    """Whether ``pin`` is the one hashed, counted against the limits of ``limited`` (a match's
+    number, or a tournament's key); a right PIN gives its try back."""
+    counted = _take_a_try(limited)
+    if check_password_hash(pin_hash, pin or ""):
         _give_back(counted)
-        session["unlocked"] = [*session.get("unlocked", [])[-49:], access[1]]
-        session.permanent = True
         return True
     return False
 
@@ -129,12 +135,10 @@ def try_tournament_pin(tournament_id: int, pin_hash: str | None, pin: str | None
     """Check a tournament's PIN, within the same limits as a match's; remember it when right."""
     if not pin_hash:
         return True
-    counted = _take_a_try(("tournament", tournament_id))
-    if check_password_hash(pin_hash, pin or ""):
-        _give_back(counted)
-        unlock_tournament(tournament_id, pin_hash)
-        return True
-    return False
+    if not _right_pin(("tournament", tournament_id), pin_hash, pin):
+        return False
+    unlock_tournament(tournament_id, pin_hash)
+    return True
 
 
 def unlock_tournament(tournament_id: int, pin_hash: str) -> None:

@@ -19,6 +19,9 @@ from .access import TooManyTries, hash_pin, needs_pin, new_access_key, try_pin
 from .matches import Hand, Ledger, Match, MatchOver, build, listed, result_of, score_entry
 from .players import empty_record, ranked
 from .tournaments import TournamentError
+from .tournament_pages import create as create_tournament, load as load_tournament
+from .tournament_pages import start_next_round, tournament_json
+from .access import try_tournament_pin
 
 from .i18n import for_api
 from .rules.said import said
@@ -406,9 +409,14 @@ def create_match_api():
         raise BadRequest(said("pin must be 4 to 8 digits"))
     match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
                                   hash_pin(pin) if pin else None, Ledger, new_access_key())
-    response = jsonify(match_summary(_load(match_id)))
+    return _created(match_summary(_load(match_id)), url_for("api.get_match", match_id=match_id))
+
+
+def _created(body: dict[str, Any], location: str):
+    """201 Created: what was made, and where it lives."""
+    response = jsonify(body)
     response.status_code = 201
-    response.headers["Location"] = url_for("api.get_match", match_id=match_id)
+    response.headers["Location"] = location
     return response
 
 
@@ -622,8 +630,7 @@ def get_player(player_id: int):
 # -- Tournaments --------------------------------------------------------------------------------
 
 def _tournament(tournament_id: int):
-    from .tournament_pages import load
-    found = load(tournament_id)
+    found = load_tournament(tournament_id)
     if found is None:
         raise NotFoundError(said("no such tournament"))
     return found
@@ -631,23 +638,20 @@ def _tournament(tournament_id: int):
 
 @bp.post("/tournaments")
 def create_tournament_api():
-    from .tournament_pages import create, load, tournament_json
     data = _body()
     try:
-        tournament_id = create(data.get("name"), data.get("format"), data.get("variant", "classica"),
-                               data.get("options") or {}, data.get("entrants"), data.get("rounds"),
-                               data.get("seeding"), data.get("pin"))
+        tournament_id = create_tournament(
+            data.get("name"), data.get("format"), data.get("variant", "classica"),
+            data.get("options") or {}, data.get("entrants"), data.get("rounds"),
+            data.get("seeding"), data.get("pin"))
     except TournamentError as problem:
         raise BadRequest(problem.args[0]) from None
-    response = jsonify(tournament_json(load(tournament_id)))
-    response.status_code = 201
-    response.headers["Location"] = url_for("api.get_tournament", tournament_id=tournament_id)
-    return response
+    return _created(tournament_json(_tournament(tournament_id)),
+                    url_for("api.get_tournament", tournament_id=tournament_id))
 
 
 @bp.get("/tournaments/<int:tournament_id>")
 def get_tournament(tournament_id: int):
-    from .tournament_pages import tournament_json
     return jsonify(tournament_json(_tournament(tournament_id)))
 
 
@@ -655,11 +659,9 @@ def get_tournament(tournament_id: int):
 def start_round_api(tournament_id: int):
     """Start the next round (the first included): 409 while a round is being played, or once
     the tournament is over. With a PIN, X-Scopa-PIN."""
-    from .access import try_tournament_pin
-    from .tournament_pages import _pin_hash, load, start_next_round, tournament_json
     found = _tournament(tournament_id)
-    pin_hash = _pin_hash(tournament_id)
-    if pin_hash and not try_tournament_pin(tournament_id, pin_hash, request.headers.get("X-Scopa-PIN")):
+    if found.pin_hash and not try_tournament_pin(tournament_id, found.pin_hash,
+                                                 request.headers.get("X-Scopa-PIN")):
         raise Forbidden(said("this tournament has a PIN: send it in the X-Scopa-PIN header"))
     try:
         start_next_round(found)
@@ -669,7 +671,7 @@ def start_round_api(tournament_id: int):
         response = jsonify({"error": for_api(message), **tournament_json(_tournament(tournament_id))})
         response.status_code = 409
         return response
-    response = jsonify(tournament_json(load(tournament_id)))
+    response = jsonify(tournament_json(_tournament(tournament_id)))
     response.status_code = 201
     return response
 

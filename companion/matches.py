@@ -41,6 +41,14 @@ def sides_for(layout: str, players: Sequence[str], teams: Sequence[str]) -> list
             {"name": teams[1], "players": list(players[1:2 * size:2])}]
 
 
+def seating(sides: Sequence[dict[str, Any]]) -> list[tuple[str, int]]:
+    """(player, side) in playing order round the table: team mates sit apart, so the turn
+    alternates between the teams."""
+    longest = max(len(side["players"]) for side in sides)
+    return [(side["players"][i], s) for i in range(longest)
+            for s, side in enumerate(sides) if i < len(side["players"])]
+
+
 def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> HandScore:
     """Score what the players entered for a hand: piles of cards, or counts."""
     declarations = [Declaration(d["side"], d["deal"], tuple(parse_cards(d["cards"], said("a declaration"))))
@@ -169,11 +177,7 @@ class Match:
 
     @property
     def seats(self) -> list[tuple[str, int]]:
-        """(player, side) in playing order round the table: team mates sit apart, so the
-        turn alternates between the teams."""
-        longest = max(len(side["players"]) for side in self.sides)
-        return [(side["players"][i], s) for i in range(longest)
-                for s, side in enumerate(self.sides) if i < len(side["players"])]
+        return seating(self.sides)
 
     def dealer(self, number: int) -> tuple[str, str]:
         """Who deals hand ``number`` (from 1) and who plays first: the deal passes to the next

@@ -112,8 +112,10 @@ def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database) -> None:
     db["matches"].create_index(["archived", "id"])      # every match, newest first (the API)
 
 
-SEAT_STATS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
-              "napola", "declarations", "best", "worst")
+# A side's figures kept in its players' seats: those a record adds up, then its best and worst hand.
+SEAT_SUMS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
+             "napola", "declarations")
+SEAT_STATS = (*SEAT_SUMS, "best", "worst")
 
 
 def _m008_players(db: sqlite_utils.Database) -> None:
@@ -133,7 +135,7 @@ def _m008_players(db: sqlite_utils.Database) -> None:
                        pk=("match_id", "side", "seat"),
                        foreign_keys=[("match_id", "matches", "id"), ("player_id", "players", "id")],
                        not_null={"player_id", "variant"},
-                       defaults={name: 0 for name in ("over", "won", "drawn", *SEAT_STATS[:-2])})
+                       defaults={name: 0 for name in ("over", "won", "drawn", *SEAT_SUMS)})
     db["seats"].create_index(["player_id", "match_id"])
     db["seats"].create_index(["variant"])         # the variants a record can be filtered by
     for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):
@@ -798,7 +800,7 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
     if player_id is not None:
         where += " AND s.player_id = ?"
         values.append(player_id)
-    sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in SEAT_STATS[:-2])
+    sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in SEAT_SUMS)
     dated = "JOIN matches m ON m.id = s.match_id " if since else ""
     return [dict(row) for row in db.query(
         "SELECT p.id, p.name, SUM(s.over) AS matches, SUM(s.won) AS won, SUM(s.drawn) AS drawn, "
@@ -837,11 +839,10 @@ def extreme_hand(db: sqlite_utils.Database, player_id: int, best: bool, variant:
 
 def player_match_rows(db: sqlite_utils.Database, player_id: int, variant: str | None = None,
                       since: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
-    """The player's last matches, newest first, with the side they sat on (``seat_side``)."""
+    """The player's last matches, newest first."""
     where, values = _filters(variant, since)
-    return [{**_match({k: v for k, v in row.items() if k != "seat_side"}),
-             "seat_side": row["seat_side"]} for row in db.query(
-        f"SELECT m.*, s.side AS seat_side FROM seats s JOIN matches m ON m.id = s.match_id "
+    return [_match(row) for row in db.query(
+        f"SELECT m.* FROM seats s JOIN matches m ON m.id = s.match_id "
         f"WHERE s.player_id = ? AND {where} ORDER BY m.id DESC LIMIT ?",
         [player_id, *values, limit])]
 

@@ -12,9 +12,10 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _
 
 from . import store
-from .access import hash_pin, new_access_key, try_tournament_pin, tournament_unlocked, unlock_new, unlock_tournament
-from .access import TooManyTries
-from .i18n import explain, say, variant_title
+from .access import (TooManyTries, hash_pin, new_access_key, tournament_unlocked, try_tournament_pin,
+                     unlock_new, unlock_tournament)
+from .forms import FORMAT_WORDS, NewTournamentForm
+from .i18n import explain, variant_title
 from .matches import Ledger
 from .rules import RulesError, rules_for
 from .rules.rulesets import PRESETS, check_seating
@@ -130,9 +131,7 @@ def tie_break_words() -> dict[str, str]:
 
 
 def format_words() -> dict[str, str]:
-    return {"round-robin": _("Round robin (everyone meets everyone)"),
-            "swiss": _("Swiss (a set number of rounds)"),
-            "knockout": _("Knockout (a bracket)")}
+    return {code: str(words) for code, words in FORMAT_WORDS.items()}
 
 
 @bp.get("/tournaments")
@@ -144,29 +143,19 @@ def tournament_list():
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])
 def new_tournament():
-    form = request.form
+    form = NewTournamentForm()
     error = None
-    if request.method == "POST":
-        lines = [line.strip() for line in form.get("entrants", "").splitlines() if line.strip()]
-        entrants: list[Any] = []
-        for line in lines:
-            if ":" in line:         # "Nord: Anna, Bruno", a pair
-                name, players = line.split(":", 1)
-                entrants.append({"name": name.strip(),
-                                 "players": [p.strip() for p in players.split(",") if p.strip()]})
-            else:
-                entrants.append(line)
-        rounds = form.get("rounds", "").strip()
+    if form.validate_on_submit():
         try:
-            tournament_id = create(form.get("name", ""), form.get("format"), form.get("variant"), {},
-                                   entrants, int(rounds) if rounds.isdigit() else None,
-                                   form.get("seeding") or "order", form.get("pin") or None)
+            tournament_id = create(form.name.data, form.format.data, form.variant.data, {},
+                                   form.entrant_list(), form.rounds.data, form.seeding.data,
+                                   form.pin.data or None)
         except (TournamentError, RulesError) as problem:
             error = explain(problem)
         else:
             return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
-    return render_template("new_tournament.html", form=form, error=error, formats=format_words(),
-                           presets=[(code, variant_title(code)) for code in PRESETS]), 400 if error else 200
+    refused = error or form.errors
+    return render_template("new_tournament.html", form=form, error=error), 400 if refused else 200
 
 
 def page_data(tournament: Tournament) -> dict[str, Any]:
@@ -179,21 +168,14 @@ def page_data(tournament: Tournament) -> dict[str, Any]:
 def tournament(tournament_id: int):
     t = the(tournament_id)
     return render_template("tournament.html", **page_data(t),
-                           unlocked=tournament_unlocked(t.id, _pin_hash(t.id)))
-
-
-def _pin_hash(tournament_id: int) -> str | None:
-    row = store.get_db().execute("SELECT pin_hash FROM tournaments WHERE id = ?",
-                                 [tournament_id]).fetchone()
-    return row[0] if row else None
+                           unlocked=tournament_unlocked(t.id, t.pin_hash))
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds")
 def start_round(tournament_id: int):
     t = the(tournament_id)
-    pin_hash = _pin_hash(t.id)
     try:
-        if not tournament_unlocked(t.id, pin_hash) and not try_tournament_pin(t.id, pin_hash, request.form.get("pin")):
+        if not tournament_unlocked(t.id, t.pin_hash) and not try_tournament_pin(t.id, t.pin_hash, request.form.get("pin")):
             flash(_("That is not the tournament's PIN: no round was started."))
             return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
     except TooManyTries:

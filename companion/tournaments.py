@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import tournament as pairing
-from .matches import sides_for
+from .matches import seating, sides_for
 from .rules import rules_from_dict
 from .rules.said import said
 
@@ -32,7 +32,6 @@ class Table:
     over: bool
     winner: int | None                  # the winning entrant, once over (None: a draw)
     hands: int
-    deleted: bool = False
     seats: list[str] = field(default_factory=list)     # round the table, from the first side's
     dealer: str = ""                                   # who deals the first hand
 
@@ -65,9 +64,13 @@ class Tournament:
     entrants: list[dict[str, Any]]
     planned: int | None                 # a Swiss's rounds
     seeding: str
-    has_pin: bool
+    pin_hash: str | None
     version: int
     rounds: list[Round] = field(default_factory=list)
+
+    @property
+    def has_pin(self) -> bool:
+        return bool(self.pin_hash)
 
     @property
     def names(self) -> list[str]:
@@ -158,19 +161,17 @@ def build(state: dict[str, Any]) -> Tournament:
     row = state["tournament"]
     tournament = Tournament(row["id"], row["name"], row["format"], rules_from_dict(row["rules"]),
                             row["entrants"], row["rounds"], row["seeding"] or "order",
-                            bool(row["pin_hash"]), row["version"] or 0)
+                            row["pin_hash"], row["version"] or 0)
     tables: dict[int, list[Table]] = {}
     for t in state["tables"]:
         summary = t["match"]["summary"] or {}
         over = bool(summary.get("over")) and not t["match"]["deleted"]
         side = summary.get("winner")
         entrants = (t["first"], t["second"])
-        sides = t["match"]["sides"] or [{"players": []}, {"players": []}]
-        seats = [player for pair in zip(*(s["players"] for s in sides)) for player in pair]
+        seats = [player for player, _side in seating(t["match"]["sides"])] if t["match"]["sides"] else []
         tables.setdefault(t["round"], []).append(Table(
             t["number"], t["match_id"], entrants, tuple(summary.get("totals") or (0, 0)), over,
-            None if side is None else entrants[side], summary.get("hands", 0),
-            bool(t["match"]["deleted"]), seats,
+            None if side is None else entrants[side], summary.get("hands", 0), seats,
             seats[t["match"]["first_dealer"] % len(seats)] if seats else ""))
     tournament.rounds = [Round(r["number"], tables.get(r["number"], []), r["byes"], r["slots"])
                          for r in state["rounds"]]
