@@ -15,7 +15,7 @@ from typing import Any
 
 from babel.dates import format_date, format_time
 from babel.numbers import format_decimal, format_percent
-from flask import (Blueprint, Flask, current_app, g, redirect, request, url_for)
+from flask import Flask, current_app, g, request
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 
 from .rules.cards import Card
@@ -24,9 +24,7 @@ from .rules.said import Joined, Said, Suit, Versus, english
 
 LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français"}
 COOKIE = "lang"
-YEAR = 365 * 24 * 3600
 
-bp = Blueprint("lang", __name__)
 babel = Babel()
 
 
@@ -39,17 +37,6 @@ def page_language() -> str:
         return chosen
     return (request.accept_languages.best_match(list(LANGUAGES))
             or current_app.config.get("LANG") or "it")
-
-
-@bp.get("/lang/<code>")
-def choose(code: str):
-    """The language switch: kept a year in a cookie, then back to the page it was pressed on."""
-    from .views import on_this_site
-    back = on_this_site(request.args.get("next", ""), url_for("table.index"))
-    response = redirect(back, 303)
-    if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True)
-    return response
 
 
 # -- Cards in words -------------------------------------------------------------------------
@@ -278,7 +265,6 @@ def init_app(app: Flask) -> None:
                           str(Path(__file__).resolve().parent / "translations"))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")     # the messages' own language
     babel.init_app(app, locale_selector=page_language)
-    app.register_blueprint(bp)
 
     @app.context_processor
     def language_of_the_page() -> dict[str, Any]:
@@ -287,6 +273,7 @@ def init_app(app: Flask) -> None:
         return {"lang": lang, "languages": LANGUAGES, "colon": "\u00a0:" if lang == "fr" else ":"}
 
     app.add_template_global(say)
+    app.add_template_global(variant_title)
     app.add_template_global(show)
     app.add_template_global(show_all)
     app.add_template_global(percent)

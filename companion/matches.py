@@ -20,17 +20,8 @@ from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rul
                     Tally, check_claim, match_outcome, next_outcome, parse_cards, rules_from_dict,
                     score_piles, score_tallies)
 from .rules.deal import DealPlan, deal_plan
-from .i18n import variant_title
-from .rules.said import from_json, said, to_json
-
-LAYOUTS = {
-    "2": "2 players",
-    "3": "3 players",
-    "4": "4 players",
-    "2x2": "2 teams of 2",
-    "2x3": "2 teams of 3",
-}
-
+from .rules.said import said
+from .rules.said_json import from_json, to_json
 
 def sides_for(layout: str, players: Sequence[str], teams: Sequence[str]) -> list[dict[str, Any]]:
     """The sides of a match: one per player, or two teams whose players sit alternately."""
@@ -170,10 +161,6 @@ class Match:
     @property
     def title(self) -> str:
         return " – ".join(self.names)    # "Anna – Bruno", as a fixture is written in every language
-
-    @property
-    def variant_title(self) -> str:
-        return variant_title(self.rules.preset)
 
     @property
     def seats(self) -> list[tuple[str, int]]:
@@ -334,6 +321,12 @@ class Ledger:
                           None if entry["mode"] == "claim" else result)
         return summary_of(next_outcome(before, hand, self.rules, self.names), summary["hands"] + 1,
                           stats)
+
+    def rescored(self, hand_rows: Sequence[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+        """Each hand's points scored afresh from its entry, by the hand's id (a claim has none):
+        what a migration that adds to a stored result writes back."""
+        current = build(self.row, hand_rows)
+        return [(hand.id, result_of(hand.score)) for hand in current.hands if hand.claim is None]
 
     def after_change(self, hand_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The summary worked out again from every hand's stored points."""

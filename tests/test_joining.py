@@ -145,7 +145,7 @@ def test_the_first_url_given_is_printed_first_and_drawn(monkeypatch, tmp_path):
     assert drawn == [urls]
     assert {"scopa.lan", "scopa.example", "192.168.1.23"} <= set(served["app"].config["TRUSTED_HOSTS"])
     with served["app"].test_request_context("/", base_url="http://127.0.0.1:8123/"):
-        from companion.views import join_url
+        from companion.web.pages import join_url
         assert join_url() == "http://scopa.lan:8123/"
 
 

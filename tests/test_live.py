@@ -17,7 +17,8 @@ from io import BytesIO
 
 import pytest
 
-from companion import access, create_app
+from companion import create_app
+from companion.web import access
 from helpers import start_companion
 from companion.rules import deck
 

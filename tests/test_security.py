@@ -10,7 +10,8 @@ from io import BytesIO
 
 import pytest
 
-from companion import access, create_app, store
+from companion import create_app, store
+from companion.web import access
 from companion.cli import allowed_hosts
 from companion.rules import deck
 

@@ -88,7 +88,7 @@ def app(tmp_path):
 
 def cached_connection(app):
     """The connection this thread's requests use (the test client runs them in this thread)."""
-    return store._threads.connections[app.config["DATABASE"]]
+    return store.db._threads.connections[app.config["DATABASE"]]
 
 
 def test_a_read_only_store_explains_itself_keeps_reading_and_recovers(app, client):
@@ -128,7 +128,7 @@ def test_a_full_disk_answers_503_and_loses_nothing(app, client):
 
 def test_a_file_that_is_not_a_store_is_said_plainly(app, client, tmp_path):
     match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
-    store._threads.connections.clear()
+    store.db._threads.connections.clear()
     for suffix in ("", "-wal", "-shm"):
         Path(app.config["DATABASE"] + suffix).unlink(missing_ok=True)
     Path(app.config["DATABASE"]).write_bytes(b"not a database at all" * 100)

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from companion import create_app
-from companion.forms import NewMatchForm
+from companion.table.forms import NewMatchForm
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
 

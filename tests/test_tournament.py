@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import tournament
-from companion.tournament import (TIE_BREAKS, berger_rounds, knockout_champion,
+from companion.tournaments import pairing as tournament
+from companion.tournaments.pairing import (TIE_BREAKS, berger_rounds, knockout_champion,
                                   knockout_first_round, knockout_next_round, seeding_order,
                                   standings, swiss_round)
 

@@ -16,22 +16,23 @@ from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
-from . import store
-from .access import needs_pin
-from .forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
-from .matches import Ledger, Match, MatchOver, build
-from .i18n import card_in_words as card_name, explain, short_words as short_label, suit_words as suit_label
-from .rules.said import said
-from .rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
+from .. import store
+from ..web.access import needs_pin
+from ..web.forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
+from ..matches import Ledger, Match, MatchOver, build
+from ..i18n import card_in_words as card_name, explain, short_words as short_label, suit_words as suit_label
+from ..rules.said import said
+from ..rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
                     parse_cards, rules_for)
-from .rules.cards import SUITS
-from .rules.deal import deal_plan
-from .rules.primiera import decide_piles, overtaking_cards
-from .i18n import VARIANT_TITLES
-from .rules.rulesets import PRESETS, Rules
-from .rules.scoring import ITEMS
+from ..rules.cards import SUITS
+from ..rules.deal import deal_plan
+from ..rules.primiera import decide_piles, overtaking_cards
+from ..i18n import VARIANT_TITLES
+from ..rules.rulesets import PRESETS, Rules
+from ..rules.scoring import ITEMS
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
+
 
 CHOICE_ITEMS = ("bonus_suit", "primiera", "missing_suit", "capture", "void_deal", "pack")
 
@@ -50,8 +51,6 @@ def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectC
     for card in deck(size):
         choices.append(SelectChoice(str(card), card_name(card, pack), optgroup=suit_label(card.suit, pack)))
     return choices
-
-
 
 
 class Context:

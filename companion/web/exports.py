@@ -14,9 +14,9 @@ from typing import Any, Iterable
 
 from flask_babel import gettext as _
 
-from .i18n import item_label, say, variant_title
-from .matches import Match
-from .rules.scoring import ITEMS
+from ..i18n import item_label, say, variant_title
+from ..matches import Match
+from ..rules.scoring import ITEMS
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 

@@ -1,6 +1,6 @@
 """A tournament as the organiser and the wall see it, worked out from what is stored: its rounds
 and tables, each table's match as it stands, the standings with their tie-breaks, and the next
-round's pairings. Nothing here touches Flask or the database (``companion.tournament`` pairs and
+round's pairings. Nothing here touches Flask or the database (``pairing`` pairs and
 ranks; ``store.tournament_state`` reads the rows).
 """
 
@@ -10,10 +10,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import tournament as pairing
-from .matches import seating, sides_for
-from .rules import rules_from_dict
-from .rules.said import said
+from . import pairing
+from ..matches import seating, sides_for
+from ..rules import rules_from_dict
+from ..rules.said import said
 
 FORMATS = ("round-robin", "swiss", "knockout")
 

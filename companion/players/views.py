@@ -1,6 +1,6 @@
 """Players remembered across matches: the leaderboard, a player's record, renaming and merging.
 
-A name typed in a new match finds its player (``store._seat_players``), and every save keeps each
+A name typed in a new match finds its player (``store.seats.seat_players``), and every save keeps each
 side's figures in its players' seats: these pages are a few grouped queries over the seats,
 whatever the number of matches, and never read a hand.
 """
@@ -13,12 +13,14 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
 
-from . import store
+from .. import store
+from ..i18n import variant_title
+from ..matches import Ledger, listed
 from .forms import MergeForm, RenameForm
-from .i18n import variant_title
-from .matches import TAKEN, Ledger, listed
+from .records import empty_record, ranked, rated
 
 bp = Blueprint("players", __name__)
+
 
 # The periods a record can be limited to, in days back from now.
 PERIODS = {"all": (None, _l("all time")), "7": (7, _l("the last 7 days")),
@@ -39,32 +41,6 @@ def chosen_filters() -> dict[str, Any]:
     return {"variant": variant, "period": period, "since": since,
             "variants": [(code, variant_title(code)) for code in variants],
             "periods": [(code, str(label)) for code, (_days, label) in PERIODS.items()]}
-
-
-def rated(row: dict[str, Any]) -> dict[str, Any]:
-    """A record with its rates: matches won of those finished, points and sweeps per hand, and
-    the share of hands in which the player's side took each item."""
-    hands = row["hands"] or 0
-    return {**row,
-            "win_rate": row["won"] / row["matches"] if row["matches"] else None,
-            "per_hand": row["points"] / hands if hands else None,
-            "sweeps_per_hand": row["sweeps"] / hands if hands else None,
-            "rates": {item: row[item] / hands if hands else 0 for item in TAKEN}}
-
-
-def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The leaderboard's order: most matches won, then the best share of matches won, then the
-    most points per hand, then by name."""
-    return sorted((rated(row) for row in rows),
-                  key=lambda r: (-r["won"], -(r["win_rate"] or 0), -(r["per_hand"] or 0),
-                                 r["name"].casefold()))
-
-
-def empty_record(player: dict[str, Any]) -> dict[str, Any]:
-    """The record of a player with no match in the chosen variant and period."""
-    return rated({"id": player["id"], "name": player["name"], "matches": 0, "won": 0, "drawn": 0,
-                  "playing": 0, "hands": 0, "points": 0, "sweeps": 0, "best": None,
-                  "worst": None, **{item: 0 for item in TAKEN}})
 
 
 @bp.get("/players")

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from flask import redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from . import store
+from .. import store
 
 LIMITS = {"address": (5, 60.0), "match": (20, 3600.0)}   # tries, in seconds
 
@@ -40,24 +40,15 @@ def new_access_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _access(match_id: int) -> tuple[str | None, str | None] | None:
-    """The match's (PIN hash, access key), or None if there is no such match."""
-    if not 0 < match_id <= store.MAX_ID:
-        return None
-    row = store.get_db().execute("SELECT pin_hash, access_key FROM matches WHERE id = ?",
-                                 [match_id]).fetchone()
-    return (row[0], row[1]) if row else None
-
-
 def unlocked(match_id: int) -> bool:
     """This phone entered the PIN of this very match (not of another with its number)."""
-    access = _access(match_id)
+    access = store.pin_and_key(store.get_db(), match_id)
     return bool(access and access[1] and access[1] in session.get("unlocked", []))
 
 
 def needs_pin(match_id: int) -> bool:
     """True when the match has a PIN that this phone has not entered."""
-    access = _access(match_id)
+    access = store.pin_and_key(store.get_db(), match_id)
     return bool(access and access[0]) and not unlocked(match_id)
 
 
@@ -93,10 +84,10 @@ def _give_back(keys: list[tuple]) -> None:
 def try_pin(match_id: int, pin: str) -> bool:
     """Check a PIN; remember the match's access key for this phone when right. Raises
     TooManyTries when this address, or anyone, has tried too often for this match."""
-    access = _access(match_id)
+    access = store.pin_and_key(store.get_db(), match_id)
     if not access or not access[0] or not _right_pin(match_id, access[0], pin):
         return False
-    session["unlocked"] = [*session.get("unlocked", [])[-49:], access[1]]
+    _remember(access[1])
     session.permanent = True
     return True
 
@@ -111,9 +102,15 @@ def _right_pin(limited: Any, pin_hash: str, pin: str | None) -> bool:
     return False
 
 
+def _remember(key: str) -> None:
+    """This phone holds ``key`` (a match's access key, or a tournament's) from now on; it keeps
+    the last 50."""
+    session["unlocked"] = [*session.get("unlocked", [])[-49:], key]
+
+
 def unlock_new(access_key: str) -> None:
     """The phone that creates a match with a PIN may record in it."""
-    session["unlocked"] = [*session.get("unlocked", [])[-49:], access_key]
+    _remember(access_key)
 
 
 def pin_required(view: Callable) -> Callable:
@@ -142,5 +139,5 @@ def try_tournament_pin(tournament_id: int, pin_hash: str | None, pin: str | None
 
 
 def unlock_tournament(tournament_id: int, pin_hash: str) -> None:
-    session["unlocked"] = [*session.get("unlocked", [])[-49:], f"t{tournament_id}:{pin_hash[-16:]}"]
+    _remember(f"t{tournament_id}:{pin_hash[-16:]}")
     session.permanent = True

@@ -6,7 +6,7 @@ with schemathesis (no 500, every answer as documented).
 
 from __future__ import annotations
 
-from .rules.rulesets import ITEMS, PRESETS
+from ..rules.rulesets import ITEMS, PRESETS
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}

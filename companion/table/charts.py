@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .matches import Match
+from ..matches import Match
 
 WIDTH, HEIGHT, PAD = 320, 150, 12
 

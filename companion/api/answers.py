@@ -1,0 +1,73 @@
+"""What the JSON API answers with: a hand's breakdown, a match's summary, a stored hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..i18n import for_api
+from ..matches import Hand, Match
+from ..rules import HandScore
+from ..rules.cards import SUITS
+from ..rules.primiera import clean_number
+from ..rules.scoring import ITEMS as POINT_ITEMS
+
+
+def side_json(hand: HandScore, side: int) -> dict[str, Any]:
+    tally = hand.tallies[side]
+    primiera = hand.primiera.sides[side]
+    best = [str(primiera.best[suit]) for suit in SUITS if suit in primiera.best]
+    points = hand.points(side)
+    return {
+        "cards": tally.cards,
+        "coins": tally.coins,
+        "settebello": tally.settebello,
+        "re_bello": tally.re_bello,
+        "sevens": tally.sevens,
+        "sixes": tally.sixes,
+        "aces": tally.aces,
+        "napola": tally.napola,
+        "scaletta_alta": tally.scaletta_alta,
+        "piva": tally.piva,
+        "sweeps": tally.sweeps,
+        "primiera_value": None if primiera.value is None else clean_number(primiera.value),
+        "primiera_cards": best or None,
+        "points": points,
+        "total": sum(points.values()),
+    }
+
+
+def hand_json(hand: HandScore) -> dict[str, Any]:
+    return {
+        "sides": [side_json(hand, side) for side in range(len(hand.tallies))],
+        "breakdown": [
+            {"item": line.item, "label": POINT_ITEMS[line.item][0], "points": list(line.points),
+             "winner": line.winner, "why": for_api(line.why)}
+            for line in hand.lines
+        ],
+        "outright": (None if hand.outright is None
+                     else {"side": hand.outright, "reason": hand.outright_reason}),
+        "rules": hand.rules.as_dict(),
+    }
+
+
+def outcome_json(match: Match) -> dict[str, Any]:
+    outcome = match.outcome
+    return {"over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
+            "double": outcome.double, "text": for_api(outcome.text)}
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    dealer, leader = match.dealer(match.next_number)
+    return {
+        "id": match.id, "created": match.created, "version": match.version,
+        "sides": match.sides, "rules": match.rules.as_dict(), "pin": match.has_pin,
+        "totals": list(match.totals), "hands": match.recorded, "outcome": outcome_json(match),
+        "next_hand": None if match.over else {"number": match.next_number, "dealer": dealer,
+                                              "plays_first": leader},
+    }
+
+
+def hand_json_of(hand: Hand) -> dict[str, Any]:
+    return {"id": hand.id, "number": hand.number, "version": hand.version, "entry": hand.entry,
+            "points": list(hand.points), "totals_after": list(hand.totals_after),
+            "breakdown": None if hand.score is None else hand_json(hand.score)["breakdown"]}

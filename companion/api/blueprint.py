@@ -1,0 +1,59 @@
+"""The API's blueprint and how it answers a refusal: JSON with the reason in words and the
+status it deserves (400, 403, 404, 409, 429, 503), never an HTML page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+from werkzeug.exceptions import HTTPException
+
+from .. import store
+from ..i18n import for_api
+from ..matches import MatchOver
+from ..rules import ScopaError
+from ..rules.said import said
+from ..web.access import TooManyTries
+from .parse import Forbidden, NotFoundError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.errorhandler(ScopaError)
+def refused(error: ScopaError):
+    return jsonify({"error": for_api(error)}), 400
+
+
+def api_http_error(error: HTTPException):
+    """Every HTTP error under /api/ answers JSON, never an HTML page."""
+    messages = {413: said("the request is too large"), 404: said("no such API endpoint"),
+                405: said("that method is not allowed here")}
+    response = jsonify({"error": for_api(messages.get(error.code, error.description))})
+    response.status_code = error.code
+    for name, value in error.get_headers():     # Allow on a 405, as HTTP asks
+        if name.lower() == "allow":
+            response.headers["Allow"] = value
+    return response
+
+
+@bp.errorhandler(NotFoundError)
+def not_found(error):
+    return jsonify({"error": for_api(error)}), 404
+
+
+@bp.errorhandler(store.StorageError)
+def storage_failed(error):
+    return jsonify({"error": for_api(error.message)}), 503
+
+
+@bp.errorhandler(Forbidden)
+def forbidden(error):
+    return jsonify({"error": for_api(error)}), 403
+
+
+@bp.errorhandler(MatchOver)
+def refused_now(error):
+    return jsonify({"error": for_api(error)}), 409
+
+
+@bp.errorhandler(TooManyTries)
+def too_many(_error):
+    return jsonify({"error": for_api(said("too many wrong PINs: wait a minute, then try again"))}), 429

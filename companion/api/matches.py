@@ -1,0 +1,249 @@
+"""Matches and their hands over JSON: the same store, the same validation and the same PIN as the
+pages. A phone (or a program) saving a hand sends an Idempotency-Key: sent twice, it records one
+hand. An edit or a delete names the version it was made from (If-Match), and never overwrites
+another phone's change."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from flask import jsonify, make_response, request, url_for
+
+from .. import store
+from ..i18n import for_api
+from ..matches import Ledger, Match, listed, result_of, score_entry
+from ..rules import HandScore
+from ..rules.rulesets import check_seating
+from ..rules.said import said
+from ..web.access import hash_pin, needs_pin, new_access_key, try_pin
+from ..web.pages import load_match
+from .blueprint import bp
+from .answers import hand_json, hand_json_of, match_summary
+from .parse import (BadRequest, Forbidden, NotFoundError, body, created, declarations_of, list_of,
+                    piles_and_sweeps, query_number, rules_of, tally_of, whole)
+
+
+def load(match_id: int) -> Match:
+    return load_match(match_id, missing=NotFoundError)
+
+
+def _version(match_id: int) -> int:
+    version = store.match_version(store.get_db(), match_id)
+    if version is None:
+        raise NotFoundError()
+    return version
+
+
+@bp.get("/matches")
+def list_matches():
+    """Matches newest first, a page at a time (``limit``, at most 200; ``before``, the ``next``
+    link's id), from the matches' stored summaries: the cost does not grow with the store.
+    ``state``: playing, finished or all."""
+    state = request.args.get("state", "all")
+    if state not in ("all", "playing", "finished"):
+        raise BadRequest(said("state must be playing, finished or all"))
+    limit = query_number("limit", 50)
+    if limit > 200:
+        raise BadRequest(said("limit is at most {most}", most=200))
+    before = query_number("before", None)
+    over = None if state == "all" else state == "finished"
+    rows = store.match_rows(store.get_db(), over=over, before=before, limit=limit + 1)
+    following = None
+    if len(rows) > limit:
+        following = url_for("api.list_matches", state=state, limit=limit, before=rows[limit - 1]["id"])
+    return jsonify({"matches": [match_summary(listed(row)) for row in rows[:limit]],
+                    "next": following})
+
+
+def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    players, teams = data.get("players"), data.get("teams")
+    if (players is None) == (teams is None):
+        raise BadRequest(said('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)'))
+    if players is not None:
+        if not isinstance(players, list) or not 2 <= len(players) <= 4:
+            raise BadRequest(said("players must be a list of 2 to 4 names"))
+        names = players
+        sides = [{"name": name, "players": [name]} for name in players]
+    else:
+        if (not isinstance(teams, list) or len(teams) != 2
+                or not all(isinstance(t, dict) for t in teams)):
+            raise BadRequest(said('teams must be two objects {form}',
+                                      form='{"name": ..., "players": [2 or 3 names]}'))
+        sizes = [len(t.get("players") or []) if isinstance(t.get("players"), list) else 0 for t in teams]
+        if sizes[0] != sizes[1] or sizes[0] not in (2, 3):
+            raise BadRequest(said("the two teams must have 2 or 3 players each"))
+        if not all(isinstance(t.get("name"), str) for t in teams):
+            raise BadRequest(said('every team needs a name: {form}', form='{"name": ..., "players": [...]}'))
+        names = [t["name"] for t in teams] + [p for t in teams for p in t["players"]]
+        sides = [{"name": t["name"], "players": list(t["players"])} for t in teams]
+    if not all(isinstance(n, str) and 0 < len(n.strip()) <= 24 for n in names):
+        raise BadRequest(said("every name must be 1 to 24 characters"))
+    if len({n.strip().casefold() for n in names}) != len(names):
+        raise BadRequest(said("two names are the same: the score would be unclear"))
+    seats = sum(len(side["players"]) for side in sides)
+    return [{"name": s["name"].strip(), "players": [p.strip() for p in s["players"]]} for s in sides], seats
+
+
+@bp.post("/matches")
+def create_match_api():
+    data = body()
+    rules = rules_of(data)
+    sides, seats = _sides(data)
+    check_seating(rules, len(sides), len(sides[0]["players"]))
+    dealer = data.get("first_dealer", "random")
+    if dealer == "random":
+        dealer = random.randrange(seats)
+    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+        raise BadRequest(said('first_dealer must be a seat from 0 to {last}, or "random"', last=seats - 1))
+    pin = data.get("pin")
+    if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
+        raise BadRequest(said("pin must be 4 to 8 digits"))
+    match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
+                                  hash_pin(pin) if pin else None, Ledger, new_access_key())
+    return created(match_summary(load(match_id)), url_for("api.get_match", match_id=match_id))
+
+
+@bp.get("/matches/<int:match_id>")
+def get_match(match_id: int):
+    version = _version(match_id)
+    etag = f"m{match_id}-v{version}"
+    if request.if_none_match.contains_weak(etag):
+        response = make_response("", 304)
+        response.set_etag(etag, weak=True)
+        return response
+    match = load(match_id)
+    response = jsonify({**match_summary(match), "hands": [hand_json_of(h) for h in match.hands]})
+    response.set_etag(etag, weak=True)     # weak: the same match, however compressed
+    return response
+
+
+def _entry(data: dict[str, Any], match: Match) -> tuple[dict[str, Any], HandScore]:
+    """A hand sent as JSON, checked and written as the pages store it, and its points."""
+    n = len(match.sides)
+    entry: dict[str, Any] = {}
+    declared = declarations_of(data)
+    if declared:
+        entry["declarations"] = [{"side": d.side, "deal": d.deal, "cards": [str(c) for c in d.cards]}
+                                 for d in declared]
+    if "tallies" in data:
+        tallies = [tally_of(t, i) for i, t in enumerate(list_of(data, "tallies"))]
+        entry.update(mode="tallies", tallies=[{k: v for k, v in t._asdict().items()} for t in tallies])
+    else:
+        piles, sweeps = piles_and_sweeps(data)
+        entry.update(mode="piles", piles=[[str(c) for c in pile] for pile in piles], sweeps=sweeps)
+    count = len(entry["tallies"] if "tallies" in entry else entry["piles"])
+    if count != n:
+        raise BadRequest(said("this match has {n} sides, not {count}", n=n, count=count))
+    return entry, score_entry(entry, match.rules, match.names)    # refuses what cannot be
+
+
+def _may_write(match_id: int) -> None:
+    _version(match_id)
+    pin = request.headers.get("X-Scopa-PIN")
+    if needs_pin(match_id) and not (pin and try_pin(match_id, pin)):
+        raise Forbidden(said("this match has an edit PIN: send it in the X-Scopa-PIN header"))
+
+
+@bp.post("/matches/<int:match_id>/hands")
+def add_hand_api(match_id: int):
+    _may_write(match_id)
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= 100:
+        raise BadRequest(said("Idempotency-Key must be 1 to 100 characters"))
+    db = store.get_db()
+    data = body()
+    number = None if data.get("number") is None else whole(data["number"], "number")
+    entry, score = _entry(data, listed(store.match_row(db, match_id)))
+    try:
+        saved = store.add_hand(db, match_id, entry, result_of(score), Ledger, key=key,
+                               number=number)
+    except store.Taken as taken:
+        return _hand_answer(match_id, taken.row["id"], 409, said(
+            "hand {number} was recorded meanwhile (shown here): replace it with PUT, or send "
+            "this one as the next hand", number=number))
+    except store.KeyReused as reused:
+        return _hand_answer(match_id, reused.row["id"], 422, said(
+            "this Idempotency-Key was already used for a different hand (shown here): use a new "
+            "key for a new hand"))
+    except store.Gone:
+        raise NotFoundError() from None      # the match was deleted meanwhile
+    if not saved.created:
+        return _hand_answer(match_id, saved.id, 200)
+    # A new hand is the last, and counted (the match was not over): its answer is worked out
+    # from the match's summary right after it and its score, without reading the other hands.
+    match = listed({**store.match_row(db, match_id), "summary": saved.summary})
+    hand = {"id": saved.id, "number": saved.number, "version": 1, "entry": entry,
+            "points": list(score.totals), "totals_after": list(match.totals),
+            "breakdown": hand_json(score)["breakdown"]}
+    return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, saved.id, 1)
+
+
+def _made_from(data: dict[str, Any] | None = None) -> int:
+    """The version an edit or delete was made from: ``If-Match: "<version>"`` or ``version``."""
+    # A compressed answer's ETag carries the encoding: "2:gzip" names version 2 too.
+    # The tag is taken weak or strong (a compressed answer's is weak); an empty tag is no tag.
+    tags = [tag.split(":")[0] for tag in request.if_match.as_set(include_weak=True) if tag]
+    if len(tags) == 1 and tags[0].isdigit():
+        return int(tags[0])
+    value = (data or {}).get("version", request.args.get("version"))
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if value is None:
+        raise BadRequest(said('say which version of the hand this was made from: "version" or an '
+                                'If-Match header with the hand\'s ETag'))
+    return whole(value, "version")
+
+
+@bp.route("/matches/<int:match_id>/hands/<int:hand_id>", methods=["GET", "PUT", "DELETE"])
+def one_hand(match_id: int, hand_id: int):
+    """One hand by its id. PUT replaces its entry and DELETE removes it, each only from the
+    version it was made from (409 with the hand as it is now otherwise)."""
+    if request.method == "GET":
+        _version(match_id)
+        return _hand_answer(match_id, hand_id, 200)
+    _may_write(match_id)
+    db = store.get_db()
+    try:
+        if request.method == "PUT":
+            data = body()
+            made_from = _made_from(data)
+            match = load(match_id)
+            entry, score = _entry(data, match)
+            if any(h.id == hand_id and h.claim for h in match.hands):
+                raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
+            store.update_hand(db, match_id, hand_id, entry, result_of(score), made_from, Ledger)
+        else:
+            store.delete_hands(db, match_id, {hand_id: _made_from()}, Ledger)
+    except store.Conflict as conflict:
+        return _hand_answer(match_id, hand_id, 409, said(
+            "the hand is at version {version}, not the one this was made from: here it is now",
+            version=conflict.row["version"]))
+    except store.Gone:
+        raise NotFoundError(_NO_HAND) from None
+    if request.method == "DELETE":
+        return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
+    return _hand_answer(match_id, hand_id, 200)
+
+
+_NO_HAND = said("no such hand (it may have been deleted)")
+
+
+def _hand_answer(match_id: int, hand_id: int, status: int, error: Any = None):
+    match = load(match_id)
+    hand = next((h for h in match.hands if h.id == hand_id), None)
+    if hand is None:
+        raise NotFoundError(_NO_HAND)
+    body = {"hand": hand_json_of(hand), "match": match_summary(match)}
+    if error:
+        body = {"error": for_api(error), **body}
+    return _answer(body, status, match_id, hand_id, hand.version)
+
+
+def _answer(body: dict[str, Any], status: int, match_id: int, hand_id: int, version: int):
+    response = jsonify(body)
+    response.status_code = status
+    response.set_etag(str(version))
+    response.headers["Location"] = url_for("api.one_hand", match_id=match_id, hand_id=hand_id)
+    return response

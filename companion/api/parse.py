@@ -1,0 +1,146 @@
+"""Reading a request to the JSON API: its body (a JSON object, not nested past reason), the rules
+asked for, lists, names, declarations, piles, counts and numbers, each refused in words (400)
+when it is not of the API's form; and the exceptions the API answers with a status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify, request
+
+from .. import store
+from ..rules import Declaration, ScopaError, Tally, parse_cards, rules_for
+from ..rules.rulesets import Rules
+from ..rules.said import said
+
+
+class BadRequest(ScopaError):
+    """A request that is not of the API's form."""
+
+
+class Forbidden(ScopaError):
+    """A write without the PIN it needs (403)."""
+
+
+class NotFoundError(Exception):
+    """No such match, hand, player or tournament (404), said in words."""
+
+    def __init__(self, message: Any = said("no such match")):
+        super().__init__(message)
+
+
+DEPTH = 8     # the deepest a real request nests: a hand's piles in a list in an object
+
+
+_TOO_DEEP = said("the JSON is nested too deeply (at most {most} levels)", most=DEPTH)
+
+
+def body() -> dict[str, Any]:
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:          # nested past what Python's json reader can follow
+        raise BadRequest(_TOO_DEEP) from None
+    if _depth(data) > DEPTH:
+        raise BadRequest(_TOO_DEEP)
+    if data is None:
+        raise BadRequest(said("send a JSON object, with Content-Type: application/json"))
+    if not isinstance(data, dict):
+        raise BadRequest(said("the request body must be a JSON object"))
+    return data
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (walked without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if level > DEPTH:
+                break
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def rules_of(data: dict[str, Any]) -> Rules:
+    return rules_for(data.get("variant", "classica"), data.get("options") or {})
+
+
+def list_of(data: dict[str, Any], key: str, required: bool = True) -> list:
+    value = data.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list):
+        raise BadRequest(said("{key} must be a list", key=key))
+    return value
+
+
+def names_of(data: dict[str, Any], n: int) -> tuple[str, ...] | None:
+    names = data.get("names")
+    if names is None:
+        return None
+    if (not isinstance(names, list) or len(names) != n
+            or not all(isinstance(x, str) and 0 < len(x) <= 40 for x in names)):
+        raise BadRequest(said("names must be a list of {n} names of 1 to 40 characters", n=n))
+    return tuple(names)
+
+
+def declarations_of(data: dict[str, Any]) -> list[Declaration]:
+    declared = []
+    for entry in list_of(data, "declarations", required=False):
+        if not isinstance(entry, dict) or not isinstance(entry.get("side"), int):
+            raise BadRequest(said('each declaration is {form}',
+                                    form='{"side": 0, "deal": 1, "cards": [three cards]}'))
+        declared.append(Declaration(entry["side"], entry.get("deal", 1),
+                                    tuple(parse_cards(entry.get("cards"), said("a declaration")))))
+    return declared
+
+
+def piles_and_sweeps(data: dict[str, Any]) -> tuple[list[list], list]:
+    piles = [parse_cards(pile, said("pile {number}", number=side + 1)) for side, pile in enumerate(list_of(data, "piles"))]
+    sweeps = data.get("sweeps", [0] * len(piles))
+    if not isinstance(sweeps, list):
+        raise BadRequest(said("sweeps must be a list with one count per side"))
+    return piles, sweeps
+
+
+_TALLY_FIELDS = Tally._fields
+
+
+def tally_of(entry: Any, side: int) -> Tally:
+    if not isinstance(entry, dict):
+        raise BadRequest(said("tally {number} must be an object of counts", number=side + 1))
+    unknown = set(entry) - set(_TALLY_FIELDS)
+    if unknown:
+        raise BadRequest(said("{field} is not a count; the counts are {fields}",
+                              field=sorted(unknown)[0], fields=", ".join(_TALLY_FIELDS)))
+    for field in ("cards", "coins"):
+        if field not in entry:
+            raise BadRequest(said("tally {number} needs {field}", number=side + 1, field=field))
+    for field in ("settebello", "re_bello", "piva", "primiera"):
+        if field in entry and not isinstance(entry[field], bool):
+            raise BadRequest(said("{name} must be true or false", name=field))
+    return Tally(**entry)
+
+
+def whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= store.MAX_ID:
+        raise BadRequest(said("{field} must be a whole number from 1", field=what))
+    return value
+
+
+def query_number(name: str, default: int | None) -> int | None:
+    value = request.args.get(name)
+    if value is None:
+        return default
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        raise BadRequest(said("{field} must be a whole number from 1", field=name))
+    return min(int(value), store.MAX_ID)     # beyond the biggest id: no id is left out
+
+
+def created(body: dict[str, Any], location: str):
+    """201 Created: what was made, and where it lives."""
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = location
+    return response

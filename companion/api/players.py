@@ -1,0 +1,71 @@
+"""Players over JSON: every player's record in the leaderboard's order, and one player's with
+the head-to-head."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from flask import jsonify, request
+
+from .. import store
+from ..players.records import empty_record, ranked
+from ..rules.rulesets import PRESETS
+from ..rules.said import said
+from .blueprint import bp
+from .parse import BadRequest, NotFoundError
+
+
+PLAYER_FIELDS = ("id", "name", "matches", "won", "drawn", "playing", "hands", "points", "sweeps",
+                 "carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations",
+                 "best", "worst")
+
+
+def _player_scope() -> dict[str, Any]:
+    """``variant`` (a variant's code) and ``since`` (a date, YYYY-MM-DD, or a moment in ISO 8601)."""
+    variant = request.args.get("variant") or None
+    if variant is not None and variant not in PRESETS:
+        raise BadRequest(said("variant must be one of: {names}", names=", ".join(PRESETS)))
+    since = request.args.get("since") or None
+    if since is not None:
+        try:
+            moment = datetime.fromisoformat(since)
+            if moment.tzinfo is None:
+                moment = moment.astimezone()       # the server's own time zone: the table's
+            since = moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+        except (ValueError, OverflowError, OSError):    # not a date, or beyond the calendar
+            raise BadRequest(said("since must be a date, such as 2026-11-01")) from None
+    return {"variant": variant, "since": since}
+
+
+def _player_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {name: row[name] for name in PLAYER_FIELDS}
+
+
+@bp.get("/players")
+def list_players():
+    """Every player's record, the leaderboard's order (most matches won first)."""
+    rows = ranked(store.records(store.get_db(), **_player_scope()))
+    return jsonify({"players": [_player_json(row) for row in rows]})
+
+
+@bp.get("/players/<int:player_id>")
+def get_player(player_id: int):
+    """One player's record, with the head-to-head against each opponent; a player merged into
+    another answers as that one."""
+    db = store.get_db()
+    found = store.player_row(db, player_id)
+    if found is None:
+        raise NotFoundError(said("no such player"))
+    scope = _player_scope()
+    rows = store.records(db, found["id"], **scope)
+    record = rows[0] if rows else empty_record(found)
+    best, worst = (store.extreme_hand(db, found["id"], which, **scope) for which in (True, False))
+    return jsonify({
+        **_player_json(record),
+        "head_to_head": [{"id": row["id"], "name": row["name"], "matches": row["matches"],
+                          "won": row["won"], "lost": row["lost"], "drawn": row["drawn"]}
+                         for row in store.head_to_head(db, found["id"], **scope)],
+        "best_hand": best and {"match": best["match_id"], "points": best["points"]},
+        "worst_hand": worst and {"match": worst["match_id"], "points": worst["points"]},
+        "last_matches": [row["id"] for row in store.player_match_rows(db, found["id"], **scope)]})

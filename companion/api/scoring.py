@@ -1,0 +1,87 @@
+"""The rules engine over JSON: score a hand, what a card may capture, whether a deal is void, a
+chiamarsi fuori, and the variants. Nothing is stored."""
+
+from __future__ import annotations
+
+from flask import jsonify
+
+from ..i18n import for_api
+from ..rules import check_claim, check_deal, legal_captures, parse_card, parse_cards, rules_for, score_piles, score_tallies
+from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
+from ..rules.said import said
+from .blueprint import bp
+from .answers import hand_json
+from .parse import (BadRequest, body, declarations_of, list_of, names_of, piles_and_sweeps,
+                    rules_of, tally_of)
+
+
+@bp.post("/score")
+def score():
+    data = body()
+    rules = rules_of(data)
+    declarations = declarations_of(data)
+    if "tallies" in data:
+        entries = list_of(data, "tallies")
+        tallies = [tally_of(entry, side) for side, entry in enumerate(entries)]
+        hand = score_tallies(tallies, rules, declarations, names_of(data, len(tallies)))
+    else:
+        piles, sweeps = piles_and_sweeps(data)
+        hand = score_piles(piles, sweeps, rules, declarations, names_of(data, len(piles)))
+    return jsonify(hand_json(hand))
+
+
+@bp.post("/captures")
+def captures():
+    data = body()
+    rules = rules_of(data)
+    table = parse_cards(list_of(data, "table"), said("the table"))
+    if "played" not in data:
+        raise BadRequest(said("say which card is played (played)"))
+    played = parse_card(data["played"])
+    last_play = data.get("last_play", False)
+    if not isinstance(last_play, bool):
+        raise BadRequest(said("{name} must be true or false", name="last_play"))
+    ruling = legal_captures(table, played, rules, last_play)
+    return jsonify({
+        "captures": [{"cards": [str(c) for c in capture.cards], "sweep": capture.sweep,
+                      "reason": for_api(capture.reason)} for capture in ruling.captures],
+        "may_place": ruling.may_place,
+        "reasons": [for_api(reason) for reason in ruling.reasons],
+    })
+
+
+@bp.post("/deal")
+def deal():
+    data = body()
+    rules = rules_of(data)
+    table = parse_cards(list_of(data, "table"), said("the table"))
+    check = check_deal(table, rules)
+    return jsonify({"void": check.void, "reason": for_api(check.reason)})
+
+
+@bp.post("/claim")
+def claim():
+    data = body()
+    rules = rules_of(data)
+    piles, sweeps = piles_and_sweeps(data)
+    totals = data.get("totals", [0] * len(piles))
+    claimer = data.get("claimer")
+    if not isinstance(claimer, int) or isinstance(claimer, bool):
+        raise BadRequest(said("claimer must be the number of the claiming side, from 0"))
+    if not isinstance(totals, list) or not all(isinstance(t, int) and not isinstance(t, bool)
+                                               for t in totals):
+        raise BadRequest(said("totals must be a list of whole numbers, one per side"))
+    checked = check_claim(claimer, piles, sweeps, totals, rules,
+                          names_of(data, len(piles)) or tuple(said("side {number}", number=i + 1) for i in range(len(piles))),
+                          declarations_of(data))
+    return jsonify({"holds": checked.holds, "certain": checked.certain,
+                    "certain_total": checked.certain_total, "why": for_api(checked.text)})
+
+
+@bp.get("/variants")
+def variants():
+    return jsonify({
+        "variants": {name: {"title": PRESET_TITLES[name], "rules": rules_for(name).as_dict()}
+                     for name in PRESETS},
+        "items": list(ITEMS),
+    })

@@ -1,0 +1,82 @@
+"""Backup and restore of the whole store, and every match as one CSV. The store holds every
+match's PIN hash: it leaves the server, and a restore replaces it, only on the machine itself."""
+
+from __future__ import annotations
+
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+from flask import Blueprint, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import store
+from ..i18n import explain
+from ..matches import Ledger, listed
+from ..web import exports
+from ..web.pages import csv_answer, is_local
+
+bp = Blueprint("backup", __name__)
+
+
+@bp.get("/backup")
+def page():
+    return render_template("backup.html", local=is_local())
+
+
+@bp.get("/backup/download")
+def download():
+    # The whole store holds every match's PIN hash: it leaves the server only on its own machine.
+    if not is_local():
+        return render_template("error.html", message=_(
+            "The backup, with every match's PIN, can only be downloaded on the machine that runs "
+
+            "the companion.")), 403
+    instance = Path(current_app.config["DATABASE"]).parent
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    with tempfile.TemporaryDirectory(dir=instance) as folder:
+        target = Path(folder) / f"scopa-{stamp}.sqlite"
+        store.backup_to(current_app.config["DATABASE"], str(target))
+        data = target.read_bytes()
+    response = make_response(data)
+    response.headers["Content-Type"] = "application/vnd.sqlite3"
+    response.headers["Content-Disposition"] = f'attachment; filename="scopa-{stamp}.sqlite"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/backup/restore")
+def restore():
+    # Restoring replaces every match: only from the machine that runs the companion.
+    if not is_local():
+        flash(_("A restore can only be made on the machine that runs the companion."))
+        return redirect(url_for("backup.page"), code=303)
+    upload = request.files.get("backup")
+    if upload is None or not upload.filename:
+        flash(_("Choose the backup file to restore."))
+        return redirect(url_for("backup.page"), code=303)
+    if request.form.get("confirm") != "y":
+        flash(_("Tick the box to confirm: restoring replaces every match."))
+        return redirect(url_for("backup.page"), code=303)
+    database = Path(current_app.config["DATABASE"])
+    with tempfile.TemporaryDirectory(dir=database.parent) as folder:
+        received = Path(folder) / "upload.sqlite"
+        upload.save(received)
+        try:
+            store.close_db()
+            keep = store.restore_from(str(database), str(received), Ledger)
+        except store.NotABackup as problem:
+            flash(_("Nothing restored: %(problem)s.", problem=explain(problem)))
+            return redirect(url_for("backup.page"), code=303)
+    flash(_("Restored. The matches there before were saved to %(file)s.", file=keep.name))
+    return redirect(url_for("table.index"), code=303)
+
+
+@bp.get("/export.csv")
+def export_all():
+    """Every match (in play, finished, archived; never a deleted one), one row each, from the
+    matches' stored summaries."""
+    db = store.get_db()
+    rows = store.match_rows(db) + store.match_rows(db, archived=True)
+    shown = sorted((listed(row) for row in rows), key=lambda m: m.id)
+    return csv_answer(exports.to_csv(exports.matches_rows(shown)), "scopa-matches.csv")

@@ -1,0 +1,26 @@
+"""The players' forms: a rename, and whom a player is the same person as."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _, lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import Field, SelectField, StringField
+from wtforms.validators import InputRequired, ValidationError
+
+from ..web.forms import NAME_LENGTH
+
+class RenameForm(FlaskForm):
+    name = StringField(_l("Name"), [InputRequired(_l("Give the player a name")), NAME_LENGTH])
+
+    def validate_name(self, field: Field) -> None:
+        if not (field.data or "").strip():
+            raise ValidationError(_("Give the player a name"))
+
+
+class MergeForm(FlaskForm):
+    """Whom a player is the same person as: asked with a GET, confirmed on its own page."""
+
+    into = SelectField(_l("The same person as"), coerce=int)
+
+    class Meta:
+        csrf = False

@@ -1,0 +1,35 @@
+"""A player's record worked out from the sums the store keeps: the rates (matches won, points and
+sweeps per hand, how often their side took each item) and the leaderboard's order. What the
+players' pages and the JSON API both show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..matches import TAKEN
+
+
+def rated(row: dict[str, Any]) -> dict[str, Any]:
+    """A record with its rates: matches won of those finished, points and sweeps per hand, and
+    the share of hands in which the player's side took each item."""
+    hands = row["hands"] or 0
+    return {**row,
+            "win_rate": row["won"] / row["matches"] if row["matches"] else None,
+            "per_hand": row["points"] / hands if hands else None,
+            "sweeps_per_hand": row["sweeps"] / hands if hands else None,
+            "rates": {item: row[item] / hands if hands else 0 for item in TAKEN}}
+
+
+def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The leaderboard's order: most matches won, then the best share of matches won, then the
+    most points per hand, then by name."""
+    return sorted((rated(row) for row in rows),
+                  key=lambda r: (-r["won"], -(r["win_rate"] or 0), -(r["per_hand"] or 0),
+                                 r["name"].casefold()))
+
+
+def empty_record(player: dict[str, Any]) -> dict[str, Any]:
+    """The record of a player with no match in the chosen variant and period."""
+    return rated({"id": player["id"], "name": player["name"], "matches": 0, "won": 0, "drawn": 0,
+                  "playing": 0, "hands": 0, "points": 0, "sweeps": 0, "best": None,
+                  "worst": None, **{item: 0 for item in TAKEN}})

@@ -1,0 +1,51 @@
+"""Storage: one SQLite file through sqlite-utils, split by what it keeps.
+
+- ``db``: the connection (one per server thread), ``writing`` and ``reading`` transactions,
+  ``StorageError``;
+- ``migrations``: the schema, as numbered migrations;
+- ``matches``: matches and their hands, their summaries, the cache of worked-out matches;
+- ``seats``: who sat where, found among the known players by name, with each side's figures;
+- ``players``: players' records, renames and merges;
+- ``tournaments``: tournaments, their rounds and tables;
+- ``backup``: backups, and restoring one.
+
+A hand row keeps what the players entered and the points it was scored at when saved; the rules
+of the game are never applied here. Every write that changes a match is handed the model's
+``Ledger`` (``companion.matches``), which works out, inside the write's transaction, what the
+write does to the match. Callers use ``store.x`` whatever module ``x`` lives in.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from flask import Flask
+
+from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
+from .db import (MAX_ID, MakeLedger, StorageError, close_db, connect, get_db, now, parsed_match,
+                 reading, writing)
+from .matches import (Conflict, Gone, InTournament, KeyReused, MatchNotOver, Saved, Taken,
+                      add_hand, archive_match, built_match, create_match, delete_hands,
+                      delete_match, forget_built, hand_row, hand_rows, match_row, match_rows,
+                      match_version, pin_and_key, rematch, series_rows, update_hand)
+from .migrations import MIGRATIONS, migrate
+from .players import (NameTaken, PlayedTogether, extreme_hand, head_to_head, merge_players,
+                      player_list, player_match_rows, player_names, records, rename_player,
+                      variants_played)
+from .seats import SEAT_STATS, SEAT_SUMS, player_key, player_row
+from .tournaments import (RoundStarted, create_tournament, start_round, tournament_rows,
+                          tournament_state, tournament_version)
+
+
+def init_app(app: Flask, ledger: MakeLedger) -> None:
+    """Bring the store to this version's schema (``ledger``, the model's, works out what a
+    migration adds to each match), and close each request's use of its connection."""
+    try:
+        db = connect(app.config["DATABASE"])
+        try:
+            migrate(db, ledger)
+        finally:
+            db.conn.close()
+    except sqlite3.DatabaseError as error:      # not a store at all, or an unreadable one
+        raise StorageError.of(error) from error
+    app.teardown_appcontext(close_db)

@@ -1,0 +1,157 @@
+"""The store's connection: one SQLite file through sqlite-utils, a connection per server thread,
+and the two kinds of transaction every other module of the store uses.
+
+Writes take the write lock up front (``BEGIN IMMEDIATE``) so two phones saving at once wait for
+each other instead of failing, and each save is one transaction; a failure of the store itself
+(a full disk, a read-only file) is a ``StorageError`` in the player's words.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterator
+
+import sqlite_utils
+from flask import current_app, g
+
+from ..rules.said import Said, said
+
+MAX_ID = 2**63 - 1   # SQLite's largest integer: a bigger id in a URL names no match
+# The model's Ledger class, handed to every write that changes a match: from the match's row, read
+# inside the transaction, it works out the match's new summary. The store never applies a rule.
+MakeLedger = Callable[[dict[str, Any]], Any]
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    """Open the store, in autocommit mode: transactions are begun explicitly by ``writing``."""
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=10000")
+    db = sqlite_utils.Database(conn)
+    db.path = path      # names the store in the cache of worked-out matches
+    return db
+
+
+
+class StorageError(Exception):
+    """The store could not save: its disk is full, it is read-only, or it is not a companion
+    store. Nothing of the write was kept (its transaction was rolled back)."""
+
+    MESSAGES = {       # said: the pages show them in the phone's language
+        "full": said("The server could not save: its disk is full. Nothing was saved; free some "
+                     "space on the server, then try again."),
+        "readonly": said("The server could not save: its store is read-only. Nothing was saved; "
+                         "make the store writable on the server, then try again."),
+        "damaged": said("The server's store is not a Scopa companion store, or it is damaged. "
+                        "Nothing was saved; restore a backup on the server."),
+        "busy": said("The server is busy saving for another phone. Nothing was saved; try again."),
+        "other": said("The server could not save. Nothing was saved; try again."),
+    }
+
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(detail or reason)
+        self.reason = reason
+
+    @property
+    def message(self) -> Said:
+        return self.MESSAGES[self.reason]
+
+    @classmethod
+    def of(cls, error: sqlite3.Error) -> "StorageError":
+        text = str(error).lower()
+        for words, reason in ((("full",), "full"), (("readonly", "read-only"), "readonly"),
+                              (("not a database", "malformed", "no such table", "no such column"),
+                               "damaged"),
+                              (("locked", "busy"), "busy")):
+            if any(word in text for word in words):
+                return cls(reason, str(error))
+        return cls("other", str(error))
+
+
+@contextmanager
+def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One transaction that holds the write lock from its start.
+
+    A failure of the store itself (disk full, read-only file, not a database) rolls back and
+    raises StorageError; the thread's connection is dropped, so that the next request opens a
+    fresh one and saving works again as soon as the cause is gone."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
+        if isinstance(error, sqlite3.IntegrityError):
+            raise
+        if db.conn.in_transaction:
+            try:
+                db.conn.rollback()
+            except sqlite3.Error:
+                pass
+        _forget(db)
+        raise StorageError.of(error) from error
+
+
+@contextmanager
+def reading(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """Reads that must see one state of the store (a WAL snapshot), whatever phones save."""
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.execute("COMMIT")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# Each server thread keeps its connection from one request to the next: opening one costs about
+# 0.4 ms, more than answering a poll. A request still has the connection to itself, and ends with
+# no transaction left open.
+_threads = threading.local()
+
+
+def get_db() -> sqlite_utils.Database:
+    """The request's connection: this thread's, opened on its first request."""
+    if "db" not in g:
+        kept = _threads.__dict__.setdefault("connections", {})
+        path = current_app.config["DATABASE"]
+        if path not in kept:
+            kept[path] = connect(path)
+        g.db = kept[path]
+    return g.db
+
+
+def _forget(db: sqlite_utils.Database) -> None:
+    """Stop reusing a connection that failed: the next request of this thread opens another."""
+    kept = _threads.__dict__.get("connections", {})
+    for path, conn in list(kept.items()):
+        if conn is db:
+            del kept[path]
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is None:
+        return
+    if db.conn.in_transaction:
+        db.conn.rollback()
+    if db not in _threads.__dict__.get("connections", {}).values():
+        db.conn.close()     # dropped after a failure
+
+
+def parsed_match(row: dict[str, Any]) -> dict[str, Any]:
+    """A match's row with its JSON columns read: rules, sides and summary."""
+    return {**row, "rules": json.loads(row["rules"]), "sides": json.loads(row["sides"]),
+            "summary": json.loads(row["summary"]) if row.get("summary") else None}

@@ -1,0 +1,171 @@
+"""The schema as numbered migrations, one function each, applied in order on first use.
+
+A migration that adds to what is kept of each match (its hands' points, its summary, its seats)
+works it out with the model's ``Ledger``, handed in, as every save does: the store applies no rule
+of the game. A migration, once released, never changes: a store of any age comes to today's
+schema through the same steps.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any, Callable
+
+import sqlite_utils
+
+from .db import MakeLedger, now, parsed_match, writing
+from .matches import hand_rows, keep_summary, set_summary
+from .seats import SEAT_STATS, SEAT_SUMS, seat_players
+
+
+def _rescore(db: sqlite_utils.Database, ledger: MakeLedger, row: dict[str, Any]) -> None:
+    """Each counted hand of the match scored afresh and its result kept: for a migration that
+    changes what a result keeps."""
+    for hand_id, result in ledger(row).rescored(hand_rows(db, row["id"])):
+        db.execute("UPDATE hands SET result = ? WHERE id = ?", [json.dumps(result), hand_id])
+
+
+def _m001_matches_and_hands(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    db["matches"].create({
+        "id": int, "created": str, "rules": str, "sides": str, "first_dealer": int,
+    }, pk="id", not_null={"created", "rules", "sides", "first_dealer"})
+    db["hands"].create({
+        "id": int, "match_id": int, "number": int, "entry": str, "created": str, "updated": str,
+        "version": int, "key": str,
+    }, pk="id", foreign_keys=[("match_id", "matches", "id")],
+        not_null={"match_id", "number", "entry", "created", "updated", "version"},
+        defaults={"version": 1})
+    db["hands"].create_index(["match_id", "number"], unique=True)
+    # The one-time key of the form a hand was saved from: the same form sent twice (a double
+    # tap, a retried request, two phones) finds its hand already there.
+    db["hands"].create_index(["match_id", "key"], unique=True)
+
+
+def _m002_versions_and_pins(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # version: bumped by every write to a match's hands, so a phone polling the match learns
+    # whether anything changed from one primary-key read. pin_hash: the edit PIN, if any.
+    db["matches"].add_column("version", int, not_null_default=0)
+    db["matches"].add_column("pin_hash", str)
+
+
+def _m003_hand_identity(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # deleted: a deleted hand stays as a marked row, so its id is never reused (SQLite gives a
+    # new row the largest id + 1) and a late or repeated delete cannot reach another hand.
+    # previous: the entry an edit replaced, so the edit can be undone.
+    db["hands"].add_column("deleted", str)
+    db["hands"].add_column("previous", str)
+
+
+def _m004_results_and_summaries(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # result: a hand's points, worked out when it is saved, so that showing a match adds up
+    # stored points instead of scoring every hand again. summary and over: the match's outcome
+    # kept in its row, so that listing thousands of matches reads no hands, and a save checks
+    # the match's state from one row.
+    db["hands"].add_column("result", str)
+    db["matches"].add_column("summary", str)
+    db["matches"].add_column("over", int, not_null_default=0)
+    db["matches"].create_index(["over", "id"])
+    for row in list(db.query("SELECT * FROM matches")):
+        _rescore(db, ledger, parsed_match(row))
+        set_summary(db, row["id"], ledger(parsed_match(row)).after_change(hand_rows(db, row["id"])))
+
+
+def _m005_access_keys(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # access_key: what a phone that entered the PIN keeps in its cookie, random for each match,
+    # so a phone unlocked for match 3 of one store is not for match 3 of a restored or other one.
+    db["matches"].add_column("access_key", str)
+    for (match_id,) in db.execute("SELECT id FROM matches").fetchall():
+        db.execute("UPDATE matches SET access_key = ? WHERE id = ?", [secrets.token_urlsafe(16), match_id])
+
+
+def _m006_outcomes_in_any_language(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # A match's outcome is kept as what was said with its figures, not as English text, so
+    # that every phone reads it in its own language: the summaries are worked out again.
+    for row in list(db.query("SELECT * FROM matches")):
+        set_summary(db, row["id"], ledger(parsed_match(row)).after_change(hand_rows(db, row["id"])))
+
+
+def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # follows / followed_by: a "Rivincita" and the match it follows (the finished match's page
+    # links to it). archived: kept, but out of the lists. deleted: a deleted match keeps its
+    # row, emptied, so its id is never given to another match (an old link or a phone unlocked
+    # for it never reaches a new one); its hands are removed.
+    db["matches"].add_column("follows", int)
+    db["matches"].add_column("followed_by", int)
+    db["matches"].add_column("archived", int, not_null_default=0)
+    db["matches"].add_column("deleted", str)
+    db["matches"].create_index(["archived", "over", "id"])
+    db["matches"].create_index(["archived", "id"])      # every match, newest first (the API)
+
+
+def _m008_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # players: the people who sit at the tables, known across matches by their name trimmed and
+    # case-folded (key). A player merged into another keeps its row (merged_into), so its
+    # number is never given to someone else and an old link finds whom it became.
+    # seats: who sat on which side of each match, with that side's figures and result, kept
+    # by every save (keep_summary), so a record or the leaderboard is one grouped query over
+    # seats, never a reading of hands. A hand's stored result gains its points item by item.
+    db["players"].create({"id": int, "name": str, "key": str, "created": str, "merged_into": int},
+                         pk="id", not_null={"name", "key", "created"})
+    db.execute("CREATE UNIQUE INDEX players_key ON players (key) WHERE merged_into IS NULL")
+    db["seats"].create({"match_id": int, "side": int, "seat": int, "player_id": int,
+                        "variant": str, "over": int, "won": int, "drawn": int,
+                        **{name: int for name in SEAT_STATS}},
+                       pk=("match_id", "side", "seat"),
+                       foreign_keys=[("match_id", "matches", "id"), ("player_id", "players", "id")],
+                       not_null={"player_id", "variant"},
+                       defaults={name: 0 for name in ("over", "won", "drawn", *SEAT_SUMS)})
+    db["seats"].create_index(["player_id", "match_id"])
+    db["seats"].create_index(["variant"])         # the variants a record can be filtered by
+    for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):
+        row = parsed_match(row)
+        _rescore(db, ledger, row)
+        sides = seat_players(db, row["id"], row["sides"], row["rules"].get("preset", ""))
+        if sides != row["sides"]:       # "anna" is the known "Anna": the outcome says so too
+            db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(sides), row["id"]])
+        keep_summary(db, row["id"], ledger({**row, "sides": sides}).after_change(hand_rows(db, row["id"])))
+
+
+def _m009_tournaments(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # A tournament: its rules and entrants (a player, or a pair of players, each {name,
+    # players}), its format and, for a Swiss, the rounds to play. Its rounds and their tables:
+    # each table is an ordinary match (tournament_tables.match_id) between two entrants, by
+    # their number in the tournament's list; a round's byes are kept with it. Standings are
+    # worked out from the tables' matches, never stored.
+    db["tournaments"].create({"id": int, "created": str, "name": str, "format": str, "rules": str,
+                              "entrants": str, "rounds": int, "seeding": str, "pin_hash": str,
+                              "version": int},
+                             pk="id", not_null={"created", "name", "format", "rules", "entrants"},
+                             defaults={"version": 0})
+    # slots: the round's tables and byes in bracket order (a knockout's next round pairs the
+    # winners of neighbouring slots): [{"table": 1}, {"bye": 4}, ...].
+    db["tournament_rounds"].create({"tournament_id": int, "number": int, "byes": str, "slots": str,
+                                    "created": str},
+                                   pk=("tournament_id", "number"),
+                                   foreign_keys=[("tournament_id", "tournaments", "id")])
+    db["tournament_tables"].create({"tournament_id": int, "round": int, "number": int,
+                                    "match_id": int, "first": int, "second": int},
+                                   pk=("tournament_id", "round", "number"),
+                                   foreign_keys=[("tournament_id", "tournaments", "id"),
+                                                 ("match_id", "matches", "id")])
+    db["tournament_tables"].create_index(["match_id"])
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
+    _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
+    _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
+    _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments]
+
+
+def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:
+    """Apply the migrations not yet applied; returns the schema version. ``ledger`` (the
+    model's ``Ledger``) works out again what a migration adds to each match's summary."""
+    with writing(db):
+        db.execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied TEXT)")
+        done = {row["version"] for row in db.query("SELECT version FROM migrations")}
+        for version, step in enumerate(MIGRATIONS, start=1):
+            if version not in done:
+                step(db, ledger)
+                db["migrations"].insert({"version": version, "applied": now()})
+    return len(MIGRATIONS)

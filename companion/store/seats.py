@@ -1,0 +1,79 @@
+"""Who sat where: each match's seats, a seat a player on a side, found among the known players
+by the name typed, and keeping that side's figures, so that a record or the leaderboard is one
+grouped query over seats, never a reading of hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+
+from .db import MAX_ID, now
+
+SEAT_SUMS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
+             "napola", "declarations")
+SEAT_STATS = (*SEAT_SUMS, "best", "worst")
+
+
+
+def player_key(name: str) -> str:
+    """How a typed name finds its player: trimmed, case-folded ("anna " is Anna)."""
+    return name.strip().casefold()
+
+
+def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
+    """The known player of that name (its id and name as first written), or a new one."""
+    found = db.execute("SELECT id, name FROM players WHERE key = ? AND merged_into IS NULL",
+                       [player_key(name)]).fetchone()
+    if found:
+        return found[0], found[1]
+    merged = db.execute("SELECT merged_into FROM players WHERE key = ? ORDER BY id DESC LIMIT 1",
+                        [player_key(name)]).fetchone()
+    if merged:          # a name merged into another player ("Annna" into "Anna") finds that one
+        target = player_row(db, merged[0])
+        if target:
+            return target["id"], target["name"]
+    table = db["players"]
+    table.insert({"name": name.strip(), "key": player_key(name), "created": now()})
+    return table.last_pk, name.strip()
+
+
+def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str, Any]],
+                  variant: str) -> list[dict[str, Any]]:
+    """Seat each of the match's players (a known player, or a new one) and give back its sides
+    with the known players' names; a side of one player is called by the player's name."""
+    known = []
+    for side_number, side in enumerate(sides):
+        names = []
+        for seat, name in enumerate(side["players"]):
+            player_id, name = player_for(db, name)
+            db["seats"].insert({"match_id": match_id, "side": side_number, "seat": seat,
+                                "player_id": player_id, "variant": variant})
+            names.append(name)
+        solo = len(names) == 1 and player_key(side["name"]) == player_key(side["players"][0])
+        known.append({**side, "name": names[0] if solo else side["name"], "players": names})
+    return known
+
+
+def player_row(db: sqlite_utils.Database, player_id: int) -> dict[str, Any] | None:
+    """A player by number; one merged into another is that other."""
+    for _ in range(100):
+        if not 0 < player_id <= MAX_ID:
+            return None
+        rows = list(db.query("SELECT * FROM players WHERE id = ?", [player_id]))
+        if not rows:
+            return None
+        if rows[0]["merged_into"] is None:
+            return rows[0]
+        player_id = rows[0]["merged_into"]
+    return None
+
+
+def keep_seats(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+    over, winner = bool(summary["over"]), summary["winner"]
+    for side, stats in enumerate(summary.get("stats") or []):
+        db.execute("UPDATE seats SET over = ?, won = ?, drawn = ?, "
+                   + ", ".join(f"{name} = ?" for name in SEAT_STATS)
+                   + " WHERE match_id = ? AND side = ?",
+                   [int(over), int(over and winner == side), int(over and winner is None),
+                    *[stats[name] for name in SEAT_STATS], match_id, side])

@@ -1,0 +1,123 @@
+"""Tournaments as stored: a tournament's rules and entrants, its rounds, and its tables, each an
+ordinary match. Standings are worked out from the tables' matches, never stored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import sqlite_utils
+
+from .db import MAX_ID, MakeLedger, now, parsed_match, reading, writing
+from .matches import Gone, insert_match
+from .seats import player_key
+
+
+class RoundStarted(Exception):
+    """A round was asked for that another phone (or a double tap) started already."""
+
+
+def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: dict[str, Any],
+                      entrants: list[dict[str, Any]], rounds: int | None, seeding: str,
+                      pin_hash: str | None) -> int:
+    with writing(db):
+        table = db["tournaments"]
+        table.insert({"created": now(), "name": name, "format": format, "rules": json.dumps(rules),
+                      "entrants": json.dumps(entrants), "rounds": rounds, "seeding": seeding,
+                      "pin_hash": pin_hash, "version": 0})
+        return table.last_pk
+
+
+def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> None:
+    """A player renamed (or merged into another, ``name``): every tournament's entrants follow,
+    so its next round seats the same player."""
+    for tournament_id, entrants in db.execute("SELECT id, entrants FROM tournaments").fetchall():
+        entrants = json.loads(entrants)
+        renamed = [{**e, "name": name if len(e["players"]) == 1 and player_key(e["name"]) == player_key(old_name)
+                    else e["name"],
+                    "players": [name if player_key(p) == player_key(old_name) else p for p in e["players"]]}
+                   for e in entrants]
+        if renamed != entrants:
+            db.execute("UPDATE tournaments SET entrants = ?, version = version + 1 WHERE id = ?",
+                       [json.dumps(renamed), tournament_id])
+
+
+def tournament_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    return [_tournament(row) for row in db.query("SELECT * FROM tournaments ORDER BY id DESC")]
+
+
+def _tournament(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "rules": json.loads(row["rules"]), "entrants": json.loads(row["entrants"])}
+
+
+def tournament_state(db: sqlite_utils.Database, tournament_id: int) -> dict[str, Any] | None:
+    """A tournament's row, its rounds (with their byes) and every table with its match's row,
+    read in one snapshot."""
+    if not 0 < tournament_id <= MAX_ID:
+        return None
+    with reading(db):
+        rows = list(db.query("SELECT * FROM tournaments WHERE id = ?", [tournament_id]))
+        if not rows:
+            return None
+        rounds = [{**row, "byes": json.loads(row["byes"]), "slots": json.loads(row["slots"])}
+                  for row in db.query(
+            "SELECT number, byes, slots FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+            [tournament_id])]
+        tables = [{**{k: v for k, v in row.items() if not k.startswith("m_")},
+                   "match": parsed_match({"rules": row["m_rules"], "sides": row["m_sides"],
+                                    "summary": row["m_summary"], "id": row["match_id"],
+                                    "version": row["m_version"], "deleted": row["m_deleted"],
+                                    "first_dealer": row["m_first_dealer"]})}
+                  for row in db.query(
+            "SELECT t.round, t.number, t.match_id, t.first, t.second, m.rules AS m_rules, "
+            "m.sides AS m_sides, m.summary AS m_summary, m.version AS m_version, "
+            "m.deleted AS m_deleted, m.first_dealer AS m_first_dealer FROM tournament_tables t JOIN matches m ON m.id = t.match_id "
+            "WHERE t.tournament_id = ? ORDER BY t.round, t.number", [tournament_id])]
+    return {"tournament": _tournament(rows[0]), "rounds": rounds, "tables": tables}
+
+
+def tournament_version(db: sqlite_utils.Database, tournament_id: int) -> str | None:
+    """What changes when anything on a tournament's board changes: its own version and the
+    versions of its tables' matches (a board polls this)."""
+    if not 0 < tournament_id <= MAX_ID:
+        return None
+    row = db.execute(
+        "SELECT t.version, (SELECT COALESCE(SUM(m.version), 0) FROM tournament_tables x "
+        "JOIN matches m ON m.id = x.match_id WHERE x.tournament_id = t.id) "
+        "FROM tournaments t WHERE t.id = ?", [tournament_id]).fetchone()
+    return None if row is None else f"{row[0]}.{row[1]}"
+
+
+def start_round(db: sqlite_utils.Database, tournament_id: int, number: int,
+                slots: list[tuple[int, int | None, list[dict[str, Any]] | None, int]],
+                ledger: MakeLedger, access_key: Callable[[], str]) -> None:
+    """Round ``number``, its slots in order: a table (first entrant, second entrant, the match's
+    sides, who deals first), made an ordinary match with the tournament's rules and PIN, or a
+    bye (entrant, None, None, 0). RoundStarted if that round exists already (asked twice, or
+    from two phones): nothing is made twice."""
+    with writing(db):
+        row = db.execute("SELECT rules, pin_hash, (SELECT COUNT(*) FROM tournament_rounds "
+                         "WHERE tournament_id = ?) FROM tournaments WHERE id = ?",
+                         [tournament_id, tournament_id]).fetchone()
+        if row is None:
+            raise Gone(tournament_id)
+        rules, pin_hash, played = json.loads(row[0]), row[1], row[2]
+        if played != number - 1:
+            raise RoundStarted(number)
+        order, byes, table_number = [], [], 0
+        for first, second, sides, dealer in slots:
+            if second is None:
+                byes.append(first)
+                order.append({"bye": first})
+                continue
+            table_number += 1
+            match_id = insert_match(db, rules, sides, dealer, pin_hash, ledger, access_key())
+            db["tournament_tables"].insert({"tournament_id": tournament_id, "round": number,
+                                            "number": table_number, "match_id": match_id,
+                                            "first": first, "second": second})
+            order.append({"table": table_number})
+        db["tournament_rounds"].insert({"tournament_id": tournament_id, "number": number,
+                                        "byes": json.dumps(byes), "slots": json.dumps(order),
+                                        "created": now()})
+        db.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", [tournament_id])

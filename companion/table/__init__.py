@@ -1,0 +1,15 @@
+"""The table: what players do around a real deck. Matches and their hands, the list of matches,
+the live score every phone follows, joining from another phone, the edit PIN.
+
+- ``views``: the list, a new match, the match page and its live poll, rematch, archive,
+  delete, join, PIN, the match's CSV;
+- ``hands``: a hand recorded, shown, edited, deleted or undone, and its preview;
+- ``forms`` and ``hand_form``: the new match's form and the hand's;
+- ``charts``: the score hand by hand, as the match page draws it.
+"""
+
+from . import hands  # noqa: F401  (a hand's routes, registered on bp)
+from .charts import running_totals
+from .views import bp
+
+bp.add_app_template_global(running_totals, "running_chart")

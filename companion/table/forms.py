@@ -1,0 +1,148 @@
+"""The table's forms: a new match (its players, seating and rules) and the PIN page. A hand's form
+is in ``hand_form``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask_babel import gettext as _, lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from ..i18n import VARIANT_TITLES, explain
+from ..matches import sides_for
+from ..rules import RulesError, check_seating, rules_for
+from ..web.forms import (NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS,
+                         options)
+
+PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
+
+
+class NewMatchForm(FlaskForm):
+    layout = RadioField(_l("Who plays"), default="2", choices=options([
+        ("2", _l("2 players")), ("3", _l("3 players")), ("4", _l("4 players")),
+        ("2x2", _l("2 teams of 2")), ("2x3", _l("2 teams of 3"))]))
+    player1 = StringField(_l("Player %(number)s", number=1), [NAME_LENGTH])
+    player2 = StringField(_l("Player %(number)s", number=2), [NAME_LENGTH])
+    player3 = StringField(_l("Player %(number)s", number=3), [NAME_LENGTH])
+    player4 = StringField(_l("Player %(number)s", number=4), [NAME_LENGTH])
+    player5 = StringField(_l("Player %(number)s", number=5), [NAME_LENGTH])
+    player6 = StringField(_l("Player %(number)s", number=6), [NAME_LENGTH])
+    team1 = StringField(_l("Team %(number)s", number=1), [NAME_LENGTH], default=_l("Us"))
+    team2 = StringField(_l("Team %(number)s", number=2), [NAME_LENGTH], default=_l("Them"))
+    # Its choices are the names typed (see seat_choices); any seat is checked by
+    # validate_first_dealer, in words.
+    first_dealer = SelectField(_l("Who deals first"), default="random", validate_choice=False,
+                               choices=options([("random", _l("drawn at random"))]))
+    pin = StringField(_l("Edit PIN (optional)"), [Optional(), PIN_FORMAT])
+    preset = SelectField(_l("Variant"), choices=options(list(VARIANT_TITLES.items())), default="classica")
+
+    deck = SelectField(RULE_LABELS["deck"], choices=options(RULE_CHOICES["deck"]), coerce=int)
+    bonus_suit = SelectField(RULE_LABELS["bonus_suit"], choices=options(RULE_CHOICES["bonus_suit"]))
+    primiera = SelectField(RULE_LABELS["primiera"], choices=options(RULE_CHOICES["primiera"]))
+    missing_suit = SelectField(RULE_LABELS["missing_suit"], choices=options(RULE_CHOICES["missing_suit"]))
+    re_bello = BooleanField(RULE_LABELS["re_bello"])
+    napola = SelectField(RULE_LABELS["napola"], choices=options(RULE_CHOICES["napola"]))
+    scalette = BooleanField(RULE_LABELS["scalette"])
+    piva = BooleanField(RULE_LABELS["piva"])
+    declarations = SelectField(RULE_LABELS["declarations"], choices=options(RULE_CHOICES["declarations"]))
+    target = IntegerField(RULE_LABELS["target"], [InputRequired(_l("Give the target score")),
+                                                  NumberRange(1, 1000)])
+    hands = IntegerField(RULE_LABELS["hands"], [Optional(), NumberRange(1, 100)])
+    cappotto = BooleanField(RULE_LABELS["cappotto"])
+    double_under = IntegerField(RULE_LABELS["double_under"], [Optional(), NumberRange(1, 1000)])
+    claims = BooleanField(RULE_LABELS["claims"])
+    capture = SelectField(RULE_LABELS["capture"], choices=options(RULE_CHOICES["capture"]))
+    void_deal = SelectField(RULE_LABELS["void_deal"], choices=options(RULE_CHOICES["void_deal"]))
+    ace_takes_itself = BooleanField(RULE_LABELS["ace_takes_itself"])
+    pack = SelectField(RULE_LABELS["pack"], choices=options(RULE_CHOICES["pack"]))
+
+    RULE_FIELDS = ("deck", "bonus_suit", "primiera", "missing_suit", "re_bello", "napola",
+                   "scalette", "piva", "declarations", "target", "hands", "cappotto",
+                   "double_under", "claims", "capture", "void_deal", "ace_takes_itself", "pack")
+
+    @classmethod
+    def preset_data(cls, preset: str) -> dict[str, Any]:
+        """The rule fields as a preset sets them."""
+        return {name: value for name, value in rules_for(preset).as_dict().items()
+                if name in cls.RULE_FIELDS}
+
+    @property
+    def player_names(self) -> list[str]:
+        count = PLAYER_COUNTS.get(self.layout.data, 2)
+        return [(getattr(self, f"player{i}").data or "").strip() for i in range(1, count + 1)]
+
+    def validate_layout(self, field: Field) -> None:
+        names = self.player_names
+        if any(not name for name in names):
+            raise ValidationError(_("Give a name to each of the %(count)s players", count=len(names)))
+        if len({name.casefold() for name in names}) != len(names):
+            raise ValidationError(_("Two players have the same name: the score would be unclear"))
+        if "x" in field.data:
+            teams = [self.team1.data.strip(), self.team2.data.strip()]
+            if not all(teams) or teams[0].casefold() == teams[1].casefold():
+                raise ValidationError(_("Give the two teams different names"))
+
+    def validate_first_dealer(self, field: Field) -> None:
+        if field.data != "random" and (not str(field.data).isdigit()
+                                       or int(field.data) >= len(self.player_names)):
+            raise ValidationError(_("Choose one of the %(count)s players to deal first", count=len(self.player_names)))
+
+    def seat_choices(self) -> "NewMatchForm":
+        """Who may deal first, by the names typed so far ("Player 3" for a name not typed yet),
+        only as many as the seats of the chosen layout. Returns the form, for templates."""
+        count = PLAYER_COUNTS.get(self.layout.data, 2)
+        self.first_dealer.choices = options([("random", _("drawn at random")), *[
+            (str(seat), (getattr(self, f"player{seat + 1}").data or "").strip()
+             or _("Player %(number)s", number=seat + 1)) for seat in range(count)]])
+        return self
+
+    def seat_for_variant(self) -> None:
+        """The seating the chosen variant needs, chosen for the players (Scopone: two teams of
+        two; Bazzica, Sbarazzina, Piva: two players)."""
+        if self.preset.data in PRESETS_SEATING:
+            self.layout.data = PRESETS_SEATING[self.preset.data]
+
+    def validate(self, extra_validators=None) -> bool:
+        """The fields one by one, then the rules they make together (a target of 0 is said
+        once, by its field, not again by the rules with the item's code name)."""
+        if not super().validate(extra_validators):
+            return False
+        try:
+            rules = self.rules()
+        except RulesError as error:
+            self.preset.errors.append(explain(error))
+            return False
+        sides = self.sides()
+        try:
+            check_seating(rules, len(sides), len(sides[0]["players"]))
+        except RulesError as error:
+            self.layout.errors = [explain(error)]
+            return False
+        return True
+
+    def rules(self):
+        items = {name: getattr(self, name).data for name in self.RULE_FIELDS}
+        return rules_for(self.preset.data, items)
+
+    def sides(self) -> list[dict[str, Any]]:
+        return sides_for(self.layout.data, self.player_names,
+                         [self.team1.data.strip(), self.team2.data.strip()])
+
+    def dealer(self) -> int:
+        if self.first_dealer.data == "random":
+            return random.randrange(len(self.player_names))
+        return int(self.first_dealer.data)
+
+
+class RulesPreviewForm(NewMatchForm):
+    """The same fields, read from a GET when the variant changes; no CSRF on a read."""
+
+    class Meta:
+        csrf = False
+
+
+class PinForm(FlaskForm):
+    pin = StringField(_l("PIN"), [InputRequired(_l("Enter the match's PIN")), Length(max=8)])

@@ -1,0 +1,234 @@
+"""A hand's form: the cards of each pile tapped on a grid, or the counts; what was entered turned
+into the entry the store keeps, and a stored entry put back into the fields to edit it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from wtforms import Field, HiddenField, IntegerField, RadioField, SelectField
+from wtforms.validators import NumberRange, Optional
+from wtforms.widgets import HiddenInput
+
+from ..i18n import card_in_words, suit_words
+from ..matches import Match, score_entry
+from ..rules import ScopaError, deck
+from ..rules.cards import Card, parse_cards, suit_values
+from ..rules.said import said, said_n
+from ..web.forms import CardGrid, card_rows, options, pile_fields
+
+# The counts a hand by counts asks for, as its refusals name them (translated with them).
+COUNT_WORDS = {"cards": said("cards"), "coins": said("coins"),
+               "sevens": said("sevens"), "sixes": said("sixes"), "aces": said("aces")}
+
+
+COUNTS = ("cards", "coins", "sevens", "sixes", "aces")
+
+
+class HandFormBase(FlaskForm):
+    mode = HiddenField(default="piles")
+    key = HiddenField()   # one per form shown: a form sent twice records one hand
+    version = HiddenField()   # the version of the hand an edit was made from
+    number = IntegerField(widget=HiddenInput(), validators=[Optional()])  # the hand it records
+
+    def __init__(self, match: Match, *args, **kwargs):
+        self.match = match
+        super().__init__(*args, **kwargs)
+
+    # The fields each mode shows, for the templates.
+    def card_fields(self) -> list[tuple[str, list[Field]]]:
+        return card_rows(self, self.match.rules.deck)
+
+    def side_fields(self, prefix: str) -> list[Field]:
+        return [self[f"{prefix}_{i}"] for i in range(len(self.match.sides)) if f"{prefix}_{i}" in self]
+
+    def declaration_rows(self) -> list[tuple[Field, Field, Field]]:
+        return [(self[f"decl_{k}_side"], self[f"decl_{k}_deal"], self[f"decl_{k}_cards"])
+                for k in range(4) if f"decl_{k}_side" in self]
+
+    def is_blank(self) -> bool:
+        """Nothing entered yet in the way chosen: no card tapped, or no count typed."""
+        if self.mode.data == "tallies":
+            return all(f.data is None for name, f in self._fields.items() if name.startswith("t_")) \
+                and not any(self[h].data not in (None, "", "none") for h in
+                            ("settebello", "re_bello", "piva", "primiera") if h in self)
+        return not any(self[f"c_{card}"].data for card in deck(self.match.rules.deck))
+
+    def pile_counts(self) -> list[tuple[int, ...]]:
+        """Each side's cards and bonus-suit cards as tapped so far, the rest counted for the
+        side that gets it: what the pile picker shows beside each name."""
+        n = len(self.match.sides)
+        rest = int(self.rest.data) if str(self.rest.data).isdigit() and int(self.rest.data) < n else n - 1
+        counts = [[0, 0] for _ in range(n)]
+        for card in deck(self.match.rules.deck):
+            chosen = self[f"c_{card}"].data
+            side = int(chosen) if chosen not in (None, "") else rest
+            counts[side][0] += 1
+            counts[side][1] += card.suit == self.match.rules.bonus_suit
+        return [tuple(count) for count in counts]
+
+    # From the fields to a stored entry --------------------------------------------------
+
+    def entry(self) -> dict[str, Any]:
+        """What was entered, as stored; ScopaError when it cannot be a real hand."""
+        sides = range(len(self.match.sides))
+        entry: dict[str, Any] = {"mode": self.mode.data if self.mode.data == "tallies" else "piles"}
+        declarations = self._declarations()
+        if declarations:
+            entry["declarations"] = declarations
+        sweeps = [self[f"sweeps_{i}"].data or 0 for i in sides]
+        if entry["mode"] == "piles":
+            rest = int(self.rest.data)
+            piles: list[list[str]] = [[] for _ in sides]
+            untapped = picked_for_rest = 0
+            for card in deck(self.match.rules.deck):
+                chosen = self[f"c_{card}"].data
+                untapped += chosen in (None, "")
+                picked_for_rest += chosen == str(rest)
+                piles[int(chosen) if chosen not in (None, "") else rest].append(str(card))
+            # Cards picked one by one for the side that also gets the rest: the rest would go
+            # there silently (without JavaScript nothing stops it). Ask where they go instead.
+            if untapped and picked_for_rest:
+                raise ScopaError(said_n(
+                    "{count} card is in no pile: choose whose it is, or tap only the cards of "
+                    "the side that does not get the rest ({name} gets it)",
+                    "{count} cards are in no pile: choose whose they are, or tap only the cards "
+                    "of the side that does not get the rest ({name} gets it)",
+                    untapped, count=untapped, name=self.match.names[rest]))
+            entry.update(piles=piles, sweeps=sweeps)
+        else:
+            entry["tallies"] = self._tallies(sweeps)
+        # Scoring refuses what cannot be; the score is kept for the preview.
+        self.score = score_entry(entry, self.match.rules, self.match.names)
+        return entry
+
+    def _declarations(self) -> list[dict[str, Any]]:
+        declared = []
+        for side, deal, cards in self.declaration_rows():
+            typed = [code for value in cards.data or [] for code in value.replace(",", " ").split()]
+            if side.data in (None, "") and not typed:
+                continue
+            if side.data in (None, ""):
+                raise ScopaError("say which side made each declaration")
+            shown = parse_cards(typed, "a declaration")
+            declared.append({"side": int(side.data), "deal": int(deal.data),
+                             "cards": [str(c) for c in shown]})
+        return declared
+
+    def _tallies(self, sweeps: list[int]) -> list[dict[str, Any]]:
+        rules, names = self.match.rules, self.match.names
+        n = len(names)
+        suit = len(suit_values(rules.deck))
+        totals = {"cards": rules.deck, "coins": suit, "sevens": 4, "sixes": 4, "aces": 4}
+        counts: dict[str, list[int | None]] = {}
+        for name, total in totals.items():
+            if f"t_{name}_0" not in self:
+                continue
+            values = [self[f"t_{name}_{i}"].data for i in range(n)]
+            blank = [i for i, v in enumerate(values) if v is None]
+            if len(blank) == 1:          # one side left blank: it has the rest
+                values[blank[0]] = total - sum(v for v in values if v is not None)
+                if values[blank[0]] < 0:
+                    raise ScopaError(said("the {what} entered add up to more than {total}", what=COUNT_WORDS[name], total=total))
+            elif blank and len(blank) < n:
+                raise ScopaError(said("enter the {what} of every side (one may be left blank: it is "
+                                      "worked out)", what=COUNT_WORDS[name]))
+            elif blank and name in ("cards", "coins"):
+                raise ScopaError(said("enter the {what} of each side", what=COUNT_WORDS[name]))
+            counts[name] = values if not blank or len(blank) < n else [None] * n
+
+        def holder(field: str) -> int | None:
+            value = self[field].data if field in self else None
+            return None if value in (None, "", "none") else int(value)
+
+        settebello, re_bello, piva, primiera = (holder(f) for f in ("settebello", "re_bello",
+                                                                    "piva", "primiera"))
+        tallies = []
+        for i in range(n):
+            tally: dict[str, Any] = {name: values[i] for name, values in counts.items()}
+            tally.update(settebello=settebello == i, re_bello=re_bello == i, piva=piva == i,
+                         primiera=primiera == i, sweeps=sweeps[i])
+            for field, key in (("t_napola", "napola"), ("t_alta", "scaletta_alta")):
+                if f"{field}_{i}" in self:
+                    tally[key] = self[f"{field}_{i}"].data or 0
+            tallies.append(tally)
+        return tallies
+
+    def fill(self, entry: dict[str, Any]) -> None:
+        """Set the fields from a stored entry, to edit it."""
+        self.mode.data = entry["mode"]
+        for i, count in enumerate(entry.get("sweeps") or [t["sweeps"] for t in entry["tallies"]]):
+            self[f"sweeps_{i}"].data = count
+        if entry["mode"] == "piles":
+            self.rest.data = str(len(entry["piles"]) - 1)
+            for side, pile in enumerate(entry["piles"][:-1]):
+                for card in pile:
+                    self[f"c_{card}"].data = str(side)
+        else:
+            for i, tally in enumerate(entry["tallies"]):
+                for name in COUNTS:
+                    if f"t_{name}_{i}" in self:
+                        self[f"t_{name}_{i}"].data = tally.get(name)
+                for field, key in (("t_napola", "napola"), ("t_alta", "scaletta_alta")):
+                    if f"{field}_{i}" in self:
+                        self[f"{field}_{i}"].data = tally.get(key, 0)
+                for field in ("settebello", "re_bello", "piva", "primiera"):
+                    if field in self and tally.get(field):
+                        self[field].data = str(i)
+        for k, declaration in enumerate(entry.get("declarations", [])[:4]):
+            self[f"decl_{k}_side"].data = str(declaration["side"])
+            self[f"decl_{k}_deal"].data = str(declaration["deal"])
+            self[f"decl_{k}_cards"].data = list(declaration["cards"])
+
+
+def hand_form(match: Match, **kwargs) -> HandFormBase:
+    """The hand form for this match: its sides, its deck and the counts its rules need."""
+    rules, names = match.rules, match.names
+    sides = [(str(i), name) for i, name in enumerate(names)]
+    fields = pile_fields(rules.deck, sides)
+    fields["rest"] = RadioField(_("The cards not tapped go to"), choices=options(sides), default=str(len(names) - 1))
+    counts = ["cards", "coins"]
+    if rules.primiera in ("sevens-sixes", "count-down"):
+        counts += ["sevens", "sixes"]
+    if rules.primiera == "count-down":
+        counts.append("aces")
+    suit = suit_words(rules.bonus_suit, rules.pack).capitalize()
+    words = {"cards": _("Cards: %(name)s"), "coins": _("%(suit)s: %(name)s"),
+             "sevens": _("Sevens: %(name)s"), "sixes": _("Sixes: %(name)s"), "aces": _("Aces: %(name)s")}
+    for i, name in enumerate(names):
+        fields[f"sweeps_{i}"] = IntegerField(_("Scope of %(name)s", name=name),
+                                             [Optional(), NumberRange(0, 20)], default=0)
+        for count in counts:
+            fields[f"t_{count}_{i}"] = IntegerField(words[count] % {"name": name, "suit": suit},
+                                                    [Optional(), NumberRange(0, 40)])
+        if rules.napola != "off" or rules.scalette:
+            fields[f"t_napola_{i}"] = IntegerField(
+                _("%(suit)s in a row from the Ace: %(name)s", suit=suit, name=name),
+                [Optional(), NumberRange(0, 10)])
+        if rules.scalette:
+            fields[f"t_alta_{i}"] = IntegerField(
+                _("%(suit)s in a row from the King down: %(name)s", suit=suit, name=name),
+                [Optional(), NumberRange(0, 10)])
+    fields["settebello"] = RadioField(_("Settebello"), choices=options(sides), validators=[Optional()])
+    if rules.re_bello:
+        fields["re_bello"] = RadioField(_("Re Bello"), choices=options(sides), validators=[Optional()])
+    if rules.piva and rules.deck == 40:
+        fields["piva"] = RadioField(_("Piva (the %(card)s)", card=card_in_words(Card(2, "b"), rules.pack)),
+                                    choices=options(sides), validators=[Optional()])
+    if rules.primiera != "sevens-sixes":
+        label = (_("Primiera, if sevens, sixes and aces tie") if rules.primiera == "count-down"
+                 else _("Primiera"))
+        fields["primiera"] = RadioField(label, choices=options([*sides, ("none", _("nobody"))]),
+                                        validators=[Optional()])
+    if rules.declarations != "off":
+        for k in range(4):
+            fields[f"decl_{k}_side"] = SelectField(_("Who"), choices=options([("", "—"), *sides]), default="")
+            fields[f"decl_{k}_deal"] = SelectField(_("After deal"), default="1",
+                                                   choices=options([(str(d), str(d)) for d in range(1, 7)]))
+            # Tapped on a grid; cards typed as codes ("1d 1c 2s") are read too, as the API
+            # writes them. The rules say what is wrong with them.
+            fields[f"decl_{k}_cards"] = CardGrid(_("Cards shown"), validate_choice=False, choices=options(
+                [(str(card), str(card)) for card in deck(rules.deck)]))
+    form_class = type("HandForm", (HandFormBase,), fields)
+    return form_class(match, **kwargs)

@@ -1,0 +1,293 @@
+"""A hand's pages: record one (by cards or by counts), see it, edit it, delete it, undo an edit,
+the live preview, and what happens when two phones record the same hand."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
+
+from .. import store
+from ..i18n import explain, say
+from ..matches import Hand, Ledger, Match, result_of, score_entry
+from ..rules import ScopaError
+from ..rules.said import said
+from ..rules.scoring import ITEMS
+from ..web.access import pin_required
+from ..web.pages import first_error, load_match
+from .hand_form import hand_form
+from .views import bp
+
+def load_hand(match_id: int, hand_id: int) -> tuple[Match, Hand]:
+    """The match and one of its hands, by the hand's id; 404 if the match has no such hand,
+    HandGone if it had one that was deleted."""
+    current = load_match(match_id)
+    hand = next((h for h in current.hands if h.id == hand_id), None)
+    if hand is None:
+        if store.hand_row(store.get_db(), match_id, hand_id) is not None:
+            raise HandGone(match_id)
+        abort(404)
+    return current, hand
+
+
+class HandGone(Exception):
+    """The hand asked for was deleted, perhaps a moment ago on another phone."""
+
+    def __init__(self, match_id: int):
+        self.match_id = match_id
+
+
+@bp.app_errorhandler(HandGone)
+def hand_gone(error: HandGone):
+    flash(_("That hand was already deleted (perhaps on another phone): nothing was changed."))
+    return redirect(url_for("table.match", match_id=error.match_id), code=303)
+
+
+@bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
+@pin_required
+def new_hand(match_id: int):
+    current = load_match(match_id)
+    if request.method == "GET":
+        if current.over:
+            flash(_("The match is over: %(outcome)s. Edit a hand to change that.", outcome=say(current.outcome.text)))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        form = hand_form(current, data={"mode": request.args.get("mode", "piles"),
+                                        "key": uuid.uuid4().hex, "number": current.next_number})
+        return render_template("hand.html", match=current, form=form, number=current.next_number)
+    form = hand_form(current)
+    # The hand this form records ("Mano 3"): the number it was opened for, not the next one now.
+    number = form.number.data if form.number.data and 0 < form.number.data <= 10_000 else None
+    shown = number or current.next_number
+    if "switch" in request.form:          # the other way to enter it, without JavaScript
+        form.mode.data = request.form["switch"]
+        return render_template("hand.html", match=current, form=form, number=shown)
+    if "check" in request.form:           # the preview, without JavaScript
+        return render_template("hand.html", match=current, form=form, number=shown, items=ITEMS,
+                               preview=preview_of(current, form, None))
+    db = store.get_db()
+    try:
+        if not form.validate_on_submit():
+            raise ScopaError(first_error(form))
+        entry = form.entry()
+        if request.form.get("resolve") == "replace":
+            return replace_hand(current, form, entry)
+        saved = store.add_hand(db, match_id, entry, result_of(form.score), Ledger,
+                               key=form.key.data or None, number=number)
+    except store.Taken as taken:
+        return hand_taken(match_id, form, taken.row)
+    except store.Gone:
+        abort(404)                            # the match was deleted meanwhile
+    except store.KeyReused as reused:
+        error = saved_message(load_match(match_id), reused.row["id"],
+                              _("This form was already used to save hand %(number)s: open that "
+                                "hand from the match page to change it."),
+                              _("This form was already used to save a hand since deleted."))
+        return render_template("hand.html", match=current, form=form, number=shown, error=error), 409
+    except store.StorageError as failure:
+        return render_template("hand.html", match=current, form=form, number=shown,
+                               error=say(failure.message)), 503
+    except ScopaError as error:
+        return render_template("hand.html", match=current, form=form, number=shown,
+                               error=explain(error)), 400
+    flash(_("Hand %(number)s saved.", number=saved.number) if saved.created else
+          _("That hand was already saved (the form was sent twice): it is counted once."))
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def saved_message(current: Match, hand_id: int, there: str, deleted: str) -> str:
+    """A message naming a hand by its place in the match now (``there``, with %(number)s
+    for its number, already translated), or ``deleted`` if it is gone."""
+    hand = next((h for h in current.hands if h.id == hand_id), None)
+    return there.replace("%(number)s", str(hand.number)) if hand else deleted
+
+
+def hand_taken(match_id: int, form, recorded: dict):
+    """Another phone recorded the hand this form was for: show both and let the table choose
+    (keep the one recorded, replace it with this one, or add this one as the next hand)."""
+    current = load_match(match_id)
+    theirs = next(h for h in current.hands if h.id == recorded["id"])
+    form.number.data, form.number.raw_data = current.next_number, None  # "add it as the next hand"
+    return render_template("hand.html", match=current, form=form, number=theirs.number,
+                           taken=theirs, mine=form.score), 409
+
+
+def replace_hand(current: Match, form, entry: dict):
+    """The player chose to replace the hand another phone recorded with this entry."""
+    hand_id = request.form.get("replace_id", type=int)
+    version = request.form.get("replace_version", type=int)
+    db = store.get_db()
+    if hand_id is None or version is None:
+        raise ScopaError(said("say which hand to replace"))
+    try:
+        store.update_hand(db, current.id, hand_id, entry, result_of(form.score), version,
+                          Ledger)
+    except store.Conflict as conflict:
+        return hand_taken(current.id, form, conflict.row)
+    except store.Gone:
+        flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
+                "Record yours again if it is still needed."))
+        return redirect(url_for("table.match", match_id=current.id), code=303)
+    flash(saved_message(load_match(current.id), hand_id,
+                        _("Hand %(number)s replaced with yours; the totals are worked out again."),
+                        _("The hand was replaced with yours; the totals are worked out again.")))
+    return redirect(url_for("table.match", match_id=current.id), code=303)
+
+
+@bp.get("/matches/<int:match_id>/hands/<int:hand_id>")
+def show_hand(match_id: int, hand_id: int):
+    """One hand: its points one by one, and the way to edit or delete it."""
+    current, hand = load_hand(match_id, hand_id)
+    return render_template("hand_detail.html", match=current, hand=hand, items=ITEMS)
+
+
+@bp.post("/matches/<int:match_id>/hands/preview")
+def preview(match_id: int):
+    """The breakdown the entry would give and the totals it would lead to, as a fragment."""
+    current = load_match(match_id)
+    return render_template("_preview.html", match=current, items=ITEMS,
+                           **preview_of(current, hand_form(current), request.args.get("hand", type=int)))
+
+
+def preview_of(current: Match, form, editing: int | None) -> dict:
+    """What the preview shows for a hand form: nothing before anything is entered, else the
+    refusal, else the hand's breakdown and the totals it leads to (``editing``: the id of the
+    hand it replaces)."""
+    if form.is_blank():
+        return {"blank": True}
+    try:
+        if not form.validate():
+            raise ScopaError(first_error(form))
+        form.entry()
+    except ScopaError as error:
+        return {"error": explain(error)}
+    hand = form.score
+    # A new hand follows them all; an edited one follows the hands before it.
+    earlier = current.hands
+    if editing is not None:
+        earlier = list(itertools.takewhile(lambda h: h.id != editing, current.hands))
+    before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
+    return {"hand": hand, "totals": [t + p for t, p in zip(before, hand.totals)]}
+
+
+@bp.route("/matches/<int:match_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
+@pin_required
+def edit_hand(match_id: int, hand_id: int):
+    current, hand = load_hand(match_id, hand_id)
+    if hand.claim is not None:
+        flash(_("A claim cannot be edited: delete it, and check it again with the referee."))
+        return redirect(url_for("table.match", match_id=match_id), code=303)
+    if request.method == "GET":
+        return render_template("hand.html", match=current, form=edit_form(current, hand),
+                               number=hand.number, hand=hand)
+    form = hand_form(current)
+    if "switch" in request.form:
+        form.mode.data = request.form["switch"]
+        return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand)
+    if "check" in request.form:
+        return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand,
+                               items=ITEMS, preview=preview_of(current, form, hand.id))
+    made_from = request.form.get("version", type=int)
+    try:
+        if not form.validate_on_submit():
+            raise ScopaError(first_error(form))
+        entry = form.entry()
+        if made_from is None:
+            raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
+        store.update_hand(store.get_db(), match_id, hand_id, entry, result_of(form.score),
+                          made_from, Ledger)
+    except store.Conflict:
+        # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
+        current, hand = load_hand(match_id, hand_id)
+        return render_template("hand.html", match=current, form=edit_form(current, hand),
+                               number=hand.number, hand=hand,
+                               error=_("Another phone changed hand %(number)s while you were "
+                                       "editing it: here it is now. Make your change again if it "
+                                       "is still needed.", number=hand.number)), 409
+    except store.Gone:
+        raise HandGone(match_id) from None
+    except store.StorageError as failure:
+        return render_template("hand.html", match=current, form=form, number=hand.number,
+                               hand=hand, error=say(failure.message)), 503
+    except ScopaError as error:
+        return render_template("hand.html", match=current, form=form, number=hand.number,
+                               hand=hand, error=explain(error)), 400
+    flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.route("/matches/<int:match_id>/hands/<int:hand_id>/delete", methods=["GET", "POST"])
+@pin_required
+def delete_hand(match_id: int, hand_id: int):
+    current, hand = load_hand(match_id, hand_id)
+    if request.method == "GET":
+        return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS)
+    made_from = request.form.get("version", type=int)
+    try:
+        if made_from is None:
+            raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
+        store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
+    except store.Conflict:
+        return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS,
+                               error=_("Another phone changed hand %(number)s since you "
+                                       "opened it: here it is now. Delete it only if it is "
+                                       "still wrong.", number=hand.number)), 409
+    except store.Gone:
+        raise HandGone(match_id) from None
+    flash(_("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.post("/matches/<int:match_id>/hands/after-end/delete")
+@pin_required
+def delete_after_end(match_id: int):
+    """Remove the hands played after the end, as they were when the page showed them."""
+    chosen: dict[int, int] = {}
+    for value in request.form.getlist("hand"):
+        hand_id, _, version = value.partition(":")
+        if not (hand_id.isdigit() and version.isdigit()):
+            abort(400)
+        chosen[int(hand_id)] = int(version)
+    current = load_match(match_id)
+    if not chosen or not set(chosen) <= {h.id for h in current.after_end}:
+        flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))
+        return redirect(url_for("table.match", match_id=match_id), code=303)
+    try:
+        store.delete_hands(store.get_db(), match_id, chosen, Ledger)
+    except (store.Conflict, store.Gone):
+        flash(_("Another phone changed those hands meanwhile: nothing was deleted. Look again."))
+    else:
+        flash(ngettext("%(num)d hand played after the end deleted.",
+                       "%(num)d hands played after the end deleted.", len(chosen)))
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.post("/matches/<int:match_id>/hands/<int:hand_id>/undo")
+@pin_required
+def undo_edit(match_id: int, hand_id: int):
+    """Put back the entry a hand had before its last edit."""
+    current, hand = load_hand(match_id, hand_id)
+    made_from = request.form.get("version", type=int)
+    if hand.previous is None or made_from is None:
+        abort(400)
+    try:
+        previous = score_entry(hand.previous, current.rules, current.names)
+        store.update_hand(store.get_db(), match_id, hand_id, hand.previous, result_of(previous),
+                          made_from, Ledger)
+    except store.Conflict:
+        flash(_("Another phone changed hand %(number)s meanwhile: nothing was undone. Look again.", number=hand.number))
+    except store.Gone:
+        raise HandGone(match_id) from None
+    else:
+        flash(_("The edit of hand %(number)s is undone; the totals are worked out again.", number=hand.number))
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def edit_form(current: Match, hand: Hand):
+    """The hand form filled from a stored hand, carrying the version it is made from."""
+    mode = request.args.get("mode", hand.entry["mode"])
+    form = hand_form(current, formdata=None, data={"mode": mode, "version": hand.version})
+    if mode == hand.entry["mode"]:
+        form.fill(hand.entry)
+    return form

@@ -1,0 +1,287 @@
+"""The table's pages: the list of matches, a new match, the match page with its live score, the
+rematch, archive and delete, joining from another phone, and the edit PIN.
+
+Views read the request, call the store, the match model or the forms, then render or redirect.
+Every form works as a plain POST; htmx only makes the preview and the variant switch faster.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext as _
+from markupsafe import Markup
+
+from .. import store
+from ..i18n import explain
+from ..matches import Ledger, Match, listed
+from ..rules import RulesError
+from ..rules.rulesets import PRESETS
+from ..rules.scoring import ITEMS
+from ..web import exports
+from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new
+from ..web.forms import PRESETS_SEATING, rules_summary
+from ..web.pages import csv_answer, first_error, join_url, load_match, on_this_site, qr_svg
+from .forms import NewMatchForm, PinForm, RulesPreviewForm
+
+bp = Blueprint("table", __name__)
+
+
+@bp.app_template_global()
+def history(current: Match) -> Markup:
+    """The list of every hand, rendered once per version of the match and language: the match
+    itself is worked out once per version and kept (store.built_match), and this with it."""
+    language = str(get_locale())
+    if language not in current.history_html:
+        current.history_html[language] = Markup(render_template("_history.html", match=current))
+    return current.history_html[language]
+
+
+@bp.app_template_global()
+def series_of(current: Match) -> dict[str, Any] | None:
+    """The count of a series of rematches up to this match: matches won by each side (and
+    drawn), once the match is a "Rivincita"."""
+    if current.follows is None:
+        return None
+    won, drawn = [0] * len(current.sides), 0
+    for row in store.series_rows(store.get_db(), current.id):
+        summary = row["summary"]
+        if summary and summary["over"]:
+            if summary["winner"] is None:
+                drawn += 1
+            else:
+                won[summary["winner"]] += 1
+    return {"won": won, "drawn": drawn,
+            "score": " – ".join(f"{name} {count}" for name, count in zip(current.names, won))}
+
+
+PAGE = 20    # matches listed at a time: the home page costs the same after years of club nights
+
+
+def page_of(over: bool | None, before: int | None = None,
+            archived: bool = False) -> tuple[list[Match], int | None]:
+    """A page of matches (in play, or over, or archived), newest first, from their rows'
+    summaries; and the id to list the next page from, if there are more."""
+    rows = store.match_rows(store.get_db(), over=over, before=before, limit=PAGE + 1,
+                            archived=archived)
+    more = rows[PAGE]["id"] + 1 if len(rows) > PAGE else None
+    return [listed(row) for row in rows[:PAGE]], more
+
+
+@bp.get("/")
+def index():
+    playing, more_playing = page_of(over=False)
+    finished, more_finished = page_of(over=True)
+    return render_template("index.html", playing=playing, finished=finished,
+                           more_playing=more_playing, more_finished=more_finished,
+                           join_url=join_url(), qr_svg=qr_svg(join_url()))
+
+
+@bp.get("/matches")
+def match_list():
+    """Every match, a page at a time: ``state`` playing, finished or archived, ``before`` an
+    id."""
+    state = request.args.get("state")
+    state = state if state in ("playing", "finished", "archived") else "playing"
+    before = request.args.get("before", type=int)
+    if before is not None and not 0 < before <= store.MAX_ID:
+        before = None
+    archived = state == "archived"
+    shown, more = page_of(None if archived else state == "finished", before, archived)
+    return render_template("matches.html", matches=shown, more=more, state=state)
+
+
+@bp.route("/matches/new", methods=["GET", "POST"])
+def new_match():
+    if request.method == "GET":
+        preset = request.args.get("preset", "classica")
+        preset = preset if preset in PRESETS else "classica"
+        form = NewMatchForm(data={**NewMatchForm.preset_data(preset), "preset": preset})
+        form.seat_for_variant()
+        return new_match_page(form)
+    form = NewMatchForm()
+    if "load_preset" in request.form:     # without JavaScript: the variant's rules, names kept
+        form = NewMatchForm(formdata=None, data={
+            **{name: field.data for name, field in form._fields.items()},
+            **NewMatchForm.preset_data(form.preset.data if form.preset.data in PRESETS else "classica")})
+        form.seat_for_variant()
+        return new_match_page(form)
+    if not form.validate_on_submit():
+        return new_match_page(form, 400)
+    pin = (form.pin.data or "").strip()
+    key = new_access_key()
+    match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer(),
+                                  hash_pin(pin) if pin else None, Ledger, key)
+    if pin:
+        unlock_new(key)         # its creator may record
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def new_match_page(form: NewMatchForm, status: int = 200):
+    """The new match form, the dealer offered by the names typed, the rules in one line."""
+    try:
+        summary = rules_summary(form.rules())
+    except (RulesError, KeyError, TypeError):
+        summary = ""
+    return render_template("new_match.html", form=form.seat_choices(), summary=summary,
+                           seatings=PRESETS_SEATING), status
+
+
+@bp.get("/matches/new/rules")
+def preset_rules():
+    """The rule fields as the chosen variant sets them: htmx swaps them in, and the summary
+    line with them."""
+    preset = request.args.get("preset", "classica")
+    form = RulesPreviewForm(formdata=None, data=NewMatchForm.preset_data(
+        preset if preset in PRESETS else "classica"))
+    return render_template("_rules_fields.html", form=form, summary=rules_summary(form.rules()), oob=True)
+
+
+@bp.get("/matches/new/summary")
+def rules_summary_line():
+    """The rules as changed on the form, in one line (or what is wrong with them)."""
+    form = RulesPreviewForm(request.args)
+    if form.preset.data not in PRESETS:
+        form.preset.data = "classica"
+    try:
+        return rules_summary(form.rules())
+    except RulesError as error:
+        return explain(error)
+    except (KeyError, TypeError):
+        return ""
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int):
+    current = load_match(match_id)
+    # The referee's tools, under this match's rules (referee/_links.html).
+    return render_template("match.html", match=current, items=ITEMS,
+                           ctx={"match": current, "query": {"match": current.id}})
+
+
+@bp.route("/matches/<int:match_id>/rematch", methods=["GET", "POST"])
+@pin_required
+def rematch(match_id: int):
+    """The next match with the same players and rules, the deal passing on. Asked twice (two
+    phones, a double tap), it is made once."""
+    current = load_match(match_id)
+    if request.method == "GET" or not current.over:
+        if current.followed_by:
+            return redirect(url_for("table.match", match_id=current.followed_by), code=303)
+        if not current.over:
+            flash(_("The match is not over yet: a rematch starts when it is."))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        return render_template("rematch.html", match=current)
+    key = new_access_key()
+    try:
+        new_id, made = store.rematch(store.get_db(), match_id, current.next_first_dealer, Ledger, key)
+    except store.Gone:
+        abort(404)
+    except store.MatchNotOver:
+        flash(_("The match is not over yet: a rematch starts when it is."))
+        return redirect(url_for("table.match", match_id=match_id), code=303)
+    if made and current.has_pin:
+        unlock_new(key)         # the phone that may record this match may record the next
+    return redirect(url_for("table.match", match_id=new_id), code=303)
+
+
+@bp.post("/matches/<int:match_id>/archive")
+@pin_required
+def archive(match_id: int):
+    current = load_match(match_id)
+    archived = request.form.get("archived") == "1"
+    try:
+        store.archive_match(store.get_db(), match_id, archived)
+    except store.Gone:
+        abort(404)
+    flash(_("%(match)s is archived: it is listed under Archive.", match=current.title) if archived
+          else _("%(match)s is back in the list.", match=current.title))
+    return redirect(url_for("table.index") if archived else url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.route("/matches/<int:match_id>/delete", methods=["GET", "POST"])
+@pin_required
+def delete_match(match_id: int):
+    """Delete a whole match, once confirmed; a change made meanwhile on another phone asks
+    again."""
+    current = load_match(match_id)
+    if request.method == "POST":
+        if request.form.get("version", type=int) != current.version:
+            return render_template("delete_match.html", match=current,
+                                   error=_("The match changed on another phone since you opened "
+                                           "this page: here it is now.")), 409
+        try:
+            store.delete_match(store.get_db(), match_id)
+        except store.Gone:
+            abort(404)
+        except store.InTournament as table:
+            flash(_("This match is table %(table)s of %(tournament)s: its result makes the "
+                    "standings. Correct its hands instead.", table=table.table,
+                    tournament=table.tournament))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        flash(_("%(match)s deleted.", match=current.title))
+        return redirect(url_for("table.index"), code=303)
+    return render_template("delete_match.html", match=current)
+
+
+@bp.get("/matches/<int:match_id>/poll")
+def poll(match_id: int):
+    """Has the match changed since ``since``? If not: 200 with no body and ``HX-Reswap: none``
+    (one primary-key read, nothing worked out; not 204, after which waitress closes the
+    connection, so a phone polling every 2 s would open a new one each time). Else the new live
+    region, or for the hand page (``part=notice``) a short notice."""
+    version = store.match_version(store.get_db(), match_id)
+    if version is None:
+        if request.headers.get("HX-Request") == "true" and request.args.get("since"):
+            # A match deleted on another phone: every phone showing it goes to the list.
+            flash(_("This match was deleted on another phone."))
+            return make_response("", 200, {"HX-Redirect": url_for("table.index")})
+        abort(404)
+    etag = f"m{match_id}-v{version}"     # weak: the same scores, however compressed
+    if request.args.get("since") == str(version):
+        response = make_response("", 200, {"HX-Reswap": "none"})
+    elif request.if_none_match.contains_weak(etag):
+        response = make_response("", 304)
+    else:
+        current = load_match(match_id)
+        if request.args.get("part") == "notice":
+            response = make_response(render_template("_notice.html", match=current))
+        else:
+            response = make_response(render_template("_live.html", match=current, items=ITEMS))
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/matches/<int:match_id>/join")
+def join(match_id: int):
+    current = load_match(match_id)
+    url = join_url().rstrip("/") + url_for("table.match", match_id=match_id)
+    return render_template("join.html", match=current, url=url, qr_svg=qr_svg(url))
+
+
+@bp.route("/matches/<int:match_id>/pin", methods=["GET", "POST"])
+def enter_pin(match_id: int):
+    current = load_match(match_id)
+    target = on_this_site(request.values.get("next", ""), url_for("table.match", match_id=match_id))
+    form = PinForm()
+    error, status = None, 200
+    if form.validate_on_submit():
+        try:
+            if try_pin(match_id, form.pin.data):
+                flash(_("PIN accepted: this phone can record hands in this match."))
+                return redirect(target, code=303)
+            error, status = _("That PIN is not right."), 403
+        except TooManyTries:
+            error, status = _("Too many wrong PINs: wait a minute, then try again."), 429
+    elif request.method == "POST":
+        error, status = first_error(form), 400
+    return render_template("pin.html", match=current, form=form, next=target, error=error), status
+
+
+@bp.get("/matches/<int:match_id>/export.csv")
+def export_match(match_id: int):
+    """The match's hands for a spreadsheet: one row per hand and side."""
+    current = load_match(match_id)
+    return csv_answer(exports.to_csv(exports.match_rows(current)), f"scopa-match-{match_id}.csv")

@@ -1,0 +1,103 @@
+"""What the tournament's pages and the JSON API both do: load a tournament, make one (checked
+whole first), start its next round, and the tournament as JSON."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from .. import store
+from ..matches import Ledger
+from ..rules import rules_for
+from ..rules.rulesets import PRESETS, check_seating
+from ..rules.said import said
+from ..web.access import hash_pin, new_access_key, unlock_new, unlock_tournament
+from .model import FORMATS, Tournament, TournamentError, build, entrants_from, table_sides
+
+
+def load(tournament_id: int) -> Tournament | None:
+    state = store.tournament_state(store.get_db(), tournament_id)
+    return None if state is None else build(state)
+
+
+def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, rounds: Any,
+           seeding: Any, pin: Any) -> int:
+    """A new tournament, checked whole first: TournamentError (or RulesError) in words."""
+    if not isinstance(name, str) or not 0 < len(name.strip()) <= 60:
+        raise TournamentError(said("a tournament needs a name of 1 to 60 characters"))
+    if not isinstance(format, str) or format not in FORMATS:
+        raise TournamentError(said("format must be one of: {names}", names=", ".join(FORMATS)))
+    if not isinstance(variant, str) or variant not in PRESETS:
+        raise TournamentError(said("variant must be one of: {names}", names=", ".join(PRESETS)))
+    rules = rules_for(variant, options if isinstance(options, dict) else {})
+    entrants = entrants_from(entrants)
+    check_seating(rules, 2, len(entrants[0]["players"]))
+    if format == "swiss":
+        if rounds is None:
+            rounds = max(1, (len(entrants) - 1).bit_length())
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds < len(entrants):
+            raise TournamentError(said("a Swiss tournament of {n} entrants has 1 to {most} rounds",
+                                       n=len(entrants), most=len(entrants) - 1))
+    else:
+        rounds = None
+    if seeding is not None and (not isinstance(seeding, str) or seeding not in ("order", "draw")):
+        raise TournamentError(said('seeding must be "order" or "draw"'))
+    if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
+        raise TournamentError(said("pin must be 4 to 8 digits"))
+    pin_hash = hash_pin(pin) if pin else None
+    tournament_id = store.create_tournament(store.get_db(), name.strip(), format, rules.as_dict(),
+                                            entrants, rounds, seeding or "order", pin_hash)
+    if pin_hash:
+        unlock_tournament(tournament_id, pin_hash)      # the phone that made it runs it
+    return tournament_id
+
+
+def start_next_round(tournament: Tournament) -> int:
+    """Start the next round: its tables' matches made, each with the entrants' names as its
+    sides' names in the table's order and a dealer drawn. Returns its number. TournamentError
+    when none may start; store.RoundStarted when another phone started it just now."""
+    slots = []
+    for first, second in tournament.next_round(random.Random()):
+        if second is None:
+            slots.append((first, None, None, 0))
+        else:
+            slots.append((first, second, table_sides(tournament, first, second),
+                          random.randrange(tournament.seats())))
+    number = len(tournament.rounds) + 1
+    keys: list[str] = []
+
+    def key() -> str:
+        keys.append(new_access_key())
+        return keys[-1]
+
+    store.start_round(store.get_db(), tournament.id, number, slots, Ledger, key)
+    if tournament.has_pin:
+        for made in keys:           # the organiser's phone may record at every table
+            unlock_new(made)
+    return number
+
+
+def tournament_json(tournament: Tournament) -> dict[str, Any]:
+    names = tournament.names
+    winner = tournament.winner
+    return {
+        "id": tournament.id, "name": tournament.name, "format": tournament.format,
+        "variant": tournament.rules.preset, "rules": tournament.rules.as_dict(),
+        "entrants": tournament.entrants, "planned_rounds": tournament.total_rounds,
+        "rounds": [{"number": r.number, "over": r.over,
+                    "tables": [{"table": t.number, "match": t.match_id,
+                                "entrants": [names[e] for e in t.entrants],
+                                "totals": list(t.totals), "over": t.over,
+                                "winner": None if t.winner is None else names[t.winner]}
+                               for t in r.tables],
+                    "byes": [names[e] for e in r.byes]} for r in tournament.rounds],
+        "standings": [{"entrant": names[row.entrant], "played": row.played, "won": row.won,
+                       "drawn": row.drawn, "lost": row.lost, "byes": row.byes,
+                       "match_points": row.match_points, "scored": row.scored,
+                       "conceded": row.conceded, "difference": row.difference,
+                       "head_to_head": row.head_to_head, "buchholz": row.buchholz,
+                       "decided_by": row.decided_by} for row in tournament.standings()],
+        "over": tournament.over, "winner": None if winner is None else names[winner],
+        "pin": tournament.has_pin,
+    }

@@ -1,0 +1,136 @@
+"""A tournament night's pages: the list, a new tournament, the organiser's page, the board for the
+wall (and its live part), printable pairings and standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import store
+from ..i18n import explain, variant_title
+from ..rules import RulesError
+from ..web.access import TooManyTries, tournament_unlocked, try_tournament_pin
+from ..web.pages import join_url, qr_svg
+from .forms import FORMAT_WORDS, NewTournamentForm
+from .model import Tournament, TournamentError
+from .service import create, load, start_next_round
+
+bp = Blueprint("tournaments", __name__)
+
+
+def the(tournament_id: int) -> Tournament:
+    tournament = load(tournament_id)
+    if tournament is None:
+        abort(404)
+    return tournament
+
+
+# What each tie-break is called where the standings show it.
+def tie_break_words() -> dict[str, str]:
+    return {"points": _("match points"), "head_to_head": _("head-to-head"),
+            "difference": _("points difference"), "scored": _("points scored"),
+            "buchholz": _("Buchholz"), "seed": _("entry order")}
+
+
+def format_words() -> dict[str, str]:
+    return {code: str(words) for code, words in FORMAT_WORDS.items()}
+
+
+@bp.get("/tournaments")
+def tournament_list():
+    rows = store.tournament_rows(store.get_db())
+    return render_template("tournaments.html", rows=rows, formats=format_words())
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"])
+def new_tournament():
+    form = NewTournamentForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            tournament_id = create(form.name.data, form.format.data, form.variant.data, {},
+                                   form.entrant_list(), form.rounds.data, form.seeding.data,
+                                   form.pin.data or None)
+
+        except (TournamentError, RulesError) as problem:
+            error = explain(problem)
+        else:
+            return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
+    refused = error or form.errors
+    return render_template("new_tournament.html", form=form, error=error), 400 if refused else 200
+
+
+def page_data(tournament: Tournament) -> dict[str, Any]:
+    return {"t": tournament, "names": tournament.names, "standings": tournament.standings(),
+            "tie_breaks": tie_break_words(), "formats": format_words(),
+            "variant": variant_title(tournament.rules.preset)}
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+def tournament(tournament_id: int):
+    t = the(tournament_id)
+    return render_template("tournament.html", **page_data(t),
+                           unlocked=tournament_unlocked(t.id, t.pin_hash))
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds")
+def start_round(tournament_id: int):
+    t = the(tournament_id)
+    try:
+        if not tournament_unlocked(t.id, t.pin_hash) and not try_tournament_pin(t.id, t.pin_hash, request.form.get("pin")):
+            flash(_("That is not the tournament's PIN: no round was started."))
+            return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
+    except TooManyTries:
+        flash(_("Too many tries: wait a minute, then try again."))
+        return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
+    if request.form.get("round", type=int) != len(t.rounds) + 1:
+        flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds)))
+        return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
+    try:
+        number = start_next_round(t)
+    except TournamentError as problem:
+        flash(explain(problem))
+    except store.RoundStarted:
+        flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds) + 1))
+    else:
+        flash(_("Round %(number)s started: the tables are below.", number=number))
+    return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
+
+
+@bp.get("/tournaments/<int:tournament_id>/board")
+def board(tournament_id: int):
+    t = the(tournament_id)
+    join = join_url().rstrip("/") + url_for("tournaments.tournament", tournament_id=t.id)
+    return render_template("board.html", **page_data(t), join=join, qr_svg=qr_svg,
+                           refresh=request.args.get("refresh") == "1",
+                           version=store.tournament_version(store.get_db(), t.id))
+
+
+@bp.get("/tournaments/<int:tournament_id>/board/live")
+def board_live(tournament_id: int):
+    """The board's changing part, polled every few seconds: nothing (and no swap) while nothing
+    changed, like a match's poll."""
+    version = store.tournament_version(store.get_db(), tournament_id)
+    if version is None:
+        abort(404)
+    if request.args.get("since") == version:
+        response = make_response("")
+        response.headers["HX-Reswap"] = "none"
+        return response
+    t = the(tournament_id)
+    return render_template("_board_live.html", **page_data(t), version=version)
+
+
+@bp.get("/tournaments/<int:tournament_id>/pairings")
+def pairings(tournament_id: int):
+    t = the(tournament_id)
+    number = request.args.get("round", type=int) or len(t.rounds)
+    shown = next((r for r in t.rounds if r.number == number), None)
+    return render_template("pairings.html", **page_data(t), shown=shown)
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings")
+def standings(tournament_id: int):
+    return render_template("standings_print.html", **page_data(the(tournament_id)))

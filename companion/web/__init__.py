@@ -1,0 +1,59 @@
+"""What every room's pages share, below the rooms and above the model: loading a match or
+answering 404, the safe ``next`` address, the PIN checks (``access``), the forms' kit
+(``forms``), the CSV writer (``exports``), the error pages (``errors``) and the pages that
+belong to no room (``site``: the language switch, the manifest, the health check).
+
+A room imports from here; nothing here imports a room.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request
+
+from .. import store
+from ..rules.cards import parse_card
+from . import errors, site
+from .access import unlocked
+from .forms import rule_in_words
+from .pages import YEAR
+
+
+def init_app(app: Flask) -> None:
+    """The error pages, the pages of no room, hashed static files, and the helpers every
+    room's templates call."""
+    errors.init_app(app)
+    app.register_blueprint(site.bp)
+    _static_files_cached_for_good(app)
+    app.add_template_global(lambda: store.player_names(store.get_db()), "known_players")
+    for helper in (rule_in_words, parse_card, unlocked):
+        app.add_template_global(helper)
+
+
+def _static_files_cached_for_good(app: Flask) -> None:
+    """Static files get URLs with their content's hash (``/static/companion.css?v=1a2b3c4d5e``)
+    and are kept by the phones for a year without asking again: a new version of a file has a
+    new URL. (A dozen lines rather than a library: Flask-Static-Digest needs a build step that
+    writes digested copies of the files, and a wheel here carries the files as they are.)"""
+    @lru_cache(maxsize=None)
+    def digest(filename: str) -> str | None:
+        path = Path(app.static_folder, filename)
+        if not path.is_file():
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+
+    @app.url_defaults
+    def hashed_static_urls(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            values["v"] = digest(values["filename"])
+
+    @app.after_request
+    def keep_hashed_static_files(response):
+        if (request.endpoint == "static" and response.status_code == 200
+                and request.args.get("v") == digest(request.view_args.get("filename", ""))):
+            response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+        return response

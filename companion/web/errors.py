@@ -1,0 +1,65 @@
+"""What a phone sees when something goes wrong: an error page in its language (the JSON API
+answers in JSON under its own prefix), a store that cannot save said in the player's words,
+and the security headers every answer carries."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+from flask import Flask, render_template, request
+from flask.globals import request_ctx
+from werkzeug.exceptions import HTTPException
+
+from .. import store
+from ..i18n import http_message, say
+
+# prefix -> (answer to an HTTPException, answer to a StorageError): the JSON API's, set by
+# answer_under() when its blueprint is registered.
+_EXTENSION = "scopa.error_answers"
+
+
+def answer_under(app: Flask, prefix: str, http: Callable, storage: Callable) -> None:
+    """Requests under ``prefix`` get their errors answered by these instead of a page."""
+    app.extensions.setdefault(_EXTENSION, {})[prefix] = (http, storage)
+
+
+def _answers_for(app: Flask) -> tuple[Callable, Callable] | None:
+    for prefix, answers in app.extensions.get(_EXTENSION, {}).items():
+        if request.path.startswith(prefix):
+            return answers
+    return None
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        answers = _answers_for(app)
+        if answers:
+            return answers[0](error)
+        if error.code is None or error.code < 400:
+            return error        # a redirect
+        # a 405 keeps werkzeug's Allow header, as HTTP asks
+        headers = {k: v for k, v in error.get_headers() if k.lower() == "allow"}
+        if request_ctx.url_adapter is None:     # a Host not ours: no page links to build
+            return http_message(error.code), error.code, {"Content-Type": "text/plain; charset=utf-8"}
+        return render_template("error.html", message=http_message(error.code)), error.code, headers
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    @app.errorhandler(store.StorageError)
+    def storage_failed(error: Exception):
+        if not isinstance(error, store.StorageError):    # a read failed: the store is not right
+            error = store.StorageError.of(error)
+        answers = _answers_for(app)
+        if answers:
+            return answers[1](error)
+        return render_template("error.html", message=say(error.message)), 503
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault(
+            "Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+        return response

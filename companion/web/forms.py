@@ -1,0 +1,139 @@
+"""The forms' shared kit: choices, the rule items in words, the one-line rules summary, the name
+and PIN limits, and the card grid every room that takes cards draws (a hand, a claim, the
+referee's questions).
+
+Each room keeps its own forms beside its views (``table/forms.py``, ``players/forms.py``...);
+their fields and validators are declared there, and what they build from is here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
+from flask_wtf import FlaskForm
+from wtforms import Field, SelectField, SelectMultipleField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Length, Regexp
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ..i18n import VARIANT_TITLES
+from ..rules import deck, rules_for, seating_of
+from ..rules.cards import SUITS
+
+def options(pairs) -> list[SelectChoice]:
+    """(value, label) pairs as WTForms choices."""
+    return [SelectChoice(str(value), label) for value, label in pairs]
+
+
+RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
+    "deck": [(40, _l("40 cards")), (36, _l("36 cards, without the twos (Scopa Corse)"))],
+    "bonus_suit": [("d", _l("coins")), ("c", _l("cups (as in Hurrikan)")),
+                   ("s", _l("swords")), ("b", _l("clubs"))],
+    "primiera": [("standard", _l("7 = 21, 6 = 18, Ace = 16, 5 = 15 ... figures 10")),
+                 ("half", _l("face value, Ace 5½, figures ½")),
+                 ("hurrikan", _l("Hurrikan: King 10, Horse 9, Jack 8")),
+                 ("no-figures", _l("figures count 0")),
+                 ("sevens-sixes", _l("most sevens, then most sixes")),
+                 ("count-down", _l("most sevens, then sixes, aces, fives ... figures"))],
+    "missing_suit": [("loses", _l("loses to any side with all four suits")),
+                     ("void", _l("cannot win the primiera")),
+                     ("zero", _l("counts 0, totals compared as they are"))],
+    "napola": [("off", _l("no Napola")), ("to-six", _l("A-2-3 and up, at most A-6 (6 points)")),
+               ("to-horse", _l("up to Ace-Horse (9); the whole suit, Napoleone, wins"))],
+    "declarations": [("off", _l("none")), ("bazzica", _l("Bazzica: bazzica 3, bazzicotto 10")),
+                     ("sbarazzina", _l("Sbarazzina: bazzica 2 or 3, three of a kind 7"))],
+    "capture": [("standard", _l("a single card before a sum; capturing compulsory")),
+                ("fewest", _l("at most two cards, the fewest possible (Sco_papa)")),
+                ("fewest-any", _l("the fewest cards possible, any number")),
+                ("quindici-1", _l("only cards making 15 with the card played")),
+                ("quindici-2", _l("equal value, or making 15: free choice")),
+                ("quindici-3", _l("as above, and an Ace takes all")),
+                ("asso-pigliatutto", _l("an Ace takes the whole table, a scopa")),
+                ("scopa-d-assi", _l("an Ace takes the whole table, no scopa")),
+                ("corse", _l("capturing never compulsory (Corse)"))],
+    "void_deal": [("kings", _l("three or four Kings on the first table")),
+                  ("equal", _l("three cards of one value on the first table")),
+                  ("aces", _l("three Kings, or any Ace on the first table")),
+                  ("off", _l("never"))],
+    "pack": [("italian", _l("Italian suits")), ("french", _l("French suits")),
+             ("chkobba", _l("French suits, Chkobba labels (9 Jack, 8 Queen)"))],
+}
+
+
+RULE_LABELS = {
+    "deck": _l("Deck"), "bonus_suit": _l("Bonus suit"), "primiera": _l("Primiera"),
+    "missing_suit": _l("A side missing a suit"), "re_bello": _l("Re Bello: 1 for the King of the bonus suit"),
+    "napola": _l("Napola"), "scalette": _l("Scalette: sequences from the Ace and from the King"),
+    "piva": _l("Piva: the two of clubs costs 5"), "declarations": _l("Declarations"),
+    "target": _l("Target"), "hands": _l("Or a number of hands"),
+    "cappotto": _l("Cappotto: 7 to 0 wins at once"), "double_under": _l("Double game when the loser is under"),
+    "claims": _l("Chiamarsi fuori allowed"), "capture": _l("Captures"), "void_deal": _l("Deal again when"),
+    "ace_takes_itself": _l("An Ace on the empty table takes itself"), "pack": _l("Suits of the pack"),
+}
+
+
+def rule_in_words(item: str, value: Any) -> tuple[str, str]:
+    """A rule item and its value as the page names them: ("Primiera", "most sevens, then...")."""
+    chosen = dict((str(v), label) for v, label in RULE_CHOICES.get(item, ()))
+    return str(RULE_LABELS.get(item, item)), str(chosen.get(str(value), value))
+
+
+# The seating each variant needs, for the form to choose it when the variant is chosen.
+PRESETS_SEATING = {name: seating for name in VARIANT_TITLES
+                   if (seating := seating_of(rules_for(name)))}
+
+
+PRIMIERA_SHORT = {"standard": _l("primiera 21/18/16…"), "half": _l("primiera at face value"),
+                  "hurrikan": _l("Hurrikan primiera"), "no-figures": _l("primiera, figures 0"),
+                  "sevens-sixes": _l("most sevens, then sixes"),
+                  "count-down": _l("most sevens, then sixes, aces…")}
+
+
+CAPTURE_SHORT = {"standard": _l("standard captures"), "fewest": _l("fewest cards, at most two"),
+                 "fewest-any": _l("fewest cards"), "quindici-1": _l("captures making 15"),
+                 "quindici-2": _l("equal or 15"), "quindici-3": _l("equal or 15, Ace takes all"),
+                 "asso-pigliatutto": _l("Ace takes all"), "scopa-d-assi": _l("Ace takes all, no scopa"),
+                 "corse": _l("capturing not compulsory")}
+
+
+def rules_summary(rules) -> str:
+    """The rules in one line, the way players would say them: "first to 11 · standard
+    captures · primiera 21/18/16…"."""
+    parts = [ngettext("%(num)s hand", "%(num)s hands", rules.hands) if rules.hands
+             else _("first to %(target)s", target=rules.target),
+             str(CAPTURE_SHORT[rules.capture]), str(PRIMIERA_SHORT[rules.primiera])]
+    if rules.deck == 36:
+        parts.append(_("36 cards"))
+    extras = [(rules.re_bello, "Re Bello"), (rules.napola != "off", "Napola"),
+              (rules.scalette, "Scalette"), (rules.piva, "Piva"),
+              (rules.declarations != "off", rules.declarations.capitalize()),
+              (rules.cappotto, "Cappotto"), (rules.claims, _("chiamarsi fuori")),
+              (rules.double_under, _("double game under %(points)s", points=rules.double_under))]
+    parts += [str(name) for on, name in extras if on]
+    return " · ".join(parts)
+
+
+# Said when a name is too long, rather than cut by the browser without a word (no maxlength).
+NAME_LENGTH = Length(max=24, message=_l("A name has at most %(max)d characters: shorten this one"))
+PIN_FORMAT = Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits"))
+
+
+class CardGrid(SelectMultipleField):
+    """Cards to tap on a grid of tiles: each a checkbox, so it works without JavaScript."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+def pile_fields(size: int, sides: list[tuple[str, str]]) -> dict[str, Field]:
+    """One select per card of the deck saying whose pile it is in ("" for a card not tapped):
+    a tile of the card grid. Used by the hand form and the referee's claim."""
+    return {f"c_{card}": SelectField(str(card), choices=options([("", "—"), *sides]), default="")
+            for card in deck(size)}
+
+
+def card_rows(form: FlaskForm, size: int) -> list[tuple[str, list[Field]]]:
+    """A form's card selects suit by suit, as the grid shows them."""
+    return [(suit, [form[f"c_{card}"] for card in deck(size) if card.suit == suit])
+            for suit in SUITS]

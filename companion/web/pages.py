@@ -1,0 +1,88 @@
+"""What every room's pages share: loading a match or answering 404, the safe ``next`` address,
+the address phones open and its QR code, the machine's own requests, a form's first error and a
+CSV answer."""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+from urllib.parse import urlsplit
+
+import segno
+from flask import current_app, make_response, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import NotFound
+
+from .. import store
+from ..matches import Match, build
+
+
+def load_match(match_id: int, missing: Callable[[], Exception] = NotFound) -> Match:
+    """The match as it is now, worked out once per version and kept (``store.built_match``);
+    else ``missing`` is raised: a 404 page, or the API's answer in words."""
+    current = store.built_match(store.get_db(), match_id, build)
+    if current is None:
+        raise missing()
+    return current
+
+
+YEAR = 365 * 24 * 3600     # what a phone keeps for good: a language cookie, a hashed static file
+
+C0_AND_SPACE = "".join(map(chr, range(0x21)))
+
+
+def on_this_site(target: str, fallback: str) -> str:
+    """``target`` if it is a path on this site as a browser would read it, else ``fallback``.
+
+    A browser strips spaces and control characters around an address, drops tabs and line
+    breaks anywhere in it, and reads a backslash as a slash: "/\t/evil.example" and "/\\evil"
+    lead to another site. So they are read the same way here (every control character dropped:
+    none belongs in a Location header) before the check."""
+    cleaned = "".join(ch for ch in target.strip(C0_AND_SPACE) if ch >= " " and ch != "\x7f")
+    cleaned = cleaned.replace("\\", "/")
+    parts = urlsplit(cleaned)
+    if not cleaned.startswith("/") or cleaned.startswith("//") or parts.scheme or parts.netloc:
+        return fallback
+    return cleaned
+
+
+def join_url() -> str:
+    """The address phones should open: the machine's LAN address when the server knows it."""
+    lan = current_app.config.get("LAN_URLS") or []
+    return lan[0] if lan else request.host_url
+
+
+@functools.lru_cache(maxsize=64)
+def qr_svg(url: str) -> str:
+    """The QR code of an address, drawn once."""
+    return segno.make(url, error="m").svg_inline(scale=5, dark="#1d1d1b", light="#fffdf5")
+
+
+FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP")
+
+
+def is_local() -> bool:
+    """The request comes from the machine running the companion. A request relayed by a proxy
+    (it carries forwarding headers) is not, unless the companion was told to trust the proxy
+    (``--trust-proxy``), which then gives the phone's own address."""
+    if not current_app.config.get("TRUST_PROXY") and any(h in request.headers for h in FORWARDING):
+        return False
+    address = request.remote_addr or ""
+    return address.startswith("127.") or address == "::1"
+
+
+def first_error(form) -> str:
+    """A form's first refusal, named by its field ("Player 1: A name has at most...")."""
+    for field in form:
+        if field.errors:
+            message = field.errors[0]
+            return message if field.name in ("csrf_token", "layout") else f"{field.label.text}: {message}"
+    return _("Something in the form is not right")
+
+
+def csv_answer(text: str, filename: str):
+    """A CSV file to download."""
+    response = make_response(text)
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -1,0 +1,53 @@
+"""The pages that belong to no room: the language switch, the manifest that puts the companion
+on a phone's home screen, and the health check."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, request, url_for
+from flask_babel import get_locale, gettext as _
+
+from ..i18n import COOKIE, LANGUAGES
+from .pages import YEAR, on_this_site
+
+bp = Blueprint("site", __name__)
+
+
+@bp.get("/lang/<code>")
+def choose_language(code: str):
+    """The language switch: kept a year in a cookie, then back to the page it was pressed on."""
+    back = on_this_site(request.args.get("next", ""), url_for("table.index"))
+    response = redirect(back, 303)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True)
+    return response
+
+
+FELT = "#0f5132"     # the table's green (static/companion.css, --felt)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """What a phone needs to put the companion on its home screen and open it like an app:
+    the name in the phone's language, the icons (hashed URLs, kept a year), the felt's green."""
+    def icon(name: str, size: int, purpose: str) -> dict[str, str]:
+        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": f"{size}x{size}",
+                "type": "image/png", "purpose": purpose}
+
+    body = {
+        "id": "/", "name": _("Scopa companion"), "short_name": "Scopa", "lang": str(get_locale()),
+        "start_url": "/", "scope": "/", "display": "standalone",
+        "background_color": FELT, "theme_color": FELT,
+        "icons": [icon("icon-192.png", 192, "any"), icon("icon-512.png", 512, "any"),
+                  icon("icon-maskable-192.png", 192, "maskable"),
+                  icon("icon-maskable-512.png", 512, "maskable")],
+    }
+    response = current_app.response_class(current_app.json.dumps(body),
+                                          mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"     # its name follows the language switch
+    return response
+
+
+@bp.get("/healthz")
+def healthz():
+    """A trivial route: the ceiling the load benchmark compares the poll against."""
+    return "ok", 200, {"Content-Type": "text/plain"}
