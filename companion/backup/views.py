@@ -21,7 +21,7 @@ bp = Blueprint("backup", __name__)
 
 @bp.get("/backup")
 def page():
-    return render_template("backup.html", local=is_local())
+    return render_template("backup/backup.html", local=is_local())
 
 
 @bp.get("/backup/download")

@@ -47,7 +47,7 @@ def chosen_filters() -> dict[str, Any]:
 def leaderboard():
     filters = chosen_filters()
     rows = ranked(store.records(store.get_db(), variant=filters["variant"], since=filters["since"]))
-    return render_template("players.html", rows=rows, filters=filters)
+    return render_template("players/players.html", rows=rows, filters=filters)
 
 
 def the_player(player_id: int) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def show_player(found: dict[str, Any], rename: RenameForm | None = None, status:
     merge.into.choices = [(row["id"], row["name"]) for row in store.player_list(db)
                           if row["id"] != found["id"]]
     return render_template(
-        "player.html", player=found, record=record, filters=filters, last=last,
+        "players/player.html", player=found, record=record, filters=filters, last=last,
         head_to_head=store.head_to_head(db, found["id"], **scope),
         best=store.extreme_hand(db, found["id"], True, **scope),
         worst=store.extreme_hand(db, found["id"], False, **scope),
@@ -111,7 +111,7 @@ def merge(player_id: int):
         return redirect(url_for("players.player", player_id=found["id"]), code=303)
     if request.method == "GET":
         rows = store.records(store.get_db(), found["id"])
-        return render_template("merge_player.html", player=found, into=into,
+        return render_template("players/merge_player.html", player=found, into=into,
                                matches=(rows[0]["matches"] + rows[0]["playing"]) if rows else 0)
     try:
         store.merge_players(store.get_db(), found["id"], into["id"], Ledger)

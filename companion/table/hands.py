@@ -55,16 +55,16 @@ def new_hand(match_id: int):
             return redirect(url_for("table.match", match_id=match_id), code=303)
         form = hand_form(current, data={"mode": request.args.get("mode", "piles"),
                                         "key": uuid.uuid4().hex, "number": current.next_number})
-        return render_template("hand.html", match=current, form=form, number=current.next_number)
+        return render_template("table/hand.html", match=current, form=form, number=current.next_number)
     form = hand_form(current)
     # The hand this form records ("Mano 3"): the number it was opened for, not the next one now.
     number = form.number.data if form.number.data and 0 < form.number.data <= 10_000 else None
     shown = number or current.next_number
     if "switch" in request.form:          # the other way to enter it, without JavaScript
         form.mode.data = request.form["switch"]
-        return render_template("hand.html", match=current, form=form, number=shown)
+        return render_template("table/hand.html", match=current, form=form, number=shown)
     if "check" in request.form:           # the preview, without JavaScript
-        return render_template("hand.html", match=current, form=form, number=shown, items=ITEMS,
+        return render_template("table/hand.html", match=current, form=form, number=shown, items=ITEMS,
                                preview=preview_of(current, form, None))
     db = store.get_db()
     try:
@@ -84,12 +84,12 @@ def new_hand(match_id: int):
                               _("This form was already used to save hand %(number)s: open that "
                                 "hand from the match page to change it."),
                               _("This form was already used to save a hand since deleted."))
-        return render_template("hand.html", match=current, form=form, number=shown, error=error), 409
+        return render_template("table/hand.html", match=current, form=form, number=shown, error=error), 409
     except store.StorageError as failure:
-        return render_template("hand.html", match=current, form=form, number=shown,
+        return render_template("table/hand.html", match=current, form=form, number=shown,
                                error=say(failure.message)), 503
     except ScopaError as error:
-        return render_template("hand.html", match=current, form=form, number=shown,
+        return render_template("table/hand.html", match=current, form=form, number=shown,
                                error=explain(error)), 400
     flash(_("Hand %(number)s saved.", number=saved.number) if saved.created else
           _("That hand was already saved (the form was sent twice): it is counted once."))
@@ -109,7 +109,7 @@ def hand_taken(match_id: int, form, recorded: dict):
     current = load_match(match_id)
     theirs = next(h for h in current.hands if h.id == recorded["id"])
     form.number.data, form.number.raw_data = current.next_number, None  # "add it as the next hand"
-    return render_template("hand.html", match=current, form=form, number=theirs.number,
+    return render_template("table/hand.html", match=current, form=form, number=theirs.number,
                            taken=theirs, mine=form.score), 409
 
 
@@ -139,14 +139,14 @@ def replace_hand(current: Match, form, entry: dict):
 def show_hand(match_id: int, hand_id: int):
     """One hand: its points one by one, and the way to edit or delete it."""
     current, hand = load_hand(match_id, hand_id)
-    return render_template("hand_detail.html", match=current, hand=hand, items=ITEMS)
+    return render_template("table/hand_detail.html", match=current, hand=hand, items=ITEMS)
 
 
 @bp.post("/matches/<int:match_id>/hands/preview")
 def preview(match_id: int):
     """The breakdown the entry would give and the totals it would lead to, as a fragment."""
     current = load_match(match_id)
-    return render_template("_preview.html", match=current, items=ITEMS,
+    return render_template("table/_preview.html", match=current, items=ITEMS,
                            **preview_of(current, hand_form(current), request.args.get("hand", type=int)))
 
 
@@ -179,14 +179,14 @@ def edit_hand(match_id: int, hand_id: int):
         flash(_("A claim cannot be edited: delete it, and check it again with the referee."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
-        return render_template("hand.html", match=current, form=edit_form(current, hand),
+        return render_template("table/hand.html", match=current, form=edit_form(current, hand),
                                number=hand.number, hand=hand)
     form = hand_form(current)
     if "switch" in request.form:
         form.mode.data = request.form["switch"]
-        return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand)
+        return render_template("table/hand.html", match=current, form=form, number=hand.number, hand=hand)
     if "check" in request.form:
-        return render_template("hand.html", match=current, form=form, number=hand.number, hand=hand,
+        return render_template("table/hand.html", match=current, form=form, number=hand.number, hand=hand,
                                items=ITEMS, preview=preview_of(current, form, hand.id))
     made_from = request.form.get("version", type=int)
     try:
@@ -200,7 +200,7 @@ def edit_hand(match_id: int, hand_id: int):
     except store.Conflict:
         # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
         current, hand = load_hand(match_id, hand_id)
-        return render_template("hand.html", match=current, form=edit_form(current, hand),
+        return render_template("table/hand.html", match=current, form=edit_form(current, hand),
                                number=hand.number, hand=hand,
                                error=_("Another phone changed hand %(number)s while you were "
                                        "editing it: here it is now. Make your change again if it "
@@ -208,10 +208,10 @@ def edit_hand(match_id: int, hand_id: int):
     except store.Gone:
         raise HandGone(match_id) from None
     except store.StorageError as failure:
-        return render_template("hand.html", match=current, form=form, number=hand.number,
+        return render_template("table/hand.html", match=current, form=form, number=hand.number,
                                hand=hand, error=say(failure.message)), 503
     except ScopaError as error:
-        return render_template("hand.html", match=current, form=form, number=hand.number,
+        return render_template("table/hand.html", match=current, form=form, number=hand.number,
                                hand=hand, error=explain(error)), 400
     flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=match_id), code=303)
@@ -222,14 +222,14 @@ def edit_hand(match_id: int, hand_id: int):
 def delete_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
     if request.method == "GET":
-        return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS)
+        return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS)
     made_from = request.form.get("version", type=int)
     try:
         if made_from is None:
             raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
         store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
     except store.Conflict:
-        return render_template("delete_hand.html", match=current, hand=hand, items=ITEMS,
+        return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS,
                                error=_("Another phone changed hand %(number)s since you "
                                        "opened it: here it is now. Delete it only if it is "
                                        "still wrong.", number=hand.number)), 409

@@ -34,7 +34,7 @@ def history(current: Match) -> Markup:
     itself is worked out once per version and kept (store.built_match), and this with it."""
     language = str(get_locale())
     if language not in current.history_html:
-        current.history_html[language] = Markup(render_template("_history.html", match=current))
+        current.history_html[language] = Markup(render_template("table/_history.html", match=current))
     return current.history_html[language]
 
 
@@ -73,7 +73,7 @@ def page_of(over: bool | None, before: int | None = None,
 def index():
     playing, more_playing = page_of(over=False)
     finished, more_finished = page_of(over=True)
-    return render_template("index.html", playing=playing, finished=finished,
+    return render_template("table/index.html", playing=playing, finished=finished,
                            more_playing=more_playing, more_finished=more_finished,
                            join_url=join_url(), qr_svg=qr_svg(join_url()))
 
@@ -89,7 +89,7 @@ def match_list():
         before = None
     archived = state == "archived"
     shown, more = page_of(None if archived else state == "finished", before, archived)
-    return render_template("matches.html", matches=shown, more=more, state=state)
+    return render_template("table/matches.html", matches=shown, more=more, state=state)
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
@@ -124,7 +124,7 @@ def new_match_page(form: NewMatchForm, status: int = 200):
         summary = rules_summary(form.rules())
     except (RulesError, KeyError, TypeError):
         summary = ""
-    return render_template("new_match.html", form=form.seat_choices(), summary=summary,
+    return render_template("table/new_match.html", form=form.seat_choices(), summary=summary,
                            seatings=PRESETS_SEATING), status
 
 
@@ -135,7 +135,7 @@ def preset_rules():
     preset = request.args.get("preset", "classica")
     form = RulesPreviewForm(formdata=None, data=NewMatchForm.preset_data(
         preset if preset in PRESETS else "classica"))
-    return render_template("_rules_fields.html", form=form, summary=rules_summary(form.rules()), oob=True)
+    return render_template("table/_rules_fields.html", form=form, summary=rules_summary(form.rules()), oob=True)
 
 
 @bp.get("/matches/new/summary")
@@ -156,7 +156,7 @@ def rules_summary_line():
 def match(match_id: int):
     current = load_match(match_id)
     # The referee's tools, under this match's rules (referee/_links.html).
-    return render_template("match.html", match=current, items=ITEMS,
+    return render_template("table/match.html", match=current, items=ITEMS,
                            ctx={"match": current, "query": {"match": current.id}})
 
 
@@ -172,7 +172,7 @@ def rematch(match_id: int):
         if not current.over:
             flash(_("The match is not over yet: a rematch starts when it is."))
             return redirect(url_for("table.match", match_id=match_id), code=303)
-        return render_template("rematch.html", match=current)
+        return render_template("table/rematch.html", match=current)
     key = new_access_key()
     try:
         new_id, made = store.rematch(store.get_db(), match_id, current.next_first_dealer, Ledger, key)
@@ -208,7 +208,7 @@ def delete_match(match_id: int):
     current = load_match(match_id)
     if request.method == "POST":
         if request.form.get("version", type=int) != current.version:
-            return render_template("delete_match.html", match=current,
+            return render_template("table/delete_match.html", match=current,
                                    error=_("The match changed on another phone since you opened "
                                            "this page: here it is now.")), 409
         try:
@@ -222,7 +222,7 @@ def delete_match(match_id: int):
             return redirect(url_for("table.match", match_id=match_id), code=303)
         flash(_("%(match)s deleted.", match=current.title))
         return redirect(url_for("table.index"), code=303)
-    return render_template("delete_match.html", match=current)
+    return render_template("table/delete_match.html", match=current)
 
 
 @bp.get("/matches/<int:match_id>/poll")
@@ -246,9 +246,9 @@ def poll(match_id: int):
     else:
         current = load_match(match_id)
         if request.args.get("part") == "notice":
-            response = make_response(render_template("_notice.html", match=current))
+            response = make_response(render_template("table/_notice.html", match=current))
         else:
-            response = make_response(render_template("_live.html", match=current, items=ITEMS))
+            response = make_response(render_template("table/_live.html", match=current, items=ITEMS))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -258,7 +258,7 @@ def poll(match_id: int):
 def join(match_id: int):
     current = load_match(match_id)
     url = join_url().rstrip("/") + url_for("table.match", match_id=match_id)
-    return render_template("join.html", match=current, url=url, qr_svg=qr_svg(url))
+    return render_template("table/join.html", match=current, url=url, qr_svg=qr_svg(url))
 
 
 @bp.route("/matches/<int:match_id>/pin", methods=["GET", "POST"])
@@ -277,7 +277,7 @@ def enter_pin(match_id: int):
             error, status = _("Too many wrong PINs: wait a minute, then try again."), 429
     elif request.method == "POST":
         error, status = first_error(form), 400
-    return render_template("pin.html", match=current, form=form, next=target, error=error), status
+    return render_template("table/pin.html", match=current, form=form, next=target, error=error), status
 
 
 @bp.get("/matches/<int:match_id>/export.csv")

@@ -41,7 +41,7 @@ def format_words() -> dict[str, str]:
 @bp.get("/tournaments")
 def tournament_list():
     rows = store.tournament_rows(store.get_db())
-    return render_template("tournaments.html", rows=rows, formats=format_words())
+    return render_template("tournaments/tournaments.html", rows=rows, formats=format_words())
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])
@@ -59,7 +59,7 @@ def new_tournament():
         else:
             return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
     refused = error or form.errors
-    return render_template("new_tournament.html", form=form, error=error), 400 if refused else 200
+    return render_template("tournaments/new_tournament.html", form=form, error=error), 400 if refused else 200
 
 
 def page_data(tournament: Tournament) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def page_data(tournament: Tournament) -> dict[str, Any]:
 @bp.get("/tournaments/<int:tournament_id>")
 def tournament(tournament_id: int):
     t = the(tournament_id)
-    return render_template("tournament.html", **page_data(t),
+    return render_template("tournaments/tournament.html", **page_data(t),
                            unlocked=tournament_unlocked(t.id, t.pin_hash))
 
 
@@ -103,7 +103,7 @@ def start_round(tournament_id: int):
 def board(tournament_id: int):
     t = the(tournament_id)
     join = join_url().rstrip("/") + url_for("tournaments.tournament", tournament_id=t.id)
-    return render_template("board.html", **page_data(t), join=join, qr_svg=qr_svg,
+    return render_template("tournaments/board.html", **page_data(t), join=join, qr_svg=qr_svg,
                            refresh=request.args.get("refresh") == "1",
                            version=store.tournament_version(store.get_db(), t.id))
 
@@ -120,7 +120,7 @@ def board_live(tournament_id: int):
         response.headers["HX-Reswap"] = "none"
         return response
     t = the(tournament_id)
-    return render_template("_board_live.html", **page_data(t), version=version)
+    return render_template("tournaments/_board_live.html", **page_data(t), version=version)
 
 
 @bp.get("/tournaments/<int:tournament_id>/pairings")
@@ -128,9 +128,9 @@ def pairings(tournament_id: int):
     t = the(tournament_id)
     number = request.args.get("round", type=int) or len(t.rounds)
     shown = next((r for r in t.rounds if r.number == number), None)
-    return render_template("pairings.html", **page_data(t), shown=shown)
+    return render_template("tournaments/pairings.html", **page_data(t), shown=shown)
 
 
 @bp.get("/tournaments/<int:tournament_id>/standings")
 def standings(tournament_id: int):
-    return render_template("standings_print.html", **page_data(the(tournament_id)))
+    return render_template("tournaments/standings_print.html", **page_data(the(tournament_id)))
