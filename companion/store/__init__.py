@@ -24,10 +24,11 @@ from flask import Flask
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
 from .db import (MAX_ID, MakeLedger, StorageError, close_db, connect, get_db, now, parsed_match,
                  reading, writing)
-from .matches import (Conflict, Gone, InTournament, KeyReused, MatchNotOver, Saved, Taken,
+from .matches import (Conflict, Gone, InTournament, KeyReused, MatchNotOver, Recorded, Saved, Taken,
                       add_hand, archive_match, built_match, create_match, delete_hands,
                       delete_match, forget_built, hand_row, hand_rows, match_row, match_rows,
-                      match_version, pin_and_key, rematch, series_rows, update_hand)
+                      match_version, pin_and_key, record_hand, rematch, series_rows,
+                      update_hand)
 from .migrations import MIGRATIONS, migrate
 from .players import (NameTaken, PlayedTogether, extreme_hand, head_to_head, merge_players,
                       player_list, player_match_rows, player_names, records, rename_player,

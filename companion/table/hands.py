@@ -20,11 +20,12 @@ from ..web.pages import first_error, load_match
 from .hand_form import hand_form
 from .views import bp
 
+
 def load_hand(match_id: int, hand_id: int) -> tuple[Match, Hand]:
     """The match and one of its hands, by the hand's id; 404 if the match has no such hand,
     HandGone if it had one that was deleted."""
     current = load_match(match_id)
-    hand = next((h for h in current.hands if h.id == hand_id), None)
+    hand = current.hand(hand_id)
     if hand is None:
         if store.hand_row(store.get_db(), match_id, hand_id) is not None:
             raise HandGone(match_id)
@@ -55,51 +56,66 @@ def new_hand(match_id: int):
             return redirect(url_for("table.match", match_id=match_id), code=303)
         form = hand_form(current, data={"mode": request.args.get("mode", "piles"),
                                         "key": uuid.uuid4().hex, "number": current.next_number})
-        return render_template("table/hand.html", match=current, form=form, number=current.next_number)
+        return hand_page(current, form, current.next_number)
     form = hand_form(current)
     # The hand this form records ("Mano 3"): the number it was opened for, not the next one now.
     number = form.number.data if form.number.data and 0 < form.number.data <= 10_000 else None
-    shown = number or current.next_number
+    return submitted(current, form, number or current.next_number, None,
+                     lambda entry: save_new(current, form, entry, number))
+
+
+def hand_page(current: Match, form, number: int, hand: Hand | None = None, status: int = 200,
+              **shown):
+    """The hand's form: a new hand (``number``), or ``hand`` being edited."""
+    return render_template("table/hand.html", match=current, form=form, number=number,
+                           hand=hand, **shown), status
+
+
+def submitted(current: Match, form, number: int, hand: Hand | None, save):
+    """A hand's form sent: the other way to enter it, or the preview (both without
+    JavaScript); else the entry, once checked, handed to ``save``. A refusal, or a store that
+    cannot save, brings the form back as it was left, saying why."""
     if "switch" in request.form:          # the other way to enter it, without JavaScript
         form.mode.data = request.form["switch"]
-        return render_template("table/hand.html", match=current, form=form, number=shown)
+        return hand_page(current, form, number, hand)
     if "check" in request.form:           # the preview, without JavaScript
-        return render_template("table/hand.html", match=current, form=form, number=shown, items=ITEMS,
-                               preview=preview_of(current, form, None))
-    db = store.get_db()
+        return hand_page(current, form, number, hand, items=ITEMS,
+                         preview=preview_of(current, form, hand.id if hand else None))
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
-        entry = form.entry()
-        if request.form.get("resolve") == "replace":
-            return replace_hand(current, form, entry)
-        saved = store.add_hand(db, match_id, entry, result_of(form.score), Ledger,
-                               key=form.key.data or None, number=number)
-    except store.Taken as taken:
-        return hand_taken(match_id, form, taken.row)
-    except store.Gone:
+        return save(form.entry())
+    except store.StorageError as failure:
+        return hand_page(current, form, number, hand, 503, error=say(failure.message))
+    except ScopaError as error:
+        return hand_page(current, form, number, hand, 400, error=explain(error))
+
+
+def save_new(current: Match, form, entry: dict, number: int | None):
+    """Record a new hand (or, as the player chose, replace the one another phone recorded)."""
+    if request.form.get("resolve") == "replace":
+        return replace_hand(current, form, entry)
+    recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
+                                 key=form.key.data or None, number=number)
+    if recorded.kind == "taken":
+        return hand_taken(current.id, form, recorded.row)
+    if recorded.kind == "gone":
         abort(404)                            # the match was deleted meanwhile
-    except store.KeyReused as reused:
-        error = saved_message(load_match(match_id), reused.row["id"],
+    if recorded.kind == "reused":
+        error = saved_message(load_match(current.id), recorded.row["id"],
                               _("This form was already used to save hand %(number)s: open that "
                                 "hand from the match page to change it."),
                               _("This form was already used to save a hand since deleted."))
-        return render_template("table/hand.html", match=current, form=form, number=shown, error=error), 409
-    except store.StorageError as failure:
-        return render_template("table/hand.html", match=current, form=form, number=shown,
-                               error=say(failure.message)), 503
-    except ScopaError as error:
-        return render_template("table/hand.html", match=current, form=form, number=shown,
-                               error=explain(error)), 400
-    flash(_("Hand %(number)s saved.", number=saved.number) if saved.created else
+        return hand_page(current, form, number or current.next_number, None, 409, error=error)
+    flash(_("Hand %(number)s saved.", number=recorded.number) if recorded.kind == "added" else
           _("That hand was already saved (the form was sent twice): it is counted once."))
-    return redirect(url_for("table.match", match_id=match_id), code=303)
+    return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
 def saved_message(current: Match, hand_id: int, there: str, deleted: str) -> str:
     """A message naming a hand by its place in the match now (``there``, with %(number)s
     for its number, already translated), or ``deleted`` if it is gone."""
-    hand = next((h for h in current.hands if h.id == hand_id), None)
+    hand = current.hand(hand_id)
     return there.replace("%(number)s", str(hand.number)) if hand else deleted
 
 
@@ -107,25 +123,22 @@ def hand_taken(match_id: int, form, recorded: dict):
     """Another phone recorded the hand this form was for: show both and let the table choose
     (keep the one recorded, replace it with this one, or add this one as the next hand)."""
     current = load_match(match_id)
-    theirs = next(h for h in current.hands if h.id == recorded["id"])
+    theirs = current.hand(recorded["id"])
     form.number.data, form.number.raw_data = current.next_number, None  # "add it as the next hand"
-    return render_template("table/hand.html", match=current, form=form, number=theirs.number,
-                           taken=theirs, mine=form.score), 409
+    return hand_page(current, form, theirs.number, None, 409, taken=theirs, mine=form.score)
 
 
 def replace_hand(current: Match, form, entry: dict):
     """The player chose to replace the hand another phone recorded with this entry."""
     hand_id = request.form.get("replace_id", type=int)
     version = request.form.get("replace_version", type=int)
-    db = store.get_db()
     if hand_id is None or version is None:
         raise ScopaError(said("say which hand to replace"))
-    try:
-        store.update_hand(db, current.id, hand_id, entry, result_of(form.score), version,
-                          Ledger)
-    except store.Conflict as conflict:
-        return hand_taken(current.id, form, conflict.row)
-    except store.Gone:
+    recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
+                                 replacing=(hand_id, version))
+    if recorded.kind == "conflict":
+        return hand_taken(current.id, form, recorded.row)
+    if recorded.kind == "gone":
         flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
                 "Record yours again if it is still needed."))
         return redirect(url_for("table.match", match_id=current.id), code=303)
@@ -179,42 +192,28 @@ def edit_hand(match_id: int, hand_id: int):
         flash(_("A claim cannot be edited: delete it, and check it again with the referee."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
-        return render_template("table/hand.html", match=current, form=edit_form(current, hand),
-                               number=hand.number, hand=hand)
+        return hand_page(current, edit_form(current, hand), hand.number, hand)
     form = hand_form(current)
-    if "switch" in request.form:
-        form.mode.data = request.form["switch"]
-        return render_template("table/hand.html", match=current, form=form, number=hand.number, hand=hand)
-    if "check" in request.form:
-        return render_template("table/hand.html", match=current, form=form, number=hand.number, hand=hand,
-                               items=ITEMS, preview=preview_of(current, form, hand.id))
+    return submitted(current, form, hand.number, hand,
+                     lambda entry: save_edit(current, hand, form, entry))
+
+
+def save_edit(current: Match, hand: Hand, form, entry: dict):
+    """Change a hand, only from the version the edit was made from."""
     made_from = request.form.get("version", type=int)
-    try:
-        if not form.validate_on_submit():
-            raise ScopaError(first_error(form))
-        entry = form.entry()
-        if made_from is None:
-            raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
-        store.update_hand(store.get_db(), match_id, hand_id, entry, result_of(form.score),
-                          made_from, Ledger)
-    except store.Conflict:
+    recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
+                                 replacing=(hand.id, made_from))
+    if recorded.kind == "gone":
+        raise HandGone(current.id)
+    if recorded.kind == "conflict":
         # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
-        current, hand = load_hand(match_id, hand_id)
-        return render_template("table/hand.html", match=current, form=edit_form(current, hand),
-                               number=hand.number, hand=hand,
-                               error=_("Another phone changed hand %(number)s while you were "
-                                       "editing it: here it is now. Make your change again if it "
-                                       "is still needed.", number=hand.number)), 409
-    except store.Gone:
-        raise HandGone(match_id) from None
-    except store.StorageError as failure:
-        return render_template("table/hand.html", match=current, form=form, number=hand.number,
-                               hand=hand, error=say(failure.message)), 503
-    except ScopaError as error:
-        return render_template("table/hand.html", match=current, form=form, number=hand.number,
-                               hand=hand, error=explain(error)), 400
+        current, hand = load_hand(current.id, hand.id)
+        return hand_page(current, edit_form(current, hand), hand.number, hand, 409,
+                         error=_("Another phone changed hand %(number)s while you were "
+                                 "editing it: here it is now. Make your change again if it "
+                                 "is still needed.", number=hand.number))
     flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
-    return redirect(url_for("table.match", match_id=match_id), code=303)
+    return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>/delete", methods=["GET", "POST"])
