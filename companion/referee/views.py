@@ -204,7 +204,33 @@ def rules_card():
 
 # -- Chiamarsi fuori -----------------------------------------------------------------------
 
-def claim_form(ctx: Context):
+class ClaimFormBase(QueryForm):
+    """A claim as tapped: who calls out, the cards of each pile so far, the scope so far, and
+    (outside a match) the totals before the hand. Its fields are made for the sides asked
+    about (``claim_form``)."""
+
+    def asked(self, ctx: Context, valid: bool) -> tuple[int, list[list[str]], list[int], list[int]]:
+        """The claimer, the piles, the sweeps and the totals before the hand. Whatever the query
+        or form says, only what validates is used: a claimer "abc" or a card given to pile "1.5"
+        is said plainly, never taken as an index."""
+        n = len(ctx.names)
+        piles: list[list[str]] = [[] for _ in range(n)]
+        sweeps, claimer = [0] * n, 0
+        if valid:
+            for card in deck(ctx.rules.deck):
+                chosen = self[f"c_{card}"].data
+                if chosen not in (None, ""):
+                    piles[int(chosen)].append(str(card))
+            sweeps = [self[f"sweeps_{i}"].data or 0 for i in range(n)]
+            claimer = int(self.claimer.data or 0)
+        if ctx.match is not None:
+            totals = list(ctx.match.totals)
+        else:
+            totals = [(self[f"total_{i}"].data if valid else 0) or 0 for i in range(n)]
+        return claimer, piles, sweeps, totals
+
+
+def claim_form(ctx: Context) -> type[ClaimFormBase]:
     sides = [(str(i), name) for i, name in enumerate(ctx.names)]
     fields: dict[str, Any] = {
         "claimer": SelectField(_("Who calls out"), choices=options(sides), default="0"),
@@ -214,63 +240,53 @@ def claim_form(ctx: Context):
         fields[f"sweeps_{i}"] = IntegerField(_("Scope so far: %(name)s", name=name), [Optional(), NumberRange(0, 20)], default=0)
         if ctx.match is None:
             fields[f"total_{i}"] = IntegerField(_("Total before this hand: %(name)s", name=name), [Optional()], default=0)
-    return type("ClaimForm", (QueryForm,), fields)
+    return type("ClaimForm", (ClaimFormBase,), fields)
 
 
 @bp.route("/claim", methods=["GET", "POST"])
 def claim():
-    sides = request.args.get("sides", 2, type=int)
-    ctx = context(sides=min(max(sides, 2), 4), claims=True)
-    if ctx.match is not None and not ctx.match.rules.claims:
+    """Check a chiamarsi fuori (a GET changes nothing); in a match, a POST records it, once
+    this phone may record there."""
+    ctx = context(sides=min(max(request.args.get("sides", 2, type=int), 2), 4), claims=True)
+    match, posted = ctx.match, request.method == "POST"
+    if match is not None and not match.rules.claims:
         flash(_("This match was created without chiamarsi fuori."))
-        return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
-    form = claim_form(ctx)(request.form if request.method == "POST" else request.args)
-    n = len(ctx.names)
-    # Whatever the query or form says, only what validates is used: a claimer "abc" or a card
-    # given to pile "1.5" is said plainly, never taken as an index.
+        return redirect(url_for("table.match", match_id=match.id), code=303)
+    if posted and match is not None and needs_pin(match.id):
+        return redirect(url_for("table.enter_pin", match_id=match.id,
+                                next=url_for("referee.claim", match=match.id)), code=303)
+    form = claim_form(ctx)(request.form if posted else request.args)
     valid = form.validate()
-    piles: list[list[str]] = [[] for _ in range(n)]
-    sweeps = [0] * n
-    claimer = 0
-    if valid:
-        for card in deck(ctx.rules.deck):
-            chosen = form[f"c_{card}"].data
-            if chosen not in (None, ""):
-                piles[int(chosen)].append(str(card))
-        sweeps = [form[f"sweeps_{i}"].data or 0 for i in range(n)]
-        claimer = int(form.claimer.data or 0)
-    if ctx.match is not None:
-        totals = list(ctx.match.totals)
-    else:
-        totals = [(form[f"total_{i}"].data if valid else 0) or 0 for i in range(n)]
+    claimer, piles, sweeps, totals = form.asked(ctx, valid)
     checked = error = None
-    asked = any(piles) or request.method == "POST" or "claimer" in request.args
     if not valid:
         error = next(f"{field.label.text}: {field.errors[0]}" for field in form if field.errors)
-    elif asked:
+    elif any(piles) or posted or "claimer" in request.args:
         try:
             checked = check_claim(claimer, [parse_cards(p) for p in piles], sweeps, totals,
                                   ctx.rules, ctx.names)
         except ScopaError as problem:
             error = explain(problem)
-    if request.method == "POST" and ctx.match is not None and needs_pin(ctx.match.id):
-        return redirect(url_for("table.enter_pin", match_id=ctx.match.id,
-                                next=url_for("referee.claim", match=ctx.match.id)), code=303)
-    if request.method == "POST" and checked is not None and ctx.match is not None:
-        entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
-        db = store.get_db()
+    if posted and checked is not None and match is not None:
         try:
-            store.add_hand(db, ctx.match.id, entry, None, Ledger)
+            return record_claim(match, claimer, piles, sweeps, checked.holds)
         except MatchOver as over:
             error = explain(over)
-        else:
-            flash(_("%(name)s called out: the claim holds.", name=ctx.names[claimer]) if checked.holds
-                  else _("%(name)s called out: the claim fails.", name=ctx.names[claimer]))
-            return redirect(url_for("table.match", match_id=ctx.match.id), code=303)
-    rows = card_rows(form, ctx.rules.deck)
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
-                      checked=checked, error=error, totals=totals, items=ITEMS, n=n, rows=rows,
-                      pack=ctx.rules.pack)
-    if error and (request.method == "POST" or not valid):
+                      checked=checked, error=error, totals=totals, items=ITEMS, n=len(ctx.names),
+                      rows=card_rows(form, ctx.rules.deck), pack=ctx.rules.pack)
+    if error and (posted or not valid):
         response.status_code = 400
     return response
+
+
+def record_claim(match: Match, claimer: int, piles: list[list[str]], sweeps: list[int],
+                 holds: bool):
+    """Record a checked claim as the match's next hand (it ends the match, or not: the model
+    works it out); MatchOver if the match was won meanwhile."""
+    entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
+    store.add_hand(store.get_db(), match.id, entry, None, Ledger)
+    name = match.names[claimer]
+    flash(_("%(name)s called out: the claim holds.", name=name) if holds
+          else _("%(name)s called out: the claim fails.", name=name))
+    return redirect(url_for("table.match", match_id=match.id), code=303)
