@@ -3,6 +3,7 @@
 - ``cards``: the notation of RULES §1, the decks and the cards' names;
 - ``rulesets``: the presets and rule items of RULES §8;
 - ``primiera``: how the primiera is decided (RULES §3);
+- ``tally``: what a side captured, counted, and the checks that refuse an impossible hand;
 - ``scoring``: the score of a hand from piles or from counts (RULES §2, §4);
 - ``declarations``: Bazzica and Sbarazzina (RULES §5);
 - ``match``: winning the match and chiamarsi fuori (RULES §6);

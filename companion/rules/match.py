@@ -18,7 +18,8 @@ from .declarations import Declaration
 from .primiera import strict_leader
 from .rulesets import Rules
 from .said import Joined, Said, said
-from .scoring import check_sides, score_piles
+from .scoring import score_piles
+from .tally import check_sides
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,234 @@
+"""What one side captured in a hand, counted (a ``Tally``), and the checks that refuse a hand
+that cannot be: piles that are not the deck, sweeps that cannot have been made, counts that do
+not add up (RULES §2, §4).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple, Sequence
+
+from . import cards
+from .cards import BIT, SUIT_BITS, SUIT_SHIFT, Card, HandError, deck_mask, deck_set, full_deck, mask_of, value_mask
+from .rulesets import Rules
+from .said import Said, Suit, said, said_n
+
+
+PIVA = Card(2, "b")
+
+
+# The counts a primiera by counting asks for, as the refusals name them.
+_COUNTED = {"sevens": said("sevens"), "sixes": said("sixes"), "aces": said("aces")}
+
+
+class Tally(NamedTuple):
+    """What one side captured, as counts. ``napola`` is the length of its run of bonus-suit
+    cards from the Ace upwards (the Napola, or the scaletta bassa), ``scaletta_alta`` of its run
+    from the King downwards. ``sevens``, ``sixes`` and ``aces`` are None when not entered.
+    ``primiera`` marks the side that won the primiera where the counts cannot decide it."""
+
+    cards: int
+    coins: int
+    settebello: bool = False
+    re_bello: bool = False
+    sweeps: int = 0
+    sevens: int | None = None
+    sixes: int | None = None
+    aces: int | None = None
+    napola: int = 0
+    scaletta_alta: int = 0
+    piva: bool = False
+    primiera: bool = False
+
+
+def suit_values(rules: Rules) -> tuple[int, ...]:
+    """The values of one suit in this deck, in order (no 2 in Scopa Corse's 36 cards)."""
+    return cards.suit_values(rules.deck)
+
+
+@cache
+def _runs(pattern: int, size: int) -> tuple[int, int]:
+    """The runs of one suit's cards held (a 10-bit pattern) from the Ace up and from the King
+    down, in this deck's order: (Napola or scaletta bassa, scaletta alta)."""
+    held = [pattern >> (value - 1) & 1 for value in cards.suit_values(size)]
+    low = held.index(0) if 0 in held else len(held)
+    high = held[::-1].index(0) if 0 in held else len(held)
+    return low, high
+
+
+_SEVENS, _SIXES, _ACES = value_mask(7), value_mask(6), value_mask(1)
+
+
+def tally_mask(mask: int, sweeps: int, rules: Rules, won_primiera: bool = False) -> Tally:
+    """Count one side's pile, given as its bit set (``cards.mask_of``)."""
+    coins = (mask >> SUIT_SHIFT[rules.bonus_suit]) & SUIT_BITS
+    low, high = _runs(coins, rules.deck)
+    return Tally(mask.bit_count(), coins.bit_count(), bool(coins & 1 << 6), bool(coins & 1 << 9),
+                 sweeps, (mask & _SEVENS).bit_count(), (mask & _SIXES).bit_count(),
+                 (mask & _ACES).bit_count(), low, high, bool(mask & BIT[PIVA]), won_primiera)
+
+
+def check_sides(n_sides: int) -> None:
+    if not 2 <= n_sides <= 4:
+        raise HandError(said("a match has 2, 3 or 4 sides"))
+
+
+def check_piles(piles: Sequence[Sequence[Card]], rules: Rules,
+                masks: Sequence[int] | None = None) -> None:
+    """The piles must partition the deck: every card in exactly one pile (RULES §2)."""
+    check_sides(len(piles))
+    if masks is None:
+        masks = [mask_of(pile) for pile in piles]
+    union = 0
+    for mask in masks:
+        union |= mask
+    # Every card once: no carries inside a pile, no overlap between piles, the whole deck.
+    if union == deck_mask(rules.deck) and sum(map(len, piles)) == union.bit_count() \
+            and all(mask.bit_count() == len(pile) for mask, pile in zip(masks, piles)):
+        return
+    # Something is wrong: find the first problem and say it.
+    full = deck_set(rules.deck)
+    where: dict[Card, int] = {}
+    for side, pile in enumerate(piles):
+        for card in pile:
+            if card not in full:
+                raise HandError(said("{card} is not in the {deck}-card deck", card=card, deck=rules.deck))
+            if card in where:
+                other = where[card]
+                if other == side:
+                    raise HandError(said("{card} is entered twice in pile {pile}", card=card, pile=side + 1))
+                if len(piles) == 2:
+                    raise HandError(said("{card} is in both piles", card=card))
+                raise HandError(said("{card} is in pile {first} and pile {second}", card=card,
+                                     first=other + 1, second=side + 1))
+            where[card] = side
+    missing = [card for card in full_deck(rules.deck) if card not in where]
+    if missing:
+        if len(missing) > 8:
+            raise HandError(said("{n} cards are in no pile: {cards} ... (every card ends the hand "
+                                 "in some pile)", n=len(missing), cards=missing[:8]))
+        raise HandError(said_n("{n} card is in no pile: {cards} (every card ends the hand in "
+                               "some pile)", "{n} cards are in no pile: {cards} (every card ends "
+                               "the hand in some pile)", len(missing), cards=missing))
+
+
+def check_sweeps(sweeps: Sequence[int], cards: Sequence[int], names: Sequence[str]) -> None:
+    if len(sweeps) != len(cards):
+        raise HandError(said("give one sweep count per side ({sides}), not {given}",
+                             sides=len(cards), given=len(sweeps)))
+    for side, (count, taken) in enumerate(zip(sweeps, cards)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise HandError(said("the sweeps of {name} must be a whole number, 0 or more",
+                                 name=names[side]))
+        # A sweep takes the played card and at least one from the table.
+        if 2 * count > taken:
+            raise HandError(said_n("{name} cannot have made {n} sweep: {taken} taken, and a "
+                                   "sweep takes at least 2 cards",
+                                   "{name} cannot have made {n} sweeps: {taken} taken, and "
+                                   "each sweep takes at least 2 cards", count, name=names[side],
+                                   taken=said_n("{n} card", "{n} cards", taken)))
+
+
+def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) -> None:
+    """Refuse counts that no real hand could give."""
+    check_sides(len(tallies))
+    suit = len(suit_values(rules))
+    coins = Suit(rules.bonus_suit)
+
+    def whole(value, what: Said, side: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise HandError(said("{what} of {name} must be a whole number, 0 or more",
+                                 what=what, name=names[side]))
+        return value
+
+    for side, t in enumerate(tallies):
+        whole(t.cards, said("the cards"), side)
+        whole(t.coins, said("the {suit}", suit=coins), side)
+        if t.coins > t.cards:
+            raise HandError(said("{name} cannot have {coins} {suit} in {cards} cards",
+                                 name=names[side], coins=t.coins, suit=coins, cards=t.cards))
+    total_cards = sum(t.cards for t in tallies)
+    if total_cards != rules.deck:
+        raise HandError(said("the cards add up to {total}, not {deck}: every card ends the hand "
+                             "in some pile", total=total_cards, deck=rules.deck))
+    total_coins = sum(t.coins for t in tallies)
+    if total_coins != suit:
+        raise HandError(said("the {suit} add up to {total}, not {count}", suit=coins,
+                             total=total_coins, count=suit))
+    check_sweeps([t.sweeps for t in tallies], [t.cards for t in tallies], names)
+
+    holders = [side for side, t in enumerate(tallies) if t.settebello]
+    if len(holders) != 1:
+        raise HandError(said("exactly one side has the settebello") if not holders
+                        else said("only one side can have the settebello"))
+    holders = [side for side, t in enumerate(tallies) if t.re_bello]
+    if len(holders) > 1 or (rules.re_bello and not holders):
+        raise HandError(said("exactly one side has the Re Bello"))
+    holders = [side for side, t in enumerate(tallies) if t.piva]
+    if holders and rules.deck != 40:
+        raise HandError(said("the {deck}-card deck has no 2 of bastoni: nobody holds the Piva",
+                             deck=rules.deck))
+    if len(holders) > 1 or (rules.piva and rules.deck == 40 and not holders):
+        raise HandError(said("exactly one side has the Piva (the 2 of bastoni)"))
+
+    for field, problem in (
+            ("napola", said("only one side can hold a sequence of {suit} from the Ace", suit=coins)),
+            ("scaletta_alta", said("only one side can hold a sequence of {suit} from the King",
+                                   suit=coins))):
+        if sum(1 for t in tallies if getattr(t, field)) > 1:
+            raise HandError(problem)
+
+    needed = {"sevens-sixes": ("sevens", "sixes"), "count-down": ("sevens", "sixes", "aces")}
+    for field in ("sevens", "sixes", "aces"):
+        values = [getattr(t, field) for t in tallies]
+        what = _COUNTED[field]
+        if all(v is None for v in values):
+            if field in needed.get(rules.primiera, ()):
+                raise HandError(said("enter each side's {what}: they decide the primiera", what=what))
+            continue
+        if any(v is None for v in values):
+            raise HandError(said("enter the {what} of every side, or of none", what=what))
+        for side, value in enumerate(values):
+            whole(value, said("the {what}", what=what), side)
+        if sum(values) != 4:
+            raise HandError(said("the {what} add up to {total}, not 4", what=what, total=sum(values)))
+
+    for side, t in enumerate(tallies):
+        known = [t.sevens or 0, t.sixes or 0, t.aces or 0]
+        if sum(known) > t.cards:
+            raise HandError(said("{name} cannot have {count} sevens, sixes and aces in {cards} "
+                                 "cards", name=names[side], count=sum(known), cards=t.cards))
+        if t.settebello and t.sevens == 0:
+            raise HandError(said("{name} has the settebello, so at least one seven", name=names[side]))
+        low = whole(t.napola, said("the Napola"), side)
+        high = whole(t.scaletta_alta, said("the scaletta alta"), side)
+        for length, what in ((low, said("a sequence from the Ace")),
+                             (high, said("a sequence from the King"))):
+            if length > suit:
+                raise HandError(said("{what} cannot be longer than the {count} {suit}", what=what,
+                                     count=suit, suit=coins))
+        if low == suit or high == suit:
+            if t.coins != suit:
+                raise HandError(said("{name} has the whole suit only with all {count} {suit}",
+                                     name=names[side], count=suit, suit=coins))
+        elif low + high >= suit:
+            raise HandError(said("{name}'s sequences from the Ace ({low}) and the King ({high}) "
+                                 "would overlap", name=names[side], low=low, high=high))
+        implied = set(range(low)) | {suit - 1 - i for i in range(high)}
+        values = suit_values(rules)
+        if values.index(7) in implied and not t.settebello:
+            raise HandError(said("{name}'s sequence of {suit} includes the settebello",
+                                 name=names[side], suit=coins))
+        if rules.re_bello and high and not t.re_bello:
+            raise HandError(said("{name}'s sequence from the King includes the Re Bello",
+                                 name=names[side]))
+        if t.settebello:
+            implied.add(values.index(7))
+        if t.re_bello:
+            implied.add(values.index(10))
+        if len(implied) > t.coins:
+            raise HandError(said("{name} holds more {suit} (in sequences, settebello, Re Bello) "
+                                 "than the {coins} entered", name=names[side], suit=coins,
+                                 coins=t.coins))
+        if t.piva and t.cards == 0:
+            raise HandError(said("{name} has no cards, so not the Piva", name=names[side]))
