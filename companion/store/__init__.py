@@ -3,7 +3,8 @@
 - ``db``: the connection (one per server thread), ``writing`` and ``reading`` transactions,
   ``StorageError``;
 - ``migrations``: the schema, as numbered migrations;
-- ``matches``: matches and their hands, their summaries, the cache of worked-out matches;
+- ``matches``: matches and their hands, and their summaries;
+- ``built``: the cache of matches worked out once per version;
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
 - ``players``: players' records, renames and merges;
 - ``tournaments``: tournaments, their rounds and tables;
@@ -22,11 +23,12 @@ import sqlite3
 from flask import Flask
 
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
+from .built import built_match, forget_built
 from .db import (MAX_ID, MakeLedger, StorageError, close_db, connect, get_db, now, parsed_match,
                  reading, writing)
 from .matches import (Conflict, Gone, InTournament, KeyReused, MatchNotOver, Recorded, Saved, Taken,
-                      add_hand, archive_match, built_match, create_match, delete_hands,
-                      delete_match, forget_built, hand_row, hand_rows, match_row, match_rows,
+                      add_hand, archive_match, create_match, delete_hands,
+                      delete_match, hand_row, hand_rows, match_row, match_rows,
                       match_version, pin_and_key, record_hand, rematch, series_rows,
                       update_hand)
 from .migrations import MIGRATIONS, migrate

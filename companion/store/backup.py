@@ -11,7 +11,8 @@ import sqlite_utils
 
 from ..rules.said import said
 from .db import MakeLedger, connect, parsed_match
-from .matches import forget_built, hand_rows
+from .built import forget_built
+from .matches import hand_rows
 from .migrations import MIGRATIONS, migrate
 
 
