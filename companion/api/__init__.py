@@ -18,6 +18,7 @@ from .blueprint import api_http_error, bp, storage_failed
 
 
 def init_app(app: Flask, csrf: CSRFProtect) -> None:
+    """Register the API: exempt from CSRF, with its errors answered in JSON."""
     app.register_blueprint(bp)
     csrf.exempt(bp)  # JSON only: a cross-site form cannot send application/json
     errors.answer_under(app, "/api/", http=api_http_error, storage=storage_failed)
@@ -25,6 +26,7 @@ def init_app(app: Flask, csrf: CSRFProtect) -> None:
 
 @bp.get("/openapi.json")
 def openapi():
+    """The OpenAPI document of the whole API."""
     from .openapi import SPEC
     return jsonify(SPEC)
 

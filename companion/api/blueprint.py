@@ -19,6 +19,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 @bp.errorhandler(ScopaError)
 def refused(error: ScopaError):
+    """A request the rules refuse: 400, with the reason."""
     return jsonify({"error": for_api(error)}), 400
 
 
@@ -36,24 +37,29 @@ def api_http_error(error: HTTPException):
 
 @bp.errorhandler(NotFoundError)
 def not_found(error):
+    """No such match, hand, player or tournament: 404, in words."""
     return jsonify({"error": for_api(error)}), 404
 
 
 @bp.errorhandler(store.StorageError)
 def storage_failed(error):
+    """The store could not save: 503, saying nothing was saved."""
     return jsonify({"error": for_api(error.message)}), 503
 
 
 @bp.errorhandler(Forbidden)
 def forbidden(error):
+    """A write without the PIN it needs: 403."""
     return jsonify({"error": for_api(error)}), 403
 
 
 @bp.errorhandler(MatchOver)
 def refused_now(error):
+    """A hand for a match already won: 409."""
     return jsonify({"error": for_api(error)}), 409
 
 
 @bp.errorhandler(TooManyTries)
 def too_many(_error):
+    """Too many wrong PINs: 429."""
     return jsonify({"error": for_api(said("too many wrong PINs: wait a minute, then try again"))}), 429

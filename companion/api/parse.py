@@ -36,6 +36,7 @@ _TOO_DEEP = said("the JSON is nested too deeply (at most {most} levels)", most=D
 
 
 def body() -> dict[str, Any]:
+    """The request's JSON object, or 400 in words."""
     try:
         data = request.get_json(silent=True)
     except RecursionError:          # nested past what Python's json reader can follow
@@ -63,10 +64,12 @@ def _depth(value: Any) -> int:
 
 
 def rules_of(data: dict[str, Any]) -> Rules:
+    """The rules asked for: a variant (Scopa classica by default) and its changed items."""
     return rules_for(data.get("variant", "classica"), data.get("options") or {})
 
 
 def list_of(data: dict[str, Any], key: str, required: bool = True) -> list:
+    """``data[key]`` as a list (an empty one when optional and absent)."""
     value = data.get(key)
     if value is None and not required:
         return []
@@ -76,6 +79,7 @@ def list_of(data: dict[str, Any], key: str, required: bool = True) -> list:
 
 
 def names_of(data: dict[str, Any], n: int) -> tuple[str, ...] | None:
+    """The sides' names, if given: one per side, 1 to 40 characters each."""
     names = data.get("names")
     if names is None:
         return None
@@ -86,6 +90,7 @@ def names_of(data: dict[str, Any], n: int) -> tuple[str, ...] | None:
 
 
 def declarations_of(data: dict[str, Any]) -> list[Declaration]:
+    """The Bazzica or Sbarazzina declarations, if any."""
     declared = []
     for entry in list_of(data, "declarations", required=False):
         if not isinstance(entry, dict) or not isinstance(entry.get("side"), int):
@@ -97,6 +102,7 @@ def declarations_of(data: dict[str, Any]) -> list[Declaration]:
 
 
 def piles_and_sweeps(data: dict[str, Any]) -> tuple[list[list], list]:
+    """Each side's cards and sweeps."""
     piles = [parse_cards(pile, said("pile {number}", number=side + 1)) for side, pile in enumerate(list_of(data, "piles"))]
     sweeps = data.get("sweeps", [0] * len(piles))
     if not isinstance(sweeps, list):
@@ -108,6 +114,7 @@ _TALLY_FIELDS = Tally._fields
 
 
 def tally_of(entry: Any, side: int) -> Tally:
+    """One side's counts, checked field by field."""
     if not isinstance(entry, dict):
         raise BadRequest(said("tally {number} must be an object of counts", number=side + 1))
     unknown = set(entry) - set(_TALLY_FIELDS)
@@ -124,12 +131,14 @@ def tally_of(entry: Any, side: int) -> Tally:
 
 
 def whole(value: Any, what: str) -> int:
+    """A whole number from 1 (a hand's number, a version), or 400 naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= store.MAX_ID:
         raise BadRequest(said("{field} must be a whole number from 1", field=what))
     return value
 
 
 def query_number(name: str, default: int | None) -> int | None:
+    """A whole number from the query string, or ``default``."""
     value = request.args.get(name)
     if value is None:
         return default

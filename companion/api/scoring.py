@@ -17,6 +17,7 @@ from .parse import (BadRequest, body, declarations_of, list_of, names_of, piles_
 
 @bp.post("/score")
 def score():
+    """The breakdown of one hand, from the cards of each pile or from counts."""
     data = body()
     rules = rules_of(data)
     declarations = declarations_of(data)
@@ -32,6 +33,7 @@ def score():
 
 @bp.post("/captures")
 def captures():
+    """What the card played may capture from the table, and why."""
     data = body()
     rules = rules_of(data)
     table = parse_cards(list_of(data, "table"), said("the table"))
@@ -52,6 +54,7 @@ def captures():
 
 @bp.post("/deal")
 def deal():
+    """Whether the first table of a deal is void under the variant's rule."""
     data = body()
     rules = rules_of(data)
     table = parse_cards(list_of(data, "table"), said("the table"))
@@ -61,6 +64,7 @@ def deal():
 
 @bp.post("/claim")
 def claim():
+    """Whether a chiamarsi fuori holds, from the piles so far and the totals before the hand."""
     data = body()
     rules = rules_of(data)
     piles, sweeps = piles_and_sweeps(data)
@@ -80,6 +84,7 @@ def claim():
 
 @bp.get("/variants")
 def variants():
+    """Every variant with its rules, and the rule items a request may set."""
     return jsonify({
         "variants": {name: {"title": PRESET_TITLES[name], "rules": rules_for(name).as_dict()}
                      for name in PRESETS},

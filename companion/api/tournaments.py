@@ -15,6 +15,7 @@ from .parse import BadRequest, Forbidden, NotFoundError, body, created
 
 
 def _tournament(tournament_id: int):
+    """The tournament, or 404 in words."""
     found = load(tournament_id)
     if found is None:
         raise NotFoundError(said("no such tournament"))
@@ -23,6 +24,7 @@ def _tournament(tournament_id: int):
 
 @bp.post("/tournaments")
 def create_tournament_api():
+    """A new tournament, checked whole first (400 in words); 201 with where it lives."""
     data = body()
     try:
         tournament_id = create(
@@ -37,6 +39,7 @@ def create_tournament_api():
 
 @bp.get("/tournaments/<int:tournament_id>")
 def get_tournament(tournament_id: int):
+    """The tournament: its rounds, tables and standings."""
     return jsonify(tournament_json(_tournament(tournament_id)))
 
 

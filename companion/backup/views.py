@@ -21,11 +21,13 @@ bp = Blueprint("backup", __name__)
 
 @bp.get("/backup")
 def page():
+    """The backup page: download and restore, or how to on the machine itself."""
     return render_template("backup/backup.html", local=is_local())
 
 
 @bp.get("/backup/download")
 def download():
+    """The whole store, copied consistently while phones save; only on the machine itself."""
     # The whole store holds every match's PIN hash: it leaves the server only on its own machine.
     if not is_local():
         return render_template("error.html", message=_(
@@ -47,6 +49,7 @@ def download():
 
 @bp.post("/backup/restore")
 def restore():
+    """Replace every match with a backup, once checked whole; only on the machine itself."""
     # Restoring replaces every match: only from the machine that runs the companion.
     if not is_local():
         flash(_("A restore can only be made on the machine that runs the companion."))

@@ -47,6 +47,7 @@ class QueryForm(FlaskForm):
 
 
 def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:
+    """The cards of the deck as choices, grouped by suit (``blank`` first, if given)."""
     choices = [SelectChoice("", blank)] if blank is not None else []
     for card in deck(size):
         choices.append(SelectChoice(str(card), card_name(card, pack), optgroup=suit_label(card.suit, pack)))
@@ -70,6 +71,8 @@ class Context:
 
 
 def context(sides: int = 2, **overrides: Any) -> Context:
+    """The rules and sides a question is asked under: ``?match=ID``, or a variant with
+    any choice changed (``?variant=X&missing_suit=void``)."""
     match_id = request.args.get("match", type=int)
     if match_id is not None:
         match = store.built_match(store.get_db(), match_id, build)
@@ -100,6 +103,7 @@ def answer(template: str, fragment: str, **values: Any):
 
 @bp.get("/")
 def tools():
+    """The referee's tools, under a match's rules or a variant's."""
     ctx = context()
     return render_template("referee/tools.html", ctx=ctx, presets=VARIANT_TITLES)
 
@@ -108,6 +112,7 @@ def tools():
 
 @bp.get("/captures")
 def captures():
+    """What the card played may capture from the table, and why."""
     ctx = context()
     form_class = type("CaptureForm", (QueryForm,), {
         "table": CardGrid(_("Cards on the table"), choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
@@ -131,6 +136,7 @@ def captures():
 
 @bp.get("/primiera")
 def primiera():
+    """Who has the primiera, from each side's best card of each suit, and why."""
     sides = request.args.get("sides", 2, type=int)
     ctx = context(sides=min(max(sides, 2), 4))
     n = len(ctx.names)
@@ -175,6 +181,7 @@ def primiera():
 
 @bp.get("/deal")
 def deal():
+    """How many cards each player gets, and whether the first table is void."""
     ctx = context()
     form = type("DealForm", (QueryForm,), {
         "table": CardGrid(_("The first cards on the table"), choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
@@ -195,6 +202,7 @@ def deal():
 
 @bp.get("/rules")
 def rules_card():
+    """The rules in force, item by item."""
     ctx = context()
     players = len(ctx.match.seats) if ctx.match else 2
     words = {item: dict(choices) for item, choices in RULE_CHOICES.items()}
@@ -231,6 +239,7 @@ class ClaimFormBase(QueryForm):
 
 
 def claim_form(ctx: Context) -> type[ClaimFormBase]:
+    """The claim's form for the sides asked about."""
     sides = [(str(i), name) for i, name in enumerate(ctx.names)]
     fields: dict[str, Any] = {
         "claimer": SelectField(_("Who calls out"), choices=options(sides), default="0"),

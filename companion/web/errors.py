@@ -32,6 +32,7 @@ def _answers_for(app: Flask) -> tuple[Callable, Callable] | None:
 
 
 def init_app(app: Flask) -> None:
+    """The error pages, the storage failures in words, and every answer's security headers."""
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         answers = _answers_for(app)
