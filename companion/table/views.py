@@ -20,7 +20,8 @@ from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
 from ..web import exports
-from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new
+from ..web.access import (TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new,
+                          unlocked)
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import csv_answer, first_error, join_url, load_match, on_this_site, qr_svg
 from .forms import NewMatchForm, PinForm, RulesPreviewForm
@@ -31,14 +32,15 @@ bp = Blueprint("table", __name__)
 @bp.app_template_global()
 def history(current: Match) -> Markup:
     """The list of every hand, rendered once per version of the match and language: the match
-    itself is worked out once per version and kept (store.built_match), and this with it."""
+    itself is worked out once per version and kept (store.built_match), and this with it. Shared
+    by every phone, so it shows nothing of one phone's own (whether it may record: see
+    live_part)."""
     language = str(get_locale())
     if language not in current.history_html:
         current.history_html[language] = Markup(render_template("table/_history.html", match=current))
     return current.history_html[language]
 
 
-@bp.app_template_global()
 def series_of(current: Match) -> dict[str, Any] | None:
     """The count of a series of rematches up to this match: matches won by each side (and
     drawn), once the match is a "Rivincita"."""
@@ -54,6 +56,14 @@ def series_of(current: Match) -> dict[str, Any] | None:
                 won[summary["winner"]] += 1
     return {"won": won, "drawn": drawn,
             "score": " – ".join(f"{name} {count}" for name, count in zip(current.names, won))}
+
+
+def live_part(current: Match) -> dict[str, Any]:
+    """What table/_live.html shows besides the match, read here for both pages that draw it (the
+    match page and its poll): the series of rematches, and whether this phone may record (its
+    session holds the PIN's key), which is never kept with the match."""
+    return {"match": current, "items": ITEMS, "series": series_of(current),
+            "may_record": not current.has_pin or unlocked(current.id)}
 
 
 PAGE = 20    # matches listed at a time: the home page costs the same after years of club nights
@@ -119,13 +129,15 @@ def new_match():
 
 
 def new_match_page(form: NewMatchForm, status: int = 200):
-    """The new match form, the dealer offered by the names typed, the rules in one line."""
+    """The new match form, the dealer offered by the names typed (and the known players' names
+    to choose from), the rules in one line."""
     try:
         summary = rules_summary(form.rules())
     except (RulesError, KeyError, TypeError):
         summary = ""
     return render_template("table/new_match.html", form=form.seat_choices(), summary=summary,
-                           seatings=PRESETS_SEATING), status
+                           seatings=PRESETS_SEATING,
+                           known_players=store.player_names(store.get_db())), status
 
 
 @bp.get("/matches/new/rules")
@@ -156,7 +168,7 @@ def rules_summary_line():
 def match(match_id: int):
     current = load_match(match_id)
     # The referee's tools, under this match's rules (referee/_links.html).
-    return render_template("table/match.html", match=current, items=ITEMS,
+    return render_template("table/match.html", **live_part(current),
                            ctx={"match": current, "query": {"match": current.id}})
 
 
@@ -248,7 +260,7 @@ def poll(match_id: int):
         if request.args.get("part") == "notice":
             response = make_response(render_template("table/_notice.html", match=current))
         else:
-            response = make_response(render_template("table/_live.html", match=current, items=ITEMS))
+            response = make_response(render_template("table/_live.html", **live_part(current)))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -15,22 +15,20 @@ from typing import Any
 
 from flask import Flask, request
 
-from .. import store
 from ..rules.cards import parse_card
 from . import errors, site
-from .access import unlocked
 from .forms import rule_in_words
 from .pages import YEAR
 
 
 def init_app(app: Flask) -> None:
     """The error pages, the pages of no room, hashed static files, and the helpers every
-    room's templates call."""
+    room's templates call. A helper only formats what it is given: what a page shows from the
+    store (or from the phone's session) its view reads and passes to the template."""
     errors.init_app(app)
     app.register_blueprint(site.bp)
     _static_files_cached_for_good(app)
-    app.add_template_global(lambda: store.player_names(store.get_db()), "known_players")
-    for helper in (rule_in_words, parse_card, unlocked):
+    for helper in (rule_in_words, parse_card):
         app.add_template_global(helper)
 
 
