@@ -6,6 +6,7 @@ with schemathesis (no 500, every answer as documented).
 
 from __future__ import annotations
 
+from ..names import NAME_MAX, PIN_MAX, PIN_MIN
 from ..rules.rulesets import ITEMS, PRESETS
 
 ERROR = {"description": "refused, with the reason in words",
@@ -28,7 +29,9 @@ RULES_IN = {
     "options": {"type": "object", "description": f"rule items to change: {', '.join(ITEMS)}"},
 }
 NULLABLE_INT = {"type": "integer", "nullable": True}
-NAME = {"type": "string", "minLength": 1, "maxLength": 24, "pattern": "\\S"}
+NAME = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}
+# The digits a client should send (the server, like the pages, takes any Unicode digit).
+PIN_IN = {"type": "string", "pattern": f"^[0-9]{{{PIN_MIN},{PIN_MAX}}}$"}
 OUTCOME = {"type": "object", "required": ["over", "winner", "reason", "double", "text"], "properties": {
     "over": {"type": "boolean"}, "winner": NULLABLE_INT, "reason": {"type": "string"},
     "double": {"type": "boolean"}, "text": {"type": "string"}}}
@@ -132,7 +135,7 @@ SCHEMAS = {
         "first_dealer": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
                                    {"type": "string", "enum": ["random"]}],
                          "description": "a seat from 0, or random"},
-        "pin": {"type": "string", "pattern": "^[0-9]{4,8}$", "description": "4 to 8 digits"}}},
+        "pin": {**PIN_IN, "description": f"{PIN_MIN} to {PIN_MAX} digits"}}},
     "Match": {"type": "object", "required": MATCH_FIELDS, "properties": {
         **MATCH_PROPERTIES, "hands": {"type": "integer", "description": "hands recorded"}}},
     "MatchWithHands": {"type": "object", "required": MATCH_FIELDS, "properties": {
@@ -189,7 +192,7 @@ SCHEMAS = {
             "description": "players, or pairs of players (all one or the other); for a knockout, in seed order"},
         "rounds": {"type": "integer", "minimum": 1, "description": "a Swiss's rounds (fewer than the entrants)"},
         "seeding": {"type": "string", "enum": ["order", "draw"], "description": "a knockout's bracket"},
-        "pin": {"type": "string", "pattern": "^[0-9]{4,8}$"}}},
+        "pin": PIN_IN}},
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "format": {"type": "string"},

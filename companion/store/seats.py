@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..names import name_key
 from .db import MAX_ID, now
 
 SEAT_SUMS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
@@ -17,8 +18,9 @@ SEAT_STATS = (*SEAT_SUMS, "best", "worst")
 
 
 def player_key(name: str) -> str:
-    """How a typed name finds its player: trimmed, case-folded ("anna " is Anna)."""
-    return name.strip().casefold()
+    """How a typed name finds its player: by the key that makes two names the same player
+    (``names.name_key``: "anna " is Anna), so a match the forms let in seats two players."""
+    return name_key(name)
 
 
 def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
