@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..names import NAME_MAX, PIN_MAX, PIN_MIN
 from ..rules.rulesets import ITEMS, PRESETS
+from ..stats import EXTREMES, RECORD
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -48,7 +49,8 @@ MATCH_PROPERTIES = {
                                  "plays_first": {"type": "string"}}}}
 
 # A player's record: what each count counts. A team's figures count for each of its players.
-PLAYER_COUNTS = {
+# Described here, listed by companion.stats (a figure without its words fails here, at import).
+_COUNTED = {
     "id": "", "name": "",
     "matches": "finished matches played", "won": "finished matches their side won",
     "drawn": "finished matches that ended level", "playing": "matches still in play",
@@ -61,6 +63,7 @@ PLAYER_COUNTS = {
     "napola": "hands in which their side scored a napola",
     "declarations": "hands in which their side scored declarations",
     "best": "their side's best hand, in points", "worst": "their side's worst hand, in points"}
+PLAYER_COUNTS = {name: _COUNTED[name] for name in RECORD}
 HAND_AT = {"type": "object", "nullable": True, "required": ["match", "points"],
            "properties": {"match": {"type": "integer"}, "points": {"type": "integer"}}}
 PLAYER_SCOPE = [
@@ -165,7 +168,7 @@ SCHEMAS = {
     "Player": {"type": "object", "required": list(PLAYER_COUNTS), "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"},
         **{name: {"type": "integer", "description": what} for name, what in PLAYER_COUNTS.items()
-           if name not in ("id", "name", "best", "worst")},
+           if name not in ("id", "name", *EXTREMES)},
         "best": {**NULLABLE_INT, "description": PLAYER_COUNTS["best"]},
         "worst": {**NULLABLE_INT, "description": PLAYER_COUNTS["worst"]}}},
     "Players": {"type": "object", "required": ["players"], "properties": {

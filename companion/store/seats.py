@@ -9,11 +9,13 @@ from typing import Any
 import sqlite_utils
 
 from ..names import name_key
+from ..stats import EXTREMES, SUMS
 from .db import MAX_ID, now
 
-SEAT_SUMS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
-             "napola", "declarations")
-SEAT_STATS = (*SEAT_SUMS, "best", "worst")
+# What each seat keeps of its side's figures (companion.stats): the sums a record adds up, and
+# the best and worst hand.
+SEAT_SUMS = SUMS
+SEAT_STATS = (*SUMS, *EXTREMES)
 
 
 
