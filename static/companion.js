@@ -123,16 +123,16 @@ function setUpStepper(stepper) {
 }
 
 // The new match form: the variant chooses the seating it needs, and "who deals first" offers
-// the names typed, only as many as there are seats.
-const SEATS = { "2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6 };
-
+// the names typed, only as many as there are seats (each layout's, as the server counts them:
+// data-seats).
 function setUpNewMatch(form) {
   const seatings = JSON.parse(form.dataset.seatings || "{}");
+  const seats = JSON.parse(form.dataset.seats || "{}");
   const dealer = form.querySelector('select[name="first_dealer"]');
   const layout = () => form.querySelector('input[name="layout"]:checked')?.value ?? "2";
   const offerDealers = () => {
     const chosen = dealer.value;
-    const count = SEATS[layout()] ?? 2;
+    const count = seats[layout()] ?? 2;
     while (dealer.options.length > 1) dealer.remove(1);
     for (let seat = 0; seat < count; seat += 1) {
       const typed = form.querySelector(`input[name="player${seat + 1}"]`)?.value.trim();

@@ -1,5 +1,5 @@
 """One rule written once: the name and PIN limits, the key that makes two names the same player,
-and a record's figures.
+a record's figures, and the seats of each layout.
 
 The strongest checks change the one place (``companion/names.py``, ``companion/stats.py``) in a
 copy of the companion, then ask every door (the pages' forms, the JSON API, the tournaments, the
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from companion import names, stats, store
 from companion.api.openapi import SPEC
 from companion.matches import no_stats
 from companion.players.records import empty_record
+from companion.table.forms import PLAYER_COUNTS
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPANION = ROOT / "companion"
@@ -175,3 +177,12 @@ def test_names_are_the_same_player_by_the_stores_key():
     assert store.player_key("  ANNA ") == names.name_key("  ANNA ") == "anna"
     assert names.valid_pin("12345678") and not names.valid_pin("123456789")
     assert names.name_fits("x" * names.NAME_MAX) and not names.name_fits("x" * (names.NAME_MAX + 1))
+
+
+def test_the_new_match_form_gives_the_script_the_servers_seats(client):
+    page = client.get("/matches/new").get_data(as_text=True)
+    form = re.search(r'<form[^>]*class="card new-match"[^>]*>', page).group(0)
+    assert json.loads(re.search(r"data-seats='([^']*)'", form).group(1)) == PLAYER_COUNTS
+    script = (ROOT / "static" / "companion.js").read_text()
+    assert "dataset.seats" in script
+    assert not re.search(r'"2x3"\s*:', script), "companion.js holds a copy of the seats"

@@ -18,6 +18,8 @@ from ..rules import RulesError, check_seating, rules_for
 from ..web.forms import (NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS,
                          options)
 
+# The seats of each layout: the form's, and companion.js's, which reads them from the page
+# (data-seats on the new match form) to offer as many dealers as there are seats.
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
 
 
