@@ -22,8 +22,10 @@ function setUpHandForm(form) {
 
   // Each pile counted beside its name ("Bruno: 18 carte, 4 denari"), and each tile named with
   // its suit, pressed when it is in the pile being tapped.
+  // The words and the counts said in the singular come from the server (i18n.pile_count_forms),
+  // which writes the same text on the page.
   const forms = JSON.parse(form.dataset.countForms || "{}");
-  const one = (n) => n === 1 || (form.dataset.lang === "fr" && n === 0);
+  const one = (n) => (forms.one || []).includes(n);
   const countText = (cards, coins) => [[cards, "card"], [coins, "coin"]]
     .map(([n, key]) => (forms[one(n) ? key : `${key}s`] || "#").replace("#", n)).join(", ");
   const names = [...form.querySelectorAll(".tapping .seg-name")].map((name) => name.textContent.trim());

@@ -1,5 +1,5 @@
 """One rule written once: the name and PIN limits, the key that makes two names the same player,
-a record's figures, and the seats of each layout.
+a record's figures, the seats of each layout, and the pile count's singular.
 
 The strongest checks change the one place (``companion/names.py``, ``companion/stats.py``) in a
 copy of the companion, then ask every door (the pages' forms, the JSON API, the tournaments, the
@@ -18,8 +18,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from companion import names, stats, store
 from companion.api.openapi import SPEC
+from companion.i18n import COOKIE
 from companion.matches import no_stats
 from companion.players.records import empty_record
 from companion.table.forms import PLAYER_COUNTS
@@ -186,3 +189,14 @@ def test_the_new_match_form_gives_the_script_the_servers_seats(client):
     script = (ROOT / "static" / "companion.js").read_text()
     assert "dataset.seats" in script
     assert not re.search(r'"2x3"\s*:', script), "companion.js holds a copy of the seats"
+
+
+@pytest.mark.parametrize("lang, singular", [("it", [1]), ("en", [1]), ("fr", [0, 1])])
+def test_the_pile_count_says_the_singular_as_the_server_does(client, lang, singular):
+    client.set_cookie(COOKIE, lang)
+    match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno", "Carla"]}).get_json()
+    page = client.get(f"/matches/{match['id']}/hands/new").get_data(as_text=True)
+    forms = json.loads(re.search(r"data-count-forms='([^']*)'", page).group(1))
+    assert forms["one"] == singular
+    script = (ROOT / "static" / "companion.js").read_text()
+    assert "forms.one" in script and '"fr"' not in script, "companion.js holds a plural rule"
