@@ -211,7 +211,8 @@ def one_hand(match_id: int, hand_id: int):
             made_from = _made_from(data)
             match = load(match_id)
             entry, score = _entry(data, match)
-            if any(h.id == hand_id and h.claim for h in match.hands):
+            hand = match.hand(hand_id)
+            if hand is not None and hand.claim:
                 raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
             store.update_hand(db, match_id, hand_id, entry, result_of(score), made_from, Ledger)
         else:
@@ -232,7 +233,7 @@ _NO_HAND = said("no such hand (it may have been deleted)")
 
 def _hand_answer(match_id: int, hand_id: int, status: int, error: Any = None):
     match = load(match_id)
-    hand = next((h for h in match.hands if h.id == hand_id), None)
+    hand = match.hand(hand_id)
     if hand is None:
         raise NotFoundError(_NO_HAND)
     body = {"hand": hand_json_of(hand), "match": match_summary(match)}
