@@ -114,25 +114,35 @@ _ONE_OF_SUIT = {"it": {"d": "denaro", "c": "coppa", "s": "spada", "b": "bastone"
                 "fr": {"d": "denier", "c": "coupe", "s": "épée", "b": "bâton"}}
 
 
-def pile_count_forms(suit: str, pack: str, language: str) -> dict[str, str]:
+# The counts a language says in the singular: "1 carta", and in French "0 carte" too.
+_SINGULAR = {"fr": (0, 1)}
+
+
+def singular_counts(language: str) -> tuple[int, ...]:
+    """The counts said in the singular in ``language`` ("1 card", "0 carte")."""
+    return _SINGULAR.get(language, (1,))
+
+
+def pile_count_forms(suit: str, pack: str, language: str) -> dict[str, Any]:
     """How the pile picker counts a pile, ``#`` standing for the number: "# carta", "# carte",
-    "# denaro", "# denari" (a French-suited pack: "# ♦")."""
+    "# denaro", "# denari" (a French-suited pack: "# ♦"), and ``one``, the counts said in the
+    singular. The page sends it to companion.js (``data-count-forms``), which counts a pile as
+    cards are tapped with these words and this rule, and no copy of its own."""
     many = suit_words(suit, pack, language) if pack == "italian" else _SYMBOLS[suit]
     one = _ONE_OF_SUIT[language][suit] if pack == "italian" else _SYMBOLS[suit]
     return {"card": gettext("%(count)s card", count="#"), "cards": gettext("%(count)s cards", count="#"),
-            "coin": f"# {one}", "coins": f"# {many}"}
+            "coin": f"# {one}", "coins": f"# {many}", "one": list(singular_counts(language))}
 
 
-def pile_count_text(cards: int, coins: int, forms: dict[str, str], language: str) -> str:
+def pile_count_text(cards: int, coins: int, forms: dict[str, Any], language: str) -> str:
     """A pile counted: "18 carte, 4 denari" (companion.js writes the same as cards are tapped).
 
     >>> forms = {"card": "# carta", "cards": "# carte", "coin": "# denaro", "coins": "# denari"}
     >>> pile_count_text(18, 1, forms, "it")
     '18 carte, 1 denaro'
     """
-    def one(n: int) -> bool:
-        return n == 1 or (language == "fr" and n == 0)
-    return ", ".join(forms[key if one(n) else key + "s"].replace("#", str(n))
+    singular = singular_counts(language)
+    return ", ".join(forms[key if n in singular else key + "s"].replace("#", str(n))
                      for n, key in ((cards, "card"), (coins, "coin")))
 
 

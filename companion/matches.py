@@ -22,6 +22,7 @@ from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rul
 from .rules.deal import DealPlan, deal_plan
 from .rules.said import said
 from .rules.said_json import from_json, to_json
+from .stats import EXTREMES, SUMS, TAKEN
 
 def sides_for(layout: str, players: Sequence[str], teams: Sequence[str]) -> list[dict[str, Any]]:
     """The sides of a match: one per player, or two teams whose players sit alternately."""
@@ -59,13 +60,9 @@ def result_of(score: HandScore) -> dict[str, Any]:
                       for side in range(len(score.tallies))]}
 
 
-# What a player's record counts, side by side: hands in which the side took each item.
-TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
-STATS = ("hands", "points", "sweeps", *TAKEN)
-
-
 def no_stats(sides: int) -> list[dict[str, Any]]:
-    return [{**{name: 0 for name in STATS}, "best": None, "worst": None} for _ in range(sides)]
+    """Each side's figures before its first hand (what they are: ``companion.stats``)."""
+    return [{**{name: 0 for name in SUMS}, **{name: None for name in EXTREMES}} for _ in range(sides)]
 
 
 def add_stats(stats: list[dict[str, Any]], result: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -22,8 +22,10 @@ function setUpHandForm(form) {
 
   // Each pile counted beside its name ("Bruno: 18 carte, 4 denari"), and each tile named with
   // its suit, pressed when it is in the pile being tapped.
+  // The words and the counts said in the singular come from the server (i18n.pile_count_forms),
+  // which writes the same text on the page.
   const forms = JSON.parse(form.dataset.countForms || "{}");
-  const one = (n) => n === 1 || (form.dataset.lang === "fr" && n === 0);
+  const one = (n) => (forms.one || []).includes(n);
   const countText = (cards, coins) => [[cards, "card"], [coins, "coin"]]
     .map(([n, key]) => (forms[one(n) ? key : `${key}s`] || "#").replace("#", n)).join(", ");
   const names = [...form.querySelectorAll(".tapping .seg-name")].map((name) => name.textContent.trim());
@@ -123,16 +125,16 @@ function setUpStepper(stepper) {
 }
 
 // The new match form: the variant chooses the seating it needs, and "who deals first" offers
-// the names typed, only as many as there are seats.
-const SEATS = { "2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6 };
-
+// the names typed, only as many as there are seats (each layout's, as the server counts them:
+// data-seats).
 function setUpNewMatch(form) {
   const seatings = JSON.parse(form.dataset.seatings || "{}");
+  const seats = JSON.parse(form.dataset.seats || "{}");
   const dealer = form.querySelector('select[name="first_dealer"]');
   const layout = () => form.querySelector('input[name="layout"]:checked')?.value ?? "2";
   const offerDealers = () => {
     const chosen = dealer.value;
-    const count = SEATS[layout()] ?? 2;
+    const count = seats[layout()] ?? 2;
     while (dealer.options.length > 1) dealer.remove(1);
     for (let seat = 0; seat < count; seat += 1) {
       const typed = form.querySelector(`input[name="player${seat + 1}"]`)?.value.trim();

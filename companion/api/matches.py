@@ -6,7 +6,6 @@ another phone's change."""
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from flask import jsonify, make_response, request, url_for
@@ -14,6 +13,7 @@ from flask import jsonify, make_response, request, url_for
 from .. import store
 from ..i18n import for_api
 from ..matches import Ledger, Match, listed, result_of, score_entry
+from ..names import NAME_REFUSED, PIN_REFUSED, SAME_NAMES, all_different, name_fits, valid_pin
 from ..rules import HandScore
 from ..rules.rulesets import check_seating
 from ..rules.said import said
@@ -78,10 +78,10 @@ def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
             raise BadRequest(said('every team needs a name: {form}', form='{"name": ..., "players": [...]}'))
         names = [t["name"] for t in teams] + [p for t in teams for p in t["players"]]
         sides = [{"name": t["name"], "players": list(t["players"])} for t in teams]
-    if not all(isinstance(n, str) and 0 < len(n.strip()) <= 24 for n in names):
-        raise BadRequest(said("every name must be 1 to 24 characters"))
-    if len({n.strip().casefold() for n in names}) != len(names):
-        raise BadRequest(said("two names are the same: the score would be unclear"))
+    if not all(name_fits(n) for n in names):
+        raise BadRequest(NAME_REFUSED)
+    if not all_different(names):
+        raise BadRequest(SAME_NAMES)
     seats = sum(len(side["players"]) for side in sides)
     return [{"name": s["name"].strip(), "players": [p.strip() for p in s["players"]]} for s in sides], seats
 
@@ -98,8 +98,8 @@ def create_match_api():
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
         raise BadRequest(said('first_dealer must be a seat from 0 to {last}, or "random"', last=seats - 1))
     pin = data.get("pin")
-    if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
-        raise BadRequest(said("pin must be 4 to 8 digits"))
+    if pin is not None and not valid_pin(pin):
+        raise BadRequest(PIN_REFUSED)
     match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
                                   hash_pin(pin) if pin else None, Ledger, new_access_key())
     return created(match_summary(load(match_id)), url_for("api.get_match", match_id=match_id))
@@ -211,7 +211,8 @@ def one_hand(match_id: int, hand_id: int):
             made_from = _made_from(data)
             match = load(match_id)
             entry, score = _entry(data, match)
-            if any(h.id == hand_id and h.claim for h in match.hands):
+            hand = match.hand(hand_id)
+            if hand is not None and hand.claim:
                 raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
             store.update_hand(db, match_id, hand_id, entry, result_of(score), made_from, Ledger)
         else:
@@ -232,7 +233,7 @@ _NO_HAND = said("no such hand (it may have been deleted)")
 
 def _hand_answer(match_id: int, hand_id: int, status: int, error: Any = None):
     match = load(match_id)
-    hand = next((h for h in match.hands if h.id == hand_id), None)
+    hand = match.hand(hand_id)
     if hand is None:
         raise NotFoundError(_NO_HAND)
     body = {"hand": hand_json_of(hand), "match": match_summary(match)}

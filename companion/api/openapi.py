@@ -6,7 +6,9 @@ with schemathesis (no 500, every answer as documented).
 
 from __future__ import annotations
 
+from ..names import NAME_MAX, PIN_MAX, PIN_MIN
 from ..rules.rulesets import ITEMS, PRESETS
+from ..stats import EXTREMES, RECORD
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -28,7 +30,9 @@ RULES_IN = {
     "options": {"type": "object", "description": f"rule items to change: {', '.join(ITEMS)}"},
 }
 NULLABLE_INT = {"type": "integer", "nullable": True}
-NAME = {"type": "string", "minLength": 1, "maxLength": 24, "pattern": "\\S"}
+NAME = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}
+# The digits a client should send (the server, like the pages, takes any Unicode digit).
+PIN_IN = {"type": "string", "pattern": f"^[0-9]{{{PIN_MIN},{PIN_MAX}}}$"}
 OUTCOME = {"type": "object", "required": ["over", "winner", "reason", "double", "text"], "properties": {
     "over": {"type": "boolean"}, "winner": NULLABLE_INT, "reason": {"type": "string"},
     "double": {"type": "boolean"}, "text": {"type": "string"}}}
@@ -45,7 +49,8 @@ MATCH_PROPERTIES = {
                                  "plays_first": {"type": "string"}}}}
 
 # A player's record: what each count counts. A team's figures count for each of its players.
-PLAYER_COUNTS = {
+# Described here, listed by companion.stats (a figure without its words fails here, at import).
+_COUNTED = {
     "id": "", "name": "",
     "matches": "finished matches played", "won": "finished matches their side won",
     "drawn": "finished matches that ended level", "playing": "matches still in play",
@@ -58,6 +63,7 @@ PLAYER_COUNTS = {
     "napola": "hands in which their side scored a napola",
     "declarations": "hands in which their side scored declarations",
     "best": "their side's best hand, in points", "worst": "their side's worst hand, in points"}
+PLAYER_COUNTS = {name: _COUNTED[name] for name in RECORD}
 HAND_AT = {"type": "object", "nullable": True, "required": ["match", "points"],
            "properties": {"match": {"type": "integer"}, "points": {"type": "integer"}}}
 PLAYER_SCOPE = [
@@ -132,7 +138,7 @@ SCHEMAS = {
         "first_dealer": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
                                    {"type": "string", "enum": ["random"]}],
                          "description": "a seat from 0, or random"},
-        "pin": {"type": "string", "pattern": "^[0-9]{4,8}$", "description": "4 to 8 digits"}}},
+        "pin": {**PIN_IN, "description": f"{PIN_MIN} to {PIN_MAX} digits"}}},
     "Match": {"type": "object", "required": MATCH_FIELDS, "properties": {
         **MATCH_PROPERTIES, "hands": {"type": "integer", "description": "hands recorded"}}},
     "MatchWithHands": {"type": "object", "required": MATCH_FIELDS, "properties": {
@@ -162,7 +168,7 @@ SCHEMAS = {
     "Player": {"type": "object", "required": list(PLAYER_COUNTS), "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"},
         **{name: {"type": "integer", "description": what} for name, what in PLAYER_COUNTS.items()
-           if name not in ("id", "name", "best", "worst")},
+           if name not in ("id", "name", *EXTREMES)},
         "best": {**NULLABLE_INT, "description": PLAYER_COUNTS["best"]},
         "worst": {**NULLABLE_INT, "description": PLAYER_COUNTS["worst"]}}},
     "Players": {"type": "object", "required": ["players"], "properties": {
@@ -189,7 +195,7 @@ SCHEMAS = {
             "description": "players, or pairs of players (all one or the other); for a knockout, in seed order"},
         "rounds": {"type": "integer", "minimum": 1, "description": "a Swiss's rounds (fewer than the entrants)"},
         "seeding": {"type": "string", "enum": ["order", "draw"], "description": "a knockout's bracket"},
-        "pin": {"type": "string", "pattern": "^[0-9]{4,8}$"}}},
+        "pin": PIN_IN}},
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "format": {"type": "string"},

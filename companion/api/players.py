@@ -12,13 +12,9 @@ from .. import store
 from ..players.records import empty_record, ranked
 from ..rules.rulesets import PRESETS
 from ..rules.said import said
+from ..stats import RECORD
 from .blueprint import bp
 from .parse import BadRequest, NotFoundError
-
-
-PLAYER_FIELDS = ("id", "name", "matches", "won", "drawn", "playing", "hands", "points", "sweeps",
-                 "carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations",
-                 "best", "worst")
 
 
 def _player_scope() -> dict[str, Any]:
@@ -39,7 +35,7 @@ def _player_scope() -> dict[str, Any]:
 
 
 def _player_json(row: dict[str, Any]) -> dict[str, Any]:
-    return {name: row[name] for name in PLAYER_FIELDS}
+    return {name: row[name] for name in RECORD}
 
 
 @bp.get("/players")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..matches import TAKEN
+from ..stats import EXTREMES, MATCHES, SUMS, TAKEN
 
 
 def rated(row: dict[str, Any]) -> dict[str, Any]:
@@ -30,6 +30,5 @@ def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def empty_record(player: dict[str, Any]) -> dict[str, Any]:
     """The record of a player with no match in the chosen variant and period."""
-    return rated({"id": player["id"], "name": player["name"], "matches": 0, "won": 0, "drawn": 0,
-                  "playing": 0, "hands": 0, "points": 0, "sweeps": 0, "best": None,
-                  "worst": None, **{item: 0 for item in TAKEN}})
+    return rated({"id": player["id"], "name": player["name"],
+                  **{name: 0 for name in (*MATCHES, *SUMS)}, **{name: None for name in EXTREMES}})

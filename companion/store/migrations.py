@@ -16,7 +16,7 @@ import sqlite_utils
 
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
-from .seats import SEAT_STATS, SEAT_SUMS, seat_players
+from .seats import seat_players
 
 
 def _rescore(db: sqlite_utils.Database, ledger: MakeLedger, row: dict[str, Any]) -> None:
@@ -99,6 +99,12 @@ def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database, ledger: MakeL
     db["matches"].create_index(["archived", "id"])      # every match, newest first (the API)
 
 
+# The seats' figures as m008 made their columns, kept as released (a migration never changes): a
+# figure added to companion.stats later comes with a migration of its own that adds its column.
+_M008_SUMS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
+              "napola", "declarations")
+
+
 def _m008_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     # players: the people who sit at the tables, known across matches by their name trimmed and
     # case-folded (key). A player merged into another keeps its row (merged_into), so its
@@ -111,11 +117,11 @@ def _m008_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     db.execute("CREATE UNIQUE INDEX players_key ON players (key) WHERE merged_into IS NULL")
     db["seats"].create({"match_id": int, "side": int, "seat": int, "player_id": int,
                         "variant": str, "over": int, "won": int, "drawn": int,
-                        **{name: int for name in SEAT_STATS}},
+                        **{name: int for name in (*_M008_SUMS, "best", "worst")}},
                        pk=("match_id", "side", "seat"),
                        foreign_keys=[("match_id", "matches", "id"), ("player_id", "players", "id")],
                        not_null={"player_id", "variant"},
-                       defaults={name: 0 for name in ("over", "won", "drawn", *SEAT_SUMS)})
+                       defaults={name: 0 for name in ("over", "won", "drawn", *_M008_SUMS)})
     db["seats"].create_index(["player_id", "match_id"])
     db["seats"].create_index(["variant"])         # the variants a record can be filtered by
     for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):

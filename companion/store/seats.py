@@ -8,17 +8,21 @@ from typing import Any
 
 import sqlite_utils
 
+from ..names import name_key
+from ..stats import EXTREMES, SUMS
 from .db import MAX_ID, now
 
-SEAT_SUMS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
-             "napola", "declarations")
-SEAT_STATS = (*SEAT_SUMS, "best", "worst")
+# What each seat keeps of its side's figures (companion.stats): the sums a record adds up, and
+# the best and worst hand.
+SEAT_SUMS = SUMS
+SEAT_STATS = (*SUMS, *EXTREMES)
 
 
 
 def player_key(name: str) -> str:
-    """How a typed name finds its player: trimmed, case-folded ("anna " is Anna)."""
-    return name.strip().casefold()
+    """How a typed name finds its player: by the key that makes two names the same player
+    (``names.name_key``: "anna " is Anna), so a match the forms let in seats two players."""
+    return name_key(name)
 
 
 def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:

@@ -13,10 +13,13 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ..i18n import VARIANT_TITLES, explain
 from ..matches import sides_for
+from ..names import PIN_MAX, all_different
 from ..rules import RulesError, check_seating, rules_for
 from ..web.forms import (NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS,
                          options)
 
+# The seats of each layout: the form's, and companion.js's, which reads them from the page
+# (data-seats on the new match form) to offer as many dealers as there are seats.
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
 
 
@@ -78,11 +81,11 @@ class NewMatchForm(FlaskForm):
         names = self.player_names
         if any(not name for name in names):
             raise ValidationError(_("Give a name to each of the %(count)s players", count=len(names)))
-        if len({name.casefold() for name in names}) != len(names):
+        if not all_different(names):
             raise ValidationError(_("Two players have the same name: the score would be unclear"))
         if "x" in field.data:
             teams = [self.team1.data.strip(), self.team2.data.strip()]
-            if not all(teams) or teams[0].casefold() == teams[1].casefold():
+            if not all(teams) or not all_different(teams):
                 raise ValidationError(_("Give the two teams different names"))
 
     def validate_first_dealer(self, field: Field) -> None:
@@ -145,4 +148,4 @@ class RulesPreviewForm(NewMatchForm):
 
 
 class PinForm(FlaskForm):
-    pin = StringField(_l("PIN"), [InputRequired(_l("Enter the match's PIN")), Length(max=8)])
+    pin = StringField(_l("PIN"), [InputRequired(_l("Enter the match's PIN")), Length(max=PIN_MAX)])

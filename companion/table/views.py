@@ -24,7 +24,7 @@ from ..web.access import (TooManyTries, hash_pin, new_access_key, pin_required, 
                           unlocked)
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import csv_answer, first_error, join_url, load_match, on_this_site, qr_svg
-from .forms import NewMatchForm, PinForm, RulesPreviewForm
+from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 
 bp = Blueprint("table", __name__)
 
@@ -136,7 +136,7 @@ def new_match_page(form: NewMatchForm, status: int = 200):
     except (RulesError, KeyError, TypeError):
         summary = ""
     return render_template("table/new_match.html", form=form.seat_choices(), summary=summary,
-                           seatings=PRESETS_SEATING,
+                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS,
                            known_players=store.player_names(store.get_db())), status
 
 

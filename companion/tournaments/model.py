@@ -12,6 +12,7 @@ from typing import Any
 
 from . import pairing
 from ..matches import seating, sides_for
+from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits
 from ..rules import rules_from_dict
 from ..rules.said import said
 
@@ -199,11 +200,11 @@ def entrants_from(given: Any) -> list[dict[str, Any]]:
     if len(sizes) != 1:
         raise TournamentError(said("the entrants must be all players or all pairs"))
     names = [e["name"] for e in entrants] + [p for e in entrants for p in e["players"] if len(e["players"]) > 1]
-    if not all(0 < len(n) <= 24 for n in names):
-        raise TournamentError(said("every name must be 1 to 24 characters"))
-    players = [p.casefold() for e in entrants for p in e["players"]]
-    if len({e["name"].casefold() for e in entrants}) != len(entrants) or len(set(players)) != len(players):
-        raise TournamentError(said("two names are the same: the score would be unclear"))
+    if not all(name_fits(n) for n in names):
+        raise TournamentError(NAME_REFUSED)
+    players = [p for e in entrants for p in e["players"]]
+    if not all_different(e["name"] for e in entrants) or not all_different(players):
+        raise TournamentError(SAME_NAMES)
     return entrants
 
 

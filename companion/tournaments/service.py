@@ -4,11 +4,11 @@ whole first), start its next round, and the tournament as JSON."""
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from .. import store
 from ..matches import Ledger
+from ..names import PIN_REFUSED, valid_pin
 from ..rules import rules_for
 from ..rules.rulesets import PRESETS, check_seating
 from ..rules.said import said
@@ -43,8 +43,8 @@ def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, ro
         rounds = None
     if seeding is not None and (not isinstance(seeding, str) or seeding not in ("order", "draw")):
         raise TournamentError(said('seeding must be "order" or "draw"'))
-    if pin is not None and (not isinstance(pin, str) or not re.fullmatch(r"\d{4,8}", pin)):
-        raise TournamentError(said("pin must be 4 to 8 digits"))
+    if pin is not None and not valid_pin(pin):
+        raise TournamentError(PIN_REFUSED)
     pin_hash = hash_pin(pin) if pin else None
     tournament_id = store.create_tournament(store.get_db(), name.strip(), format, rules.as_dict(),
                                             entrants, rounds, seeding or "order", pin_hash)

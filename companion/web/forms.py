@@ -1,5 +1,5 @@
 """The forms' shared kit: choices, the rule items in words, the one-line rules summary, the name
-and PIN limits, and the card grid every room that takes cards draws (a hand, a claim, the
+and PIN validators (in the pages' words, at ``companion.names``' limits), and the card grid every room that takes cards draws (a hand, a claim, the
 referee's questions).
 
 Each room keeps its own forms beside its views (``table/forms.py``, ``players/forms.py``...);
@@ -18,6 +18,7 @@ from wtforms.validators import Length, Regexp
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..i18n import VARIANT_TITLES
+from ..names import NAME_MAX, PIN_MAX, PIN_MIN, PIN_PATTERN
 from ..rules import deck, rules_for, seating_of
 from ..rules.cards import SUITS
 
@@ -115,8 +116,10 @@ def rules_summary(rules) -> str:
 
 
 # Said when a name is too long, rather than cut by the browser without a word (no maxlength).
-NAME_LENGTH = Length(max=24, message=_l("A name has at most %(max)d characters: shorten this one"))
-PIN_FORMAT = Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits"))
+# The limits are the ones the API and the tournaments keep (companion.names); the words, the pages'.
+NAME_LENGTH = Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters: shorten this one"))
+PIN_FORMAT = Regexp(rf"^{PIN_PATTERN}$",
+                    message=_l("A PIN is %(least)d to %(most)d digits", least=PIN_MIN, most=PIN_MAX))
 
 
 class CardGrid(SelectMultipleField):

@@ -1,0 +1,53 @@
+"""Who sits at a table: how long a name may be, when two names are the same player, and what
+a PIN is. Written once, here, for every door that takes a name or a PIN: the new match and
+player pages (their forms), the JSON API, the tournaments, and the store, which finds a player
+by the same key that makes two names the same.
+
+Plain Python below the store and the model, so that each of them may read it. The JSON API and
+the tournaments refuse in the words below; the pages say it in their own (``web/forms.py``), at
+the same limits.
+
+>>> name_fits("Anna"), name_fits("  "), name_fits("x" * (NAME_MAX + 1))
+(True, False, False)
+>>> all_different(["Anna", "Bruno"]), all_different(["Anna", " anna"])
+(True, False)
+>>> valid_pin("1234"), valid_pin("123"), valid_pin(1234)
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from .rules.said import said
+
+NAME_MAX = 24           # a name's characters at most: it must fit beside its score on a phone
+PIN_MIN, PIN_MAX = 4, 8     # a PIN's digits
+PIN_PATTERN = rf"\d{{{PIN_MIN},{PIN_MAX}}}"     # a whole PIN, as re.fullmatch takes it
+
+NAME_REFUSED = said("every name must be 1 to {most} characters", most=NAME_MAX)
+SAME_NAMES = said("two names are the same: the score would be unclear")
+PIN_REFUSED = said("pin must be {least} to {most} digits", least=PIN_MIN, most=PIN_MAX)
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: trimmed, case-folded ("anna " is Anna). The store
+    keeps it beside each player (``players.key``): changing it asks for a migration."""
+    return name.strip().casefold()
+
+
+def name_fits(name: Any) -> bool:
+    """A name of 1 to NAME_MAX characters once trimmed."""
+    return isinstance(name, str) and 0 < len(name.strip()) <= NAME_MAX
+
+
+def all_different(names: Iterable[str]) -> bool:
+    """No two of these names are the same player: the score would be unclear."""
+    names = list(names)
+    return len({name_key(name) for name in names}) == len(names)
+
+
+def valid_pin(text: Any) -> bool:
+    """A PIN: PIN_MIN to PIN_MAX digits, nothing else."""
+    return isinstance(text, str) and re.fullmatch(PIN_PATTERN, text) is not None
