@@ -1,12 +1,28 @@
-"""Small helpers for the tests: cards written as in RULES §1, and a real server."""
+"""Small helpers for the tests of every room: cards written as in RULES §1, forms and hands as a
+phone sends them, how many generated cases to try, and a real server. (pyproject puts tests/ on
+the import path: ``from helpers import ...`` works from any folder.)"""
 
+import os
+import random
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
+from companion.forms import NewMatchForm
 from companion.rules import deck, parse_cards
+
+# The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
+# fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many
+# (README, "Fuzzing"); a failure it finds becomes a plain test. (tests/conftest.py loads the
+# Hypothesis profile that follows from it.)
+FUZZ = int(os.environ.get("SCOPA_FUZZ") or 0)
+
+
+def examples(count: int) -> int:
+    """``count`` generated cases in the suite, ``SCOPA_FUZZ`` times as many when fuzzing."""
+    return count * max(FUZZ, 1)
 
 
 def cards(text: str):
@@ -18,6 +34,34 @@ def split_deck(first: str, size: int = 40):
     """Two piles: the cards named, and every other card of the deck."""
     pile = cards(first)
     return pile, [card for card in deck(size) if card not in pile]
+
+
+def match_form(preset="classica", **changes):
+    """The new match page's form, as a phone sends it, for the preset's rules; ``changes`` set
+    fields (None leaves one out)."""
+    data = {"layout": "2", "player1": "Anna", "player2": "Bruno", "first_dealer": "0",
+            "preset": preset, "team1": "Noi", "team2": "Voi"}
+    for name, value in NewMatchForm.preset_data(preset).items():
+        if isinstance(value, bool):
+            if value:
+                data[name] = "y"
+        elif value is not None:
+            data[name] = str(value)
+    for name, value in changes.items():
+        if value is None:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    return data
+
+
+def random_hand(sides: int, rng: random.Random) -> dict:
+    """A hand by cards: the deck dealt at random among the sides' piles, a few sweeps."""
+    cards = [f"{card.value}{card.suit}" for card in deck()]
+    rng.shuffle(cards)
+    cuts = sorted(rng.sample(range(1, 40), sides - 1))
+    piles = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, 40])]
+    return {"piles": piles, "sweeps": [min(rng.choice((0, 0, 1, 2)), len(pile) // 2) for pile in piles]}
 
 
 def free_port() -> int:

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 import companion
 from companion import create_app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
 LANGUAGES = ("it", "en", "fr")
 BLANK = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]")

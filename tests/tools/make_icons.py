@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-ICONS = Path(__file__).resolve().parent.parent / "static" / "icons"
+ICONS = Path(__file__).resolve().parents[2] / "static" / "icons"
 CHROMIUM = "/usr/bin/chromium"
 
 

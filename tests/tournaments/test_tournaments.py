@@ -11,7 +11,7 @@ from itertools import combinations
 import pytest
 
 from companion import create_app
-from test_players import random_hand
+from helpers import random_hand
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 
 from companion import create_app, store
 from companion.rules import deck
-from test_table import match_form
+from helpers import match_form, random_hand
 
 TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
 
@@ -27,15 +27,6 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-def random_hand(sides: int, rng: random.Random) -> dict:
-    """A hand by cards: the deck dealt at random among the sides' piles, a few sweeps."""
-    cards = [f"{card.value}{card.suit}" for card in deck()]
-    rng.shuffle(cards)
-    cuts = sorted(rng.sample(range(1, 40), sides - 1))
-    piles = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, 40])]
-    return {"piles": piles, "sweeps": [min(rng.choice((0, 0, 1, 2)), len(pile) // 2) for pile in piles]}
 
 
 def play(client, body: dict, rng: random.Random, finish: bool = True, hands: int = 60) -> int:
