@@ -7,8 +7,10 @@ import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 
 from companion.forms import NewMatchForm
 from companion.rules import deck, parse_cards
@@ -68,6 +70,33 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def serving(app, threads: int = 8):
+    """``app`` served by waitress, in a thread of this process, on 127.0.0.1 and a free port;
+    yields its address (``http://127.0.0.1:PORT``).
+
+    On the way out it stops in waitress's own order: the task dispatcher's worker threads finish
+    the answers under way while the loop still sends them (queued ones are cancelled); then a
+    thunk run by the loop's own thread closes the listening socket, the trigger and every
+    connection, which empties the loop's map and ends it; the loop's thread is waited for.
+    Closing the server from another thread while its loop was in select() on those sockets
+    was an intermittent ``OSError: Bad file descriptor`` in the loop's thread at teardown."""
+    from waitress import wasyncore
+    from waitress.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    loop = threading.Thread(target=server.run, name="waitress loop", daemon=True)
+    loop.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.task_dispatcher.shutdown(timeout=30)
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        loop.join(timeout=30)
+        if loop.is_alive():
+            raise RuntimeError("waitress's loop did not stop within 30 s")
 
 
 def start_companion(*args: str, env: dict[str, str], command: str | None = None,

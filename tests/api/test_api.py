@@ -10,6 +10,12 @@ from companion.rules.rulesets import ITEMS, PRESETS
 FULL = [str(card) for card in deck()]
 
 
+@pytest.fixture
+def csrf():
+    """This module's companion checks CSRF tokens, as a real server does."""
+    return True
+
+
 def split(first):
     first = first.split()
     return [first, [card for card in FULL if card not in first]]

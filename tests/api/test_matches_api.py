@@ -6,22 +6,13 @@ import os
 
 import pytest
 
-from companion import access, create_app
+from companion import create_app
 from companion.rules import deck
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
 
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "live.sqlite")})
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limit():
-    access._tries.clear()
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
 
 def new_match(client, **extra):

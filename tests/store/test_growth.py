@@ -14,12 +14,6 @@ FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "growth.sqlite")})
-
-
 def new_match(client, **options) -> int:
     return client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                                 "options": options}).get_json()["id"]

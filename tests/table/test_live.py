@@ -24,16 +24,7 @@ from companion.rules import deck
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
 
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "live.sqlite")})
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limit():
-    access._tries.clear()
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
 
 def new_match(client, **extra):
@@ -192,16 +183,6 @@ def post(url, body, key=None, timeout=30):
             return answer.status, json.load(answer)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)
-
-
-@pytest.fixture
-def live_server(tmp_path):
-    from waitress.server import create_server
-    app = create_app({"SECRET_KEY": "live", "DATABASE": str(tmp_path / "server.sqlite")})
-    httpd = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=httpd.run, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.effective_port}", app.config["DATABASE"]
-    httpd.close()
 
 
 def test_twenty_phones_saving_the_same_hand_record_it_once(live_server):

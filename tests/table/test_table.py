@@ -11,12 +11,6 @@ from companion.rules.rulesets import PRESETS
 from helpers import match_form
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "table.sqlite")})
-
-
 def create(client, preset="classica", **changes) -> int:
     response = client.post("/matches/new", data=match_form(preset, **changes))
     assert response.status_code == 303, response.get_data(as_text=True)

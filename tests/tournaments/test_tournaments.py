@@ -14,13 +14,6 @@ from companion import create_app
 from helpers import random_hand
 
 
-@pytest.fixture
-def client(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path / "t.sqlite")})
-    return app.test_client()
-
-
 def new(client, **body):
     body = {"name": "Giovedì", "format": "round-robin", "options": {"target": 5}, **body}
     answer = client.post("/api/v1/tournaments", json=body)
