@@ -33,6 +33,9 @@ except ImportError:
 
 expect = playwright_api.expect
 AXE = Axe()
+
+# Every test here drives Chromium (the browser and server fixtures: tests/conftest.py).
+pytestmark = pytest.mark.browser
 BLOCKING = ("moderate", "serious", "critical")   # the issue asks for serious and critical; none moderate either
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 

@@ -13,6 +13,9 @@ from companion.rules import deck
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
+# Every test here drives Chromium (the browser and server fixtures: tests/conftest.py).
+pytestmark = pytest.mark.browser
+
 
 class Phone:
     """A phone at the table: every tap and every key press is counted."""
