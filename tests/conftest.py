@@ -29,6 +29,25 @@ settings.load_profile("suite")
 collect_ignore = ["benchmarks", "tools"]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Each schemathesis case (one per operation of the OpenAPI document) gets a node id of its
+    own. schemathesis names them ``test_x[POST /api/v1/score]``, but under pytest 9 their node
+    ids all read ``file::test_x``: pytest now builds an id from the function's original name and
+    its parametrization, and schemathesis gives it neither the operation. The id given here is
+    the case's address in the collection tree (the module, schemathesis's collector
+    ``test_x``, the case), so ``pytest 'file::test_x::test_x[POST /api/v1/score]'`` runs that
+    one case alone. Where the id already names the case (pytest 8), nothing changes."""
+    for item in items:
+        if getattr(item, "operation_label", None) and not item.nodeid.endswith("]"):
+            nodeid = f"{item.nodeid}::{item.name}"
+            if hasattr(item, "_id"):            # pytest 9 keeps a structured id
+                from _pytest.nodeid import NodeId
+                item._id = NodeId.parse(nodeid)
+            else:
+                item._nodeid = nodeid
+
+
 @pytest.fixture
 def csrf() -> bool:
     """Whether the ``app`` fixture's companion checks CSRF tokens. Off: most tests post the
