@@ -1,6 +1,6 @@
 """The matches API: what it refuses and why, a match and its hands through it, and the API
 fuzzed against its OpenAPI document (each operation, the reads, and sequences of calls
-following the document's links). (Split from tests/test_live.py.)"""
+following the document's links). (Split from the old tests/test_live.py.)"""
 
 import os
 

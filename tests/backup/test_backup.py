@@ -1,6 +1,6 @@
 """Backup and restore from the pages: a backup holds every match and restores it (keeping the
 store as it was before), a file that is not a backup restores nothing, and only the machine
-that runs the companion restores. (Split from tests/test_live.py.)"""
+that runs the companion restores. (Split from the old tests/test_live.py.)"""
 
 import json
 import sqlite3

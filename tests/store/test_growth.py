@@ -1,6 +1,6 @@
 """Years of club nights: a hand scored once, when it is saved; a match worked out once per change;
 lists that read the matches' summaries, a page at a time; a live fragment of one line per hand.
-(Speed itself is measured by tests/bench_growth.py, never timed here.)"""
+(Speed itself is measured by tests/benchmarks/bench_growth.py, never timed here.)"""
 
 import re
 import sqlite3
