@@ -1,33 +1,129 @@
+"""What every folder of tests shares: the language the pages are read in, the Hypothesis
+profile, the companion as a test client sees it (``app``, ``client``), the wrong PINs forgotten
+(``fresh_rate_limit``), a real server on waitress (``live_server``), and the browser's fixtures
+(``browser`` and its ``server``).
+
+The one conftest.py of the suite: --doctest-modules imports each conftest.py as a module named
+``conftest``, so a second one in a subfolder (without packages) would clash with this one."""
+
 import os
+import shutil
 
 import pytest
 from hypothesis import settings
 
-from companion import create_app
+from companion import access, create_app
+from helpers import FUZZ, serving
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for
-# another (tests/test_languages.py renders every page in Italian, English and French). Servers
+# another (tests/app/test_languages.py renders every page in Italian, English and French). Servers
 # the tests start inherit it.
 os.environ["SCOPA_LANG"] = "en"
 
-# The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
-# fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many
-# (README, "Fuzzing"); a failure it finds becomes a plain test.
-FUZZ = int(os.environ.get("SCOPA_FUZZ") or 0)
+# The generated cases are the same on every run unless SCOPA_FUZZ asks for fresh ones
+# (helpers.FUZZ and helpers.examples).
 settings.register_profile("suite", derandomize=not FUZZ)
 settings.load_profile("suite")
 
+# Scripts, not tests: pytest (and --doctest-modules) leaves them alone.
+collect_ignore = ["benchmarks", "tools"]
 
-def examples(count: int) -> int:
-    """``count`` generated cases in the suite, ``SCOPA_FUZZ`` times as many when fuzzing."""
-    return count * max(FUZZ, 1)
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Each schemathesis case (one per operation of the OpenAPI document) gets a node id of its
+    own. schemathesis names them ``test_x[POST /api/v1/score]``, but under pytest 9 their node
+    ids all read ``file::test_x``: pytest now builds an id from the function's original name and
+    its parametrization, and schemathesis gives it neither the operation. The id given here is
+    the case's address in the collection tree (the module, schemathesis's collector
+    ``test_x``, the case), so ``pytest 'file::test_x::test_x[POST /api/v1/score]'`` runs that
+    one case alone. Where the id already names the case (pytest 8), nothing changes."""
+    for item in items:
+        if getattr(item, "operation_label", None) and not item.nodeid.endswith("]"):
+            nodeid = f"{item.nodeid}::{item.name}"
+            if hasattr(item, "_id"):            # pytest 9 keeps a structured id
+                from _pytest.nodeid import NodeId
+                item._id = NodeId.parse(nodeid)
+            else:
+                item._nodeid = nodeid
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.sqlite")})
+def csrf() -> bool:
+    """Whether the ``app`` fixture's companion checks CSRF tokens. Off: most tests post the
+    pages' forms without fetching a token first. A module whose tests need the check, as a real
+    server has it, overrides this fixture to return True."""
+    return False
+
+
+@pytest.fixture
+def app_config(tmp_path, csrf) -> dict:
+    """The configuration ``app`` is made with: testing, a store of the test's own, CSRF as
+    ``csrf`` says. A module that needs more (another folder, another setting) overrides it."""
+    config = {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.sqlite")}
+    if not csrf:
+        config["WTF_CSRF_ENABLED"] = False
+    return config
+
+
+@pytest.fixture
+def app(app_config):
+    return create_app(app_config)
 
 
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def fresh_rate_limit():
+    """The wrong PINs counted so far forgotten: the limits' table is one for the whole process.
+    Modules that count tries ask for it with ``pytest.mark.usefixtures``."""
+    access._tries.clear()
+
+
+@pytest.fixture
+def live_config(tmp_path) -> dict:
+    """The configuration ``live_server`` is made with: as a real server runs (no TESTING, CSRF
+    checked). A module that needs otherwise overrides it."""
+    return {"SECRET_KEY": "live", "DATABASE": str(tmp_path / "server.sqlite")}
+
+
+@pytest.fixture
+def live_server(live_config):
+    """The companion on waitress with 8 threads, for one test: (its address, its store's file).
+    It stops cleanly (helpers.serving)."""
+    with serving(create_app(live_config), threads=8) as base:
+        yield base, live_config["DATABASE"]
+
+
+# -- The browser: tests that use these are marked ``browser`` ------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The companion the browser talks to, on waitress as a real server is (CSRF and all), for a
+    whole module of browser tests: its address."""
+    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(tmp_path_factory.mktemp("db") / "b.sqlite")})
+    with serving(app, threads=4) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser), for a whole
+    module. The test is skipped where Chromium is not installed, except on CI, which must have it."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("CI"):
+            raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run)")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield browser
+        browser.close()

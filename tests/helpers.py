@@ -1,12 +1,30 @@
-"""Small helpers for the tests: cards written as in RULES §1, and a real server."""
+"""Small helpers for the tests of every room: cards written as in RULES §1, forms and hands as a
+phone sends them, how many generated cases to try, and a real server. (pyproject puts tests/ on
+the import path: ``from helpers import ...`` works from any folder.)"""
 
+import os
+import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 
+from companion.forms import NewMatchForm
 from companion.rules import deck, parse_cards
+
+# The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
+# fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many
+# (README, "Fuzzing"); a failure it finds becomes a plain test. (tests/conftest.py loads the
+# Hypothesis profile that follows from it.)
+FUZZ = int(os.environ.get("SCOPA_FUZZ") or 0)
+
+
+def examples(count: int) -> int:
+    """``count`` generated cases in the suite, ``SCOPA_FUZZ`` times as many when fuzzing."""
+    return count * max(FUZZ, 1)
 
 
 def cards(text: str):
@@ -20,10 +38,65 @@ def split_deck(first: str, size: int = 40):
     return pile, [card for card in deck(size) if card not in pile]
 
 
+def match_form(preset="classica", **changes):
+    """The new match page's form, as a phone sends it, for the preset's rules; ``changes`` set
+    fields (None leaves one out)."""
+    data = {"layout": "2", "player1": "Anna", "player2": "Bruno", "first_dealer": "0",
+            "preset": preset, "team1": "Noi", "team2": "Voi"}
+    for name, value in NewMatchForm.preset_data(preset).items():
+        if isinstance(value, bool):
+            if value:
+                data[name] = "y"
+        elif value is not None:
+            data[name] = str(value)
+    for name, value in changes.items():
+        if value is None:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    return data
+
+
+def random_hand(sides: int, rng: random.Random) -> dict:
+    """A hand by cards: the deck dealt at random among the sides' piles, a few sweeps."""
+    cards = [f"{card.value}{card.suit}" for card in deck()]
+    rng.shuffle(cards)
+    cuts = sorted(rng.sample(range(1, 40), sides - 1))
+    piles = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, 40])]
+    return {"piles": piles, "sweeps": [min(rng.choice((0, 0, 1, 2)), len(pile) // 2) for pile in piles]}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def serving(app, threads: int = 8):
+    """``app`` served by waitress, in a thread of this process, on 127.0.0.1 and a free port;
+    yields its address (``http://127.0.0.1:PORT``).
+
+    On the way out it stops in waitress's own order: the task dispatcher's worker threads finish
+    the answers under way while the loop still sends them (queued ones are cancelled); then a
+    thunk run by the loop's own thread closes the listening socket, the trigger and every
+    connection, which empties the loop's map and ends it; the loop's thread is waited for.
+    Closing the server from another thread while its loop was in select() on those sockets
+    was an intermittent ``OSError: Bad file descriptor`` in the loop's thread at teardown."""
+    from waitress import wasyncore
+    from waitress.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    loop = threading.Thread(target=server.run, name="waitress loop", daemon=True)
+    loop.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.task_dispatcher.shutdown(timeout=30)
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        loop.join(timeout=30)
+        if loop.is_alive():
+            raise RuntimeError("waitress's loop did not stop within 30 s")
 
 
 def start_companion(*args: str, env: dict[str, str], command: str | None = None,

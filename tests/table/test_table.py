@@ -8,29 +8,7 @@ from companion import create_app
 from companion.table.forms import NewMatchForm
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "table.sqlite")})
-
-
-def match_form(preset="classica", **changes):
-    data = {"layout": "2", "player1": "Anna", "player2": "Bruno", "first_dealer": "0",
-            "preset": preset, "team1": "Noi", "team2": "Voi"}
-    for name, value in NewMatchForm.preset_data(preset).items():
-        if isinstance(value, bool):
-            if value:
-                data[name] = "y"
-        elif value is not None:
-            data[name] = str(value)
-    for name, value in changes.items():
-        if value is None:
-            data.pop(name, None)
-        else:
-            data[name] = value
-    return data
+from helpers import match_form
 
 
 def create(client, preset="classica", **changes) -> int:

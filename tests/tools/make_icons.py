@@ -1,6 +1,6 @@
 """The home-screen icons (static/icons/*.png), drawn from static/icons/icon.svg by Chromium.
 
-Run: .venv/bin/python tests/make_icons.py
+Run: .venv/bin/python tests/tools/make_icons.py
 Not part of the test run: the PNGs are kept in the repository, made again only when the drawing
 changes. A maskable icon is cut to a circle or a squircle by the phone, so it is the drawing on a
 square of felt, shrunk into the middle 80% (the part every mask keeps); iOS shows no
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-ICONS = Path(__file__).resolve().parent.parent / "static" / "icons"
+ICONS = Path(__file__).resolve().parents[2] / "static" / "icons"
 CHROMIUM = "/usr/bin/chromium"
 
 

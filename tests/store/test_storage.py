@@ -80,12 +80,6 @@ def test_a_key_that_cannot_be_written_leaves_no_empty_file(tmp_path, monkeypatch
 
 # -- Storage failures through the pages and the API ---------------------------------------------
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "s.sqlite")})
-
-
 def cached_connection(app):
     """The connection this thread's requests use (the test client runs them in this thread)."""
     return store.db._threads.connections[app.config["DATABASE"]]

@@ -1,6 +1,6 @@
 """Benchmark of the rules engine: hands scored and capture queries answered per second.
 
-Run: .venv/bin/python tests/bench_rules.py [--seconds N]
+Run: .venv/bin/python tests/benchmarks/bench_rules.py [--seconds N]
 Not part of the test run; it prints figures and asserts nothing about speed. One process, so
 one core.
 """

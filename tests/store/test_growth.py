@@ -1,6 +1,6 @@
 """Years of club nights: a hand scored once, when it is saved; a match worked out once per change;
 lists that read the matches' summaries, a page at a time; a live fragment of one line per hand.
-(Speed itself is measured by tests/bench_growth.py, never timed here.)"""
+(Speed itself is measured by tests/benchmarks/bench_growth.py, never timed here.)"""
 
 import re
 import sqlite3
@@ -12,12 +12,6 @@ from companion.rules import deck
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "growth.sqlite")})
 
 
 def new_match(client, **options) -> int:

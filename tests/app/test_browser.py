@@ -4,9 +4,6 @@ quicker than pen and paper."""
 
 import json
 import re
-import os
-import shutil
-import threading
 
 import pytest
 
@@ -16,32 +13,8 @@ from companion.rules import deck
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-CHROMIUM = "/usr/bin/chromium"
-if not shutil.which(CHROMIUM):
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run)")
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from waitress.server import create_server
-    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(tmp_path_factory.mktemp("db") / "b.sqlite")})
-    httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.effective_port}"
-    httpd.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield browser
-        browser.close()
+# Every test here drives Chromium (the browser and server fixtures: tests/conftest.py).
+pytestmark = pytest.mark.browser
 
 
 class Phone:

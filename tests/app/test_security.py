@@ -4,7 +4,6 @@ security review as a test (a phone on the same network, a proxy in front, a craf
 import json
 import re
 import sqlite3
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from io import BytesIO
 
@@ -14,6 +13,7 @@ from companion import create_app, store
 from companion.web import access
 from companion.cli import allowed_hosts
 from companion.rules import deck
+from helpers import serving
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}
@@ -21,16 +21,14 @@ ONE = {"tallies": [{"cards": 20, "coins": 5, "settebello": True, "sweeps": 0},  
                    {"cards": 20, "coins": 5, "settebello": False, "sweeps": 0}]}
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
 
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
+
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "store" / "s.sqlite")})
-
-
-@pytest.fixture(autouse=True)
-def fresh_limits():
-    access._tries.clear()
+def app_config(app_config, tmp_path):
+    """The store in a folder of its own: the safety copies a restore leaves beside it are
+    counted there, apart from the files the tests make in tmp_path."""
+    return {**app_config, "DATABASE": str(tmp_path / "store" / "s.sqlite")}
 
 
 def new_match(client, **extra) -> int:
@@ -176,7 +174,6 @@ def test_every_answer_keeps_the_referrer_to_the_site(client):
 # -- The PIN --------------------------------------------------------------------------------
 
 def test_a_burst_of_fifty_wrong_pins_gets_at_most_the_limit_checked(tmp_path, monkeypatch):
-    from waitress.server import create_server
     import urllib.error
     import urllib.request
     app = create_app({"SECRET_KEY": "burst", "WTF_CSRF_ENABLED": False,
@@ -185,10 +182,7 @@ def test_a_burst_of_fifty_wrong_pins_gets_at_most_the_limit_checked(tmp_path, mo
     real = access.check_password_hash
     monkeypatch.setattr(access, "check_password_hash",
                         lambda *args: checked.append(1) or real(*args))
-    httpd = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=httpd.run, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.effective_port}"
-    try:
+    with serving(app, threads=8) as base:
         request = urllib.request.Request(base + "/api/v1/matches", method="POST", headers={
             "Content-Type": "application/json"}, data=json.dumps({"players": ["A", "B"], "pin": "2468"}).encode())
         match_id = json.load(urllib.request.urlopen(request))["id"]
@@ -204,8 +198,6 @@ def test_a_burst_of_fifty_wrong_pins_gets_at_most_the_limit_checked(tmp_path, mo
 
         with ThreadPoolExecutor(50) as pool:
             statuses = list(pool.map(guess, range(50)))
-    finally:
-        httpd.close()
     assert statuses.count(403) == access.LIMITS["address"][0] == len(checked)
     assert statuses.count(429) == 50 - access.LIMITS["address"][0]
 

@@ -20,10 +20,16 @@ from babel.messages.pofile import read_po
 import companion
 from companion import create_app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
 LANGUAGES = ("it", "en", "fr")
 BLANK = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]")
+
+
+@pytest.fixture
+def csrf():
+    """This module's companion checks CSRF tokens, as a real server does."""
+    return True
 
 
 def catalogue(lang: str):

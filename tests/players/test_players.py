@@ -9,33 +9,11 @@ import re
 import sqlite3
 from collections import Counter, defaultdict
 
-import pytest
-
 from companion import create_app, store
 from companion.rules import deck
-from test_table import match_form
+from helpers import match_form, random_hand
 
 TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "t.sqlite")})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def random_hand(sides: int, rng: random.Random) -> dict:
-    """A hand by cards: the deck dealt at random among the sides' piles, a few sweeps."""
-    cards = [f"{card.value}{card.suit}" for card in deck()]
-    rng.shuffle(cards)
-    cuts = sorted(rng.sample(range(1, 40), sides - 1))
-    piles = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, 40])]
-    return {"piles": piles, "sweeps": [min(rng.choice((0, 0, 1, 2)), len(pile) // 2) for pile in piles]}
 
 
 def play(client, body: dict, rng: random.Random, finish: bool = True, hands: int = 60) -> int:

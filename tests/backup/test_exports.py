@@ -4,19 +4,10 @@ the standard library's csv, giving back every hand's points."""
 import csv
 import io
 
-import pytest
-
 from companion import create_app
 
 FULL = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
 NAMES = ["Anna, detta \"la Rossa\"", "=cmd|' /C calc'!A0", "Bruno 🂡 Müller"]
-
-
-@pytest.fixture
-def client(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path / "x.sqlite")})
-    return app.test_client()
 
 
 def read(response):

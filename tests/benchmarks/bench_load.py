@@ -1,6 +1,6 @@
 """Load benchmark: phones at a club night against the companion, on loopback.
 
-Run: .venv/bin/python tests/bench_load.py [--phones 300] [--seconds 60] [--mode browser|simple]
+Run: .venv/bin/python tests/benchmarks/bench_load.py [--phones 300] [--seconds 60] [--mode browser|simple]
 
 It starts ``scopa-companion`` as README starts it (the installed command, on a fresh SQLite
 file), creates one match per four phones, and then each simulated phone behaves like a phone's
@@ -41,15 +41,12 @@ from pathlib import Path
 
 from companion.rules import deck
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))        # tests/, for helpers
+from helpers import free_port  # noqa: E402
+
 FULL = [str(card) for card in deck()]
 TIMEOUT = 30.0
 ARRIVALS = 10.0     # phones open their match within the first 10 s (a table sits down together)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_server(port: int, folder: str, extra: list[str]) -> subprocess.Popen:

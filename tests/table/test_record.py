@@ -5,7 +5,6 @@ records, a result and a scoreboard that never disagree after an edit."""
 import json
 import re
 import sqlite3
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -15,12 +14,6 @@ import pytest
 
 from companion import create_app, store
 from companion.matches import Ledger
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "record.sqlite")})
 
 
 def points(a: int, b: int) -> dict:
@@ -336,14 +329,15 @@ def send(method: str, url: str, form: dict | None = None, body: dict | None = No
 
 
 @pytest.fixture
-def live(tmp_path):
-    from waitress.server import create_server
-    app = create_app({"SECRET_KEY": "live", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path / "race.sqlite")})
-    httpd = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=httpd.run, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.effective_port}", app.config["DATABASE"]
-    httpd.close()
+def live_config(live_config):
+    """The races post the pages' forms as a script does, without a CSRF token."""
+    return {**live_config, "WTF_CSRF_ENABLED": False}
+
+
+@pytest.fixture
+def live(live_server):
+    """The shared live server, with the configuration above: (its address, its store's file)."""
+    return live_server
 
 
 def live_match(base: str, count: int) -> tuple[int, list[int]]:

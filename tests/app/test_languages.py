@@ -11,10 +11,10 @@ from companion.rules.said import said, said_n
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
+def app(app_config, monkeypatch):
+    """The shared app, made without the SCOPA_LANG the suite sets."""
     monkeypatch.delenv("SCOPA_LANG", raising=False)         # the companion's own default
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "t.sqlite")})
+    return create_app(app_config)
 
 
 def lang_of(page) -> str:

@@ -11,14 +11,7 @@ from itertools import combinations
 import pytest
 
 from companion import create_app
-from test_players import random_hand
-
-
-@pytest.fixture
-def client(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path / "t.sqlite")})
-    return app.test_client()
+from helpers import random_hand
 
 
 def new(client, **body):

@@ -1,6 +1,6 @@
 """Data-growth benchmark: does the companion stay as fast after years of club nights?
 
-Run: .venv/bin/python tests/bench_growth.py [--repeat 30]
+Run: .venv/bin/python tests/benchmarks/bench_growth.py [--repeat 30]
 
 In one process, on a fresh SQLite file, it measures (median of --repeat requests through the app,
 no network) at 1, 50 and 200 hands: the match page and a changed poll for the first phone after a

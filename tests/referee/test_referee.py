@@ -7,12 +7,6 @@ import pytest
 from companion import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "referee.sqlite")})
-
-
 def captures(client, table, played, last=False, **query):
     """The captures the page lists (each a set of card names), and its verdict and reasons."""
     params = [("table", card) for card in table.split()] + [("played", played)]

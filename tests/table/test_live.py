@@ -1,5 +1,6 @@
-"""Live on every phone, and trustworthy: polling, the edit PIN, versions, backups, the matches
-API, concurrency on a real server and a crash in the middle of saving."""
+"""Live on every phone, and trustworthy: polling, the edit PIN, versions, concurrency on a real
+server and a crash in the middle of saving. (Backups are tested in tests/backup/test_backup.py,
+the matches API and its fuzzing in tests/api/test_matches_api.py.)"""
 
 import http.client
 import json
@@ -13,7 +14,6 @@ import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from io import BytesIO
 
 import pytest
 
@@ -25,16 +25,7 @@ from companion.rules import deck
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
 
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "live.sqlite")})
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limit():
-    access._tries.clear()
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
 
 def new_match(client, **extra):
@@ -181,147 +172,6 @@ def test_the_preview_needs_the_csrf_token_like_every_post(tmp_path):
     assert client.post(f"/referee/claim?match={match_id}", data={"claimer": "0"}).status_code == 400
 
 
-# -- Backup and restore --------------------------------------------------------------------
-
-def test_a_backup_holds_every_match_and_restores(app, client, tmp_path):
-    match_id = new_match(client)
-    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
-    backup = client.get("/backup/download")
-    assert backup.status_code == 200 and backup.data.startswith(b"SQLite format 3\x00")
-    saved = tmp_path / "saved.sqlite"
-    saved.write_bytes(backup.data)
-    assert sqlite3.connect(saved).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 1
-
-    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)          # a later hand...
-    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [10, 0]
-    response = client.post("/backup/restore", data={"backup": (BytesIO(saved.read_bytes()), "saved.sqlite"),
-                                                    "confirm": "y"}, content_type="multipart/form-data")
-    assert response.status_code == 303
-    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [5, 0]   # ...undone
-    kept = list((tmp_path).glob("before-restore-*.sqlite"))
-    assert len(kept) == 1 and sqlite3.connect(kept[0]).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 2
-
-
-def test_a_file_that_is_not_a_backup_restores_nothing(client):
-    match_id = new_match(client)
-    response = client.post("/backup/restore", data={"backup": (BytesIO(b"not a database" * 100), "x.sqlite"),
-                                                    "confirm": "y"}, content_type="multipart/form-data",
-                           follow_redirects=True)
-    assert "Nothing restored: that file is not a Scopa companion backup." in response.get_data(as_text=True)
-    assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
-
-
-def test_restore_only_from_the_machine_itself(client):
-    response = client.post("/backup/restore", environ_base={"REMOTE_ADDR": "192.0.2.7"},
-                           data={"confirm": "y"}, follow_redirects=True)
-    assert "can only be made on the machine that runs the companion" in response.get_data(as_text=True)
-
-
-# -- The matches API -----------------------------------------------------------------------
-
-@pytest.mark.parametrize("body, message", [
-    ({"players": ["Anna"]}, "players must be a list of 2 to 4 names"),
-    ({"players": ["Anna", "anna"]}, "two names are the same"),
-    ({"players": ["Anna", "Bruno"], "teams": []}, 'give "players"'),
-    ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C"]}]}, "2 or 3 players each"),
-    # Found by the API fuzzer: a team without a name made a 500.
-    ({"teams": [{"players": ["A", "B"]}, {"players": ["C", "D"]}]}, "every team needs a name"),
-    ({"teams": [{"name": 7, "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}]}, "every team needs a name"),
-    ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
-    ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 4 to 8 digits"),
-    ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
-    ({"players": ["Anna", "Bruno"], "variant": "scopone"}, "Scopone is played by four players in two teams of two"),
-    ({"players": ["Anna", "Bruno", "Carla"], "variant": "bazzica"}, "a game for two players"),
-    ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}],
-      "variant": "classica", "options": {"declarations": "sbarazzina"}}, "a game for two players"),
-])
-def test_a_match_that_cannot_be_is_refused(client, body, message):
-    response = client.post("/api/v1/matches", json=body)
-    assert response.status_code == 400 and message in response.get_json()["error"]
-
-
-def test_matches_through_the_api(client):
-    response = client.post("/api/v1/matches", json={
-        "variant": "scopone", "teams": [{"name": "Noi", "players": ["Anna", "Carla"]},
-                                        {"name": "Voi", "players": ["Bruno", "Dario"]}], "first_dealer": 1})
-    match_id = response.get_json()["id"]
-    assert response.headers["Location"] == f"/api/v1/matches/{match_id}"
-    assert response.get_json()["next_hand"] == {"number": 1, "dealer": "Bruno", "plays_first": "Carla"}
-    saved = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
-    assert saved.status_code == 201 and saved.get_json()["match"]["totals"] == [5, 0]
-    bad = client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:22], FULL[21:]]})
-    assert bad.status_code == 400 and "is in both piles" in bad.get_json()["error"]
-    three = client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:10], FULL[10:20], FULL[20:]]})
-    assert three.status_code == 400 and "this match has 2 sides, not 3" in three.get_json()["error"]
-    listed = client.get("/api/v1/matches").get_json()["matches"]
-    assert [m["id"] for m in listed] == [match_id]
-    assert client.get("/api/v1/matches/99").status_code == 404
-
-
-def test_a_won_match_refuses_more_hands(client):
-    match_id = new_match(client)
-    tallies = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 7},
-                           {"cards": 18, "coins": 4}]}
-    assert client.post(f"/api/v1/matches/{match_id}/hands", json=tallies).status_code == 201   # 11
-    refused = client.post(f"/api/v1/matches/{match_id}/hands", json=tallies)
-    assert refused.status_code == 409 and "The match is over: Anna wins 11 to 0" in refused.get_json()["error"]
-
-
-# -- Fuzzing the API against its OpenAPI document ------------------------------------------
-
-schemathesis = pytest.importorskip("schemathesis")
-from hypothesis import HealthCheck, settings  # noqa: E402
-
-from conftest import examples  # noqa: E402
-from schemathesis import checks as st_checks  # noqa: E402
-
-_fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
-                        "DATABASE": os.path.join(__import__("tempfile").mkdtemp(), "fuzz.sqlite")})
-_fuzz_app.test_client().post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
-schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _fuzz_app)
-
-
-@schema.parametrize()
-@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
-def test_the_api_keeps_to_its_openapi_document(case):
-    # The WSGI transport does not decompress as an HTTP client does: ask for plain answers.
-    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[st_checks.not_a_server_error, st_checks.status_code_conformance,
-                                   st_checks.content_type_conformance,
-                                   st_checks.response_schema_conformance])
-
-
-_reads = schema.include(method="GET")
-
-
-@_reads.parametrize()
-@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_well_formed_read_is_answered(case):
-    # positive_data_acceptance: a request the document calls valid is accepted (2xx, or 404 for
-    # a match or hand that is not there): the document is as strict as the real checks.
-    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[
-        st_checks.not_a_server_error, st_checks.positive_data_acceptance,
-        st_checks.response_schema_conformance])
-
-
-class APIWorkflow(schema.as_state_machine()):
-    """Sequences of calls following the document's links: create a match, record hands, read,
-    change and delete them; a deleted hand must be gone, a created one must be there."""
-
-    def get_call_kwargs(self, case):
-        return {"headers": {"Accept-Encoding": "identity"}}
-
-    def validate_response(self, response, case, additional_checks=None, **kwargs):
-        case.validate_response(response, checks=[
-            st_checks.not_a_server_error, st_checks.status_code_conformance,
-            st_checks.content_type_conformance, st_checks.response_schema_conformance,
-            st_checks.use_after_free, st_checks.ensure_resource_availability])
-
-
-TestAPIWorkflow = APIWorkflow.TestCase
-TestAPIWorkflow.settings = settings(max_examples=examples(15), stateful_step_count=6, deadline=None,
-                                    suppress_health_check=list(HealthCheck))
-
-
 # -- A real server: concurrency and crashes ------------------------------------------------
 
 def post(url, body, key=None, timeout=30):
@@ -334,16 +184,6 @@ def post(url, body, key=None, timeout=30):
             return answer.status, json.load(answer)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)
-
-
-@pytest.fixture
-def live_server(tmp_path):
-    from waitress.server import create_server
-    app = create_app({"SECRET_KEY": "live", "DATABASE": str(tmp_path / "server.sqlite")})
-    httpd = create_server(app, host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=httpd.run, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.effective_port}", app.config["DATABASE"]
-    httpd.close()
 
 
 def test_twenty_phones_saving_the_same_hand_record_it_once(live_server):

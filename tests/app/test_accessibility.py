@@ -12,16 +12,16 @@ inline script the CSP blocks."""
 import json
 import os
 import tempfile
-import threading
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from waitress.server import create_server
 
 from companion import create_app
-from test_browser import browser, playwright_api, server  # noqa: F401 (fixtures used here)
+from helpers import serving
+
+playwright_api = pytest.importorskip("playwright.sync_api")
 
 try:
     from axe_playwright_python.sync_playwright import Axe
@@ -33,6 +33,9 @@ except ImportError:
 
 expect = playwright_api.expect
 AXE = Axe()
+
+# Every test here drives Chromium (the browser and server fixtures: tests/conftest.py).
+pytestmark = pytest.mark.browser
 BLOCKING = ("moderate", "serious", "critical")   # the issue asks for serious and critical; none moderate either
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
@@ -54,7 +57,7 @@ FOUR_NIL = {"tallies": [tallies(22, 6, True, True, 0), tallies(18, 4, False, Fal
 
 
 @pytest.fixture(scope="module")
-def made(server):            # noqa: F811 (the imported fixture)
+def made(server):
     """The matches the pages show, made through the JSON API (README, "The JSON API"): their
     ids, a hand's, and the server's address."""
     def match(**body):
@@ -93,10 +96,8 @@ def empty_server():
     """A second companion with no match at all: the home page as a new install shows it."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/empty.sqlite"})
-        httpd = create_server(app, host="127.0.0.1", port=0, threads=2)
-        threading.Thread(target=httpd.run, daemon=True).start()
-        yield f"http://127.0.0.1:{httpd.effective_port}"
-        httpd.close()
+        with serving(app, threads=2) as base:
+            yield base
 
 
 # -- What a page needs before it is checked ----------------------------------------------------
@@ -319,7 +320,7 @@ class Phone:
 
 
 @pytest.fixture(scope="module")
-def phones(browser, server):        # noqa: F811
+def phones(browser, server):
     """A phone with JavaScript and one without."""
     both = {js: Phone(browser, server, js) for js in (True, False)}
     both[False].scripts(False)
@@ -348,7 +349,7 @@ def test_no_serious_or_critical_violation(spec, js, lang, phones, made):
     assert phone.errors == [], phone.errors
 
 
-def test_the_home_page_of_a_new_install(browser, empty_server):     # noqa: F811
+def test_the_home_page_of_a_new_install(browser, empty_server):
     phone = Phone(browser, empty_server, True)
     try:
         phone.page.goto("/")

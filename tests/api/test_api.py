@@ -10,6 +10,12 @@ from companion.rules.rulesets import ITEMS, PRESETS
 FULL = [str(card) for card in deck()]
 
 
+@pytest.fixture
+def csrf():
+    """This module's companion checks CSRF tokens, as a real server does."""
+    return True
+
+
 def split(first):
     first = first.split()
     return [first, [card for card in FULL if card not in first]]
@@ -305,7 +311,7 @@ def test_home_page_is_served_without_outside_resources(client):
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from conftest import examples  # noqa: E402
+from helpers import examples  # noqa: E402
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 45) | st.floats(allow_nan=False)

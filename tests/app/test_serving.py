@@ -4,17 +4,19 @@ that keep their connection, and a server sized for a club night."""
 import gzip
 import http.client
 import re
-import threading
+from urllib.parse import urlsplit
 
 import pytest
 
 from companion import create_app
 from companion.cli import CHANNEL_TIMEOUT, parse_args, raise_open_file_limit
+from helpers import serving
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "s.sqlite")})
+def csrf():
+    """This module's companion checks CSRF tokens, as a real server does."""
+    return True
 
 
 def test_pages_and_fragments_are_compressed_for_phones_that_accept_it(client):
@@ -41,12 +43,9 @@ def test_static_files_have_hashed_urls_and_are_kept_a_year(client):
 
 
 def test_an_unchanged_poll_keeps_its_connection_on_waitress(tmp_path):
-    from waitress.server import create_server
     app = create_app({"SECRET_KEY": "serve", "DATABASE": str(tmp_path / "serve.sqlite")})
-    httpd = create_server(app, host="127.0.0.1", port=0, threads=2)
-    threading.Thread(target=httpd.run, daemon=True).start()
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", httpd.effective_port, timeout=10)
+    with serving(app, threads=2) as base:
+        conn = http.client.HTTPConnection("127.0.0.1", urlsplit(base).port, timeout=10)
         conn.request("POST", "/api/v1/matches", body='{"players": ["Anna", "Bruno"]}',
                      headers={"Content-Type": "application/json"})
         match_id = __import__("json").load(conn.getresponse())["id"]
@@ -59,8 +58,6 @@ def test_an_unchanged_poll_keeps_its_connection_on_waitress(tmp_path):
             sockets.add(id(conn.sock))
         assert len(sockets) == 1 and conn.sock is not None     # one connection for all five
         conn.close()
-    finally:
-        httpd.close()
 
 
 def test_the_server_is_sized_for_a_club_night(monkeypatch):

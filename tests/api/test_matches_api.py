@@ -1,0 +1,126 @@
+"""The matches API: what it refuses and why, a match and its hands through it, and the API
+fuzzed against its OpenAPI document (each operation, the reads, and sequences of calls
+following the document's links). (Split from the old tests/test_live.py.)"""
+
+import os
+
+import pytest
+
+from companion import create_app
+from companion.rules import deck
+
+FULL = [str(card) for card in deck()]
+HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
+
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
+
+
+def new_match(client, **extra):
+    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+# -- The matches API -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, message", [
+    ({"players": ["Anna"]}, "players must be a list of 2 to 4 names"),
+    ({"players": ["Anna", "anna"]}, "two names are the same"),
+    ({"players": ["Anna", "Bruno"], "teams": []}, 'give "players"'),
+    ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C"]}]}, "2 or 3 players each"),
+    # Found by the API fuzzer: a team without a name made a 500.
+    ({"teams": [{"players": ["A", "B"]}, {"players": ["C", "D"]}]}, "every team needs a name"),
+    ({"teams": [{"name": 7, "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}]}, "every team needs a name"),
+    ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
+    ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 4 to 8 digits"),
+    ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
+    ({"players": ["Anna", "Bruno"], "variant": "scopone"}, "Scopone is played by four players in two teams of two"),
+    ({"players": ["Anna", "Bruno", "Carla"], "variant": "bazzica"}, "a game for two players"),
+    ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}],
+      "variant": "classica", "options": {"declarations": "sbarazzina"}}, "a game for two players"),
+])
+def test_a_match_that_cannot_be_is_refused(client, body, message):
+    response = client.post("/api/v1/matches", json=body)
+    assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_matches_through_the_api(client):
+    response = client.post("/api/v1/matches", json={
+        "variant": "scopone", "teams": [{"name": "Noi", "players": ["Anna", "Carla"]},
+                                        {"name": "Voi", "players": ["Bruno", "Dario"]}], "first_dealer": 1})
+    match_id = response.get_json()["id"]
+    assert response.headers["Location"] == f"/api/v1/matches/{match_id}"
+    assert response.get_json()["next_hand"] == {"number": 1, "dealer": "Bruno", "plays_first": "Carla"}
+    saved = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    assert saved.status_code == 201 and saved.get_json()["match"]["totals"] == [5, 0]
+    bad = client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:22], FULL[21:]]})
+    assert bad.status_code == 400 and "is in both piles" in bad.get_json()["error"]
+    three = client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:10], FULL[10:20], FULL[20:]]})
+    assert three.status_code == 400 and "this match has 2 sides, not 3" in three.get_json()["error"]
+    listed = client.get("/api/v1/matches").get_json()["matches"]
+    assert [m["id"] for m in listed] == [match_id]
+    assert client.get("/api/v1/matches/99").status_code == 404
+
+
+def test_a_won_match_refuses_more_hands(client):
+    match_id = new_match(client)
+    tallies = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 7},
+                           {"cards": 18, "coins": 4}]}
+    assert client.post(f"/api/v1/matches/{match_id}/hands", json=tallies).status_code == 201   # 11
+    refused = client.post(f"/api/v1/matches/{match_id}/hands", json=tallies)
+    assert refused.status_code == 409 and "The match is over: Anna wins 11 to 0" in refused.get_json()["error"]
+
+
+# -- Fuzzing the API against its OpenAPI document ------------------------------------------
+
+schemathesis = pytest.importorskip("schemathesis")
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from helpers import examples  # noqa: E402
+from schemathesis import checks as st_checks  # noqa: E402
+
+_fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
+                        "DATABASE": os.path.join(__import__("tempfile").mkdtemp(), "fuzz.sqlite")})
+_fuzz_app.test_client().post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _fuzz_app)
+
+
+@schema.parametrize()
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_api_keeps_to_its_openapi_document(case):
+    # The WSGI transport does not decompress as an HTTP client does: ask for plain answers.
+    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[st_checks.not_a_server_error, st_checks.status_code_conformance,
+                                   st_checks.content_type_conformance,
+                                   st_checks.response_schema_conformance])
+
+
+_reads = schema.include(method="GET")
+
+
+@_reads.parametrize()
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_well_formed_read_is_answered(case):
+    # positive_data_acceptance: a request the document calls valid is accepted (2xx, or 404 for
+    # a match or hand that is not there): the document is as strict as the real checks.
+    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[
+        st_checks.not_a_server_error, st_checks.positive_data_acceptance,
+        st_checks.response_schema_conformance])
+
+
+class APIWorkflow(schema.as_state_machine()):
+    """Sequences of calls following the document's links: create a match, record hands, read,
+    change and delete them; a deleted hand must be gone, a created one must be there."""
+
+    def get_call_kwargs(self, case):
+        return {"headers": {"Accept-Encoding": "identity"}}
+
+    def validate_response(self, response, case, additional_checks=None, **kwargs):
+        case.validate_response(response, checks=[
+            st_checks.not_a_server_error, st_checks.status_code_conformance,
+            st_checks.content_type_conformance, st_checks.response_schema_conformance,
+            st_checks.use_after_free, st_checks.ensure_resource_availability])
+
+
+TestAPIWorkflow = APIWorkflow.TestCase
+TestAPIWorkflow.settings = settings(max_examples=examples(15), stateful_step_count=6, deadline=None,
+                                    suppress_health_check=list(HealthCheck))

@@ -1,0 +1,58 @@
+"""Backup and restore from the pages: a backup holds every match and restores it (keeping the
+store as it was before), a file that is not a backup restores nothing, and only the machine
+that runs the companion restores. (Split from the old tests/test_live.py.)"""
+
+import json
+import sqlite3
+from io import BytesIO
+
+import pytest
+
+from companion.rules import deck
+
+FULL = [str(card) for card in deck()]
+HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
+
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
+
+
+def new_match(client, **extra):
+    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+# -- Backup and restore --------------------------------------------------------------------
+
+def test_a_backup_holds_every_match_and_restores(app, client, tmp_path):
+    match_id = new_match(client)
+    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    backup = client.get("/backup/download")
+    assert backup.status_code == 200 and backup.data.startswith(b"SQLite format 3\x00")
+    saved = tmp_path / "saved.sqlite"
+    saved.write_bytes(backup.data)
+    assert sqlite3.connect(saved).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 1
+
+    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)          # a later hand...
+    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [10, 0]
+    response = client.post("/backup/restore", data={"backup": (BytesIO(saved.read_bytes()), "saved.sqlite"),
+                                                    "confirm": "y"}, content_type="multipart/form-data")
+    assert response.status_code == 303
+    assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [5, 0]   # ...undone
+    kept = list((tmp_path).glob("before-restore-*.sqlite"))
+    assert len(kept) == 1 and sqlite3.connect(kept[0]).execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 2
+
+
+def test_a_file_that_is_not_a_backup_restores_nothing(client):
+    match_id = new_match(client)
+    response = client.post("/backup/restore", data={"backup": (BytesIO(b"not a database" * 100), "x.sqlite"),
+                                                    "confirm": "y"}, content_type="multipart/form-data",
+                           follow_redirects=True)
+    assert "Nothing restored: that file is not a Scopa companion backup." in response.get_data(as_text=True)
+    assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
+
+
+def test_restore_only_from_the_machine_itself(client):
+    response = client.post("/backup/restore", environ_base={"REMOTE_ADDR": "192.0.2.7"},
+                           data={"confirm": "y"}, follow_redirects=True)
+    assert "can only be made on the machine that runs the companion" in response.get_data(as_text=True)
