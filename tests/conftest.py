@@ -12,7 +12,8 @@ import shutil
 import pytest
 from hypothesis import settings
 
-from companion import access, create_app
+from companion import create_app
+from companion.web import access
 from helpers import FUZZ, serving
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for

@@ -12,7 +12,7 @@ import time
 import urllib.request
 from contextlib import contextmanager
 
-from companion.forms import NewMatchForm
+from companion.table.forms import NewMatchForm
 from companion.rules import deck, parse_cards
 
 # The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot

@@ -27,7 +27,7 @@ from companion.matches import no_stats
 from companion.players.records import empty_record
 from companion.table.forms import PLAYER_COUNTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMPANION = ROOT / "companion"
 
 

@@ -4,7 +4,7 @@ The pages' own tests (test_record.py, test_table.py) check what each outcome sho
 
 import pytest
 
-from companion import create_app, store
+from companion import store
 from companion.matches import Ledger, result_of, score_entry
 from companion.rules import rules_for
 
@@ -27,8 +27,7 @@ def record(match_id: int, cards: str, **how) -> store.Recorded:
 
 
 @pytest.fixture
-def match_id(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
+def match_id(app):
     with app.app_context():
         yield store.create_match(store.get_db(), RULES.as_dict(),
                                  [{"name": n, "players": [n]} for n in NAMES], 0, None, Ledger)
