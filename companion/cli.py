@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Callable, TextIO
 from urllib.parse import urlsplit
 
-
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
                       "zt", "tailscale", "utun", "lxc", "lxd", "cni", "flannel", "podman")

@@ -9,8 +9,8 @@ the pack on the table: ``7 di denari``, ``seven of coins``, ``7 de deniers``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from babel.dates import format_date, format_time

@@ -15,6 +15,7 @@ import platformdirs
 
 from . import store
 
+
 def data_folder() -> Path:
     """Where the store and the secret key live: ``SCOPA_DATA``, else the user's data folder
     (``~/.local/share/scopa-companion`` on Linux, ``~/Library/Application Support/...`` on macOS,

@@ -16,13 +16,28 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Sequence
 
-from .rules import (ClaimCheck, Declaration, HandResult, HandScore, Outcome, Rules, ScopaError,
-                    Tally, check_claim, match_outcome, next_outcome, parse_cards, rules_from_dict,
-                    score_piles, score_tallies)
+from .rules import (
+    ClaimCheck,
+    Declaration,
+    HandResult,
+    HandScore,
+    Outcome,
+    Rules,
+    ScopaError,
+    Tally,
+    check_claim,
+    match_outcome,
+    next_outcome,
+    parse_cards,
+    rules_from_dict,
+    score_piles,
+    score_tallies,
+)
 from .rules.deal import DealPlan, deal_plan
 from .rules.said import said
 from .rules.said_json import from_json, to_json
 from .stats import EXTREMES, SUMS, TAKEN
+
 
 def sides_for(layout: str, players: Sequence[str], teams: Sequence[str]) -> list[dict[str, Any]]:
     """The sides of a match: one per player, or two teams whose players sit alternately."""

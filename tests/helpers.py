@@ -12,8 +12,8 @@ import time
 import urllib.request
 from contextlib import contextmanager
 
-from companion.table.forms import NewMatchForm
 from companion.rules import deck, parse_cards
+from companion.table.forms import NewMatchForm
 
 # The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
 # fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many
@@ -116,7 +116,7 @@ def start_companion(*args: str, env: dict[str, str], command: str | None = None,
             return process, base
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError(f"the companion stopped: {process.stdout.read() if process.stdout else ''}")
+                raise RuntimeError(f"the companion stopped: {process.stdout.read() if process.stdout else ''}") from None
             time.sleep(0.05)
     process.kill()
     raise RuntimeError("the companion did not answer within 30 s")

@@ -19,10 +19,22 @@ from ..rules.rulesets import check_seating
 from ..rules.said import said
 from ..web.access import hash_pin, needs_pin, new_access_key, try_pin
 from ..web.pages import load_match
-from .blueprint import bp
 from .answers import hand_json, hand_json_of, match_summary
-from .parse import (BadRequest, Forbidden, NotFoundError, body, created, declarations_of, list_of,
-                    piles_and_sweeps, query_number, rules_of, tally_of, whole)
+from .blueprint import bp
+from .parse import (
+    BadRequest,
+    Forbidden,
+    NotFoundError,
+    body,
+    created,
+    declarations_of,
+    list_of,
+    piles_and_sweeps,
+    query_number,
+    rules_of,
+    tally_of,
+    whole,
+)
 
 
 def load(match_id: int) -> Match:

@@ -6,13 +6,21 @@ from __future__ import annotations
 from flask import jsonify
 
 from ..i18n import for_api
-from ..rules import check_claim, check_deal, legal_captures, parse_card, parse_cards, rules_for, score_piles, score_tallies
+from ..rules import (
+    check_claim,
+    check_deal,
+    legal_captures,
+    parse_card,
+    parse_cards,
+    rules_for,
+    score_piles,
+    score_tallies,
+)
 from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
 from ..rules.said import said
-from .blueprint import bp
 from .answers import hand_json
-from .parse import (BadRequest, body, declarations_of, list_of, names_of, piles_and_sweeps,
-                    rules_of, tally_of)
+from .blueprint import bp
+from .parse import BadRequest, body, declarations_of, list_of, names_of, piles_and_sweeps, rules_of, tally_of
 
 
 @bp.post("/score")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Field, SelectField, StringField
 from wtforms.validators import InputRequired, ValidationError
 
 from ..web.forms import NAME_LENGTH
+
 
 class RenameForm(FlaskForm):
     name = StringField(_l("Name"), [InputRequired(_l("Give the player a name")), NAME_LENGTH])

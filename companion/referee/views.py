@@ -9,27 +9,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _, lazy_gettext as _l
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from .. import store
-from ..web.access import needs_pin
-from ..web.forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
+from ..i18n import VARIANT_TITLES, explain
+from ..i18n import card_in_words as card_name
+from ..i18n import short_words as short_label
+from ..i18n import suit_words as suit_label
 from ..matches import Ledger, Match, MatchOver, build
-from ..i18n import card_in_words as card_name, explain, short_words as short_label, suit_words as suit_label
-from ..rules.said import said
-from ..rules import (ScopaError, check_claim, check_deal, deck, legal_captures, parse_card,
-                    parse_cards, rules_for)
+from ..rules import (
+    ScopaError,
+    check_claim,
+    check_deal,
+    deck,
+    legal_captures,
+    parse_card,
+    parse_cards,
+    rules_for,
+)
 from ..rules.cards import SUITS
 from ..rules.deal import deal_plan
 from ..rules.primiera import decide_piles, overtaking_cards
-from ..i18n import VARIANT_TITLES
 from ..rules.rulesets import PRESETS, Rules
+from ..rules.said import said
 from ..rules.scoring import ITEMS
+from ..web.access import needs_pin
+from ..web.forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 

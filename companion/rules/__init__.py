@@ -11,12 +11,21 @@
 """
 
 from .captures import Capture, DealCheck, Ruling, check_deal, legal_captures
-from .cards import (Card, CardError, HandError, ScopaError, card_name, deck, english_name,
-                    italian_name, parse_card, parse_cards)
+from .cards import (
+                    Card,
+                    CardError,
+                    HandError,
+                    ScopaError,
+                    card_name,
+                    deck,
+                    english_name,
+                    italian_name,
+                    parse_card,
+                    parse_cards,
+)
 from .declarations import Declaration
 from .match import ClaimCheck, HandResult, Outcome, check_claim, match_outcome, next_outcome
-from .rulesets import (PRESETS, Rules, RulesError, check_seating, rules_for, rules_from_dict,
-                       seating_of)
+from .rulesets import PRESETS, Rules, RulesError, check_seating, rules_for, rules_from_dict, seating_of
 from .scoring import HandScore, Line, Tally, score_piles, score_tallies
 
 __all__ = [

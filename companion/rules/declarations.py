@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
-from .said import Joined, Said, said
 from .cards import Card, CardError
+from .said import Joined, Said, said
 
 
 class Judged(NamedTuple):

@@ -27,7 +27,6 @@ from .rulesets import Rules
 from .said import Joined, Said, Versus, joined, said
 from .tally import PIVA, Tally, check_piles, check_sweeps, check_tallies, suit_values, tally_mask
 
-
 # How each item is called at the table, and what it means in English.
 ITEMS = {
     "carte": ("Carte", "most cards"),

@@ -9,10 +9,20 @@ from functools import cache
 from typing import NamedTuple, Sequence
 
 from . import cards
-from .cards import BIT, SUIT_BITS, SUIT_SHIFT, Card, HandError, deck_mask, deck_set, full_deck, mask_of, value_mask
+from .cards import (
+    BIT,
+    SUIT_BITS,
+    SUIT_SHIFT,
+    Card,
+    HandError,
+    deck_mask,
+    deck_set,
+    full_deck,
+    mask_of,
+    value_mask,
+)
 from .rulesets import Rules
 from .said import Said, Suit, said, said_n
-
 
 PIVA = Card(2, "b")
 

@@ -24,20 +24,66 @@ from flask import Flask
 
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
 from .built import built_match, forget_built
-from .db import (MAX_ID, MakeLedger, StorageError, close_db, connect, get_db, now, parsed_match,
-                 reading, writing)
-from .matches import (Conflict, Gone, InTournament, KeyReused, MatchNotOver, Recorded, Saved, Taken,
-                      add_hand, archive_match, create_match, delete_hands,
-                      delete_match, hand_row, hand_rows, match_row, match_rows,
-                      match_version, pin_and_key, record_hand, rematch, series_rows,
-                      update_hand)
+from .db import (
+    MAX_ID,
+    MakeLedger,
+    StorageError,
+    close_db,
+    connect,
+    get_db,
+    now,
+    parsed_match,
+    reading,
+    writing,
+)
+from .matches import (
+    Conflict,
+    Gone,
+    InTournament,
+    KeyReused,
+    MatchNotOver,
+    Recorded,
+    Saved,
+    Taken,
+    add_hand,
+    archive_match,
+    create_match,
+    delete_hands,
+    delete_match,
+    hand_row,
+    hand_rows,
+    match_row,
+    match_rows,
+    match_version,
+    pin_and_key,
+    record_hand,
+    rematch,
+    series_rows,
+    update_hand,
+)
 from .migrations import MIGRATIONS, migrate
-from .players import (NameTaken, PlayedTogether, extreme_hand, head_to_head, merge_players,
-                      player_list, player_match_rows, player_names, records, rename_player,
-                      variants_played)
+from .players import (
+    NameTaken,
+    PlayedTogether,
+    extreme_hand,
+    head_to_head,
+    merge_players,
+    player_list,
+    player_match_rows,
+    player_names,
+    records,
+    rename_player,
+    variants_played,
+)
 from .seats import SEAT_STATS, SEAT_SUMS, player_key, player_row
-from .tournaments import (RoundStarted, create_tournament, start_round, tournament_rows,
-                          tournament_state, tournament_version)
+from .tournaments import (
+    RoundStarted,
+    create_tournament,
+    start_round,
+    tournament_rows,
+    tournament_state,
+    tournament_version,
+)
 
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:

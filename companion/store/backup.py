@@ -10,8 +10,8 @@ from pathlib import Path
 import sqlite_utils
 
 from ..rules.said import said
-from .db import MakeLedger, connect, parsed_match
 from .built import forget_built
+from .db import MakeLedger, connect, parsed_match
 from .matches import hand_rows
 from .migrations import MIGRATIONS, migrate
 

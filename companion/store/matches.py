@@ -17,6 +17,7 @@ import sqlite_utils
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
 from .seats import keep_seats, seat_players
 
+
 class Conflict(Exception):
     """The hand was changed by another phone since the version an edit or delete was made from."""
 

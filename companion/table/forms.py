@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
@@ -15,8 +16,7 @@ from ..i18n import VARIANT_TITLES, explain
 from ..matches import sides_for
 from ..names import PIN_MAX, all_different
 from ..rules import RulesError, check_seating, rules_for
-from ..web.forms import (NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS,
-                         options)
+from ..web.forms import NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
 
 # The seats of each layout: the form's, and companion.js's, which reads them from the page
 # (data-seats on the new match form) to offer as many dealers as there are seats.

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext as _
+from flask_babel import get_locale
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import store
@@ -20,8 +21,7 @@ from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
 from ..web import exports
-from ..web.access import (TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new,
-                          unlocked)
+from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new, unlocked
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import csv_answer, first_error, join_url, load_match, on_this_site, qr_svg
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm

@@ -10,11 +10,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import pairing
 from ..matches import seating, sides_for
 from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits
 from ..rules import rules_from_dict
 from ..rules.said import said
+from . import pairing
 
 FORMATS = ("round-robin", "swiss", "knockout")
 

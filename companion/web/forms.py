@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _, lazy_gettext as _l, ngettext
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import Field, SelectField, SelectMultipleField
 from wtforms.fields.choices import SelectChoice
@@ -21,6 +23,7 @@ from ..i18n import VARIANT_TITLES
 from ..names import NAME_MAX, PIN_MAX, PIN_MIN, PIN_PATTERN
 from ..rules import deck, rules_for, seating_of
 from ..rules.cards import SUITS
+
 
 def options(pairs) -> list[SelectChoice]:
     """(value, label) pairs as WTForms choices."""

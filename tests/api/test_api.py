@@ -311,6 +311,7 @@ def test_home_page_is_served_without_outside_resources(client):
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+
 from helpers import examples  # noqa: E402
 
 json_values = st.recursive(

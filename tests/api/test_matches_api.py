@@ -75,9 +75,9 @@ def test_a_won_match_refuses_more_hands(client):
 
 schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, settings  # noqa: E402
+from schemathesis import checks as st_checks  # noqa: E402
 
 from helpers import examples  # noqa: E402
-from schemathesis import checks as st_checks  # noqa: E402
 
 _fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
                         "DATABASE": os.path.join(__import__("tempfile").mkdtemp(), "fuzz.sqlite")})

@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from companion import create_app
 from companion.rules import deck
 
 playwright_api = pytest.importorskip("playwright.sync_api")

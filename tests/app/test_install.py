@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from helpers import start_companion
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,6 +2,7 @@
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,3 +38,11 @@ def test_every_static_file_a_template_names_exists():
     for template in (ROOT / "templates").rglob("*.html"):
         for name in re.findall(r"url_for\('static', filename='([^']+)'\)", template.read_text()):
             assert (ROOT / "static" / name).is_file(), (template.name, name)
+
+
+def test_the_code_keeps_to_its_lint_rules():
+    """ruff as pyproject.toml sets it: the import order, no unused or undefined name, and a few
+    of bugbear's traps."""
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "companion", "tests"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

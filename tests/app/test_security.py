@@ -9,10 +9,10 @@ from io import BytesIO
 
 import pytest
 
-from companion import create_app, store
-from companion.web import access
+from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
+from companion.web import access
 from helpers import serving
 
 FULL = [str(card) for card in deck()]
@@ -93,7 +93,7 @@ def crafted(tmp_path, sql: str) -> bytes:
 def test_a_file_that_only_looks_like_a_store_is_refused(client, tmp_path, sql, message):
     match_id = new_match(client)
     answer = restore(client, crafted(tmp_path, sql), follow_redirects=True)
-    assert f"Nothing restored: " in answer.get_data(as_text=True)
+    assert "Nothing restored: " in answer.get_data(as_text=True)
     assert message in answer.get_data(as_text=True)
     assert client.get(f"/api/v1/matches/{match_id}").status_code == 200       # untouched
     assert client.get("/").status_code == 200

@@ -387,6 +387,7 @@ def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
 def test_small_whole_numbers_are_written_as_babel_writes_them(app, lang):
     """show() skips Babel for a score under a thousand: it must write what Babel would."""
     from babel.numbers import format_decimal
+
     from companion.i18n import show
     for value in (*range(-999, 1000), 1000, -1000, 12345, 5.5, -0.5, 76.0):
         assert show(value, lang) == format_decimal(value, locale=lang), value

@@ -4,8 +4,6 @@ the standard library's csv, giving back every hand's points."""
 import csv
 import io
 
-from companion import create_app
-
 FULL = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
 NAMES = ["Anna, detta \"la Rossa\"", "=cmd|' /C calc'!A0", "Bruno 🂡 Müller"]
 

@@ -4,8 +4,6 @@ import re
 
 import pytest
 
-from companion import create_app
-
 
 def captures(client, table, played, last=False, **query):
     """The captures the page lists (each a set of card names), and its verdict and reasons."""

@@ -6,7 +6,6 @@ from companion.rules import parse_card
 from companion.rules.captures import check_deal, legal_captures
 from companion.rules.cards import CardError
 from companion.rules.rulesets import rules_for
-
 from helpers import cards
 
 

@@ -1,7 +1,15 @@
 import pytest
 
-from companion.rules.cards import (Card, CardError, card_name, deck, english_name, italian_name,
-                                   parse_card, parse_cards)
+from companion.rules.cards import (
+    Card,
+    CardError,
+    card_name,
+    deck,
+    english_name,
+    italian_name,
+    parse_card,
+    parse_cards,
+)
 
 
 @pytest.mark.parametrize("text, card", [

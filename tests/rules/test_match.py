@@ -5,7 +5,6 @@ import pytest
 from companion.rules import HandError, deck
 from companion.rules.match import HandResult, check_claim, match_outcome
 from companion.rules.rulesets import rules_for
-
 from helpers import cards
 
 NAMES = ("Anna", "Bruno")

@@ -5,7 +5,6 @@ import pytest
 from companion.rules.primiera import decide_piles, primiera_of
 from companion.rules.rulesets import rules_for
 from companion.rules.scoring import score_piles
-
 from helpers import cards, split_deck
 
 

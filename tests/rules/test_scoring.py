@@ -7,7 +7,6 @@ from companion.rules.cards import CardError
 from companion.rules.declarations import Declaration
 from companion.rules.rulesets import rules_for
 from companion.rules.scoring import Tally, score_piles, score_tallies
-
 from helpers import cards, split_deck
 
 CLASSICA = rules_for("classica")

@@ -18,9 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from companion import create_app
+from companion.rules import deck
 from companion.web import access
 from helpers import start_companion
-from companion.rules import deck
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)

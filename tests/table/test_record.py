@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from companion import create_app, store
+from companion import store
 from companion.matches import Ledger
 
 

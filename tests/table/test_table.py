@@ -5,7 +5,6 @@ import re
 import pytest
 
 from companion import create_app
-from companion.table.forms import NewMatchForm
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
 from helpers import match_form

@@ -10,9 +10,16 @@ from pathlib import Path
 import pytest
 
 from companion.tournaments import pairing as tournament
-from companion.tournaments.pairing import (TIE_BREAKS, berger_rounds, knockout_champion,
-                                  knockout_first_round, knockout_next_round, seeding_order,
-                                  standings, swiss_round)
+from companion.tournaments.pairing import (
+    TIE_BREAKS,
+    berger_rounds,
+    knockout_champion,
+    knockout_first_round,
+    knockout_next_round,
+    seeding_order,
+    standings,
+    swiss_round,
+)
 
 
 def test_imports_only_the_standard_library():

@@ -10,7 +10,6 @@ from itertools import combinations
 
 import pytest
 
-from companion import create_app
 from helpers import random_hand
 
 
