@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Field, SelectField, StringField
 from wtforms.validators import InputRequired, ValidationError

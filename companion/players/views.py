@@ -11,8 +11,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from .. import store
 from ..i18n import variant_title

@@ -10,18 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from .. import store
-from ..i18n import VARIANT_TITLES, explain
-from ..i18n import card_in_words as card_name
-from ..i18n import short_words as short_label
-from ..i18n import suit_words as suit_label
+from ..i18n import (
+    VARIANT_TITLES,
+    card_in_words as card_name,
+    explain,
+    short_words as short_label,
+    suit_words as suit_label,
+)
 from ..matches import Ledger, Match, MatchOver, build
 from ..rules import (
     ScopaError,

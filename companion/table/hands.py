@@ -7,8 +7,7 @@ import itertools
 import uuid
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
+from flask_babel import gettext as _, ngettext
 
 from .. import store
 from ..i18n import explain, say

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import get_locale
-from flask_babel import gettext as _
+from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
 from .. import store

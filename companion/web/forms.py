@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf import FlaskForm
 from wtforms import Field, SelectField, SelectMultipleField
 from wtforms.fields.choices import SelectChoice

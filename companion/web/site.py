@@ -4,8 +4,7 @@ on a phone's home screen, and the health check."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, request, url_for
-from flask_babel import get_locale
-from flask_babel import gettext as _
+from flask_babel import get_locale, gettext as _
 
 from ..i18n import COOKIE, LANGUAGES
 from .pages import YEAR, on_this_site

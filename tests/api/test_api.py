@@ -309,8 +309,12 @@ def test_home_page_is_served_without_outside_resources(client):
 
 # -- Fuzzing: whatever JSON arrives, the answer is 200 or a 400 that says why, never a 500 -----
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    HealthCheck,
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 from helpers import examples  # noqa: E402
 

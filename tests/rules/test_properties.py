@@ -1,8 +1,7 @@
 """Properties of the rules that hold for every deal, checked over random deals."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.rules import HandError, deck
 from companion.rules.primiera import primiera_of
