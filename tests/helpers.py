@@ -66,6 +66,17 @@ def random_hand(sides: int, rng: random.Random) -> dict:
     return {"piles": piles, "sweeps": [min(rng.choice((0, 0, 1, 2)), len(pile) // 2) for pile in piles]}
 
 
+FULL = [str(card) for card in deck()]
+HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
+
+
+def new_match(client, **extra):
+    """A match of Anna and Bruno made through the JSON API (``extra`` joins its body): its id."""
+    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

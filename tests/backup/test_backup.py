@@ -8,18 +8,9 @@ from io import BytesIO
 
 import pytest
 
-from companion.rules import deck
-
-FULL = [str(card) for card in deck()]
-HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
+from helpers import HAND, new_match
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
-
-
-def new_match(client, **extra):
-    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
 
 
 # -- Backup and restore --------------------------------------------------------------------
