@@ -1,4 +1,2 @@
 """Backup and restore: the whole store downloaded or replaced on the machine that runs the
 companion, and every match as one CSV for a spreadsheet."""
-
-from .views import bp  # noqa: F401  (the blueprint, with its routes)

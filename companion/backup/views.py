@@ -32,7 +32,6 @@ def download():
     if not is_local():
         return render_template("error.html", message=_(
             "The backup, with every match's PIN, can only be downloaded on the machine that runs "
-
             "the companion.")), 403
     instance = Path(current_app.config["DATABASE"]).parent
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")

@@ -3,5 +3,3 @@
 - ``records``: a record's rates and the leaderboard's order (the pages and the API share it);
 - ``views`` and ``forms``: the leaderboard, a player's page, rename and merge.
 """
-
-from .views import bp  # noqa: F401  (the blueprint, with its routes)

@@ -43,6 +43,7 @@ from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..web.access import needs_pin
 from ..web.forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
+from ..web.pages import under_match
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -76,7 +77,7 @@ class Context:
     @property
     def query(self) -> dict[str, Any]:
         if self.match:
-            return {"match": self.match.id}
+            return under_match(self.match)
         preset = rules_for(self.rules.preset)
         changed = {item: getattr(self.rules, item) for item in CHOICE_ITEMS
                    if getattr(self.rules, item) != getattr(preset, item)}

@@ -12,16 +12,16 @@
 
 from .captures import Capture, DealCheck, Ruling, check_deal, legal_captures
 from .cards import (
-                    Card,
-                    CardError,
-                    HandError,
-                    ScopaError,
-                    card_name,
-                    deck,
-                    english_name,
-                    italian_name,
-                    parse_card,
-                    parse_cards,
+    Card,
+    CardError,
+    HandError,
+    ScopaError,
+    card_name,
+    deck,
+    english_name,
+    italian_name,
+    parse_card,
+    parse_cards,
 )
 from .declarations import Declaration
 from .match import ClaimCheck, HandResult, Outcome, check_claim, match_outcome, next_outcome

@@ -33,13 +33,13 @@ def backup_to(path: str, target: str) -> None:
         source.close()
 
 
-def _schema_at(level: int) -> dict[str, set[str]]:
+def _schema_at(level: int, ledger: MakeLedger) -> dict[str, set[str]]:
     """The tables and columns a store has at a migration level: the migrations applied to an
     empty store in memory."""
     db = sqlite_utils.Database(sqlite3.connect(":memory:", isolation_level=None))
     db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
     for step in MIGRATIONS[:level]:
-        step(db, None)     # an empty store: no match to work out
+        step(db, ledger)
     return {name: {column.name for column in db[name].columns} for name in db.table_names()}
 
 
@@ -68,7 +68,7 @@ def check_backup(path: str, ledger: MakeLedger) -> None:
         raise NotABackup(plain)
     if level > len(MIGRATIONS):
         raise NotABackup(said("that backup was made by a newer version of the companion: update it first"))
-    for table, needed in _schema_at(level).items():
+    for table, needed in _schema_at(level, ledger).items():
         if not needed <= columns.get(table, set()):
             raise NotABackup(said("that file is not a Scopa companion backup (its {table} table is "
                                       "not the companion's)", table=table))

@@ -38,7 +38,6 @@ def connect(path: str) -> sqlite_utils.Database:
     return db
 
 
-
 class StorageError(Exception):
     """The store could not save: its disk is full, it is read-only, or it is not a companion
     store. Nothing of the write was kept (its transaction was rolled back)."""

@@ -124,6 +124,8 @@ def _m008_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
                        defaults={name: 0 for name in ("over", "won", "drawn", *_M008_SUMS)})
     db["seats"].create_index(["player_id", "match_id"])
     db["seats"].create_index(["variant"])         # the variants a record can be filtered by
+    # Each summary is worked out from its hands' points as scored just above, its outcome and
+    # its figures alike, so that the two agree even where points were stored by an older scoring.
     for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):
         row = parsed_match(row)
         _rescore(db, ledger, row)

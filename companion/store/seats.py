@@ -18,7 +18,6 @@ SEAT_SUMS = SUMS
 SEAT_STATS = (*SUMS, *EXTREMES)
 
 
-
 def player_key(name: str) -> str:
     """How a typed name finds its player: by the key that makes two names the same player
     (``names.name_key``: "anna " is Anna), so a match the forms let in seats two players."""

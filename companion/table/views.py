@@ -22,7 +22,7 @@ from ..rules.scoring import ITEMS
 from ..web import exports
 from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new, unlocked
 from ..web.forms import PRESETS_SEATING, rules_summary
-from ..web.pages import csv_answer, first_error, join_url, load_match, on_this_site, qr_svg
+from ..web.pages import csv_answer, first_error, join_url, load_match, on_this_site, qr_svg, under_match
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 
 bp = Blueprint("table", __name__)
@@ -168,7 +168,7 @@ def match(match_id: int):
     current = load_match(match_id)
     # The referee's tools, under this match's rules (referee/_links.html).
     return render_template("table/match.html", **live_part(current),
-                           ctx={"match": current, "query": {"match": current.id}})
+                           ctx={"match": current, "query": under_match(current)})
 
 
 @bp.route("/matches/<int:match_id>/rematch", methods=["GET", "POST"])

@@ -6,5 +6,3 @@ matches.
 - ``service``: what the pages and the JSON API both do (make one, start a round, as JSON);
 - ``views`` and ``forms``: the organiser's pages, the board for the wall, printable sheets.
 """
-
-from .views import bp  # noqa: F401  (the blueprint, with its routes)

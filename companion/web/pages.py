@@ -28,6 +28,12 @@ def load_match(match_id: int, missing: Callable[[], Exception] = NotFound) -> Ma
 
 YEAR = 365 * 24 * 3600     # what a phone keeps for good: a language cookie, a hashed static file
 
+def under_match(match: Match) -> dict[str, int]:
+    """The query that asks the referee's tools a question under a match's own rules: what the
+    match page's links and the referee's own pages both send."""
+    return {"match": match.id}
+
+
 C0_AND_SPACE = "".join(map(chr, range(0x21)))
 
 

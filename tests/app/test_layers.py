@@ -180,3 +180,14 @@ def test_the_views_are_found():
 def test_every_known_oversize_names_code_that_is_there():
     """An entry of OVERSIZE for a file or view since renamed or removed is stale: drop it."""
     assert set(OVERSIZE) <= set(modules()) | set(views())
+
+
+def test_the_api_loads_no_rooms_pages():
+    """The JSON API calls a room's service modules; importing them must not load the room's
+    pages (a room's package imports no views: create_app takes each blueprint from them)."""
+    rooms = ("table", "referee", "players", "tournaments", "backup")
+    pages = [f"companion.{room}.{part}" for room in rooms for part in ("views", "forms")]
+    script = f"import sys, companion.api; print(sorted(set({pages!r}) & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
