@@ -67,6 +67,14 @@ def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> Ha
     return score_tallies(tallies, rules, declarations, names)
 
 
+def takes_every_card(score: HandScore) -> int | None:
+    """The side that took every card of the deck in this hand (all 40 in one pile, or all the
+    cards by counts), else None. Such a hand is most often a Save tapped before anything was
+    entered, so the hand's form asks before recording it."""
+    every = [side for side, tally in enumerate(score.tallies) if tally.cards == score.rules.deck]
+    return every[0] if every else None
+
+
 def result_of(score: HandScore) -> dict[str, Any]:
     """What a scored hand gives the match, as stored beside its entry: each side's points, and
     each side's points item by item (those not 0), which the players' records add up."""

@@ -11,7 +11,7 @@ from flask_babel import gettext as _, ngettext
 
 from .. import store
 from ..i18n import explain, say
-from ..matches import Hand, Ledger, Match, result_of, score_entry
+from ..matches import Hand, Ledger, Match, result_of, score_entry, takes_every_card
 from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
@@ -92,7 +92,12 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
 
 
 def save_new(current: Match, form, entry: dict, number: int | None):
-    """Record a new hand (or, as the player chose, replace the one another phone recorded)."""
+    """Record a new hand (or, as the player chose, replace the one another phone recorded).
+    A hand in which one side took every card is asked about first: most often it is a Save
+    tapped before anything was entered."""
+    side = takes_every_card(form.score)
+    if side is not None and request.form.get("confirm_extreme") != "1":
+        return hand_page(current, form, number or current.next_number, None, extreme=side)
     if request.form.get("resolve") == "replace":
         return replace_hand(current, form, entry)
     recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,

@@ -404,7 +404,7 @@ def test_two_phones_entering_the_same_hand_choose_which_to_keep(browser, server)
         expect(taken).to_contain_text("Another phone recorded hand 2 while you were entering it")
         assert first.text_content('[data-testid="taken-1"]').strip() == "4"     # B's: Bea 4
         assert first.text_content('[data-testid="mine-0"]').strip() == "6"      # A's: Ada 6
-        expect(first.locator('[data-testid="append"]')).to_have_text("Add yours as hand 3")
+        expect(first.locator('[data-testid="append"]')).to_have_text("They are two different hands: add mine as hand 3")
         first.locator('[data-testid="replace"]').tap()
         first.wait_for_selector(".scoreboard")
         assert totals(first) == [11, 0]

@@ -1,0 +1,175 @@
+"""Issue 21: no silent extremes, and a conflict screen whose prominent choice keeps one hand.
+
+A hand in which one side takes every card is most often a Save tapped before anything was
+entered: the hand's form asks before recording it, with JavaScript and without. The JSON API
+does not ask. When two phones entered the same hand, keeping one hand is the filled button."""
+
+import json
+import urllib.request
+
+import pytest
+
+from companion.matches import score_entry, takes_every_card
+from companion.rules import Rules
+from helpers import FULL, new_match
+
+NAMES = ("Anna", "Bruno")
+
+
+# -- The model: which entries are extreme -----------------------------------------------------
+
+def test_a_pile_of_every_card_is_extreme_and_a_split_one_is_not():
+    rules = Rules()
+    every = score_entry({"mode": "piles", "piles": [[], FULL[:40]], "sweeps": [0, 0]}, rules, NAMES)
+    assert takes_every_card(every) == 1
+    first = score_entry({"mode": "piles", "piles": [FULL[:40], []], "sweeps": [0, 0]}, rules, NAMES)
+    assert takes_every_card(first) == 0
+    split = score_entry({"mode": "piles", "piles": [FULL[:39], FULL[39:40]], "sweeps": [0, 0]}, rules, NAMES)
+    assert takes_every_card(split) is None
+
+
+def test_counts_of_every_card_are_extreme():
+    rules = Rules()
+
+    def tallies(cards: int, coins: int) -> dict:
+        return {"mode": "tallies", "tallies": [
+            {"cards": cards, "coins": coins, "settebello": cards == 40, "primiera": cards == 40, "sweeps": 0},
+            {"cards": 40 - cards, "coins": 10 - coins, "settebello": cards != 40, "primiera": cards != 40, "sweeps": 0}]}
+
+    assert takes_every_card(score_entry(tallies(40, 10), rules, NAMES)) == 0
+    assert takes_every_card(score_entry(tallies(0, 0), rules, NAMES)) == 1
+    assert takes_every_card(score_entry(tallies(22, 6), rules, NAMES)) is None
+
+
+# -- The server: the question, and nothing recorded until it is answered ----------------------
+
+def hand_count(client, match_id: int) -> int:
+    return len(client.get(f"/api/v1/matches/{match_id}").get_json()["hands"])
+
+
+def test_an_untouched_save_asks_and_records_nothing_until_confirmed(client):
+    match_id = new_match(client)
+    untouched = {"mode": "piles", "rest": "1", "save": "1", "key": "k1", "number": "1"}
+    asked = client.post(f"/matches/{match_id}/hands/new", data=untouched)
+    text = asked.get_data(as_text=True)
+    assert asked.status_code == 200
+    assert "Bruno took all 40 cards? Nothing is saved yet." in text
+    assert "Yes, save 0–4" in text and "No, change it" in text
+    assert 'data-testid="save"' not in text          # the two answers stand in for Save
+    assert hand_count(client, match_id) == 0
+    # "No, change it" brings the form back as it was, without the question.
+    back = client.post(f"/matches/{match_id}/hands/new", data={**untouched, "switch": "piles"})
+    assert "took all 40" not in back.get_data(as_text=True) and hand_count(client, match_id) == 0
+    confirmed = client.post(f"/matches/{match_id}/hands/new", data={**untouched, "confirm_extreme": "1"})
+    assert confirmed.status_code == 303 and hand_count(client, match_id) == 1
+
+
+def test_counts_of_all_the_cards_ask_too_and_a_real_split_does_not(client):
+    match_id = new_match(client)
+    counts = {"mode": "tallies", "t_cards_0": "40", "t_coins_0": "10", "settebello": "0",
+              "primiera": "0", "save": "1", "key": "k2", "number": "1"}
+    asked = client.post(f"/matches/{match_id}/hands/new", data=counts)
+    assert "Anna took all 40 cards?" in asked.get_data(as_text=True)
+    assert hand_count(client, match_id) == 0
+    split = {**counts, "t_cards_0": "22", "t_coins_0": "6", "key": "k3"}
+    assert client.post(f"/matches/{match_id}/hands/new", data=split).status_code == 303
+    assert hand_count(client, match_id) == 1
+
+
+def test_the_json_api_does_not_ask(client):
+    match_id = new_match(client)
+    response = client.post(f"/api/v1/matches/{match_id}/hands",
+                           json={"piles": [[], FULL[:40]], "sweeps": [0, 0]})
+    assert response.status_code == 201, response.get_json()
+    assert hand_count(client, match_id) == 1
+
+
+# -- In the browser, at 360 px, with JavaScript and without -----------------------------------
+
+def api(base: str, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(base + "/api/v1" + path, method="POST" if body else "GET",
+                                     data=json.dumps(body).encode() if body else None,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def phone(browser, server, scripts: bool, locale: str = "en-GB"):
+    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale=locale,
+                               is_mobile=True, base_url=server, java_script_enabled=scripts)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browser, server, scripts):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    context = phone(browser, server, scripts)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}/hands/new")
+        page.locator('[data-testid="save"]').click()
+        question = page.locator('[data-testid="extreme"]')
+        expect(question).to_contain_text("Bruno took all 40 cards?")
+        assert api(server, f"/matches/{match_id}")["hands"] == []
+        # The two answers side by side, and nothing else to save with.
+        back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
+        expect(save).to_have_text("Yes, save 0–4")
+        b, s = back.bounding_box(), save.bounding_box()
+        assert abs(b["y"] - s["y"]) < 2 and b["x"] + b["width"] <= s["x"]
+        expect(page.locator('[data-testid="save"]')).to_have_count(0)
+        # Going back: the form as it was, still nothing recorded.
+        back.click()
+        expect(page.locator('[data-testid="save"]')).to_be_visible()
+        expect(question).to_have_count(0)
+        assert api(server, f"/matches/{match_id}")["hands"] == []
+        # Asked again, and this time meant: one more tap records it.
+        page.locator('[data-testid="save"]').click()
+        page.locator('[data-testid="extreme-save"]').click()
+        page.wait_for_selector(".scoreboard")
+        expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
+        assert [h["points"] for h in api(server, f"/matches/{match_id}")["hands"]] == [[0, 4]]
+    finally:
+        context.close()
+
+
+# -- The conflict screen ----------------------------------------------------------------------
+
+FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("locale", ["en-GB", "it-IT", "fr-FR"])
+def test_the_conflict_screen_keeps_one_hand_first_and_never_cuts_a_header(browser, server, locale):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = api(server, "/matches", {"players": ["Bartolomeo", "Giangiacomo"], "first_dealer": 0})["id"]
+    context = phone(browser, server, True, locale)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}/hands/new?mode=tallies")
+        page.fill("#t_cards_0", "18")
+        page.fill("#t_coins_0", "4")
+        page.locator('label:has(input[name="settebello"][value="1"])').click()
+        page.locator('label:has(input[name="primiera"][value="1"])').click()
+        api(server, f"/matches/{match_id}/hands", FOUR_NIL)          # another phone, meanwhile
+        page.locator('[data-testid="save"]').click()
+        taken = page.locator('[data-testid="taken"]')
+        expect(taken).to_be_visible()
+        # The one filled button keeps one hand; adding a second is a plain link-styled button.
+        primary = taken.locator(".button.primary")
+        expect(primary).to_have_count(1)
+        expect(primary).to_have_attribute("data-testid", "keep")
+        append = taken.locator('[data-testid="append"]')
+        if locale == "en-GB":
+            expect(append).to_have_text("They are two different hands: add mine as hand 2")
+        assert "primary" not in append.get_attribute("class")
+        # Nothing in the comparison is cut at 360 px, in any language.
+        for cell in taken.locator("table.compare th").all():
+            assert cell.evaluate("e => e.scrollWidth <= e.clientWidth"), cell.text_content()
+        assert page.evaluate("document.documentElement.scrollWidth <= 360")
+        primary.click()
+        page.wait_for_selector(".scoreboard")
+        assert len(api(server, f"/matches/{match_id}")["hands"]) == 1
+    finally:
+        context.close()
