@@ -13,11 +13,14 @@ the same limits.
 (True, False)
 >>> valid_pin("1234"), valid_pin("123"), valid_pin(1234)
 (True, False, False)
+>>> tidy("  Anna\u200b  Maria "), all_different(["Anna", "An\u200bna"])
+('Anna Maria', False)
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Iterable
 
 from .rules.said import said
@@ -31,15 +34,34 @@ SAME_NAMES = said("two names are the same: the score would be unclear")
 PIN_REFUSED = said("pin must be {least} to {most} digits", least=PIN_MIN, most=PIN_MAX)
 
 
+# Letters that show as nothing: fillers some keyboards offer as "blank" names.
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def tidy(name: str) -> str:
+    """A name as it is kept and shown: composed the one way Unicode allows (NFC, so "é" typed
+    as e + accent is the "é" another phone sends), without the characters that show as nothing
+    (zero-width spaces, direction marks, controls: "An\u200bna" would look like Anna yet be
+    another player), every kind of space a plain one, runs of spaces one, and trimmed."""
+    kept = []
+    for char in unicodedata.normalize("NFC", str(name)):
+        kind = unicodedata.category(char)
+        if kind[0] == "Z" or char.isspace():
+            kept.append(" ")
+        elif kind[0] != "C" and char not in _FILLERS:
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
 def name_key(name: str) -> str:
-    """What makes two names the same player: trimmed, case-folded ("anna " is Anna). The store
-    keeps it beside each player (``players.key``): changing it asks for a migration."""
-    return name.strip().casefold()
+    """What makes two names the same player: tidied, case-folded ("anna " is Anna). The store
+    keeps it beside each player (``players.key``): changing it asks for a migration (m010)."""
+    return tidy(name).casefold()
 
 
 def name_fits(name: Any) -> bool:
-    """A name of 1 to NAME_MAX characters once trimmed."""
-    return isinstance(name, str) and 0 < len(name.strip()) <= NAME_MAX
+    """A name of 1 to NAME_MAX characters once tidied."""
+    return isinstance(name, str) and 0 < len(tidy(name)) <= NAME_MAX
 
 
 def all_different(names: Iterable[str]) -> bool:

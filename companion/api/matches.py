@@ -13,7 +13,7 @@ from flask import jsonify, make_response, request, url_for
 from .. import store
 from ..i18n import for_api
 from ..matches import Ledger, Match, listed, result_of, score_entry
-from ..names import NAME_REFUSED, PIN_REFUSED, SAME_NAMES, all_different, name_fits, valid_pin
+from ..names import NAME_REFUSED, PIN_REFUSED, SAME_NAMES, all_different, name_fits, tidy, valid_pin
 from ..rules import HandScore
 from ..rules.rulesets import check_seating
 from ..rules.said import said
@@ -95,7 +95,7 @@ def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
     if not all_different(names):
         raise BadRequest(SAME_NAMES)
     seats = sum(len(side["players"]) for side in sides)
-    return [{"name": s["name"].strip(), "players": [p.strip() for p in s["players"]]} for s in sides], seats
+    return [{"name": tidy(s["name"]), "players": [tidy(p) for p in s["players"]]} for s in sides], seats
 
 
 @bp.post("/matches")

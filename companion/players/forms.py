@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import Field, SelectField, StringField
 from wtforms.validators import InputRequired, ValidationError
 
+from ..names import tidy
 from ..web.forms import NAME_LENGTH
 
 
@@ -14,7 +15,7 @@ class RenameForm(FlaskForm):
     name = StringField(_l("Name"), [InputRequired(_l("Give the player a name")), NAME_LENGTH])
 
     def validate_name(self, field: Field) -> None:
-        if not (field.data or "").strip():
+        if not tidy(field.data or ""):
             raise ValidationError(_("Give the player a name"))
 
 

@@ -16,6 +16,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from .. import store
 from ..i18n import variant_title
 from ..matches import Ledger, listed
+from ..names import tidy
 from .forms import MergeForm, RenameForm
 from .records import empty_record, ranked, rated
 
@@ -97,7 +98,7 @@ def rename(player_id: int):
         return show_player(found, form, 409)
     except store.Gone:
         abort(404)
-    flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=form.name.data.strip()))
+    flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=tidy(form.name.data)))
     return redirect(url_for("players.player", player_id=found["id"]), code=303)
 
 

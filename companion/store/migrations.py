@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import sqlite_utils
 
+from ..names import name_key
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
 from .seats import seat_players
@@ -160,10 +161,22 @@ def _m009_tournaments(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     db["tournament_tables"].create_index(["match_id"])
 
 
+def _m010_tidy_name_keys(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # A player's key now ignores what shows as nothing and how an accent was typed
+    # (names.tidy): each player's key is worked out again. Two players whose keys would now be
+    # one ("Anna" and "An\u200bna") keep their own, and stay two players until merged.
+    for player_id, name in list(db.execute("SELECT id, name FROM players WHERE merged_into IS NULL")):
+        key = name_key(name)
+        if not db.execute("SELECT 1 FROM players WHERE key = ? AND merged_into IS NULL AND id != ?",
+                          [key, player_id]).fetchone():
+            db.execute("UPDATE players SET key = ? WHERE id = ?", [key, player_id])
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
-    _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments]
+    _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
+    _m010_tidy_name_keys]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..names import tidy
 from .db import MakeLedger, parsed_match, writing
 from .matches import Gone, rename_seat
 from .seats import SEAT_SUMS, player_key
@@ -149,11 +150,12 @@ def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
                               [player_key(name), player_id]))
         if taken:
             raise NameTaken(taken[0])
-        if row["name"] == name.strip():
+        name = tidy(name)
+        if row["name"] == name:
             return
         db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
-                   [name.strip(), player_key(name), player_id])
-        _reseat(db, player_id, player_id, row["name"], name.strip(), ledger)
+                   [name, player_key(name), player_id])
+        _reseat(db, player_id, player_id, row["name"], name, ledger)
 
 
 def merge_players(db: sqlite_utils.Database, player_id: int, into: int,

@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..names import name_key
+from ..names import name_key, tidy
 from ..stats import EXTREMES, SUMS
 from .db import MAX_ID, now
 
@@ -37,8 +37,8 @@ def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
         if target:
             return target["id"], target["name"]
     table = db["players"]
-    table.insert({"name": name.strip(), "key": player_key(name), "created": now()})
-    return table.last_pk, name.strip()
+    table.insert({"name": tidy(name), "key": player_key(name), "created": now()})
+    return table.last_pk, tidy(name)
 
 
 def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str, Any]],

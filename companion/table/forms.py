@@ -13,7 +13,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ..i18n import VARIANT_TITLES, explain
 from ..matches import sides_for
-from ..names import PIN_MAX, all_different
+from ..names import PIN_MAX, all_different, tidy
 from ..rules import RulesError, check_seating, rules_for
 from ..web.forms import NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
 
@@ -74,7 +74,7 @@ class NewMatchForm(FlaskForm):
     @property
     def player_names(self) -> list[str]:
         count = PLAYER_COUNTS.get(self.layout.data, 2)
-        return [(getattr(self, f"player{i}").data or "").strip() for i in range(1, count + 1)]
+        return [tidy(getattr(self, f"player{i}").data or "") for i in range(1, count + 1)]
 
     def validate_layout(self, field: Field) -> None:
         names = self.player_names
@@ -83,7 +83,7 @@ class NewMatchForm(FlaskForm):
         if not all_different(names):
             raise ValidationError(_("Two players have the same name: the score would be unclear"))
         if "x" in field.data:
-            teams = [self.team1.data.strip(), self.team2.data.strip()]
+            teams = [tidy(self.team1.data or ""), tidy(self.team2.data or "")]
             if not all(teams) or not all_different(teams):
                 raise ValidationError(_("Give the two teams different names"))
 
@@ -131,7 +131,7 @@ class NewMatchForm(FlaskForm):
 
     def sides(self) -> list[dict[str, Any]]:
         return sides_for(self.layout.data, self.player_names,
-                         [self.team1.data.strip(), self.team2.data.strip()])
+                         [tidy(self.team1.data or ""), tidy(self.team2.data or "")])
 
     def dealer(self) -> int:
         if self.first_dealer.data == "random":

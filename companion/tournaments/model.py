@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..matches import seating, sides_for
-from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits
+from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits, tidy
 from ..rules import rules_from_dict
 from ..rules.said import said
 from . import pairing
@@ -187,12 +187,12 @@ def entrants_from(given: Any) -> list[dict[str, Any]]:
     entrants = []
     for entrant in given:
         if isinstance(entrant, str):
-            entrants.append({"name": entrant.strip(), "players": [entrant.strip()]})
+            entrants.append({"name": tidy(entrant), "players": [tidy(entrant)]})
         elif (isinstance(entrant, dict) and isinstance(entrant.get("name"), str)
               and isinstance(entrant.get("players"), list) and len(entrant["players"]) == 2
               and all(isinstance(p, str) for p in entrant["players"])):
-            entrants.append({"name": entrant["name"].strip(),
-                             "players": [p.strip() for p in entrant["players"]]})
+            entrants.append({"name": tidy(entrant["name"]),
+                             "players": [tidy(p) for p in entrant["players"]]})
         else:
             raise TournamentError(said('each entrant is a name, or a pair {form}',
                                        form='{"name": ..., "players": [two names]}'))
@@ -203,7 +203,10 @@ def entrants_from(given: Any) -> list[dict[str, Any]]:
     if not all(name_fits(n) for n in names):
         raise TournamentError(NAME_REFUSED)
     players = [p for e in entrants for p in e["players"]]
-    if not all_different(e["name"] for e in entrants) or not all_different(players):
+    # Pairs: a team is never called like a player ("Anna" the team beside Anna the player
+    # would make the standings unclear), as a match's teams are not.
+    teams = [e["name"] for e in entrants] if sizes == {2} else []
+    if not all_different(e["name"] for e in entrants) or not all_different([*teams, *players]):
         raise TournamentError(SAME_NAMES)
     return entrants
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import store
 from ..matches import Ledger
-from ..names import PIN_REFUSED, valid_pin
+from ..names import PIN_REFUSED, tidy, valid_pin
 from ..rules import rules_for
 from ..rules.rulesets import PRESETS, check_seating
 from ..rules.said import said
@@ -24,7 +24,7 @@ def load(tournament_id: int) -> Tournament | None:
 def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, rounds: Any,
            seeding: Any, pin: Any) -> int:
     """A new tournament, checked whole first: TournamentError (or RulesError) in words."""
-    if not isinstance(name, str) or not 0 < len(name.strip()) <= 60:
+    if not isinstance(name, str) or not 0 < len(tidy(name)) <= 60:
         raise TournamentError(said("a tournament needs a name of 1 to 60 characters"))
     if not isinstance(format, str) or format not in FORMATS:
         raise TournamentError(said("format must be one of: {names}", names=", ".join(FORMATS)))
@@ -46,7 +46,7 @@ def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, ro
     if pin is not None and not valid_pin(pin):
         raise TournamentError(PIN_REFUSED)
     pin_hash = hash_pin(pin) if pin else None
-    tournament_id = store.create_tournament(store.get_db(), name.strip(), format, rules.as_dict(),
+    tournament_id = store.create_tournament(store.get_db(), tidy(name), format, rules.as_dict(),
                                             entrants, rounds, seeding or "order", pin_hash)
     if pin_hash:
         unlock_tournament(tournament_id, pin_hash)      # the phone that made it runs it

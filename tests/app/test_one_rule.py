@@ -107,7 +107,7 @@ def test_the_name_and_pin_rules_are_changed_for_every_door_in_one_place(tmp_path
     seen = changed_companion(tmp_path, {"names.py": {
         "NAME_MAX = 24": "NAME_MAX = 5",
         "PIN_MIN, PIN_MAX = 4, 8": "PIN_MIN, PIN_MAX = 5, 8",
-        "return name.strip().casefold()": 'return "".join(name.split()).casefold()'}}, ASK_EVERY_DOOR)
+        "return tidy(name).casefold()": 'return "".join(tidy(name).split()).casefold()'}}, ASK_EVERY_DOOR)
     status, text = seen["form name"]
     assert status == 400 and "A name has at most 5 characters" in text
     status, text = seen["form pin"]
