@@ -18,9 +18,11 @@ from ..i18n import variant_title
 from ..matches import Ledger, listed
 from ..names import tidy
 from .forms import MergeForm, RenameForm
-from .records import empty_record, ranked, rated
+from .records import empty_record, rated
 
 bp = Blueprint("players", __name__)
+
+PAGE = 50       # players on a page of the leaderboard
 
 
 # The periods a record can be limited to, in days back from now.
@@ -46,9 +48,15 @@ def chosen_filters() -> dict[str, Any]:
 
 @bp.get("/players")
 def leaderboard():
+    """The leaderboard, PAGE players at a time (``page``, from 1), ranked by the store."""
     filters = chosen_filters()
-    rows = ranked(store.records(store.get_db(), variant=filters["variant"], since=filters["since"]))
-    return render_template("players/players.html", rows=rows, filters=filters)
+    number = request.args.get("page", 1, type=int)
+    number = number if 0 < number <= 100_000 else 1
+    rows = store.records(store.get_db(), variant=filters["variant"], since=filters["since"],
+                         page=((number - 1) * PAGE, PAGE + 1))
+    return render_template("players/players.html", rows=[rated(row) for row in rows[:PAGE]],
+                           filters=filters, number=number, more=len(rows) > PAGE,
+                           first_rank=(number - 1) * PAGE + 1)
 
 
 def the_player(player_id: int) -> dict[str, Any]:

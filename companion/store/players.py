@@ -61,23 +61,39 @@ def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
 
 
 def records(db: sqlite_utils.Database, player_id: int | None = None, variant: str | None = None,
-            since: str | None = None) -> list[dict[str, Any]]:
+            since: str | None = None, page: tuple[int, int] | None = None) -> list[dict[str, Any]]:
     """Each player's record (or one player's), from the seats alone: ``matches``, ``won`` and
     ``drawn`` count finished matches, ``playing`` those still in play; the hands' figures
     (``hands``, ``points``, ``sweeps``, the hands in which their side took each item, ``best``
     and ``worst``) count every counted hand. Only the matches of ``variant`` and those started
-    at ``since`` or later, when given."""
+    at ``since`` or later, when given.
+
+    ``page`` (offset, limit): a page of the leaderboard, in its order (``players.records.ranked``
+    says it: most won, best share won, most points per hand, then by name), so that a club of
+    thousands of players is never read whole."""
     where, values = _filters(variant, since)
     if player_id is not None:
         where += " AND s.player_id = ?"
         values.append(player_id)
     sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in SEAT_SUMS)
     dated = "JOIN matches m ON m.id = s.match_id " if since else ""
+    order = ""
+    if page:
+        offset, limit = page
+        order = _RANKED
+        values += [limit, offset]
     return [dict(row) for row in db.query(
         "SELECT p.id, p.name, SUM(s.over) AS matches, SUM(s.won) AS won, SUM(s.drawn) AS drawn, "
         f"SUM(1 - s.over) AS playing, {sums}, MAX(s.best) AS best, MIN(s.worst) AS worst "
         f"FROM seats s {dated}JOIN players p ON p.id = s.player_id "
-        f"WHERE {where} GROUP BY s.player_id", values)]
+        f"WHERE {where} GROUP BY s.player_id{order}", values)]
+
+
+# The sums written out, not by their names: inside an expression SQLite would read "won" as
+# one seat's column rather than the sum named so.
+_RANKED = (" ORDER BY SUM(s.won) DESC, COALESCE(1.0 * SUM(s.won) / NULLIF(SUM(s.over), 0), 0) DESC,"
+           " COALESCE(1.0 * SUM(s.points) / NULLIF(SUM(s.hands), 0), 0) DESC, p.key, p.id"
+           " LIMIT ? OFFSET ?")
 
 
 def head_to_head(db: sqlite_utils.Database, player_id: int, variant: str | None = None,

@@ -43,8 +43,13 @@ def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> None
                        [json.dumps(renamed), tournament_id])
 
 
-def tournament_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    return [_tournament(row) for row in db.query("SELECT * FROM tournaments ORDER BY id DESC")]
+def tournament_rows(db: sqlite_utils.Database, before: int | None = None,
+                    limit: int = 20) -> list[dict[str, Any]]:
+    """Tournaments newest first, at most ``limit``, those older than ``before`` when given:
+    a club's list costs the same after years of nights."""
+    where, values = ("WHERE id < ? ", [before]) if before else ("", [])
+    return [_tournament(row) for row in db.query(
+        f"SELECT * FROM tournaments {where}ORDER BY id DESC LIMIT ?", [*values, limit])]
 
 
 def _tournament(row: dict[str, Any]) -> dict[str, Any]:

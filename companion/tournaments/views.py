@@ -19,6 +19,8 @@ from .service import create, load, start_next_round
 
 bp = Blueprint("tournaments", __name__)
 
+PAGE = 20      # tournaments listed at a time
+
 
 def the(tournament_id: int) -> Tournament:
     tournament = load(tournament_id)
@@ -40,8 +42,14 @@ def format_words() -> dict[str, str]:
 
 @bp.get("/tournaments")
 def tournament_list():
-    rows = store.tournament_rows(store.get_db())
-    return render_template("tournaments/tournaments.html", rows=rows, formats=format_words())
+    """The tournaments, newest first, PAGE at a time (``before``: an id)."""
+    before = request.args.get("before", type=int)
+    if before is not None and not 0 < before <= store.MAX_ID:
+        before = None
+    rows = store.tournament_rows(store.get_db(), before, limit=PAGE + 1)
+    more = rows[PAGE - 1]["id"] if len(rows) > PAGE else None
+    return render_template("tournaments/tournaments.html", rows=rows[:PAGE], more=more,
+                           formats=format_words())
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])

@@ -1,0 +1,66 @@
+"""Issue 26, "nothing is paged": the leaderboard and the tournaments are listed a page at a time,
+in the same order as before, so a club of thousands of players costs one page per request."""
+
+import random
+
+from companion import store
+from companion.players import views as player_views
+from companion.players.records import ranked
+from companion.tournaments import views as tournament_views
+from helpers import FULL
+
+HAND_FOR_FIRST = {"piles": [FULL[:30], FULL[30:]], "sweeps": [3, 0]}
+
+
+def play(client, names, hands: int) -> None:
+    match_id = client.post("/api/v1/matches", json={"players": names, "target": 11}).get_json()["id"]
+    for _ in range(hands):
+        client.post(f"/api/v1/matches/{match_id}/hands", json=HAND_FOR_FIRST)
+
+
+def test_the_stores_page_of_the_leaderboard_is_the_order_ranked_gives(app, client):
+    rng = random.Random(26)
+    names = [f"P{i:02d}" for i in range(24)]
+    for _ in range(40):
+        a, b = rng.sample(names, 2)
+        play(client, [a, b], rng.choice((0, 1, 2, 3)))
+    with app.app_context():
+        db = store.get_db()
+        whole = [row["id"] for row in ranked(store.records(db))]
+        paged = [row["id"] for start in range(0, 30, 7) for row in store.records(db, page=(start, 7))]
+    assert len(whole) == len(set(whole)) > 7
+    assert paged == whole
+
+
+def test_the_leaderboard_page_shows_a_page_and_leads_to_the_next(client, monkeypatch):
+    monkeypatch.setattr(player_views, "PAGE", 3)
+    for number in range(4):
+        play(client, [f"Winner{number}", f"Loser{number}"], 2)
+    first = client.get("/players").get_data(as_text=True)
+    assert first.count('<th scope="row">') == 3 and 'data-testid="more"' in first
+    assert "/players?page=2" in first
+    second = client.get("/players?page=2").get_data(as_text=True)
+    assert 'data-testid="more"' in second       # 8 players: pages of 3, 3 and 2
+    third = client.get("/players?page=3").get_data(as_text=True)
+    assert third.count('<th scope="row">') == 2 and 'data-testid="more"' not in third
+    shown = [client.get(f"/players?page={n}").get_data(as_text=True) for n in (1, 2, 3)]
+    for number in range(4):
+        assert sum(f">Winner{number}<" in page for page in shown) == 1
+    for odd in ("0", "-1", "x", "99999999999"):
+        assert client.get(f"/players?page={odd}").status_code == 200
+
+
+def test_the_tournaments_are_listed_a_page_at_a_time(client, monkeypatch):
+    monkeypatch.setattr(tournament_views, "PAGE", 2)
+    for number in range(5):
+        answer = client.post("/api/v1/tournaments", json={
+            "name": f"Notte {number}", "format": "round-robin", "entrants": ["Anna", "Bruno"]})
+        assert answer.status_code == 201
+    seen, url = [], "/tournaments"
+    while url:
+        page = client.get(url).get_data(as_text=True)
+        seen += sorted((n for n in range(5) if f">Notte {n}<" in page), reverse=True)
+        found = [part.split('"')[0] for part in page.split('data-testid="more" href="')[1:]]
+        url = found[0].replace("&amp;", "&") if found else None
+    assert seen == [4, 3, 2, 1, 0]
+    assert client.get("/tournaments?before=-3").status_code == 200
