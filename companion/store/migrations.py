@@ -18,6 +18,7 @@ from ..names import name_key
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
 from .seats import seat_players
+from .tournaments import index_entrants
 
 
 def _rescore(db: sqlite_utils.Database, ledger: MakeLedger, row: dict[str, Any]) -> None:
@@ -172,11 +173,23 @@ def _m010_tidy_name_keys(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
             db.execute("UPDATE players SET key = ? WHERE id = ?", [key, player_id])
 
 
+def _m011_tournament_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # Which players' names each tournament's entrants hold, by their key: a rename reads only
+    # the tournaments that name the player (store.tournaments.rename_entrants). A key stays
+    # after a rename: it only ever makes a rename read one tournament more.
+    db["tournament_players"].create({"tournament_id": int, "key": str},
+                                    pk=("tournament_id", "key"),
+                                    foreign_keys=[("tournament_id", "tournaments", "id")])
+    db["tournament_players"].create_index(["key"])
+    for tournament_id, entrants in list(db.execute("SELECT id, entrants FROM tournaments")):
+        index_entrants(db, tournament_id, json.loads(entrants))
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
     _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
-    _m010_tidy_name_keys]
+    _m010_tidy_name_keys, _m011_tournament_players]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

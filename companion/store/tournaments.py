@@ -26,13 +26,27 @@ def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: 
         table.insert({"created": now(), "name": name, "format": format, "rules": json.dumps(rules),
                       "entrants": json.dumps(entrants), "rounds": rounds, "seeding": seeding,
                       "pin_hash": pin_hash, "version": 0})
+        index_entrants(db, table.last_pk, entrants)
         return table.last_pk
+
+
+def index_entrants(db: sqlite_utils.Database, tournament_id: int,
+                   entrants: list[dict[str, Any]]) -> None:
+    """Which players' names a tournament's entrants hold (``tournament_players``, by the key that
+    makes two names one player): a rename finds its few tournaments without reading them all."""
+    keys = {player_key(name) for e in entrants for name in (e["name"], *e["players"])}
+    db["tournament_players"].insert_all(
+        ({"tournament_id": tournament_id, "key": key} for key in sorted(keys)), ignore=True)
 
 
 def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> None:
     """A player renamed (or merged into another, ``name``): every tournament's entrants follow,
-    so its next round seats the same player."""
-    for tournament_id, entrants in db.execute("SELECT id, entrants FROM tournaments").fetchall():
+    so its next round seats the same player. Only the tournaments that name the player are
+    read (``tournament_players``): a rename holds the write lock for as short as it can."""
+    for tournament_id, entrants in db.execute(
+            "SELECT id, entrants FROM tournaments WHERE id IN "
+            "(SELECT tournament_id FROM tournament_players WHERE key = ?)",
+            [player_key(old_name)]).fetchall():
         entrants = json.loads(entrants)
         renamed = [{**e, "name": name if len(e["players"]) == 1 and player_key(e["name"]) == player_key(old_name)
                     else e["name"],
@@ -41,6 +55,7 @@ def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> None
         if renamed != entrants:
             db.execute("UPDATE tournaments SET entrants = ?, version = version + 1 WHERE id = ?",
                        [json.dumps(renamed), tournament_id])
+            index_entrants(db, tournament_id, renamed)
 
 
 def tournament_rows(db: sqlite_utils.Database, before: int | None = None,

@@ -5,11 +5,13 @@ them back, never from the module that ranks them."""
 
 import random
 import re
+import sqlite3
 from collections import Counter
 from itertools import combinations
 
 import pytest
 
+from companion import create_app, store
 from helpers import random_hand
 
 
@@ -286,3 +288,28 @@ def test_a_player_renamed_during_a_tournament_keeps_one_record(client):
     assert any("Anna Rossi" in t["entrants"] for t in tournament["rounds"][1]["tables"])
     record = client.get(f"/api/v1/players/{anna}").get_json()
     assert record["matches"] == 2
+
+
+def test_a_rename_reads_only_the_tournaments_that_name_the_player(app, client):
+    """Issue 26: with 25,000 tournaments a rename read them all while holding the write lock
+    (1.7 s). The store knows which tournaments name whom (tournament_players), including those
+    made before it did (m011), and a rename twice over still finds them."""
+    for number in range(30):
+        new(client, name=f"Notte {number}", entrants=["Carla", "Dario"])
+    mine = play_round(client, new(client, entrants=["anna", "Bruno"]), random.Random(5))
+    with sqlite3.connect(app.config["DATABASE"]) as conn:      # as a store before m011
+        conn.execute("DROP TABLE tournament_players")
+        conn.execute("DELETE FROM migrations WHERE version = 11")
+    store.forget_built()
+    client = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                         "DATABASE": app.config["DATABASE"]}).test_client()
+    anna = next(p["id"] for p in client.get("/api/v1/players").get_json()["players"] if p["name"] == "anna")
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        keys = conn.execute("SELECT tournament_id FROM tournament_players WHERE key = 'anna'").fetchall()
+    assert keys == [(mine["id"],)]
+    for name in ("Anna Rossi", "Anna Bianchi"):
+        assert client.post(f"/players/{anna}/rename", data={"name": name}).status_code == 303
+        entrants = client.get(f"/api/v1/tournaments/{mine['id']}").get_json()["entrants"]
+        assert name in [e["name"] for e in entrants]
+    other = client.get(f"/api/v1/tournaments/{mine['id'] - 1}").get_json()
+    assert [e["name"] for e in other["entrants"]] == ["Carla", "Dario"]
