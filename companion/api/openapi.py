@@ -115,7 +115,9 @@ SCHEMAS = {
         "captures": {"type": "array", "items": {"type": "object", "required": ["cards", "sweep"], "properties": {
             "cards": CARDS, "sweep": {"type": "boolean"}, "reason": {"type": "string"}}}},
         "may_place": {"type": "boolean"}, "reasons": {"type": "array", "items": {"type": "string"}}}},
-    "DealRequest": {"type": "object", "required": ["table"], "properties": {**RULES_IN, "table": CARDS}},
+    # The four cards of the first table (RULES §10); Scopone, which deals none, answers 400.
+    "DealRequest": {"type": "object", "required": ["table"], "properties": {
+        **RULES_IN, "table": {**CARDS, "minItems": 4, "maxItems": 4}}},
     "Deal": {"type": "object", "required": ["void", "reason"], "properties": {
         "void": {"type": "boolean"}, "reason": {"type": "string"}}},
     "ClaimRequest": {"type": "object", "required": ["claimer", "piles"], "properties": {

@@ -202,14 +202,18 @@ def deal():
         "players": IntegerField(_("Players"), [Optional(), NumberRange(2, 6)], default=2),
     })(request.args)
     players = len(ctx.match.seats) if ctx.match else (form.players.data or 2)
+    plan = deal_plan(ctx.rules, min(max(players, 2), 6))
     check = error = None
-    if form.table.data:
+    tapped = len(form.table.data or [])
+    # Fewer cards than the first table holds: still being tapped, not wrong (the check takes
+    # exactly the first table's cards, RULES §10).
+    if plan.table and tapped >= plan.table:
         try:
             check = check_deal(parse_cards(form.table.data, said("the table")), ctx.rules)
         except ScopaError as problem:
             error = explain(problem)
     return answer("referee/deal.html", "referee/_deal_answer.html", ctx=ctx, form=form, check=check,
-                  error=error, plan=deal_plan(ctx.rules, min(max(players, 2), 6)), players=players)
+                  error=error, plan=plan, players=players, tapped=tapped)
 
 
 # -- Rules card ----------------------------------------------------------------------------

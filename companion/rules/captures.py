@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple, Sequence
 
-from .cards import Card, CardError, deck_set
+from .cards import Card, CardError, HandError, deck_set
+from .deal import deal_plan
 from .rulesets import Rules
-from .said import Said, said
+from .said import Said, said, said_n
 
 ACE_RULES = ("asso-pigliatutto", "scopa-d-assi", "quindici-3")
 
@@ -168,13 +169,22 @@ class DealCheck(NamedTuple):
 
 
 def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
-    """Whether the first table cards void the deal (RULES §7), and why."""
+    """Whether the first table cards void the deal (RULES §7), and why. The check takes exactly
+    the cards of the first table (RULES §10): a variant that deals none (Scopone) has nothing
+    to check."""
+    first = deal_plan(rules, 2).table
+    if not first:
+        raise HandError(said("Scopone deals every card to the players: there is no first table"))
     full = deck_set(rules.deck)
     for card in table:
         if card not in full:
             raise CardError(said("{card} is not in the {deck}-card deck", card=card, deck=rules.deck))
     if len(set(table)) != len(table):
         raise CardError(said("a card is on the table twice"))
+    if len(table) != first:
+        raise HandError(said_n("the first table is {first} cards: {count} card was given",
+                               "the first table is {first} cards: {count} cards were given",
+                               len(table), first=first, count=len(table)))
     counts: dict[int, int] = {}
     for card in table:
         counts[card.value] = counts.get(card.value, 0) + 1

@@ -61,12 +61,16 @@ def score_declarations(declarations: Sequence[Declaration], scheme: str,
                        names: Sequence[str]) -> tuple[list[int], list[Said]]:
     """Points per side from a hand's declarations, and a sentence for each deal.
 
-    Checks that each side declares at most once per deal and that two sides never show the same
-    card after one deal."""
+    Checks that there are two sides, that each side declares at most once per deal, and that no
+    card is shown twice in the hand."""
     n_sides = len(names)
     points = [0] * n_sides
     told: list[Said] = []
+    if declarations and n_sides != 2:
+        # RULES §10: declarations are of the two-player variants; they need exactly two sides.
+        raise CardError(said("declarations need exactly two sides: there are {n}", n=n_sides))
     by_deal: dict[int, list[Declaration]] = {}
+    dealt: dict[Card, int] = {}
     for d in declarations:
         if not 0 <= d.side < n_sides:
             raise CardError(said("a declaration names side {side}, but there are {n} sides",
@@ -74,6 +78,11 @@ def score_declarations(declarations: Sequence[Declaration], scheme: str,
         if isinstance(d.deal, bool) or not isinstance(d.deal, int) or not 1 <= d.deal <= 10:
             raise CardError(said("a declaration's deal is a number from 1 to 10"))
         by_deal.setdefault(d.deal, []).append(d)
+        for card in d.cards:        # a card is dealt once a hand (RULES §10)
+            if dealt.setdefault(card, d.deal) != d.deal:
+                raise CardError(said("{card} is declared after deal {first} and after deal "
+                                     "{second}: a card is dealt once a hand", card=card,
+                                     first=min(dealt[card], d.deal), second=max(dealt[card], d.deal)))
     for deal in sorted(by_deal):
         group = by_deal[deal]
         if len({d.side for d in group}) != len(group):

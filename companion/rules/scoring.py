@@ -141,7 +141,10 @@ def _holder(item: str, flags: Sequence[bool], card: Card, names: Sequence[str]) 
 
 
 def _napola(tallies: Sequence[Tally], rules: Rules, names: Sequence[str], suit: int) -> Line:
-    cap = 6 if rules.napola == "to-six" else suit - 1
+    # Limits are cards, not counts (RULES §10): "to-six" goes as far as the 6, "to-horse" as far
+    # as the Cavallo, so with 36 cards (no 2) A-3-4-5-6 is the longest to-six run: 5 points.
+    last = 6 if rules.napola == "to-six" else 9
+    cap = sum(1 for value in suit_values(rules) if value <= last)
     points, told = [], []
     for side, t in enumerate(tallies):
         length = t.napola if t.napola >= 3 else 0

@@ -341,3 +341,20 @@ def test_no_request_body_makes_a_server_error(client, endpoint, body, options):
     assert response.status_code in (200, 400), (body, response.get_data(as_text=True))
     if response.status_code == 400:
         assert response.get_json()["error"]
+
+
+def test_the_score_refuses_declarations_with_three_sides_or_a_card_twice(client):
+    # RULES §10: "Declarations need exactly two sides; a card declared in two different deals of
+    # one hand is refused (a card is dealt once a hand)."
+    full = [str(card) for card in deck()]
+    three = client.post("/api/v1/score", json={
+        "variant": "bazzica", "piles": [full[:14], full[14:27], full[27:]], "sweeps": [0, 0, 0],
+        "declarations": [{"side": 0, "deal": 1, "cards": ["1d", "1c", "1s"]}]})
+    assert three.status_code == 400
+    assert three.get_json()["error"] == "declarations need exactly two sides: there are 3"
+    twice = client.post("/api/v1/score", json={
+        "variant": "bazzica", "piles": [full[:20], full[20:]], "sweeps": [0, 0],
+        "declarations": [{"side": 0, "deal": 1, "cards": ["1d", "1c", "1s"]},
+                         {"side": 1, "deal": 2, "cards": ["1d", "2c", "2s"]}]})
+    assert twice.status_code == 400
+    assert twice.get_json()["error"] == "1d is declared after deal 1 and after deal 2: a card is dealt once a hand"

@@ -170,6 +170,30 @@ def test_three_kings_on_the_first_table_deal_again(client):
     assert 'data-testid="verdict">Deal again<' in page
 
 
+def test_the_deal_check_takes_the_four_cards_of_the_first_table(client):
+    # RULES §10: "The deal check takes exactly the four cards of the first table; any other
+    # number is refused (400), as is a first table for Scopone, which deals none."
+    for table in (["10d", "10c", "10s"], ["10d", "10c", "10s", "4b", "5b"], []):
+        answer = client.post("/api/v1/deal", json={"table": table})
+        assert answer.status_code == 400
+        assert answer.get_json()["error"] == (
+            f"the first table is 4 cards: {len(table)} card{'s were' if len(table) != 1 else ' was'} given")
+    answer = client.post("/api/v1/deal", json={"variant": "scopone", "table": ["10d", "10c", "10s", "4b"]})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == "Scopone deals every card to the players: there is no first table"
+
+
+def test_the_referees_deal_tool_waits_for_four_cards_and_has_none_for_scopone(client):
+    page = client.get("/referee/deal?table=10d&table=10c").get_data(as_text=True)
+    assert 'data-testid="tap-more"' in page and "Tap the 4 cards of the first table (2 so far)." in page
+    assert 'data-testid="error"' not in page and 'data-testid="verdict"' not in page
+    page = client.get("/referee/deal?table=10d&table=10c&table=10s&table=4b&table=5b").get_data(as_text=True)
+    assert "the first table is 4 cards: 5 cards were given" in page
+    page = client.get("/referee/deal?variant=scopone&players=4").get_data(as_text=True)
+    assert 'data-testid="no-table"' in page and "there is no first table" in page
+    assert 'name="table"' not in page              # no grid to tap: nothing to check
+
+
 @pytest.mark.parametrize("variant, players, plan", [
     ("classica", 2, "3 cards each, 4 face up on the table; then 3 each, 6 deals in all"),
     ("classica", 4, "3 cards each, 4 face up on the table; then 3 each, 3 deals in all"),

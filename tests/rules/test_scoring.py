@@ -117,6 +117,25 @@ def test_napola_to_six_stops_at_six():
     assert hand.outright is None
 
 
+def test_in_36_cards_napola_limits_are_cards_not_counts():
+    # RULES §10: "Limits are cards, not counts: a Napola `to-six` goes as far as the 6
+    # (A-3-4-5-6, 5 points at most), `to-horse` as far as the Cavallo (8 points at most), and
+    # the whole suit (9 cards) is a Napoleone."
+    first, second = split_deck("1d 3d 4d 5d 6d 7d 8d 9d", 36)
+    to_six = rules_for("corse", {"napola": "to-six"})
+    assert line(score_piles([first, second], [0, 0], to_six), "napola").points == (5, 0)
+    to_horse = rules_for("corse", {"napola": "to-horse"})
+    assert line(score_piles([first, second], [0, 0], to_horse), "napola").points == (8, 0)
+    first, second = split_deck("1d 3d 4d 5d 6d 7d 8d 9d 10d", 36)
+    hand = score_piles([first, second], [0, 0], to_horse)
+    assert line(hand, "napola").points == (8, 0)
+    assert (hand.outright, hand.outright_reason) == (0, "Napoleone")
+    # Counts entered by hand are capped the same way.
+    counted = score_tallies([Tally(cards=20, coins=9, napola=9, settebello=True, primiera=True),
+                             Tally(cards=16, coins=0)], to_six)
+    assert line(counted, "napola").points == (5, 0)
+
+
 def test_napola_to_horse_and_the_napoleone():
     # 003: "up to 9 points for a sequence of 9 up to the Queen/Horse, and in this case a sequence
     # of 10 (the whole suit) is a Napoleone (or Napolone) which wins the game outright."
@@ -241,6 +260,24 @@ def test_impossible_declarations_are_refused(declarations, message):
     first, second = split_deck("7d")
     with pytest.raises(CardError, match=message):
         score_piles([first, second], [0, 0], rules_for("bazzica"), declarations)
+
+
+def test_a_card_declared_after_two_deals_is_refused():
+    # RULES §10: "a card declared in two different deals of one hand is refused (a card is
+    # dealt once a hand)."
+    first, second = split_deck("7d")
+    with pytest.raises(CardError, match="1c is declared after deal 1 and after deal 3: a card is dealt once a hand"):
+        score_piles([first, second], [0, 0], rules_for("bazzica"),
+                    [declare(1, 3, "2c 1c 3s"), declare(0, 1, "2d 1c 1s")])
+
+
+def test_declarations_need_exactly_two_sides():
+    # RULES §10: "Declarations need exactly two sides".
+    rules = rules_for("bazzica")
+    piles = [deck()[:14], deck()[14:27], deck()[27:]]
+    with pytest.raises(CardError, match="declarations need exactly two sides: there are 3"):
+        score_piles(piles, [0, 0, 0], rules, [declare(0, 1, "1d 1c 1s")])
+    assert score_piles(piles, [0, 0, 0], rules).totals          # without any: scored as usual
 
 
 def test_declarations_need_rules_that_have_them():
