@@ -214,3 +214,186 @@ def test_the_shared_address_is_the_one_the_phones_open(app, client):
                                                 "options": {"target": 3}}).get_json()["id"]
     finish(client, made)
     assert share_of(text(client.get(f"/matches/{made}")))[1] == f"http://192.168.1.23:8000/matches/{made}"
+
+
+# -- In the browser, at 360 px, with JavaScript and without ------------------------------------
+
+def api(base: str, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(base + "/api/v1" + path, method="POST" if body is not None else "GET",
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def phone(browser, server, scripts: bool = True):
+    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale="en-GB",
+                               is_mobile=True, base_url=server, java_script_enabled=scripts)
+
+
+def finish_over_api(server, match_id):
+    while not api(server, f"/matches/{match_id}/hands", FOUR_NIL)["match"]["outcome"]["over"]:
+        pass
+
+
+def below(upper, lower) -> bool:
+    """``lower``'s box starts below ``upper``'s: the two never overlap."""
+    a, b = upper.bounding_box(), lower.bounding_box()
+    return a["y"] + a["height"] <= b["y"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_in_the_browser_a_table_leads_back_to_its_tournament(browser, server, scripts):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    made = api(server, "/tournaments", {"name": "Circolo Arci", "format": "round-robin",
+                                         "options": {"target": 3}, "entrants": ["Anna", "Bruno"]})
+    tournament = api(server, f"/tournaments/{made['id']}/rounds", {})
+    match_id = tournament["rounds"][0]["tables"][0]["match"]
+    context = phone(browser, server, scripts)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}")
+        link = page.locator('[data-testid="from-tournament"] a')
+        expect(link).to_have_text("Table 1 · Round 1 of Circolo Arci")
+        expect(page.get_by_text("Delete…")).to_have_count(0)
+        finish_over_api(server, match_id)          # the hands saved on another phone
+        if not scripts:
+            page.reload()
+        # With JavaScript the live region learns of it by itself (the poll, every 2 s).
+        back = page.locator('[data-testid="back-to-tournament"]')
+        expect(back).to_be_visible(timeout=6000)
+        expect(back).to_contain_text("Back to the tournament")
+        expect(page.locator('[data-testid="rematch"]')).to_have_count(0)
+        expect(page.get_by_text("Delete…")).to_have_count(0)
+        # The main button, as wide as the score's card; Share under it, smaller.
+        card = page.locator(".scoreboard").bounding_box()
+        assert back.bounding_box()["width"] > card["width"] - 2 * 20
+        share = page.locator('[data-testid="share"]' if scripts else '[data-testid="share-text"] > summary')
+        assert below(back, share) and share.bounding_box()["width"] < back.bounding_box()["width"]
+        assert page.evaluate("document.documentElement.scrollWidth <= 360")
+        back.click()
+        expect(page).to_have_url(re.compile(rf"/tournaments/{made['id']}$"))
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_in_the_browser_same_players_as_last_time_in_one_tap(browser, server, scripts):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    names = ["Giulia", "Marco", "Luca"] if scripts else ["Sara", "Teo", "Ugo"]
+    last = api(server, "/matches", {"players": names, "first_dealer": 2, "options": {"target": 5}})
+    context = phone(browser, server, scripts)
+    try:
+        page = context.new_page()
+        page.goto("/matches/new")
+        offer = page.locator('[data-testid="same-players"]')
+        expect(offer).to_contain_text(f"Same players as last time {', '.join(names)} · Scopa classica")
+        offer.click()                                                     # tap 1
+        expect(page.locator('[data-testid="same-filled"]')).to_be_visible()
+        for seat, name in enumerate(names, start=1):
+            expect(page.locator(f"#player{seat}")).to_have_value(name)
+        expect(page.locator('input[name="layout"][value="3"]')).to_be_checked()
+        expect(page.locator("#preset")).to_have_value("classica")
+        expect(page.locator("#target")).to_have_value("5")
+        expect(page.locator("#first_dealer")).to_have_value("2")          # no hand played: Luca still
+        page.locator('[data-testid="start"]').click()                    # tap 2
+        page.wait_for_selector(".scoreboard")
+        new_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+        started = api(server, f"/matches/{new_id}")
+        assert new_id != last["id"] and started["sides"] == last["sides"] and started["rules"] == last["rules"]
+        assert started["next_hand"]["dealer"] == names[2]
+    finally:
+        context.close()
+
+
+STUB_SHARE = """Object.defineProperty(Navigator.prototype, "share", { configurable: true,
+  value: (data) => { window.shared = data; return Promise.resolve(); } });"""
+STUB_CLIPBOARD = """Object.defineProperty(Navigator.prototype, "share", { configurable: true, value: undefined });
+Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true,
+  get: () => ({ writeText: (text) => { window.copied = text; return Promise.resolve(); } }) });"""
+NEITHER = """Object.defineProperty(Navigator.prototype, "share", { configurable: true, value: undefined });
+Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true, value: undefined });"""
+
+
+@pytest.fixture(scope="module")
+def finished(server):
+    """A finished casual match: its id, the line it shares and its address."""
+    match_id = api(server, "/matches", {"players": ["Giulia", "Marco"], "first_dealer": 0,
+                                        "options": {"target": 3}})["id"]
+    finish_over_api(server, match_id)
+    return match_id, "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
+
+
+@pytest.mark.browser
+def test_in_the_browser_share_uses_the_phones_share_sheet(browser, server, finished):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    context = phone(browser, server)
+    context.add_init_script(STUB_SHARE)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}")
+        share = page.locator('[data-testid="share"]')
+        assert below(page.locator('[data-testid="rematch"]'), share)
+        share.click()
+        page.wait_for_function("window.shared !== undefined")
+        assert page.evaluate("window.shared") == {"title": "Giulia – Marco", "text": line, "url": url}
+        expect(page.locator('[data-testid="share-text"]')).to_be_hidden()
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_in_the_browser_share_copies_where_there_is_no_share_sheet(browser, server, finished):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    context = phone(browser, server)
+    context.add_init_script(STUB_CLIPBOARD)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}")
+        page.locator('[data-testid="share"]').click()
+        expect(page.locator('[data-testid="share-status"]')).to_have_text("Copied: paste it in a message.")
+        assert page.evaluate("window.copied") == f"{line}\n{url}"
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_in_the_browser_share_over_plain_http_shows_the_text_selected(browser, server, finished):
+    """A phone on the table's Wi-Fi opens http://192.168...: no share sheet, no clipboard API.
+    The text is shown, selected (and copied the old way where the browser still allows it)."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    context = phone(browser, server)
+    context.add_init_script(NEITHER)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}")
+        page.locator('[data-testid="share"]').click()
+        area = page.locator('[data-testid="share-text"] textarea')
+        expect(area).to_be_visible()
+        expect(area).to_have_value(f"{line}\n{url}")
+        assert area.evaluate("a => a.selectionStart === 0 && a.selectionEnd === a.value.length")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_without_javascript_the_shared_text_is_there_to_copy(browser, server, finished):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    context = phone(browser, server, scripts=False)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}")
+        expect(page.locator('[data-testid="share"]')).to_be_hidden()
+        page.locator('[data-testid="share-text"] > summary').click()
+        area = page.get_by_label("Select the text and copy it:")
+        expect(area).to_be_visible()
+        expect(area).to_have_value(f"{line}\n{url}")
+        assert page.evaluate("document.documentElement.scrollWidth <= 360")
+    finally:
+        context.close()
