@@ -170,4 +170,45 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form.new-match").forEach(setUpNewMatch);
   document.querySelectorAll("form.hand-form").forEach(setUpHandForm);
   document.querySelectorAll("[data-stepper]").forEach(setUpStepper);
+  setUpShare();
 });
+
+// A finished match's "Share the result": the phone's share sheet where it has one (the Web
+// Share API), else the text and address copied, with a word that says so. Over plain http on
+// the table's network a phone has neither the share sheet nor the clipboard API: the text is
+// then selected and copied the old way, and shown, to copy by hand if even that fails. One
+// listener for the whole page: the live region is swapped in anew when the match changes.
+async function shareResult(box) {
+  const { shareText: text, shareUrl: url, shareTitle: title } = box.dataset;
+  if (navigator.share) {
+    try {
+      await navigator.share({ title, text, url });
+      return;
+    } catch (error) {
+      if (error.name === "AbortError") return;       // the player closed the share sheet
+    }
+  }
+  const whole = `${text}\n${url}`;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(whole);
+    copied = true;
+  } catch {
+    const shown = box.querySelector(".share-text");
+    shown.classList.remove("js-hide");
+    shown.open = true;
+    const area = shown.querySelector("textarea");
+    area.focus();
+    area.select();
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+  }
+  const status = box.querySelector(".share-status");
+  if (copied && status) status.textContent = box.dataset.copied;
+}
+
+function setUpShare() {
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest?.(".share-button");
+    if (button) shareResult(button.closest(".share"));
+  });
+}

@@ -79,7 +79,9 @@ from .seats import SEAT_STATS, SEAT_SUMS, player_key, player_row
 from .tournaments import (
     RoundStarted,
     create_tournament,
+    last_casual_match,
     start_round,
+    table_of,
     tournament_rows,
     tournament_state,
     tournament_version,

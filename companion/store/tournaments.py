@@ -141,3 +141,24 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int,
                                         "byes": json.dumps(byes), "slots": json.dumps(order),
                                         "created": now()})
         db.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", [tournament_id])
+
+
+def table_of(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
+    """The tournament table a match is, if it is one: its number, its round, the tournament's
+    id and name. One read by the match's index: the match page asks it at every render."""
+    if not 0 < match_id <= MAX_ID:
+        return None
+    row = db.execute("SELECT t.number, t.round, n.id, n.name FROM tournament_tables t "
+                     "JOIN tournaments n ON n.id = t.tournament_id WHERE t.match_id = ?",
+                     [match_id]).fetchone()
+    return None if row is None else dict(zip(("table", "round", "tournament_id", "tournament"), row))
+
+
+def last_casual_match(db: sqlite_utils.Database) -> dict[str, Any] | None:
+    """The newest match not deleted that is no tournament's table (a table's players are the
+    tournament's pairing, not a group that sat down to play): "last time", as the new match
+    page offers it. Archived or not: out of the list is not out of mind."""
+    rows = list(db.query("SELECT * FROM matches m WHERE deleted IS NULL AND NOT EXISTS "
+                         "(SELECT 1 FROM tournament_tables t WHERE t.match_id = m.id) "
+                         "ORDER BY id DESC LIMIT 1"))
+    return parsed_match(rows[0]) if rows else None

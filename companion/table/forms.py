@@ -12,7 +12,7 @@ from wtforms import BooleanField, Field, IntegerField, RadioField, SelectField, 
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..i18n import VARIANT_TITLES, explain
-from ..matches import sides_for
+from ..matches import Match, sides_for
 from ..names import PIN_MAX, all_different, tidy
 from ..rules import RulesError, check_seating, rules_for
 from ..web.forms import NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
@@ -70,6 +70,25 @@ class NewMatchForm(FlaskForm):
         """The rule fields as a preset sets them."""
         return {name: value for name, value in rules_for(preset).as_dict().items()
                 if name in cls.RULE_FIELDS}
+
+    @classmethod
+    def same_as(cls, match: Match) -> dict[str, Any] | None:
+        """The form filled as ``match`` was made ("Same players as last time"): its seating, its
+        players in seating order (the order the form takes them in, so the teams alternate), its
+        variant and rules, and the deal passing on as a rematch's does. Its PIN stays behind: it
+        is kept only hashed. None for a match the form could not have made (a variant no longer
+        offered, a seating it has no layout for)."""
+        sides = match.sides
+        size = len(sides[0]["players"])
+        layout = str(len(sides)) if size == 1 else f"2x{size}"
+        if layout not in PLAYER_COUNTS or match.rules.preset not in VARIANT_TITLES:
+            return None
+        data = {name: value for name, value in match.rules.as_dict().items() if name in cls.RULE_FIELDS}
+        data.update({f"player{seat}": name for seat, (name, _side) in enumerate(match.seats, start=1)})
+        if size > 1:
+            data.update(team1=sides[0]["name"], team2=sides[1]["name"])
+        return {**data, "layout": layout, "preset": match.rules.preset,
+                "first_dealer": str(match.next_first_dealer)}
 
     @property
     def player_names(self) -> list[str]:

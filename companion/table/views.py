@@ -59,10 +59,25 @@ def series_of(current: Match) -> dict[str, Any] | None:
 
 def live_part(current: Match) -> dict[str, Any]:
     """What table/_live.html shows besides the match, read here for both pages that draw it (the
-    match page and its poll): the series of rematches, and whether this phone may record (its
-    session holds the PIN's key), which is never kept with the match."""
+    match page and its poll, which draws it only when the match changed): the series of
+    rematches; the tournament table it is, if it is one (one indexed read: its page leads back
+    to the tournament, and offers no rematch); the address other phones open, to share the
+    result; and whether this phone may record (its session holds the PIN's key), which is never
+    kept with the match."""
     return {"match": current, "items": ITEMS, "series": series_of(current),
+            "table": store.table_of(store.get_db(), current.id), "share_url": match_url(current.id),
             "may_record": not current.has_pin or unlocked(current.id)}
+
+
+def match_url(match_id: int) -> str:
+    """The match page's whole address, as the other phones at the table open it."""
+    return join_url().rstrip("/") + url_for("table.match", match_id=match_id)
+
+
+def in_tournament(table: int, tournament: str) -> str:
+    """Why a tournament's table is never deleted."""
+    return _("This match is table %(table)s of %(tournament)s: its result makes the standings. "
+             "Correct its hands instead.", table=table, tournament=tournament)
 
 
 PAGE = 20    # matches listed at a time: the home page costs the same after years of club nights
@@ -104,11 +119,15 @@ def match_list():
 @bp.route("/matches/new", methods=["GET", "POST"])
 def new_match():
     if request.method == "GET":
+        last = store.last_casual_match(store.get_db())
+        same = NewMatchForm.same_as(listed(last)) if last else None
+        if same and request.args.get("same") == "last":     # "Same players as last time"
+            return new_match_page(NewMatchForm(data=same), filled=True)
         preset = request.args.get("preset", "classica")
         preset = preset if preset in PRESETS else "classica"
         form = NewMatchForm(data={**NewMatchForm.preset_data(preset), "preset": preset})
         form.seat_for_variant()
-        return new_match_page(form)
+        return new_match_page(form, last=listed(last) if same else None)
     form = NewMatchForm()
     if "load_preset" in request.form:     # without JavaScript: the variant's rules, names kept
         form = NewMatchForm(formdata=None, data={
@@ -127,15 +146,17 @@ def new_match():
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
-def new_match_page(form: NewMatchForm, status: int = 200):
+def new_match_page(form: NewMatchForm, status: int = 200, last: Match | None = None,
+                   filled: bool = False):
     """The new match form, the dealer offered by the names typed (and the known players' names
-    to choose from), the rules in one line."""
+    to choose from), the rules in one line; ``last``, the match offered as "Same players as last
+    time"; ``filled``, the form filled from it."""
     try:
         summary = rules_summary(form.rules())
     except (RulesError, KeyError, TypeError):
         summary = ""
     return render_template("table/new_match.html", form=form.seat_choices(), summary=summary,
-                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS,
+                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS, last=last, filled=filled,
                            known_players=store.player_names(store.get_db())), status
 
 
@@ -177,6 +198,12 @@ def rematch(match_id: int):
     """The next match with the same players and rules, the deal passing on. Asked twice (two
     phones, a double tap), it is made once."""
     current = load_match(match_id)
+    table = store.table_of(store.get_db(), match_id)
+    if table:       # its next match is the next round's (asked from an old page): nothing is made
+        flash(_("This match is table %(table)s of %(tournament)s: a rematch would not count in "
+                "the tournament. Its next round starts from the tournament's page.",
+                table=table["table"], tournament=table["tournament"]))
+        return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET" or not current.over:
         if current.followed_by:
             return redirect(url_for("table.match", match_id=current.followed_by), code=303)
@@ -217,6 +244,13 @@ def delete_match(match_id: int):
     """Delete a whole match, once confirmed; a change made meanwhile on another phone asks
     again."""
     current = load_match(match_id)
+    table = store.table_of(store.get_db(), match_id)
+    if table:       # never deleted: said at once, not after the confirmation
+        if request.method == "GET":
+            return render_template("table/delete_match.html", match=current, table=table,
+                                   error=in_tournament(table["table"], table["tournament"]))
+        flash(in_tournament(table["table"], table["tournament"]))    # sent from an old page
+        return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "POST":
         if request.form.get("version", type=int) != current.version:
             return render_template("table/delete_match.html", match=current,
@@ -226,10 +260,8 @@ def delete_match(match_id: int):
             store.delete_match(store.get_db(), match_id)
         except store.Gone:
             abort(404)
-        except store.InTournament as table:
-            flash(_("This match is table %(table)s of %(tournament)s: its result makes the "
-                    "standings. Correct its hands instead.", table=table.table,
-                    tournament=table.tournament))
+        except store.InTournament as refused:      # the store's own guard: not reached from here
+            flash(in_tournament(refused.table, refused.tournament))
             return redirect(url_for("table.match", match_id=match_id), code=303)
         flash(_("%(match)s deleted.", match=current.title))
         return redirect(url_for("table.index"), code=303)
@@ -268,7 +300,7 @@ def poll(match_id: int):
 @bp.get("/matches/<int:match_id>/join")
 def join(match_id: int):
     current = load_match(match_id)
-    url = join_url().rstrip("/") + url_for("table.match", match_id=match_id)
+    url = match_url(match_id)
     return render_template("table/join.html", match=current, url=url, qr_svg=qr_svg(url))
 
 

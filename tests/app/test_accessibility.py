@@ -88,6 +88,12 @@ def made(server):
     tournament = api(server, "/tournaments", {"name": "Giovedì", "format": "swiss", "rounds": 2,
                                               "entrants": ["Anna", "Bruno", "Carla", "Dario", "Elsa"]})
     ids["tournament"] = api(server, f"/tournaments/{tournament['id']}/rounds", {})["id"]
+    # A tournament's tables (issue 21): one in play, one finished, each leading back.
+    night = api(server, "/tournaments", {"name": "Circolo Arci", "format": "round-robin",
+                                         "options": {"target": 3}, "entrants": ["Anna", "Bruno", "Carla", "Dario"]})
+    tables = api(server, f"/tournaments/{night['id']}/rounds", {})["rounds"][0]["tables"]
+    ids["table_playing"], ids["table_over"] = tables[0]["match"], tables[1]["match"]
+    api(server, f"/matches/{ids['table_over']}/hands", FOUR_NIL)
     return ids
 
 
@@ -171,6 +177,26 @@ def rematch_offered(page, made):
     expect(page.locator('[data-testid="rematch"]')).to_be_visible()
 
 
+def shared(page, made):
+    """The result shared: with JavaScript where the phone has neither a share sheet nor a
+    clipboard (plain http on the table's Wi-Fi), the text shown, selected; without, opened."""
+    if page.evaluate("document.documentElement.classList.contains('js')"):
+        page.evaluate("Object.defineProperty(Navigator.prototype, 'share', {configurable: true, value: undefined});"
+                      "Object.defineProperty(Navigator.prototype, 'clipboard', {configurable: true, value: undefined})")
+        page.locator('[data-testid="share"]').click()
+    else:
+        page.locator('[data-testid="share-text"] > summary').click()
+    expect(page.locator('[data-testid="share-text"] textarea')).to_be_visible()
+
+
+def back_offered(page, made):
+    expect(page.locator('[data-testid="back-to-tournament"]')).to_be_visible()
+
+
+def same_offered(page, made):
+    expect(page.locator('[data-testid="same-players"]')).to_be_visible()
+
+
 def archived_listed(page, made):
     expect(page.locator("main")).to_contain_text("Elsa")
 
@@ -194,11 +220,16 @@ class Page:
 
 PAGES = [
     Page("home", "/"),
-    Page("new-match", "/matches/new"),
+    Page("new-match", "/matches/new", then=same_offered),
+    Page("new-match-same", "/matches/new?same=last"),
     Page("new-match-scopone", "/matches/new", then=choose_scopone),
     Page("new-match-rules-open", "/matches/new", then=open_rules),
     Page("match-playing", "/matches/{playing}"),
     Page("match-over-rematch", "/matches/{over}", then=rematch_offered),
+    Page("match-over-shared", "/matches/{over}", then=shared),
+    Page("match-table", "/matches/{table_playing}"),
+    Page("match-table-over", "/matches/{table_over}", then=back_offered),
+    Page("match-table-delete", "/matches/{table_playing}/delete"),
     Page("match-three", "/matches/{three}"),
     Page("match-teams", "/matches/{teams}"),
     Page("match-bazzica", "/matches/{bazzica}"),
@@ -254,14 +285,15 @@ PAGES = [
 ]
 
 # Without JavaScript: the pages a phone with scripts off goes through to keep the score.
-NO_JS = ["home", "new-match", "match-playing", "match-over-rematch", "hand-cards", "hand-counts",
+NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rematch",
+         "match-over-shared", "match-table", "match-table-over", "match-table-delete", "hand-cards", "hand-counts",
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
          "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "player",
          "tournament-new", "tournament", "tournament-board", "not-found"]
 
 # In Italian and French too: the pages with the most words of their own.
-LANGS = ["home", "new-match-rules-open", "match-over-rematch", "hand-cards", "hand-counts-bazzica",
+LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
          "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "tournament-board", "not-found"]
 
 BY_NAME = {page.name: page for page in PAGES}
