@@ -116,7 +116,7 @@ class NewMatchForm(FlaskForm):
         only as many as the seats of the chosen layout. Returns the form, for templates."""
         count = PLAYER_COUNTS.get(self.layout.data, 2)
         self.first_dealer.choices = options([("random", _("drawn at random")), *[
-            (str(seat), (getattr(self, f"player{seat + 1}").data or "").strip()
+            (str(seat), tidy(getattr(self, f"player{seat + 1}").data or "")
              or _("Player %(number)s", number=seat + 1)) for seat in range(count)]])
         return self
 
