@@ -14,7 +14,7 @@ from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
 from .. import store
-from ..i18n import explain
+from ..i18n import explain, how_long
 from ..matches import Ledger, Match, listed
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
@@ -316,8 +316,8 @@ def enter_pin(match_id: int):
                 flash(_("PIN accepted: this phone can record hands in this match."))
                 return redirect(target, code=303)
             error, status = _("That PIN is not right."), 403
-        except TooManyTries:
-            error, status = _("Too many wrong PINs: wait a minute, then try again."), 429
+        except TooManyTries as limit:
+            error, status = _("Too many wrong PINs: try again in %(wait)s.", wait=how_long(limit.wait)), 429
     elif request.method == "POST":
         error, status = first_error(form), 400
     return render_template("table/pin.html", match=current, form=form, next=target, error=error), status
