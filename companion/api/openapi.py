@@ -173,8 +173,9 @@ SCHEMAS = {
            if name not in ("id", "name", *EXTREMES)},
         "best": {**NULLABLE_INT, "description": PLAYER_COUNTS["best"]},
         "worst": {**NULLABLE_INT, "description": PLAYER_COUNTS["worst"]}}},
-    "Players": {"type": "object", "required": ["players"], "properties": {
-        "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}}}},
+    "Players": {"type": "object", "required": ["players", "next"], "properties": {
+        "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+        "next": {"type": "string", "nullable": True, "description": "the next page, if any"}}},
     "PlayerRecord": {"allOf": [{"$ref": "#/components/schemas/Player"}, {
         "type": "object", "required": ["head_to_head", "best_hand", "worst_hand", "last_matches"],
         "properties": {
@@ -333,9 +334,14 @@ SPEC = {
                           "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
                           "403": ERROR, "404": ERROR, "429": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/players": {"get": {
-            "summary": "Every player's record, most matches won first (names typed in matches are "
-                       "matched trimmed and case-insensitive)",
-            "parameters": PLAYER_SCOPE, "responses": {"200": ok("Players"), "400": ERROR}}},
+            "summary": "The players' records, most matches won first, a page at a time (names "
+                       "typed in matches are matched trimmed and case-insensitive)",
+            "parameters": [*PLAYER_SCOPE,
+                           {"name": "limit", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 200}},
+                           {"name": "page", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 1}}],
+            "responses": {"200": ok("Players"), "400": ERROR}}},
         "/api/v1/players/{player_id}": {"get": {
             "summary": "A player's record, with the head-to-head against each opponent",
             "parameters": [{"name": "player_id", "in": "path", "required": True,
