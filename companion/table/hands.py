@@ -11,7 +11,7 @@ from flask_babel import gettext as _, ngettext
 
 from .. import store
 from ..i18n import explain, say
-from ..matches import Hand, Ledger, Match, result_of, score_entry, takes_every_card
+from ..matches import Extreme, Hand, Ledger, Match, extreme_of, result_of, score_entry
 from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
@@ -91,13 +91,25 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
         return hand_page(current, form, number, hand, 400, error=explain(error))
 
 
+def asks_first(form, hand: Hand | None = None) -> Extreme | None:
+    """The question to ask before saving the entry, unless the player has answered it: a hand
+    that gives one side every card, or every point with every denaro (``matches.extreme_of``);
+    most often a Save tapped before anything was entered, or a slip. An edit asks only when it
+    makes the hand so: a hand saved so was asked about then."""
+    if request.form.get("confirm_extreme") == "1":
+        return None
+    extreme = extreme_of(form.score)
+    if extreme is not None and hand is not None and extreme_of(hand.score) == extreme:
+        return None
+    return extreme
+
+
 def save_new(current: Match, form, entry: dict, number: int | None):
-    """Record a new hand (or, as the player chose, replace the one another phone recorded).
-    A hand in which one side took every card is asked about first: most often it is a Save
-    tapped before anything was entered."""
-    side = takes_every_card(form.score)
-    if side is not None and request.form.get("confirm_extreme") != "1":
-        return hand_page(current, form, number or current.next_number, None, extreme=side)
+    """Record a new hand (or, as the player chose, replace the one another phone recorded),
+    once asked about if it is extreme (``asks_first``)."""
+    extreme = asks_first(form)
+    if extreme is not None:
+        return hand_page(current, form, number or current.next_number, None, extreme=extreme)
     if request.form.get("resolve") == "replace":
         return replace_hand(current, form, entry)
     recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
@@ -204,7 +216,11 @@ def edit_hand(match_id: int, hand_id: int):
 
 
 def save_edit(current: Match, hand: Hand, form, entry: dict):
-    """Change a hand, only from the version the edit was made from."""
+    """Change a hand, only from the version the edit was made from; an edit that makes it
+    extreme is asked about first (``asks_first``)."""
+    extreme = asks_first(form, hand)
+    if extreme is not None:
+        return hand_page(current, form, hand.number, hand, extreme=extreme)
     made_from = request.form.get("version", type=int)
     recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
                                  replacing=(hand.id, made_from))
