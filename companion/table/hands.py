@@ -265,7 +265,7 @@ def delete_after_end(match_id: int):
     """Remove the hands played after the end, as they were when the page showed them."""
     chosen: dict[int, int] = {}
     for value in request.form.getlist("hand"):
-        hand_id, _, version = value.partition(":")
+        hand_id, __, version = value.partition(":")        # not "_": that is gettext here
         if not (hand_id.isdigit() and version.isdigit()):
             abort(400)
         chosen[int(hand_id)] = int(version)
