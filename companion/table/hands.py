@@ -16,7 +16,7 @@ from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..web.access import pin_required
-from ..web.pages import first_error, load_match
+from ..web.pages import first_error, flash_action, load_match
 from .hand_form import hand_form
 from .views import bp
 
@@ -247,7 +247,7 @@ def delete_hand(match_id: int, hand_id: int):
     try:
         if made_from is None:
             raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
-        store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
+        left = store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
     except store.Conflict:
         return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS,
                                error=_("Another phone changed hand %(number)s since you "
@@ -255,7 +255,42 @@ def delete_hand(match_id: int, hand_id: int):
                                        "still wrong.", number=hand.number)), 409
     except store.Gone:
         raise HandGone(match_id) from None
-    flash(_("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
+    offer_undo(match_id, [hand_id], left,
+               _("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def offer_undo(match_id: int, hand_ids: list[int], version: int, text: str) -> None:
+    """The notice after a delete, with its Undo: it brings the hands back as long as the match
+    is still at ``version`` (the one the delete left). The match page's poll takes the button
+    away when the match changes (table/_live.html)."""
+    flash_action(text, url_for("table.restore_hands", match_id=match_id), _("Undo"),
+                 [("version", version), *(("hand", hand_id) for hand_id in hand_ids)],
+                 notice_id=f"undo-match-{match_id}")
+
+
+@bp.post("/matches/<int:match_id>/hands/restore")
+@pin_required
+def restore_hands(match_id: int):
+    """Undo a delete: the hands come back with their ids and entries, in their places, if
+    nothing else has changed the match since (``version``, the one the delete left)."""
+    hand_ids = request.form.getlist("hand", type=int)
+    version = request.form.get("version", type=int)
+    if not hand_ids or version is None:
+        abort(400)
+    try:
+        store.restore_hands(store.get_db(), match_id, hand_ids, version, Ledger)
+    except store.Conflict:
+        flash(_("The match changed meanwhile, perhaps on another phone: nothing was undone. "
+                "Look at the hands again, and record the deleted hand anew if it is still needed."))
+    except store.Gone:
+        abort(404)
+    else:
+        back = [hand for hand in load_match(match_id).hands if hand.id in hand_ids]
+        flash(_("Hand %(number)s is back; the totals are worked out again.", number=back[0].number)
+              if len(back) == 1 else
+              ngettext("%(num)d hand is back; the totals are worked out again.",
+                       "%(num)d hands are back; the totals are worked out again.", len(back)))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -274,12 +309,13 @@ def delete_after_end(match_id: int):
         flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     try:
-        store.delete_hands(store.get_db(), match_id, chosen, Ledger)
+        left = store.delete_hands(store.get_db(), match_id, chosen, Ledger)
     except (store.Conflict, store.Gone):
         flash(_("Another phone changed those hands meanwhile: nothing was deleted. Look again."))
     else:
-        flash(ngettext("%(num)d hand played after the end deleted.",
-                       "%(num)d hands played after the end deleted.", len(chosen)))
+        offer_undo(match_id, list(chosen), left,
+                   ngettext("%(num)d hand played after the end deleted.",
+                            "%(num)d hands played after the end deleted.", len(chosen)))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
