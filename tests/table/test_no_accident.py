@@ -54,7 +54,7 @@ def test_an_untouched_save_asks_and_records_nothing_until_confirmed(client):
     text = asked.get_data(as_text=True)
     assert asked.status_code == 200
     assert "Bruno took all 40 cards? Nothing is saved yet." in text
-    assert "Yes, save Bruno 4 – Anna 0" in text and "No, change it" in text
+    assert "Yes, save Bruno 4&#160;– Anna 0" in text and "No, change it" in text
     assert 'data-testid="save"' not in text          # the two answers stand in for Save
     assert hand_count(client, match_id) == 0
     # "No, change it" brings the form back as it was, without the question.

@@ -409,7 +409,7 @@ def test_every_point_with_every_denaro_asks_in_its_own_words(client):
     data = tallies(24, 10, settebello=0, primiera=0, key="k1", number="1")
     asked = client.post(f"/matches/{match_id}/hands/new", data=data).get_data(as_text=True)
     assert "Anna took every point and all 10 coins? Nothing is saved yet." in asked
-    assert "Yes, save Anna 4 – Bruno 0" in asked and api_match(client, match_id)["hands"] == []
+    assert "Yes, save Anna 4&#160;– Bruno 0" in asked and api_match(client, match_id)["hands"] == []
     assert client.post(f"/matches/{match_id}/hands/new", data={**data, "confirm_extreme": "1"}).status_code == 303
 
 
@@ -423,7 +423,7 @@ def test_an_edit_that_makes_a_hand_extreme_asks_first(client):
     asked = client.post(edit, data=data)
     text = asked.get_data(as_text=True)
     assert asked.status_code == 200 and "Bruno took all 40 cards? Nothing is saved yet." in text
-    assert "Yes, save Bruno 4 – Anna 0" in text and "Edit hand 1" in text
+    assert "Yes, save Bruno 4&#160;– Anna 0" in text and "Edit hand 1" in text
     assert 'data-testid="save"' not in text
     assert api_match(client, match_id)["hands"][0] == hand
     # "No, change it": the form as it was, still nothing changed.
@@ -448,7 +448,7 @@ def test_with_three_sides_the_answer_reads_the_taking_side_first(client):
     match_id = new_match(client, players=["Anna", "Bruno", "Carla"])
     asked = client.post(f"/matches/{match_id}/hands/new",
                         data={"mode": "piles", "rest": "1", "save": "1"}).get_data(as_text=True)
-    assert "Bruno took all 40 cards?" in asked and "Yes, save Bruno 4 – Anna 0 – Carla 0" in asked
+    assert "Bruno took all 40 cards?" in asked and "Yes, save Bruno 4&#160;– Anna 0&#160;– Carla 0" in asked
 
 
 # -- In the browser, at 360 px, with JavaScript and without ----------------------------------
@@ -625,5 +625,49 @@ def test_in_the_browser_an_edit_that_makes_a_hand_extreme_asks_first(browser, se
         save.tap()
         expect(page.locator(".flash")).to_contain_text("Hand 1 changed")
         assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][0]["cards"] == 40
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@SCRIPTS
+def test_axe_finds_nothing_wrong_with_the_edit_button_and_the_undo_notices(browser, server, scripts):
+    """axe-core (as tests/app/test_accessibility.py runs it) on the match page with "Edit hand 2"
+    and a delete's Undo, and on the home page with an archive's Undo. Without JavaScript the
+    page's scripts are switched off through the DevTools protocol, and on only for axe (axe never
+    settles in a context made without JavaScript)."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = api(server, "/matches", {"players": ["Bartolomeo", "Giangiacomo"], "first_dealer": 0})["id"]
+    hands = [api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"] for _ in range(3)]
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
+                                  locale="en-GB", base_url=server)
+    page = context.new_page()
+    devtools = None if scripts else context.new_cdp_session(page)
+
+    def page_scripts(on: bool):
+        if devtools:
+            devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+    def violations() -> list[str]:
+        page_scripts(True)
+        try:
+            found = axe.run(page).response["violations"]
+        finally:
+            page_scripts(False)
+        return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
+                if v["impact"] in ("moderate", "serious", "critical")]
+
+    try:
+        page_scripts(False)
+        page.goto(f"/matches/{match_id}/hands/{hands[2]['id']}/delete")
+        page.locator("form button.danger").tap()
+        expect(page.locator('[data-testid="notice-action"]')).to_contain_text("Hand 3 deleted")
+        expect(page.locator('[data-testid="edit-last"]')).to_have_text("Edit hand 2")
+        assert page.evaluate("document.documentElement.classList.contains('js')") is scripts
+        assert violations() == []
+        page.locator("button", has_text="Move to the archive").tap()
+        expect(page.locator('[data-testid="notice-action"]')).to_contain_text("is archived")
+        assert violations() == []
     finally:
         context.close()
