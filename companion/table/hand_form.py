@@ -156,14 +156,16 @@ class HandFormBase(FlaskForm):
         return tallies
 
     def fill(self, entry: dict[str, Any]) -> None:
-        """Set the fields from a stored entry, to edit it."""
+        """Set the fields from a stored entry, to edit it: cards as the player tapped them (the
+        rest given to the biggest pile, every other pile's cards tapped), or the counts."""
         self.mode.data = entry["mode"]
         for i, count in enumerate(entry.get("sweeps") or [t["sweeps"] for t in entry["tallies"]]):
             self[f"sweeps_{i}"].data = count
         if entry["mode"] == "piles":
-            self.rest.data = str(len(entry["piles"]) - 1)
-            for side, pile in enumerate(entry["piles"][:-1]):
-                for card in pile:
+            rest = rest_of(entry["piles"])
+            self.rest.data = str(rest)
+            for side, pile in enumerate(entry["piles"]):
+                for card in pile if side != rest else ():
                     self[f"c_{card}"].data = str(side)
         else:
             for i, tally in enumerate(entry["tallies"]):
@@ -180,6 +182,13 @@ class HandFormBase(FlaskForm):
             self[f"decl_{k}_side"].data = str(declaration["side"])
             self[f"decl_{k}_deal"].data = str(declaration["deal"])
             self[f"decl_{k}_cards"].data = list(declaration["cards"])
+
+
+def rest_of(piles: list[list[str]]) -> int:
+    """The side whose pile a hand by cards gives the cards not tapped: the biggest, as the
+    player taps the smaller piles (the last side on a tie, the form's own default)."""
+    biggest = max(len(pile) for pile in piles)
+    return max(side for side, pile in enumerate(piles) if len(pile) == biggest)
 
 
 def hand_form(match: Match, **kwargs) -> HandFormBase:
