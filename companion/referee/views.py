@@ -194,9 +194,11 @@ def primiera():
 
 
 # What a hand's form carries through the tool (``keep``): its own fields' names, at most so
-# many. The answer sets the primiera and the page its CSRF token; the rest goes back as it came.
+# many, but the CSRF token and the button (the page gives them afresh); the answer sets the
+# primiera. The rest goes back as it came.
 FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-SET_BY_THE_ANSWER = {"primiera", "primiera_best", "csrf_token", "switch"}
+GIVEN_AFRESH = {"csrf_token", "switch"}
+SET_BY_THE_ANSWER = {"primiera", "primiera_best"}
 
 
 def back_to_hand(ctx: Context, result: PrimieraResult | None) -> dict[str, Any] | None:
@@ -208,7 +210,8 @@ def back_to_hand(ctx: Context, result: PrimieraResult | None) -> dict[str, Any] 
     keep = request.args.get("keep")
     if ctx.match is None or keep is None or len(keep) > 6000 or ctx.rules.primiera not in SCALES:
         return None
-    fields = [(name, value) for name, value in parse_qsl(keep)[:400] if FIELD_NAME.fullmatch(name)]
+    fields = [(name, value) for name, value in parse_qsl(keep)[:400]
+              if FIELD_NAME.fullmatch(name) and name not in GIVEN_AFRESH]
     hand = request.args.get("hand", type=int)
     action = (url_for("table.edit_hand", match_id=ctx.match.id, hand_id=hand) if hand
               else url_for("table.new_hand", match_id=ctx.match.id))
