@@ -13,10 +13,11 @@ from wtforms.widgets import HiddenInput
 
 from ..i18n import card_in_words, suit_words
 from ..matches import Match, score_entry
-from ..rules import HandScore, ScopaError, deck
+from ..rules import HandScore, ScopaError, Tally, deck
 from ..rules.cards import Card, parse_cards, suit_values
 from ..rules.primiera import SCALES, PrimieraResult, decide_piles
 from ..rules.said import said, said_n
+from ..rules.tally import primiera_cards_of
 from ..web.forms import CardGrid, card_rows, options, pile_fields
 
 # The counts a hand by counts asks for, as its refusals name them (translated with them).
@@ -119,7 +120,7 @@ class HandFormBase(FlaskForm):
 
     def so_far(self) -> tuple[HandScore, list[str]]:
         """The hand as entered so far, for the live preview: its score, and in words what it
-        still waits for ("Bruno's cards", "Settebello"; nothing once it is all in). A refusal
+        still waits for ("Cards of Bruno", "Settebello"; nothing once it is all in). A refusal
         (ScopaError) here is a real contradiction: a count not entered yet is awaited."""
         awaited = self._awaited() if self.mode.data == "tallies" else []
         if not awaited:
@@ -215,11 +216,12 @@ class HandFormBase(FlaskForm):
             return None
         best = [side.split() for side in self.primiera_best.data.split("/")]
         rules, chosen = self.match.rules, self.primiera.data
-        try:
-            if len(best) != len(self.match.sides):
-                return None
-            worked = decide_piles([parse_cards(cards) for cards in best], rules.primiera,
-                                  rules.missing_suit)
+        if len(best) != len(self.match.sides):
+            return None
+        try:        # checked as the rules check a stored entry's
+            cards = primiera_cards_of([Tally(None, None, primiera_cards=side) for side in best],
+                                      rules, self.match.names)
+            worked = decide_piles(cards, rules.primiera, rules.missing_suit)
         except ScopaError:
             return None
         if worked.winner is None:

@@ -273,6 +273,18 @@ def test_a_primiera_chosen_otherwise_is_the_players(client):
         "marked for Bruno by the players"
 
 
+@pytest.mark.parametrize("best", ["7d 6c/7d 6b", "7d 6d/7c", "7d/6c/1s", "7x/6c"])
+def test_best_cards_that_cannot_be_are_dropped_by_the_form_not_refused(client, best):
+    """The hidden field holds what the tool sent; anything else in it (no real tool sends it)
+    is dropped, so the primiera is the players' and the hand saves: a form without
+    JavaScript could never clear it."""
+    match_id = new_match(client)
+    sent = {**TYPED, "primiera_best": best, "primiera": "0", "save": "1"}
+    assert client.post(f"/matches/{match_id}/hands/new", data=sent).status_code == 303
+    hand = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
+    assert all("primiera_cards" not in t for t in hand["entry"]["tallies"])
+
+
 def test_an_edit_keeps_the_referees_figures(client):
     match_id = new_match(client)
     sent = {**TYPED, "primiera_best": "7d 6c 1s 5b/6d 10c 6s 7b", "primiera": "0", "save": "1"}
