@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Collection, NamedTuple, Sequence
 
 from .rules import (
     ClaimCheck,
@@ -31,6 +31,7 @@ from .rules import (
     parse_cards,
     rules_from_dict,
     score_piles,
+    score_so_far,
     score_tallies,
 )
 from .rules.cards import suit_values
@@ -57,14 +58,19 @@ def seating(sides: Sequence[dict[str, Any]]) -> list[tuple[str, int]]:
             for s, side in enumerate(sides) if i < len(side["players"])]
 
 
-def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> HandScore:
-    """Score what the players entered for a hand: piles of cards, or counts."""
+def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str],
+                waiting: Collection[str] | None = None) -> HandScore:
+    """Score what the players entered for a hand: piles of cards, or counts. ``waiting``: a
+    hand by counts still being entered, whose items named there are not entered yet
+    (``rules.score_so_far``)."""
     declarations = [Declaration(d["side"], d["deal"], tuple(parse_cards(d["cards"], said("a declaration"))))
                     for d in entry.get("declarations", [])]
     if entry["mode"] == "piles":
         piles = [parse_cards(pile, said("{name}'s pile", name=names[side])) for side, pile in enumerate(entry["piles"])]
         return score_piles(piles, entry["sweeps"], rules, declarations, names)
     tallies = [Tally(**tally) for tally in entry["tallies"]]
+    if waiting is not None:
+        return score_so_far(tallies, rules, waiting, declarations, names)
     return score_tallies(tallies, rules, declarations, names)
 
 

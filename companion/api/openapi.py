@@ -81,7 +81,12 @@ SCHEMAS = {
         "re_bello": {"type": "boolean"}, "sweeps": {"type": "integer"}, "sevens": NULLABLE_INT,
         "sixes": NULLABLE_INT, "aces": NULLABLE_INT, "napola": {"type": "integer"},
         "scaletta_alta": {"type": "integer"}, "piva": {"type": "boolean"},
-        "primiera": {"type": "boolean"}}},
+        "primiera": {"type": "boolean"},
+        "primiera_cards": {"type": "array", "items": {"type": "string"}, "nullable": True,
+                           "description": "the side's best card of each suit, where the referee's "
+                                          "primiera tool worked it out (then the primiera is "
+                                          "decided from them, and marked on the side they give "
+                                          "it to); absent or null: marked by the players"}}},
     "HandIn": {"type": "object", "properties": {
         "number": {"type": "integer", "minimum": 1,
                    "description": "the hand this records: 409 if another was recorded there meanwhile"},

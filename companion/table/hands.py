@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from urllib.parse import urlencode
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
@@ -16,7 +17,7 @@ from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..web.access import pin_required
-from ..web.pages import first_error, flash_action, load_match
+from ..web.pages import first_error, flash_action, load_match, under_match
 from .hand_form import hand_form
 from .views import bp
 
@@ -81,6 +82,8 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
     if "check" in request.form:           # the preview, without JavaScript
         return hand_page(current, form, number, hand, items=ITEMS,
                          preview=preview_of(current, form, hand.id if hand else None))
+    if "work_out" in request.form:        # "Who has it? Work it out": the referee's tool
+        return redirect(primiera_tool(current, hand), code=303)
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
@@ -174,31 +177,55 @@ def show_hand(match_id: int, hand_id: int):
 
 @bp.post("/matches/<int:match_id>/hands/preview")
 def preview(match_id: int):
-    """The breakdown the entry would give and the totals it would lead to, as a fragment."""
+    """The breakdown the entry would give and the totals it would lead to, as a fragment. The
+    count being typed (``typing``, which companion.js sends while its keyboard is up) is judged
+    once it is left: a refusal that the form without it would not make waits till then."""
     current = load_match(match_id)
-    return render_template("table/_preview.html", match=current, items=ITEMS,
-                           **preview_of(current, hand_form(current), request.args.get("hand", type=int)))
+    editing = request.args.get("hand", type=int)
+    shown = preview_of(current, hand_form(current), editing)
+    typing = request.form.get("typing", "")
+    if "error" in shown and typing.startswith(("t_", "sweeps_")) and typing in request.form:
+        formdata = request.form.copy()
+        formdata.pop(typing)
+        shown = preview_of(current, hand_form(current, formdata=formdata), editing)
+    return render_template("table/_preview.html", match=current, items=ITEMS, **shown)
 
 
 def preview_of(current: Match, form, editing: int | None) -> dict:
-    """What the preview shows for a hand form: nothing before anything is entered, else the
-    refusal, else the hand's breakdown and the totals it leads to (``editing``: the id of the
-    hand it replaces)."""
+    """What the preview shows for a hand form: nothing before anything is entered; else the
+    hand's breakdown as far as it is entered, what it still waits for and the totals it leads
+    to; else the refusal, which is a real contradiction, never a count not entered yet
+    (``editing``: the id of the hand it replaces)."""
     if form.is_blank():
         return {"blank": True}
     try:
         if not form.validate():
             raise ScopaError(first_error(form))
-        form.entry()
+        hand, waiting = form.so_far()
     except ScopaError as error:
         return {"error": explain(error)}
-    hand = form.score
     # A new hand follows them all; an edited one follows the hands before it.
     earlier = current.hands
     if editing is not None:
         earlier = list(itertools.takewhile(lambda h: h.id != editing, current.hands))
     before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
-    return {"hand": hand, "totals": [t + p for t, p in zip(before, hand.totals)]}
+    return {"hand": hand, "waiting": waiting, "totals": [t + p for t, p in zip(before, hand.totals)]}
+
+
+# The fields a hand's form does not carry through the referee's tool: the answer sets the
+# primiera, the page gives a fresh CSRF token, and the buttons say what to do.
+NOT_CARRIED = {"csrf_token", "typing", "work_out", "switch", "check", "save", "confirm_extreme",
+               "resolve", "replace_id", "replace_version"}
+
+
+def primiera_tool(current: Match, hand: Hand | None) -> str:
+    """The referee's primiera tool for this hand: under the match's rules, with the sides'
+    names, carrying what the hand's form holds (``keep``) so that its answer comes back into
+    the form with everything typed still there (without JavaScript too)."""
+    kept = [(name, value) for name, value in request.form.items(multi=True)
+            if value != "" and name not in NOT_CARRIED]
+    return url_for("referee.primiera", **under_match(current), hand=hand.id if hand else None,
+                   keep=urlencode(kept))
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
