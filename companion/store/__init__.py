@@ -6,7 +6,8 @@
 - ``matches``: matches and their hands, and their summaries;
 - ``built``: the cache of matches worked out once per version;
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
-- ``players``: players' records, renames and merges;
+- ``players``: players' records, renames and merges, and their log (undone from it);
+- ``organiser``: the phones that are the organiser's, by their keys' hashes;
 - ``tournaments``: tournaments, their rounds and tables;
 - ``backup``: backups, and restoring one.
 
@@ -62,17 +63,28 @@ from .matches import (
     update_hand,
 )
 from .migrations import MIGRATIONS, migrate
+from .organiser import (
+    add_organiser_phone,
+    is_organiser_phone,
+    organiser_phone_count,
+    remove_organiser_phone,
+    remove_organiser_phones,
+    without_organiser_phones,
+)
 from .players import (
+    CannotUndo,
     NameTaken,
     PlayedTogether,
     extreme_hand,
     head_to_head,
     merge_players,
+    player_changes,
     player_list,
     player_match_rows,
     player_names,
     records,
     rename_player,
+    undo_change,
     variants_played,
 )
 from .seats import SEAT_STATS, SEAT_SUMS, player_key, player_row

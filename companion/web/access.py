@@ -9,7 +9,8 @@ Wrong PINs are limited per address and match (5 a minute) and per match whatever
 an hour: behind a proxy, or from many addresses, a PIN of 4 digits still takes about 250 hours of
 guessing for even odds). A try is counted before the PIN is checked, in the same step as the
 limit is checked, so a burst of tries at once cannot pass the limit; a phone already unlocked
-never needs a try, so nobody's wrong guesses lock it out.
+never needs a try, so nobody's wrong guesses lock it out. Nor does the organiser, who holds
+every match's keys (``organiser``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from flask import redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
+from .organiser import is_organiser
 
 LIMITS = {"address": (5, 60.0), "match": (20, 3600.0)}   # tries, in seconds
 
@@ -41,13 +43,17 @@ def new_access_key() -> str:
 
 
 def unlocked(match_id: int) -> bool:
-    """This phone entered the PIN of this very match (not of another with its number)."""
+    """This phone may record in this match: it entered the PIN of this very match (not of
+    another with its number), or it is the organiser's, who may correct any match."""
+    if is_organiser():
+        return True
     access = store.pin_and_key(store.get_db(), match_id)
     return bool(access and access[1] and access[1] in session.get("unlocked", []))
 
 
 def needs_pin(match_id: int) -> bool:
-    """True when the match has a PIN that this phone has not entered."""
+    """True when the match has a PIN that this phone has not entered (the organiser never
+    needs one)."""
     access = store.pin_and_key(store.get_db(), match_id)
     return bool(access and access[0]) and not unlocked(match_id)
 
@@ -94,7 +100,7 @@ def try_pin(match_id: int, pin: str) -> bool:
 
 def _right_pin(limited: Any, pin_hash: str, pin: str | None) -> bool:
     """Whether ``pin`` is the one hashed, counted against the limits of ``limited`` (a match's
-    number, or a tournament's key); a right PIN gives its try back."""
+    number); a right PIN gives its try back."""
     counted = _take_a_try(limited)
     if check_password_hash(pin_hash, pin or ""):
         _give_back(counted)
@@ -103,8 +109,8 @@ def _right_pin(limited: Any, pin_hash: str, pin: str | None) -> bool:
 
 
 def _remember(key: str) -> None:
-    """This phone holds ``key`` (a match's access key, or a tournament's) from now on; it keeps
-    the last 50."""
+    """This phone holds ``key`` (a match's access key) from now on; it keeps the last 50 (the
+    organiser, who starts a tournament's rounds, needs none of its tables' keys)."""
     session["unlocked"] = [*session.get("unlocked", [])[-49:], key]
 
 
@@ -114,30 +120,12 @@ def unlock_new(access_key: str) -> None:
 
 
 def pin_required(view: Callable) -> Callable:
-    """Send a phone without the match's PIN to the PIN page, then back here."""
+    """Send a phone without the match's PIN to the PIN page, then back here. The organiser goes
+    through: a tournament's table, or a match in play with a PIN, is theirs to correct,
+    archive or delete."""
     @wraps(view)
     def guarded(match_id: int, *args, **kwargs):
         if needs_pin(match_id):
             return redirect(url_for("table.enter_pin", match_id=match_id, next=request.full_path), code=303)
         return view(match_id, *args, **kwargs)
     return guarded
-
-
-def tournament_unlocked(tournament_id: int, pin_hash: str | None) -> bool:
-    """A tournament without a PIN is open; with one, to the phone that made it or entered it."""
-    return not pin_hash or f"t{tournament_id}:{pin_hash[-16:]}" in session.get("unlocked", [])
-
-
-def try_tournament_pin(tournament_id: int, pin_hash: str | None, pin: str | None) -> bool:
-    """Check a tournament's PIN, within the same limits as a match's; remember it when right."""
-    if not pin_hash:
-        return True
-    if not _right_pin(("tournament", tournament_id), pin_hash, pin):
-        return False
-    unlock_tournament(tournament_id, pin_hash)
-    return True
-
-
-def unlock_tournament(tournament_id: int, pin_hash: str) -> None:
-    _remember(f"t{tournament_id}:{pin_hash[-16:]}")
-    session.permanent = True

@@ -13,7 +13,7 @@ from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
-from helpers import serving
+from helpers import phone, serving
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}
@@ -225,16 +225,17 @@ def test_an_unlocked_phone_is_not_locked_out_by_wrong_guesses(app):
 
 
 def test_an_unlock_holds_for_that_match_not_its_number_in_another_store(app, client, tmp_path):
-    match_id = new_match(client, pin="2468")
-    assert client.post(f"/matches/{match_id}/pin", data={"pin": "2468"}).status_code == 303
-    assert client.get(f"/matches/{match_id}/hands/new").status_code == 200
+    scorer = phone(app)
+    match_id = new_match(scorer, pin="2468")
+    assert scorer.post(f"/matches/{match_id}/pin", data={"pin": "2468"}).status_code == 303
+    assert scorer.get(f"/matches/{match_id}/hands/new").status_code == 200
     # Another store (a restore, or --db elsewhere) with a match of the same number and another PIN.
     elsewhere = create_app({"TESTING": True, "SECRET_KEY": "test",
                             "DATABASE": str(tmp_path / "other.sqlite")}).test_client()
     assert new_match(elsewhere, pin="9999") == match_id
-    answer = restore(client, elsewhere.get("/backup/download").data)
+    answer = restore(client, elsewhere.get("/backup/download").data)     # on the machine itself
     assert answer.status_code == 303
-    page = client.get(f"/matches/{match_id}/hands/new")
+    page = scorer.get(f"/matches/{match_id}/hands/new")
     assert page.status_code == 303 and "/pin" in page.headers["Location"]
 
 
