@@ -1,5 +1,6 @@
 """/organiser: a phone becomes the organiser's by opening the link ``scopa-companion`` prints
-(``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out."""
+(``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out. The
+organiser's page also lists the matches deleted in the last day, to bring one back."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from flask import Blueprint, current_app, flash, redirect, render_template, requ
 from flask_babel import gettext as _, ngettext
 
 from .. import store
+from ..i18n import explain
+from ..matches import Ledger, listed
 from ..web import organiser
 from ..web.pages import first_error, is_local, on_this_site
 from .forms import CodeForm
@@ -17,10 +20,15 @@ bp = Blueprint("organiser", __name__)
 
 
 def show(form: CodeForm, error: str | None = None, status: int = 200):
+    db = store.get_db()
+    deleted = []
+    if organiser.is_organiser():
+        store.purge_deleted(db)
+        deleted = [(listed(row), row["deleted"]) for row in store.deleted_matches(db)]
     return render_template(
         "organiser/organiser.html", form=form, error=error, local=is_local(),
         this_phone=organiser.is_this_phone(), has_code=bool(organiser.current_code()),
-        phones=store.organiser_phone_count(store.get_db())), status
+        phones=store.organiser_phone_count(db), deleted=deleted), status
 
 
 @bp.route("/organiser", methods=["GET", "POST"])
@@ -73,3 +81,19 @@ def log_out_everyone():
                    "%(num)d phones logged out. The machine that runs the companion is still the "
                    "organiser; a phone becomes it again with the code.", count))
     return redirect(url_for("organiser.page"), code=303)
+
+
+@bp.post("/organiser/deleted/<int:match_id>/restore")
+@organiser.organiser_required(lambda: _("Ask the organiser to bring a deleted match back."))
+def restore_match(match_id: int):
+    """A match deleted in the last day, back as it was (its hands, its players' records)."""
+    try:
+        store.restore_match(store.get_db(), match_id, Ledger)
+    except store.Gone:
+        flash(_("That match cannot come back any more: it was deleted more than a day ago."))
+        return redirect(url_for("organiser.page"), code=303)
+    except store.CannotRestore as refused:
+        flash(_("Not brought back: %(why)s.", why=explain(refused)))
+        return redirect(url_for("organiser.page"), code=303)
+    flash(_("Match %(number)s is back, with its hands.", number=match_id))
+    return redirect(url_for("table.match", match_id=match_id), code=303)

@@ -9,6 +9,7 @@
 - ``players``: players' records, renames and merges, and their log (undone from it);
 - ``organiser``: the phones that are the organiser's, by their keys' hashes;
 - ``tournaments``: tournaments, their rounds and tables;
+- ``trash``: deleted matches, kept a day for the organiser to bring back;
 - ``backup``: backups, and restoring one.
 
 A hand row keeps what the players entered and the points it was scored at when saved; the rules
@@ -50,7 +51,6 @@ from .matches import (
     archive_match,
     create_match,
     delete_hands,
-    delete_match,
     hand_row,
     hand_rows,
     match_row,
@@ -96,6 +96,7 @@ from .tournaments import (
     tournament_state,
     tournament_version,
 )
+from .trash import CannotRestore, delete_match, deleted_matches, purge_deleted, restore_match
 
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:
@@ -105,6 +106,7 @@ def init_app(app: Flask, ledger: MakeLedger) -> None:
         db = connect(app.config["DATABASE"])
         try:
             migrate(db, ledger)
+            purge_deleted(db)       # matches deleted more than a day ago: gone for good
         finally:
             db.conn.close()
     except sqlite3.DatabaseError as error:      # not a store at all, or an unreadable one

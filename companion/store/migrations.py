@@ -167,6 +167,9 @@ def _m010_organiser_and_player_changes(db: sqlite_utils.Database, ledger: MakeLe
     # player_changes: every rename and merge, with what it moved (details: the seats that were
     # the merged player's, the players merged into it before, the tournaments' entrants it
     # renamed), so it can be shown on the player's page and undone.
+    # matches.trash: a match deleted in the last day keeps its row whole, its hands marked
+    # deleted with it; its seats (out of every record) and the ids of those hands wait here
+    # until the organiser brings it back, or the day is over.
     db["organiser_phones"].create({"key_hash": str, "created": str}, pk="key_hash",
                                   not_null={"created"})
     db["player_changes"].create({"id": int, "kind": str, "player_id": int, "into_id": int,
@@ -176,6 +179,7 @@ def _m010_organiser_and_player_changes(db: sqlite_utils.Database, ledger: MakeLe
                                                    "details", "created"})
     db["player_changes"].create_index(["player_id", "id"])
     db["player_changes"].create_index(["into_id", "id"])
+    db["matches"].add_column("trash", str)
 
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [

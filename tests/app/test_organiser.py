@@ -10,6 +10,7 @@ header. Wrong codes are limited per address and never lock the right code out.""
 import hmac
 import io
 import os
+import random
 import re
 import sqlite3
 import subprocess
@@ -23,7 +24,7 @@ import pytest
 
 from companion import cli, create_app
 from companion.web import organiser
-from helpers import HAND, free_port, new_match, phone
+from helpers import HAND, free_port, new_match, phone, random_hand
 
 CODE = "K7P-2QX"
 
@@ -427,3 +428,87 @@ def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path)
         process.wait(timeout=10)
         process.stdout.close()
 
+
+
+# -- A deleted match comes back within a day (issue 26, point 4) ------------------------------
+
+def delete(client, match_id):
+    version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
+    assert client.post(f"/matches/{match_id}/delete", data={"version": version}).status_code == 303
+
+
+def test_a_deleted_match_comes_back_from_the_organisers_list_as_it_was(app, client):
+    rng = random.Random(4)
+    first = new_match(client, players=["Anna", "Bruno"], options={"target": 3})
+    while not client.get(f"/api/v1/matches/{first}").get_json()["outcome"]["over"]:
+        client.post(f"/api/v1/matches/{first}/hands", json=random_hand(2, rng))
+    rematch = int(client.post(f"/matches/{first}/rematch").headers["Location"].rsplit("/", 1)[1])
+    for _ in range(2):
+        client.post(f"/api/v1/matches/{rematch}/hands", json=random_hand(2, rng))
+    anna = players(client)["Anna"]
+    before = (client.get(f"/api/v1/matches/{rematch}").get_json(),
+              client.get(f"/api/v1/players/{anna}").get_json())
+    delete(client, rematch)
+    assert client.get(f"/matches/{rematch}").status_code == 404
+    assert client.get(f"/api/v1/players/{anna}").get_json()["last_matches"] == [first]
+    # A phone: no Deleted list, and no way to bring it back.
+    watching = phone(app)
+    assert 'data-testid="deleted"' not in watching.get("/organiser").get_data(as_text=True)
+    assert watching.post(f"/organiser/deleted/{rematch}/restore").status_code == 403
+    # The organiser: listed, brought back with its hands and every count, the rematch link too.
+    listed = client.get("/organiser").get_data(as_text=True)
+    assert f"/organiser/deleted/{rematch}/restore" in listed and "Anna – Bruno" in listed
+    answer = client.post(f"/organiser/deleted/{rematch}/restore")
+    assert answer.status_code == 303 and answer.headers["Location"] == f"/matches/{rematch}"
+    assert client.get(f"/api/v1/players/{anna}").get_json() == before[1]
+    back = client.get(f"/api/v1/matches/{rematch}").get_json()
+    assert back["hands"] == before[0]["hands"] and back["totals"] == before[0]["totals"]
+    assert f'href="/matches/{rematch}"' in client.get(f"/matches/{first}").get_data(as_text=True)
+    assert f"/organiser/deleted/{rematch}/restore" not in client.get("/organiser").get_data(as_text=True)
+
+
+def test_after_a_day_a_deleted_match_is_gone_for_good(app, client):
+    match_id = new_match(client)
+    client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    delete(client, match_id)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE matches SET deleted = '2020-01-01T00:00:00+00:00' WHERE id = ?", [match_id])
+    page = client.get("/organiser").get_data(as_text=True)              # purged on the way
+    assert f"/organiser/deleted/{match_id}/restore" not in page
+    answer = client.post(f"/organiser/deleted/{match_id}/restore", follow_redirects=True)
+    assert "deleted more than a day ago" in answer.get_data(as_text=True)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM hands WHERE match_id = ?", [match_id]).fetchone()[0] == 0
+        assert conn.execute("SELECT sides, pin_hash, trash FROM matches WHERE id = ?", [match_id]).fetchone() == ("[]", None, None)
+    assert client.get(f"/matches/{match_id}").status_code == 404
+
+
+def player_id(app, name):
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()[0]
+
+
+def test_a_deleted_match_comes_back_under_the_names_its_players_have_now(app, client):
+    """Bruno renamed and Ana merged into Anna while the match was deleted: it comes back seating
+    Anna and Bruno R, and counts in their records."""
+    match_id = new_match(client, players=["Ana", "Bruno"])
+    new_match(client, players=["Anna", "Carla"])
+    delete(client, match_id)
+    ana, anna, bruno = (player_id(app, name) for name in ("Ana", "Anna", "Bruno"))
+    assert client.post(f"/players/{bruno}/rename", data={"name": "Bruno R"}).status_code == 303
+    assert client.post(f"/players/{ana}/merge?into={anna}").status_code == 303
+    assert client.post(f"/organiser/deleted/{match_id}/restore").status_code == 303
+    sides = client.get(f"/api/v1/matches/{match_id}").get_json()["sides"]
+    assert [side["name"] for side in sides] == ["Anna", "Bruno R"]
+    assert client.get(f"/api/v1/players/{anna}").get_json()["playing"] == 2
+    assert client.get(f"/api/v1/players/{bruno}").get_json()["last_matches"] == [match_id]
+
+
+def test_a_match_whose_two_players_became_one_stays_deleted(app, client):
+    match_id = new_match(client, players=["Ana", "Anna"])
+    delete(client, match_id)
+    ana, anna = player_id(app, "Ana"), player_id(app, "Anna")
+    assert client.post(f"/players/{ana}/merge?into={anna}").status_code == 303
+    answer = client.post(f"/organiser/deleted/{match_id}/restore", follow_redirects=True)
+    assert "two of its players were merged into Anna since" in answer.get_data(as_text=True)
+    assert client.get(f"/matches/{match_id}").status_code == 404
