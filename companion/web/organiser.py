@@ -156,11 +156,8 @@ def log_out() -> None:
     g.pop("organiser", None)
 
 
-def back_here() -> str:
-    """Where to come back once the code is typed: this page for a GET, else the page the form
-    was sent from (when it is this site's)."""
-    if request.method == "GET":
-        return request.full_path.rstrip("?")
+def _referrer() -> str:
+    """The page the request came from, when it is this site's; else empty."""
     referrer = request.referrer or ""
     root = request.host_url.rstrip("/")
     return on_this_site(referrer[len(root):] if referrer.startswith(root) else "", "")
@@ -168,8 +165,10 @@ def back_here() -> str:
 
 def refuse(message: str):
     """The page a phone that is not the organiser's gets instead: 403, with what to ask for and
-    the way to type the code."""
-    return render_template("organiser_only.html", message=message, back=back_here()), 403
+    the way to type the code (then on to this page, or for a form, the page it was sent from)."""
+    back = _referrer()
+    after = request.full_path.rstrip("?") if request.method == "GET" else back
+    return render_template("organiser_only.html", message=message, after=after, back=back), 403
 
 
 def organiser_required(message: Callable[[], str]) -> Callable[[Callable], Callable]:

@@ -512,3 +512,17 @@ def test_a_match_whose_two_players_became_one_stays_deleted(app, client):
     answer = client.post(f"/organiser/deleted/{match_id}/restore", follow_redirects=True)
     assert "two of its players were merged into Anna since" in answer.get_data(as_text=True)
     assert client.get(f"/matches/{match_id}").status_code == 404
+
+
+def test_the_refusal_leads_the_organiser_in_and_back_to_the_page(app):
+    organiser_phone = phone(app)
+    refused = organiser_phone.get("/tournaments/new", headers={"Referer": "http://localhost/tournaments"})
+    page = refused.get_data(as_text=True)
+    way_in = re.search(r'href="(/organiser\?next=[^"]+)"', page)[1]
+    assert way_in == "/organiser?next=/tournaments/new" and 'href="/tournaments"' in page
+    assert 'name="next" type="hidden" value="/tournaments/new"' in organiser_phone.get(way_in).get_data(as_text=True)
+    answer = organiser_phone.post("/organiser", data={"code": CODE, "next": "/tournaments/new"})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/tournaments/new"
+    assert organiser_phone.get("/tournaments/new").status_code == 200
+    outside = organiser_phone.post("/organiser", data={"code": CODE, "next": "//evil.example/"})
+    assert outside.headers["Location"] == "/organiser"
