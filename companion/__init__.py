@@ -1,8 +1,8 @@
 """The Scopa companion: keeps the score of a real game of Scopa, computed from the cards.
 
 ``create_app`` builds the Flask app: its configuration, its extensions, and its rooms, one
-blueprint each (``table``, ``referee``, ``players``, ``tournaments``, ``backup``, ``api``). See
-ARCHITECTURE.md for the rooms and the one-way arrows between the layers.
+blueprint each (``table``, ``referee``, ``players``, ``tournaments``, ``backup``, ``organiser``,
+``api``). See ARCHITECTURE.md for the rooms and the one-way arrows between the layers.
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE=database or str(folder / "scopa.sqlite"),
         TRUST_PROXY=os.environ.get("SCOPA_TRUST_PROXY", "") not in ("", "0", "false", "no"),
         STORE_NOTE=note,
+        # The organiser's code (web.organiser): the scopa-companion command sets a fresh one at
+        # each start, or the club's own; without one only the machine itself is the organiser.
+        ORGANISER_CODE=None,
         LANG=os.environ.get("SCOPA_LANG") or "it",   # when neither the switch nor the phone says
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
         SESSION_COOKIE_SAMESITE="Lax",
@@ -67,8 +70,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     @app.before_request
     def restore_size_limit():
         """A backup upload may be far larger than any other request: its limit is set before
-        the CSRF check reads the form (registered first, so it runs first)."""
-        if request.endpoint == "backup.restore":
+        the CSRF check reads the form (registered first, so it runs first), and only for the
+        organiser, the one who may restore."""
+        from .web.organiser import is_organiser
+        if request.endpoint == "backup.restore" and is_organiser():
             request.max_content_length = RESTORE_LIMIT
 
     csrf.init_app(app)
@@ -76,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from . import api, i18n, store, table, web
     from .backup import views as backup
     from .matches import Ledger
+    from .organiser import views as organiser
     from .players import views as players
     from .referee import views as referee
     from .tournaments import views as tournaments
@@ -86,7 +92,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # Each room's blueprint from its views (a room's package imports no views, so the JSON API
     # may call a room's service module without loading its pages); the table's package also
     # registers a hand's routes.
-    for room in (table, referee, players, tournaments, backup):
+    for room in (table, referee, players, tournaments, backup, organiser):
         app.register_blueprint(room.bp)
     api.init_app(app, csrf)
     return app

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Callable, TextIO
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
@@ -140,6 +140,47 @@ def print_join(urls: list[str], local_url: str, stream: TextIO | None = None) ->
     say(f"On this machine: {local_url}")
 
 
+# A club's own organiser's PIN is at least this long: wrong codes are limited per address only,
+# so that no guest can lock the organiser out (web.organiser), and a short one would be guessed.
+ORGANISER_PIN_MIN = 6
+
+
+def organiser_line(url: str, code: str, fixed: bool) -> str:
+    """What the terminal says to the organiser: the link with the fresh code (the join address's
+    /organiser), or, for a club's own PIN, where to type it (the PIN itself is never printed: the
+    screen may be shared, and the PIN lasts from week to week).
+
+    >>> organiser_line("http://192.168.1.23:8000/", "K7P-2QX", fixed=False)
+    'Organiser: open http://192.168.1.23:8000/organiser?code=K7P-2QX on your phone'
+    >>> organiser_line("http://192.168.1.23:8000/", "scopa-club", fixed=True)
+    "Organiser: open http://192.168.1.23:8000/organiser on your phone and type the club's organiser PIN"
+    """
+    page = f"{url.rstrip('/')}/organiser"
+    if fixed:
+        return f"Organiser: open {page} on your phone and type the club's organiser PIN"
+    return f"Organiser: open {page}?code={quote(code, safe='')} on your phone"
+
+
+def print_organiser(url: str, code: str, fixed: bool, qr: bool = False,
+                    stream: TextIO | None = None) -> None:
+    """The organiser's line, and with ``qr`` (--organiser-qr) its link as a QR code, code and
+    all: off by default, since the screen the join code is shown on may be shared."""
+    stream = stream if stream is not None else sys.stdout
+    line = organiser_line(url, code, fixed)
+    if not printable(line, stream):
+        line = line.encode("ascii", "backslashreplace").decode("ascii")
+    print(line, file=stream, flush=True)
+    if qr:
+        import segno
+        drawing = io.StringIO()
+        link = f"{url.rstrip('/')}/organiser?code={quote(code, safe='')}"
+        segno.make(link, error="m").terminal(out=drawing, compact=True)
+        if printable(drawing.getvalue(), stream):
+            stream.write(drawing.getvalue())
+        else:
+            print("(This terminal cannot draw the organiser's QR code.)", file=stream, flush=True)
+
+
 def announce(address: str, port: int, stream: TextIO | None = None) -> Callable[[], None] | None:
     """Announce the companion over mDNS as scopa-companion.local, when the zeroconf extra is
     installed. Returns what withdraws the announcement, or None when nothing was announced
@@ -220,6 +261,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
                              "to the companion, so 600 phones hold 2,400 to 3,600; past the "
                              "limit a phone waits, and its page may never load")
+    parser.add_argument("--organiser-pin", default=os.environ.get("SCOPA_ORGANISER_PIN") or None,
+                        help="the organiser's code, the same at every start (at least "
+                             f"{ORGANISER_PIN_MIN} characters; env SCOPA_ORGANISER_PIN); by "
+                             "default a fresh one is printed at each start. A phone that opens "
+                             "the organiser's link or types the code is the organiser's until "
+                             "it logs out; this machine always is")
+    parser.add_argument("--organiser-qr", action="store_true",
+                        help="also draw the organiser's link, code and all, as a QR code (off by "
+                             "default: the screen may be shared)")
     return parser.parse_args(argv)
 
 
@@ -278,6 +328,12 @@ def main(argv: list[str] | None = None) -> int:
     from waitress import serve
 
     from . import create_app, store
+    from .web.organiser import new_code, normalised
+
+    if args.organiser_pin is not None and len(normalised(args.organiser_pin)) < ORGANISER_PIN_MIN:
+        print(f"scopa-companion: --organiser-pin: at least {ORGANISER_PIN_MIN} characters (not "
+              f"counting spaces and dashes), so that it cannot be guessed", file=sys.stderr)
+        return 2
 
     try:
         app = create_app()
@@ -310,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     app.config["LAN_URLS"] = urls
     app.config["TRUSTED_HOSTS"] = allowed_hosts(args.host, addresses, args.url)
     print_join(urls, f"http://127.0.0.1:{args.port}/")
+    app.config["ORGANISER_CODE"] = args.organiser_pin or new_code()
+    print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
     files = raise_open_file_limit(args.connection_limit + 64)
     connections = min(args.connection_limit, max(16, files - 64))
     if connections < args.connection_limit:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import settings
 
 from companion import create_app
-from companion.web import access
+from companion.web import access, organiser
 from helpers import FUZZ, serving
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for
@@ -79,10 +79,12 @@ def client(app):
 
 @pytest.fixture
 def fresh_rate_limit():
-    """The wrong PINs counted so far forgotten: the limits' table is one for the whole process.
-    Modules that count tries ask for it with ``pytest.mark.usefixtures``."""
+    """The wrong PINs (and organiser's codes) counted so far forgotten: the limits' tables are
+    one for the whole process. Modules that count tries ask for it with
+    ``pytest.mark.usefixtures``."""
     access._tries.clear()
     access._trusted.clear()
+    organiser._tries.clear()
 
 
 @pytest.fixture

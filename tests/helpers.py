@@ -70,6 +70,19 @@ FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
 
 
+# A phone on the club's Wi-Fi. The test client is the machine itself (127.0.0.1) unless told
+# otherwise, and the machine is always the organiser: it needs no PIN, and may do what only the
+# organiser may. A test of what a phone may do asks for one.
+PHONE = {"REMOTE_ADDR": "192.168.1.23"}
+
+
+def phone(app, address: str = PHONE["REMOTE_ADDR"]):
+    """A test client that is a phone at ``address`` on the network, not the machine itself."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
 def new_match(client, **extra):
     """A match of Anna and Bruno made through the JSON API (``extra`` joins its body): its id."""
     response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})

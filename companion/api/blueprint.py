@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, g, jsonify
 from werkzeug.exceptions import HTTPException
 
 from .. import store
 from ..i18n import for_api
 from ..matches import MatchOver
 from ..rules import ScopaError
-from ..rules.said import said, said_n
+from ..rules.said import Said, said, said_n
 from ..web.access import TooManyTries
+from ..web.organiser import TooManyCodes, is_organiser
 from .parse import Forbidden, NotFoundError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -51,8 +52,28 @@ def storage_failed(error):
 
 @bp.errorhandler(Forbidden)
 def forbidden(error):
-    """A write without the PIN it needs: 403."""
+    """A write without the PIN it needs, or what only the organiser may do: 403."""
     return jsonify({"error": for_api(error)}), 403
+
+
+def organiser_only(refusal: Said) -> None:
+    """Only the organiser gets past: the machine itself, or a request with the organiser's code
+    in X-Scopa-Organiser. Else 403 with ``refusal``, or 429 after too many wrong codes."""
+    if is_organiser():
+        return
+    if g.get("organiser_wait"):
+        raise TooManyCodes(g.organiser_wait)
+    raise Forbidden(refusal)
+
+
+@bp.errorhandler(TooManyCodes)
+def too_many_codes(error: TooManyCodes):
+    """Too many wrong organiser's codes from this address: 429, saying how long to wait."""
+    minutes = max(1, math.ceil(error.wait / 60))
+    return jsonify({"error": for_api(said_n(
+        "too many wrong organiser's codes from this address: wait {n} minute, then try again",
+        "too many wrong organiser's codes from this address: wait {n} minutes, then try again",
+        minutes))}), 429
 
 
 @bp.errorhandler(MatchOver)

@@ -246,6 +246,12 @@ TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schem
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 HAND_ID = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 PIN = {"name": "X-Scopa-PIN", "in": "header", "required": False, "schema": {"type": "string"}}
+ORGANISER = {"name": "X-Scopa-Organiser", "in": "header", "required": False, "schema": {"type": "string"},
+             "description": "the organiser's code, as scopa-companion prints it at start (K7P-2QX), "
+                            "or the club's own (--organiser-pin): what only the organiser may do "
+                            "needs it (403 without it, 429 after too many wrong codes from one "
+                            "address), and with it no match asks for its PIN. Requests from the "
+                            "machine that runs the companion need none."}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
             "description": 'the hand\'s ETag ("<version>"): the version the change was made from'}
 WRITE_ERRORS = {"400": ERROR, "403": ERROR, "404": ERROR, "413": ERROR, "429": ERROR,
@@ -293,7 +299,7 @@ SPEC = {
                        "(the second answer is 200 with the hand already saved; the same key with "
                        "another hand answers 422).",
             "operationId": "addHand",
-            "parameters": [MATCH_ID, PIN,
+            "parameters": [MATCH_ID, PIN, ORGANISER,
                            {"name": "Idempotency-Key", "in": "header", "required": False,
                             "schema": {"type": "string"}}],
             "requestBody": body("HandIn"),
@@ -308,14 +314,14 @@ SPEC = {
                     "parameters": [MATCH_ID, HAND_ID],
                     "responses": {"200": ok("HandSaved"), "404": ERROR}},
             "put": {"summary": "Replace a hand's entry, from the version it was made from",
-                    "operationId": "editHand", "parameters": [MATCH_ID, HAND_ID, PIN, IF_MATCH],
+                    "operationId": "editHand", "parameters": [MATCH_ID, HAND_ID, PIN, ORGANISER, IF_MATCH],
                     "requestBody": body("HandChange"),
                     "responses": {"200": ok("HandSaved", "changed"),
                                   "409": ok("Problem", "changed meanwhile: the hand as it is now"),
                                   **WRITE_ERRORS}},
             "delete": {"summary": "Delete a hand, from the version it was made from",
                        "operationId": "deleteHand",
-                       "parameters": [MATCH_ID, HAND_ID, PIN, IF_MATCH,
+                       "parameters": [MATCH_ID, HAND_ID, PIN, ORGANISER, IF_MATCH,
                                       {"name": "version", "in": "query", "required": False,
                                        "schema": {"type": "integer", "minimum": 1}}],
                        "responses": {"200": ok("HandDeleted", "deleted"),
@@ -323,21 +329,25 @@ SPEC = {
                                      **WRITE_ERRORS}}},
         "/api/v1/tournaments": {"post": {
             "summary": "Make a tournament (round-robin, swiss or knockout); its rounds start with "
-                       "POST .../rounds", "operationId": "createTournament",
+                       "POST .../rounds. The organiser only (X-Scopa-Organiser).",
+            "operationId": "createTournament", "parameters": [ORGANISER],
             "requestBody": body("NewTournament"),
             "responses": {"201": {**ok("Tournament", "the tournament"), "links": {
                 "StartRound": {"operationId": "startRound",
                                "parameters": {"tournament_id": "$response.body#/id"}}}},
-                "400": ERROR, "413": ERROR, "503": WRITE_ERRORS["503"]}}},
+                "400": ERROR, "403": {**ERROR, "description": "not the organiser"}, "413": ERROR,
+                "429": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/tournaments/{tournament_id}": {"get": {
             "summary": "A tournament: its rounds and tables (each an ordinary match), standings, winner",
             "parameters": [TOURNAMENT_ID], "responses": {"200": ok("Tournament"), "404": ERROR}}},
         "/api/v1/tournaments/{tournament_id}/rounds": {"post": {
-            "summary": "Start the next round, the first included: one match per table",
-            "operationId": "startRound", "parameters": [TOURNAMENT_ID, PIN],
+            "summary": "Start the next round, the first included: one match per table (each with the "
+                       "tournament's PIN, if it has one). The organiser only (X-Scopa-Organiser).",
+            "operationId": "startRound", "parameters": [TOURNAMENT_ID, ORGANISER],
             "responses": {"201": ok("Tournament", "started"),
                           "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
-                          "403": ERROR, "404": ERROR, "429": ERROR, "503": WRITE_ERRORS["503"]}}},
+                          "403": {**ERROR, "description": "not the organiser"}, "404": ERROR,
+                          "429": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/players": {"get": {
             "summary": "The players' records, most matches won first, a page at a time (names "
                        "typed in matches are matched trimmed and case-insensitive)",

@@ -1,17 +1,17 @@
-"""Tournaments over JSON: make one, read it, start its next round (with its PIN in X-Scopa-PIN)."""
+"""Tournaments over JSON: make one and start its next round (the organiser only: the organiser's
+code in X-Scopa-Organiser), read it."""
 
 from __future__ import annotations
 
-from flask import jsonify, request, url_for
+from flask import jsonify, url_for
 
 from .. import store
 from ..i18n import for_api
 from ..rules.said import said
 from ..tournaments.model import TournamentError
 from ..tournaments.service import create, load, start_next_round, tournament_json
-from ..web.access import try_tournament_pin
-from .blueprint import bp
-from .parse import BadRequest, Forbidden, NotFoundError, body, created
+from .blueprint import bp, organiser_only
+from .parse import BadRequest, NotFoundError, body, created
 
 
 def _tournament(tournament_id: int):
@@ -24,7 +24,10 @@ def _tournament(tournament_id: int):
 
 @bp.post("/tournaments")
 def create_tournament_api():
-    """A new tournament, checked whole first (400 in words); 201 with where it lives."""
+    """A new tournament, checked whole first (400 in words); 201 with where it lives. The
+    organiser only."""
+    organiser_only(said("only the organiser may make a tournament: send the organiser's code in "
+                        "the X-Scopa-Organiser header"))
     data = body()
     try:
         tournament_id = create(
@@ -46,11 +49,10 @@ def get_tournament(tournament_id: int):
 @bp.post("/tournaments/<int:tournament_id>/rounds")
 def start_round_api(tournament_id: int):
     """Start the next round (the first included): 409 while a round is being played, or once
-    the tournament is over. With a PIN, X-Scopa-PIN."""
+    the tournament is over. The organiser only."""
     found = _tournament(tournament_id)
-    if found.pin_hash and not try_tournament_pin(tournament_id, found.pin_hash,
-                                                 request.headers.get("X-Scopa-PIN")):
-        raise Forbidden(said("this tournament has a PIN: send it in the X-Scopa-PIN header"))
+    organiser_only(said("only the organiser may start a round: send the organiser's code in the "
+                        "X-Scopa-Organiser header"))
     try:
         start_next_round(found)
     except (TournamentError, store.RoundStarted) as problem:

@@ -1,5 +1,6 @@
 """Backup and restore of the whole store, and every match as one CSV. The store holds every
-match's PIN hash: it leaves the server, and a restore replaces it, only on the machine itself."""
+match's PIN hash: it leaves the server, and a restore replaces it, only for the organiser (the
+machine itself, or the organiser's phone)."""
 
 from __future__ import annotations
 
@@ -14,30 +15,30 @@ from .. import store
 from ..i18n import explain
 from ..matches import Ledger, listed
 from ..web import exports
-from ..web.pages import csv_answer, is_local
+from ..web.organiser import organiser_required
+from ..web.pages import csv_answer
 
 bp = Blueprint("backup", __name__)
 
 
 @bp.get("/backup")
 def page():
-    """The backup page: download and restore, or how to on the machine itself."""
-    return render_template("backup/backup.html", local=is_local())
+    """The backup page: download and restore for the organiser; whom to ask for anyone else."""
+    return render_template("backup/backup.html")
 
 
 @bp.get("/backup/download")
+@organiser_required(lambda: _("The backup, with every match's PIN, can only be downloaded by the "
+                              "organiser: ask them."))
 def download():
-    """The whole store, copied consistently while phones save; only on the machine itself."""
-    # The whole store holds every match's PIN hash: it leaves the server only on its own machine.
-    if not is_local():
-        return render_template("error.html", message=_(
-            "The backup, with every match's PIN, can only be downloaded on the machine that runs "
-            "the companion.")), 403
+    """The whole store, copied consistently while phones save (the organiser's phones left
+    out); the organiser only, since it holds every match's PIN hash."""
     instance = Path(current_app.config["DATABASE"]).parent
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     with tempfile.TemporaryDirectory(dir=instance) as folder:
         target = Path(folder) / f"scopa-{stamp}.sqlite"
         store.backup_to(current_app.config["DATABASE"], str(target))
+        store.without_organiser_phones(str(target))
         data = target.read_bytes()
     response = make_response(data)
     response.headers["Content-Type"] = "application/vnd.sqlite3"
@@ -47,12 +48,9 @@ def download():
 
 
 @bp.post("/backup/restore")
+@organiser_required(lambda: _("A restore replaces every match: only the organiser can make one."))
 def restore():
-    """Replace every match with a backup, once checked whole; only on the machine itself."""
-    # Restoring replaces every match: only from the machine that runs the companion.
-    if not is_local():
-        flash(_("A restore can only be made on the machine that runs the companion."))
-        return redirect(url_for("backup.page"), code=303)
+    """Replace every match with a backup, once checked whole; the organiser only."""
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
         flash(_("Choose the backup file to restore."))

@@ -1,4 +1,5 @@
-"""Players remembered across matches: the leaderboard, a player's record, renaming and merging.
+"""Players remembered across matches: the leaderboard, a player's record, renaming and merging (by
+the organiser only, each kept in the player's log and undone from it).
 
 A name typed in a new match finds its player (``store.seats.seat_players``), and every save keeps each
 side's figures in its players' seats: these pages are a few grouped queries over the seats,
@@ -14,9 +15,10 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from .. import store
-from ..i18n import variant_title
+from ..i18n import explain, variant_title
 from ..matches import Ledger, listed
 from ..names import tidy
+from ..web.organiser import is_organiser, organiser_required
 from .forms import MergeForm, RenameForm
 from .records import empty_record, rated
 
@@ -82,17 +84,20 @@ def show_player(found: dict[str, Any], rename: RenameForm | None = None, status:
     record = rated(rows[0]) if rows else empty_record(found)
     last = [listed(row) for row in store.player_match_rows(db, found["id"], **scope)]
     merge = MergeForm()
-    merge.into.choices = [(row["id"], row["name"]) for row in store.player_list(db)
-                          if row["id"] != found["id"]]
+    if is_organiser():      # a phone that only came to play is never sent every player's name
+        merge.into.choices = [(row["id"], row["name"]) for row in store.player_list(db)
+                              if row["id"] != found["id"]]
     return render_template(
         "players/player.html", player=found, record=record, filters=filters, last=last,
         head_to_head=store.head_to_head(db, found["id"], **scope),
         best=store.extreme_hand(db, found["id"], True, **scope),
         worst=store.extreme_hand(db, found["id"], False, **scope),
-        rename=rename or RenameForm(name=found["name"]), merge=merge), status
+        rename=rename or RenameForm(name=found["name"]), merge=merge,
+        changes=store.player_changes(db, found["id"])), status
 
 
 @bp.post("/players/<int:player_id>/rename")
+@organiser_required(lambda: _("Ask the organiser to rename a player."))
 def rename(player_id: int):
     found = the_player(player_id)
     form = RenameForm()
@@ -111,6 +116,7 @@ def rename(player_id: int):
 
 
 @bp.route("/players/<int:player_id>/merge", methods=["GET", "POST"])
+@organiser_required(lambda: _("Ask the organiser to merge two players."))
 def merge(player_id: int):
     """Two players who are one person: asked on a page of its own, then done."""
     found = the_player(player_id)
@@ -133,3 +139,22 @@ def merge(player_id: int):
         abort(404)
     flash(_("%(one)s's matches are now %(other)s's.", one=found["name"], other=into["name"]))
     return redirect(url_for("players.player", player_id=into["id"]), code=303)
+
+
+@bp.post("/players/<int:player_id>/changes/<int:change_id>/undo")
+@organiser_required(lambda: _("Ask the organiser to undo a rename or a merge."))
+def undo_change(player_id: int, change_id: int):
+    """A rename or a merge undone from the player's log, while nothing depends on it."""
+    try:
+        change = store.undo_change(store.get_db(), change_id, Ledger)
+    except store.Gone:
+        abort(404)
+    except store.CannotUndo as refused:
+        flash(_("Not undone: %(why)s.", why=explain(refused)))
+        return redirect(url_for("players.player", player_id=player_id), code=303)
+    if change["kind"] == "rename":
+        flash(_("%(new)s is %(old)s again, in every match.", new=change["new_name"], old=change["old_name"]))
+    else:
+        flash(_("%(one)s has their matches back from %(other)s.", one=change["old_name"],
+                other=change["new_name"]))
+    return redirect(url_for("players.player", player_id=change["player_id"]), code=303)

@@ -7,8 +7,10 @@
 - ``undo``: hands deleted a moment ago brought back;
 - ``built``: the cache of matches worked out once per version;
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
-- ``players``: players' records, renames and merges;
+- ``players``: players' records, renames and merges, and their log (undone from it);
+- ``organiser``: the phones that are the organiser's, by their keys' hashes;
 - ``tournaments``: tournaments, their rounds and tables;
+- ``trash``: deleted matches, kept a day for the organiser to bring back;
 - ``backup``: backups, and restoring one.
 
 A hand row keeps what the players entered and the points it was scored at when saved; the rules
@@ -50,7 +52,6 @@ from .matches import (
     archive_match,
     create_match,
     delete_hands,
-    delete_match,
     hand_row,
     hand_rows,
     match_row,
@@ -63,17 +64,28 @@ from .matches import (
     update_hand,
 )
 from .migrations import MIGRATIONS, migrate
+from .organiser import (
+    add_organiser_phone,
+    is_organiser_phone,
+    organiser_phone_count,
+    remove_organiser_phone,
+    remove_organiser_phones,
+    without_organiser_phones,
+)
 from .players import (
+    CannotUndo,
     NameTaken,
     PlayedTogether,
     extreme_hand,
     head_to_head,
     merge_players,
+    player_changes,
     player_list,
     player_match_rows,
     player_names,
     records,
     rename_player,
+    undo_change,
     variants_played,
 )
 from .seats import SEAT_STATS, SEAT_SUMS, player_key, player_row
@@ -87,6 +99,7 @@ from .tournaments import (
     tournament_state,
     tournament_version,
 )
+from .trash import CannotRestore, delete_match, deleted_matches, purge_deleted, restore_match
 from .undo import restore_hands
 
 
@@ -97,6 +110,7 @@ def init_app(app: Flask, ledger: MakeLedger) -> None:
         db = connect(app.config["DATABASE"])
         try:
             migrate(db, ledger)
+            purge_deleted(db)       # matches deleted more than a day ago: gone for good
         finally:
             db.conn.close()
     except sqlite3.DatabaseError as error:      # not a store at all, or an unreadable one

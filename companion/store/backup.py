@@ -14,6 +14,7 @@ from .built import forget_built
 from .db import MakeLedger, connect, parsed_match
 from .matches import hand_rows
 from .migrations import MIGRATIONS, migrate
+from .organiser import keep_organiser_phones, organiser_phone_rows
 
 
 class NotABackup(Exception):
@@ -107,9 +108,10 @@ def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
     """Replace the live store at ``path`` with the backup file ``backup``, once it is checked
     whole, after saving the live store beside it (returned). The copy goes through SQLite's
     backup API into the live database, so other connections see either the old store or the
-    new one."""
+    new one. The organiser's phones stay those of the store replaced."""
     check_backup(backup, ledger)
     keep = keep_copy(path, Path(path).parent)
+    phones = organiser_phone_rows(path)
     forget_built()
     source = sqlite3.connect(backup)
     destination = sqlite3.connect(path, timeout=30)
@@ -123,5 +125,6 @@ def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
         migrate(db, ledger)     # already done on the checked copy; kept for safety
     finally:
         db.conn.close()
+    keep_organiser_phones(path, phones)
     forget_built()
     return keep

@@ -132,26 +132,6 @@ def archive_match(db: sqlite_utils.Database, match_id: int, archived: bool) -> N
         raise Gone(match_id)
 
 
-def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
-    """Delete a match and its hands for good. Its row stays, emptied and marked, so its id is
-    never reused."""
-    with writing(db):
-        table = db.execute("SELECT t.number, n.name FROM tournament_tables t JOIN tournaments n "
-                           "ON n.id = t.tournament_id WHERE t.match_id = ?", [match_id]).fetchone()
-        if table:
-            raise InTournament(*table)
-        changed = db.execute("UPDATE matches SET deleted = ?, sides = '[]', summary = NULL, "
-                             "pin_hash = NULL, access_key = NULL, version = version + 1 "
-                             "WHERE id = ? AND deleted IS NULL", [now(), match_id]).rowcount
-        if not changed:
-            raise Gone(match_id)
-        db.execute("DELETE FROM hands WHERE match_id = ?", [match_id])
-        db.execute("DELETE FROM seats WHERE match_id = ?", [match_id])
-        # The match it was the rematch of offers a new one again, on every phone showing it.
-        db.execute("UPDATE matches SET followed_by = NULL, version = version + 1 WHERE followed_by = ?",
-                   [match_id])
-
-
 def pin_and_key(db: sqlite_utils.Database, match_id: int) -> tuple[str | None, str | None] | None:
     """The match's (PIN hash, access key), or None if there is no such match."""
     if not 0 < match_id <= MAX_ID:
@@ -266,6 +246,9 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
     from its summary so far, and refuses the hand when the match was won meanwhile on another
     phone."""
     with writing(db):
+        current = match_row(db, match_id)
+        if current is None:         # deleted meanwhile on another phone (its hands kept a day)
+            raise Gone(match_id)
         if key is not None:
             row = db.execute("SELECT id, entry FROM hands WHERE match_id = ? AND key = ?",
                              [match_id, key]).fetchone()
@@ -278,11 +261,8 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
                                   "ORDER BY number LIMIT 1 OFFSET ?", [match_id, number - 1]))
             if there:
                 raise Taken(there[0])
-        row = match_row(db, match_id)
-        if row is None:             # deleted meanwhile on another phone
-            raise Gone(match_id)
-        summary = row["summary"] or ledger(row).after_change(hand_rows(db, match_id))
-        after = ledger(row).after_add(summary, entry, result)
+        summary = current["summary"] or ledger(current).after_change(hand_rows(db, match_id))
+        after = ledger(current).after_add(summary, entry, result)
         order = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
                            [match_id]).fetchone()[0]
         stamp = now()

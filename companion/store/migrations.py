@@ -185,11 +185,33 @@ def _m011_tournament_players(db: sqlite_utils.Database, ledger: MakeLedger) -> N
         index_entrants(db, tournament_id, json.loads(entrants))
 
 
+def _m012_organiser_and_player_changes(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # organiser_phones: the phones that opened the organiser's link (or typed its code), each by
+    # the hash of the random key its cookie carries, until it logs out; kept in the store so a
+    # restart with a fresh code does not log the organiser's phone out in the middle of a night.
+    # player_changes: every rename and merge, with what it moved (details: the seats that were
+    # the merged player's, the players merged into it before, the tournaments' entrants it
+    # renamed), so it can be shown on the player's page and undone.
+    # matches.trash: a match deleted in the last day keeps its row whole, its hands marked
+    # deleted with it; its seats (out of every record) and the ids of those hands wait here
+    # until the organiser brings it back, or the day is over.
+    db["organiser_phones"].create({"key_hash": str, "created": str}, pk="key_hash",
+                                  not_null={"created"})
+    db["player_changes"].create({"id": int, "kind": str, "player_id": int, "into_id": int,
+                                 "old_name": str, "new_name": str, "details": str,
+                                 "created": str, "undone": str},
+                                pk="id", not_null={"kind", "player_id", "old_name", "new_name",
+                                                   "details", "created"})
+    db["player_changes"].create_index(["player_id", "id"])
+    db["player_changes"].create_index(["into_id", "id"])
+    db["matches"].add_column("trash", str)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
     _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
-    _m010_tidy_name_keys, _m011_tournament_players]
+    _m010_tidy_name_keys, _m011_tournament_players, _m012_organiser_and_player_changes]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

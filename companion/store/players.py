@@ -2,20 +2,24 @@
 records added up from their seats, and their renames and merges.
 
 A player merged into another keeps its row (``merged_into``), so its number is never given to
-someone else and an old link finds whom it became.
+someone else and an old link finds whom it became. Every rename and merge is logged with what it
+moved (``player_changes``: for a merge, the seats that were the merged player's), so nothing is
+lost to one: it can be undone while nothing depends on it.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import sqlite_utils
 
 from ..names import tidy
-from .db import MakeLedger, parsed_match, writing
+from ..rules.said import Said, said
+from .db import MAX_ID, MakeLedger, now, parsed_match, writing
 from .matches import Gone, rename_seat
 from .seats import SEAT_SUMS, player_key
-from .tournaments import rename_entrants
+from .tournaments import rename_entrants, rename_entrants_at
 
 
 class NameTaken(Exception):
@@ -146,38 +150,54 @@ def _active(db: sqlite_utils.Database, player_id: int) -> dict[str, Any]:
 
 
 def _reseat(db: sqlite_utils.Database, old: int, new: int, old_name: str, name: str,
-            ledger: MakeLedger) -> None:
+            ledger: MakeLedger) -> tuple[list[list[int]], list[list[int]]]:
     """Every match ``old`` sat at now seats ``new``, called ``name`` (each match's sides and
-    outcome follow), and so do the tournaments' entrants."""
-    rename_entrants(db, old_name, name)
+    outcome follow), and so do the tournaments' entrants. Returns the seats moved, each as
+    [match, side, seat], and where the entrants were renamed."""
+    entrants = rename_entrants(db, old_name, name)
     seats = db.execute("SELECT match_id, side, seat FROM seats WHERE player_id = ?", [old]).fetchall()
     db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [new, old])
     for match_id, side, seat in seats:
         rename_seat(db, match_id, side, seat, name, ledger)
+    return [list(place) for place in seats], entrants
+
+
+def _log(db: sqlite_utils.Database, kind: str, player_id: int, into: int | None, old_name: str,
+         new_name: str, details: dict[str, Any]) -> None:
+    db["player_changes"].insert({"kind": kind, "player_id": player_id, "into_id": into,
+                                 "old_name": old_name, "new_name": new_name,
+                                 "details": json.dumps(details), "created": now()})
+
+
+def _name_free(db: sqlite_utils.Database, name: str, player_id: int) -> None:
+    taken = list(db.query("SELECT * FROM players WHERE key = ? AND merged_into IS NULL AND id != ?",
+                          [player_key(name), player_id]))
+    if taken:
+        raise NameTaken(taken[0])
 
 
 def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
                   ledger: MakeLedger) -> None:
-    """Call a player by another name, in every match they played. NameTaken if another player
-    has it (merge them instead); Gone if there is no such player."""
+    """Call a player by another name, in every match they played, and keep it in the player's
+    log. NameTaken if another player has it (merge them instead); Gone if there is no such
+    player."""
     with writing(db):
         row = _active(db, player_id)
-        taken = list(db.query("SELECT * FROM players WHERE key = ? AND merged_into IS NULL AND id != ?",
-                              [player_key(name), player_id]))
-        if taken:
-            raise NameTaken(taken[0])
+        _name_free(db, name, player_id)
         name = tidy(name)
         if row["name"] == name:
             return
         db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
                    [name, player_key(name), player_id])
         _reseat(db, player_id, player_id, row["name"], name, ledger)
+        _log(db, "rename", player_id, None, row["name"], name, {})
 
 
 def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
                   ledger: MakeLedger) -> None:
     """One person entered as two players: ``player_id``'s matches become ``into``'s, under
-    ``into``'s name. PlayedTogether if they sat at one match; Gone if either is not there."""
+    ``into``'s name. PlayedTogether if they sat at one match; Gone if either is not there.
+    The log keeps which seats were ``player_id``'s, so the merge can be undone."""
     with writing(db):
         merged = _active(db, player_id)
         target = _active(db, into)
@@ -188,6 +208,89 @@ def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
                               [player_id, into]).fetchone()
         if together:
             raise PlayedTogether(together[0])
-        _reseat(db, player_id, into, merged["name"], target["name"], ledger)
+        before = [row[0] for row in db.execute("SELECT id FROM players WHERE merged_into = ?",
+                                               [player_id]).fetchall()]
+        seats, entrants = _reseat(db, player_id, into, merged["name"], target["name"], ledger)
         db.execute("UPDATE players SET merged_into = ? WHERE id = ? OR merged_into = ?",
                    [into, player_id, player_id])
+        _log(db, "merge", player_id, into, merged["name"], target["name"],
+             {"seats": seats, "merged": before, "entrants": entrants})
+
+
+# -- The log of renames and merges, and undoing one -----------------------------------------------
+
+class CannotUndo(Exception):
+    """A rename or merge that can no longer be undone: ``said`` says why."""
+
+    def __init__(self, why: Said):
+        super().__init__(why)
+        self.said = why
+
+
+def _blocker(db: sqlite_utils.Database, change: dict[str, Any]) -> Said | None:
+    """Why this change cannot be undone now, or None. It can while nothing depends on it: no
+    later rename or merge of either player stands, and the old name is nobody else's."""
+    if change["undone"]:
+        return said("this change was undone already")
+    players = [change["player_id"], change["into_id"] or change["player_id"]]
+    later = db.execute("SELECT 1 FROM player_changes WHERE id > ? AND undone IS NULL AND "
+                       "(player_id IN (?, ?) OR into_id IN (?, ?)) LIMIT 1",
+                       [change["id"], *players, *players]).fetchone()
+    if later:
+        return said("a later rename or merge of these players must be undone first")
+    if db.execute("SELECT 1 FROM players WHERE key = ? AND merged_into IS NULL AND id != ?",
+                  [player_key(change["old_name"]), change["player_id"]]).fetchone():
+        return said("another player is now called {name}", name=change["old_name"])
+    return None
+
+
+def player_changes(db: sqlite_utils.Database, player_id: int, limit: int = 10) -> list[dict[str, Any]]:
+    """The player's last renames and merges (those merged into them included), newest first,
+    each with ``blocked``: why it cannot be undone now, or None."""
+    rows = [dict(row) for row in db.query(
+        "SELECT id, kind, player_id, into_id, old_name, new_name, created, undone "
+        "FROM player_changes WHERE player_id = ? OR into_id = ? ORDER BY id DESC LIMIT ?",
+        [player_id, player_id, limit])]
+    return [{**row, "blocked": _blocker(db, row)} for row in rows]
+
+
+def undo_change(db: sqlite_utils.Database, change_id: int, ledger: MakeLedger) -> dict[str, Any]:
+    """Undo a rename (the old name back, in every match) or a merge (the seats that were the
+    merged player's back to them, under their name; the players merged into them before, theirs
+    again). Returns the change; Gone if there is none; CannotUndo, with why, when something
+    depends on it."""
+    with writing(db):
+        rows = [dict(row) for row in db.query("SELECT * FROM player_changes WHERE id = ?",
+                                              [change_id])] if 0 < change_id <= MAX_ID else []
+        if not rows:
+            raise Gone(change_id)
+        change = rows[0]
+        why = _blocker(db, change)
+        if why:
+            raise CannotUndo(why)
+        details = json.loads(change["details"])
+        player_id = change["player_id"]
+        if change["kind"] == "rename":
+            db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
+                       [change["old_name"], player_key(change["old_name"]), player_id])
+            _reseat(db, player_id, player_id, change["new_name"], change["old_name"], ledger)
+        else:
+            _unmerge(db, change, details, ledger)
+        db.execute("UPDATE player_changes SET undone = ? WHERE id = ?", [now(), change_id])
+        return change
+
+
+def _unmerge(db: sqlite_utils.Database, change: dict[str, Any], details: dict[str, Any],
+             ledger: MakeLedger) -> None:
+    player_id, into, name = change["player_id"], change["into_id"], change["old_name"]
+    now_called = db.execute("SELECT name FROM players WHERE id = ?", [into]).fetchone()[0]
+    db.execute("UPDATE players SET merged_into = NULL WHERE id = ?", [player_id])
+    for merged in details["merged"]:
+        db.execute("UPDATE players SET merged_into = ? WHERE id = ? AND merged_into = ?",
+                   [player_id, merged, into])
+    for match_id, side, seat in details["seats"]:
+        moved = db.execute("UPDATE seats SET player_id = ? WHERE match_id = ? AND side = ? AND seat = ? "
+                           "AND player_id = ?", [player_id, match_id, side, seat, into]).rowcount
+        if moved:           # a match deleted since has no seats left
+            rename_seat(db, match_id, side, seat, name, ledger)
+    rename_entrants_at(db, details["entrants"], now_called, name)

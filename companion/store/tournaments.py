@@ -39,23 +39,58 @@ def index_entrants(db: sqlite_utils.Database, tournament_id: int,
         ({"tournament_id": tournament_id, "key": key} for key in sorted(keys)), ignore=True)
 
 
-def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> None:
+def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> list[list[int]]:
     """A player renamed (or merged into another, ``name``): every tournament's entrants follow,
-    so its next round seats the same player. Only the tournaments that name the player are
-    read (``tournament_players``): a rename holds the write lock for as short as it can."""
+    so its next round seats the same player. Returns where a name changed, each as [tournament,
+    entrant, player] (player -1: the entrant's own name), so a merge can be undone. Only the
+    tournaments that name the player are read (``tournament_players``): a rename holds the write
+    lock for as short as it can."""
+    changed = []
     for tournament_id, entrants in db.execute(
             "SELECT id, entrants FROM tournaments WHERE id IN "
             "(SELECT tournament_id FROM tournament_players WHERE key = ?)",
             [player_key(old_name)]).fetchall():
         entrants = json.loads(entrants)
-        renamed = [{**e, "name": name if len(e["players"]) == 1 and player_key(e["name"]) == player_key(old_name)
-                    else e["name"],
-                    "players": [name if player_key(p) == player_key(old_name) else p for p in e["players"]]}
-                   for e in entrants]
-        if renamed != entrants:
+        before = len(changed)
+        for number, entrant in enumerate(entrants):
+            if len(entrant["players"]) == 1 and player_key(entrant["name"]) == player_key(old_name):
+                entrant["name"] = name
+                changed.append([tournament_id, number, -1])
+            for seat, player in enumerate(entrant["players"]):
+                if player_key(player) == player_key(old_name):
+                    entrant["players"][seat] = name
+                    changed.append([tournament_id, number, seat])
+        if len(changed) > before:
             db.execute("UPDATE tournaments SET entrants = ?, version = version + 1 WHERE id = ?",
-                       [json.dumps(renamed), tournament_id])
-            index_entrants(db, tournament_id, renamed)
+                       [json.dumps(entrants), tournament_id])
+            index_entrants(db, tournament_id, entrants)
+    return changed
+
+
+def rename_entrants_at(db: sqlite_utils.Database, where: list[list[int]], now_called: str,
+                       name: str) -> None:
+    """The names at ``where`` (as ``rename_entrants`` returned them) that still read
+    ``now_called`` read ``name`` again: a merge undone."""
+    by_tournament: dict[int, list[tuple[int, int]]] = {}
+    for tournament_id, number, seat in where:
+        by_tournament.setdefault(tournament_id, []).append((number, seat))
+    for tournament_id, places in by_tournament.items():
+        row = db.execute("SELECT entrants FROM tournaments WHERE id = ?", [tournament_id]).fetchone()
+        if row is None:
+            continue
+        entrants, changed = json.loads(row[0]), False
+        for number, seat in places:
+            if number >= len(entrants):
+                continue
+            entrant = entrants[number]
+            if seat == -1 and player_key(entrant["name"]) == player_key(now_called):
+                entrant["name"], changed = name, True
+            elif 0 <= seat < len(entrant["players"]) and player_key(entrant["players"][seat]) == player_key(now_called):
+                entrant["players"][seat], changed = name, True
+        if changed:
+            db.execute("UPDATE tournaments SET entrants = ?, version = version + 1 WHERE id = ?",
+                       [json.dumps(entrants), tournament_id])
+            index_entrants(db, tournament_id, entrants)
 
 
 def tournament_rows(db: sqlite_utils.Database, before: int | None = None,

@@ -1,5 +1,6 @@
 """A tournament night's pages: the list, a new tournament, the organiser's page, the board for the
-wall (and its live part), printable pairings and standings."""
+wall (and its live part), printable pairings and standings. Only the organiser makes a tournament
+and starts its rounds."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _
 
 from .. import store
-from ..i18n import explain, how_long, variant_title
+from ..i18n import explain, variant_title
 from ..rules import RulesError
-from ..web.access import TooManyTries, tournament_unlocked, try_tournament_pin
+from ..web.organiser import organiser_required
 from ..web.pages import join_url, qr_svg
 from .forms import FORMAT_WORDS, NewTournamentForm
 from .model import Tournament, TournamentError
@@ -53,6 +54,7 @@ def tournament_list():
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])
+@organiser_required(lambda: _("Ask the organiser to make a tournament."))
 def new_tournament():
     form = NewTournamentForm()
     error = None
@@ -79,20 +81,15 @@ def page_data(tournament: Tournament) -> dict[str, Any]:
 @bp.get("/tournaments/<int:tournament_id>")
 def tournament(tournament_id: int):
     t = the(tournament_id)
-    return render_template("tournaments/tournament.html", **page_data(t),
-                           unlocked=tournament_unlocked(t.id, t.pin_hash))
+    return render_template("tournaments/tournament.html", **page_data(t))
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds")
+@organiser_required(lambda: _("Ask the organiser to start the next round."))
 def start_round(tournament_id: int):
+    """The next round's tables, made by the organiser (the tournament's PIN is the scorers':
+    it guards its tables' matches)."""
     t = the(tournament_id)
-    try:
-        if not tournament_unlocked(t.id, t.pin_hash) and not try_tournament_pin(t.id, t.pin_hash, request.form.get("pin")):
-            flash(_("That is not the tournament's PIN: no round was started."))
-            return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
-    except TooManyTries as limit:
-        flash(_("Too many wrong PINs: try again in %(wait)s.", wait=how_long(limit.wait)))
-        return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
     if request.form.get("round", type=int) != len(t.rounds) + 1:
         flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds)))
         return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)

@@ -10,9 +10,11 @@ rematches share one PIN, and guessing it takes as long as guessing one match's. 
 PIN 5 tries a minute; per PIN, whatever the address, 20 an hour (behind a proxy, or from many
 addresses, a PIN of 4 digits still takes about 250 hours of guessing for even odds). An address
 that entered the PIN right in the last 12 hours (a scorer's program sends it with every save)
-is not held by the others' wrong tries, only by its own: a hostile guest cannot stop the night. A try is counted before the PIN is checked, in the same step as the
-limit is checked, so a burst of tries at once cannot pass the limit; a phone already unlocked
-never needs a try, so nobody's wrong guesses lock it out.
+is not held by the others' wrong tries, only by its own: a hostile guest cannot stop the night.
+A try is counted before the PIN is checked, in the same step as the limit is checked, so a
+burst of tries at once cannot pass the limit; a phone already unlocked never needs a try, so
+nobody's wrong guesses lock it out. Nor does the organiser, who holds every match's keys
+(``organiser``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from flask import redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
+from .organiser import is_organiser
 
 LIMITS = {"address": (5, 60.0), "secret": (20, 3600.0)}   # tries, in seconds
 TRUSTED_FOR = 12 * 3600.0       # an address that entered a PIN right is trusted this long
@@ -47,13 +50,17 @@ def new_access_key() -> str:
 
 
 def unlocked(match_id: int) -> bool:
-    """This phone entered the PIN of this very match (not of another with its number)."""
+    """This phone may record in this match: it entered the PIN of this very match (not of
+    another with its number), or it is the organiser's, who may correct any match."""
+    if is_organiser():
+        return True
     access = store.pin_and_key(store.get_db(), match_id)
     return bool(access and access[1] and access[1] in session.get("unlocked", []))
 
 
 def needs_pin(match_id: int) -> bool:
-    """True when the match has a PIN that this phone has not entered."""
+    """True when the match has a PIN that this phone has not entered (the organiser never
+    needs one)."""
     access = store.pin_and_key(store.get_db(), match_id)
     return bool(access and access[0]) and not unlocked(match_id)
 
@@ -121,8 +128,8 @@ def _right_pin(pin_hash: str, pin: str | None) -> bool:
 
 
 def _remember(key: str) -> None:
-    """This phone holds ``key`` (a match's access key, or a tournament's) from now on; it keeps
-    the last 50."""
+    """This phone holds ``key`` (a match's access key) from now on; it keeps the last 50 (the
+    organiser, who starts a tournament's rounds, needs none of its tables' keys)."""
     session["unlocked"] = [*session.get("unlocked", [])[-49:], key]
 
 
@@ -132,30 +139,12 @@ def unlock_new(access_key: str) -> None:
 
 
 def pin_required(view: Callable) -> Callable:
-    """Send a phone without the match's PIN to the PIN page, then back here."""
+    """Send a phone without the match's PIN to the PIN page, then back here. The organiser goes
+    through: a tournament's table, or a match in play with a PIN, is theirs to correct,
+    archive or delete."""
     @wraps(view)
     def guarded(match_id: int, *args, **kwargs):
         if needs_pin(match_id):
             return redirect(url_for("table.enter_pin", match_id=match_id, next=request.full_path), code=303)
         return view(match_id, *args, **kwargs)
     return guarded
-
-
-def tournament_unlocked(tournament_id: int, pin_hash: str | None) -> bool:
-    """A tournament without a PIN is open; with one, to the phone that made it or entered it."""
-    return not pin_hash or f"t{tournament_id}:{pin_hash[-16:]}" in session.get("unlocked", [])
-
-
-def try_tournament_pin(tournament_id: int, pin_hash: str | None, pin: str | None) -> bool:
-    """Check a tournament's PIN, within the same limits as a match's; remember it when right."""
-    if not pin_hash:
-        return True
-    if not _right_pin(pin_hash, pin):
-        return False
-    unlock_tournament(tournament_id, pin_hash)
-    return True
-
-
-def unlock_tournament(tournament_id: int, pin_hash: str) -> None:
-    _remember(f"t{tournament_id}:{pin_hash[-16:]}")
-    session.permanent = True

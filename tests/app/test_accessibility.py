@@ -11,6 +11,7 @@ inline script the CSP blocks."""
 
 import json
 import os
+import re
 import tempfile
 import urllib.request
 from collections.abc import Callable
@@ -390,3 +391,66 @@ def test_the_home_page_of_a_new_install(browser, empty_server):
         assert phone.errors == [], phone.errors
     finally:
         phone.context.close()
+
+
+# -- The organiser's pages, as a phone sees them (issue 26) ------------------------------------
+
+CODE = "K7P-2QX"
+
+
+@pytest.fixture(scope="module")
+def club_server():
+    """A companion with an organiser's code whose every request comes from a phone on the
+    network (the browser's own address is the machine's, which is always the organiser): a
+    player with a rename and a merge in their log."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/club.sqlite", "ORGANISER_CODE": CODE})
+        machine = app.test_client()
+        for players in (["Annna", "Bruno"], ["Anna", "Carla"]):
+            machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0})
+        ids = {p["name"]: p["id"] for p in machine.get("/api/v1/players").get_json()["players"]}
+        page = machine.get(f"/players/{ids['Anna']}").get_data(as_text=True)
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)[1]
+        machine.post(f"/players/{ids['Anna']}/rename", data={"name": "Anna Rossi", "csrf_token": token})
+        machine.post(f"/players/{ids['Annna']}/merge?into={ids['Anna']}", data={"csrf_token": token})
+        inner = app.wsgi_app
+
+        def from_a_phone(environ, start_response):
+            environ["REMOTE_ADDR"] = "192.168.1.23"
+            return inner(environ, start_response)
+
+        app.wsgi_app = from_a_phone
+        with serving(app, threads=2) as base:
+            yield base, ids["Anna"]
+
+
+ORGANISER_PAGES = [
+    ("organiser-logged-out", "/organiser", 200, False),
+    ("organiser-wrong-code", "/organiser?code=AAA-AAA", 403, False),
+    ("organiser-only", "/tournaments/new", 403, False),
+    ("player-watching", "/players/{anna}", 200, False),
+    ("organiser-logged-in", "/organiser", 200, True),
+    ("player-organiser", "/players/{anna}", 200, True),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fr"])
+def test_the_organisers_pages_have_no_violation(browser, club_server, lang):
+    base, anna = club_server
+    for name, path, status, logged_in in ORGANISER_PAGES:
+        phone = Phone(browser, base, True)
+        try:
+            if logged_in:
+                assert phone.page.goto(f"/organiser?code={CODE}").status == 200
+            path = path.format(anna=anna)
+            answer = phone.page.goto(f"/lang/{lang}?next={urllib.request.quote(path)}")
+            assert answer.status == status, (name, answer.status)
+            assert phone.page.get_attribute("html", "lang") == lang
+            shown = phone.page.locator("main").inner_text()
+            assert ("Undo" in shown or "Annulla" in shown or "Annuler" in shown) == (name == "player-organiser")
+            violations = phone.violations()
+            assert not violations, f"{name} ({lang}):\n" + report(violations)
+            phone.errors = [e for e in phone.errors if "status of 403" not in e]
+            assert phone.errors == [], (name, phone.errors)
+        finally:
+            phone.context.close()

@@ -15,6 +15,7 @@ from flask import before_render_template, template_rendered
 from jinja2 import meta
 
 from companion import store
+from helpers import phone
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -153,7 +154,7 @@ def test_the_helpers_that_read_the_store_are_gone(app):
 def test_two_phones_on_one_version_of_a_pin_match_each_see_their_own(app, made, part):
     """The match (and its list of hands) is worked out once per version and shared; whether this
     phone may record is not part of it."""
-    watching, recording = app.test_client(), app.test_client()
+    watching, recording = phone(app, "192.168.1.20"), phone(app)
     unlock(recording, made["after_end"], "1234")
     unlock(recording, made["pin"], "4321")
     url = "/matches/{}" + ("/poll" if part == "poll" else "")

@@ -13,7 +13,7 @@ from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
-from helpers import serving
+from helpers import phone, serving
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}
@@ -119,7 +119,7 @@ def test_a_phone_cannot_download_the_store_with_its_pin_hashes(client):
     new_match(client, pin="2468")
     refused = client.get("/backup/download", environ_base=PHONE)
     assert refused.status_code == 403 and b"SQLite format" not in refused.data
-    assert "only be downloaded on the machine that runs the companion" in refused.get_data(as_text=True)
+    assert "can only be downloaded by the organiser" in refused.get_data(as_text=True)
     local = client.get("/backup/download")
     assert local.status_code == 200 and local.headers["Cache-Control"] == "no-store"
 
@@ -145,7 +145,7 @@ def test_a_request_relayed_by_a_proxy_is_not_the_machine_itself(client, tmp_path
     relayed = {"X-Forwarded-For": "192.168.1.23"}
     assert client.get("/backup/download", headers=relayed).status_code == 403
     answer = client.post("/backup/restore", headers=relayed, data={"confirm": "y"}, follow_redirects=True)
-    assert "can only be made on the machine that runs the companion" in answer.get_data(as_text=True)
+    assert answer.status_code == 403 and "only the organiser can make one" in answer.get_data(as_text=True)
 
 
 def test_trusting_the_proxy_reads_the_phones_own_address(tmp_path):
@@ -225,16 +225,17 @@ def test_an_unlocked_phone_is_not_locked_out_by_wrong_guesses(app):
 
 
 def test_an_unlock_holds_for_that_match_not_its_number_in_another_store(app, client, tmp_path):
-    match_id = new_match(client, pin="2468")
-    assert client.post(f"/matches/{match_id}/pin", data={"pin": "2468"}).status_code == 303
-    assert client.get(f"/matches/{match_id}/hands/new").status_code == 200
+    scorer = phone(app)
+    match_id = new_match(scorer, pin="2468")
+    assert scorer.post(f"/matches/{match_id}/pin", data={"pin": "2468"}).status_code == 303
+    assert scorer.get(f"/matches/{match_id}/hands/new").status_code == 200
     # Another store (a restore, or --db elsewhere) with a match of the same number and another PIN.
     elsewhere = create_app({"TESTING": True, "SECRET_KEY": "test",
                             "DATABASE": str(tmp_path / "other.sqlite")}).test_client()
     assert new_match(elsewhere, pin="9999") == match_id
-    answer = restore(client, elsewhere.get("/backup/download").data)
+    answer = restore(client, elsewhere.get("/backup/download").data)     # on the machine itself
     assert answer.status_code == 303
-    page = client.get(f"/matches/{match_id}/hands/new")
+    page = scorer.get(f"/matches/{match_id}/hands/new")
     assert page.status_code == 303 and "/pin" in page.headers["Location"]
 
 

@@ -168,6 +168,7 @@ PAGES = {
     "PIN": "/matches/{p}/pin",
     "watching a match with a PIN": "/matches/{p}",
     "backup": "/backup",
+    "organiser": "/organiser",
     "referee": "/referee/",
     "captures": "/referee/captures?table=7d&table=3c&table=4s&played=7c",
     "captures under Asso pigliatutto": "/referee/captures?variant=asso-pigliatutto&table=7d&played=1c",

@@ -1,6 +1,6 @@
 """Backup and restore from the pages: a backup holds every match and restores it (keeping the
-store as it was before), a file that is not a backup restores nothing, and only the machine
-that runs the companion restores. (Split from the old tests/test_live.py.)"""
+store as it was before), a file that is not a backup restores nothing, and only the organiser
+(the machine itself, or a phone with the code) restores. (Split from the old tests/test_live.py.)"""
 
 import json
 import sqlite3
@@ -43,7 +43,8 @@ def test_a_file_that_is_not_a_backup_restores_nothing(client):
     assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
 
 
-def test_restore_only_from_the_machine_itself(client):
+def test_restore_only_by_the_organiser(client):
     response = client.post("/backup/restore", environ_base={"REMOTE_ADDR": "192.0.2.7"},
                            data={"confirm": "y"}, follow_redirects=True)
-    assert "can only be made on the machine that runs the companion" in response.get_data(as_text=True)
+    assert response.status_code == 403
+    assert "only the organiser can make one" in response.get_data(as_text=True)

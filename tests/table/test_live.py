@@ -19,7 +19,7 @@ import pytest
 
 from companion import create_app
 from companion.web import access
-from helpers import HAND, new_match, start_companion
+from helpers import HAND, PHONE, new_match, phone, start_companion
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -79,6 +79,7 @@ def test_the_join_view_shows_the_qr_code_and_the_address(client):
 # -- Who may change a score ----------------------------------------------------------------
 
 def test_without_the_pin_a_phone_watches_but_cannot_record(app, client):
+    client.environ_base.update(PHONE)
     match_id = new_match(client, pin="2468")
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Watching: this match has an edit PIN." in page
@@ -100,6 +101,7 @@ def test_a_wrong_pin_says_so_and_a_right_one_opens_the_match(client):
 
 
 def test_the_pin_check_is_rate_limited(client):
+    client.environ_base.update(PHONE)
     match_id = new_match(client, pin="2468")
     for _ in range(access.LIMITS["address"][0]):
         assert client.post(f"/matches/{match_id}/pin", data={"pin": "0000"}).status_code == 403
@@ -247,7 +249,7 @@ def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
 
 
 def test_every_write_needs_the_pin(app):
-    owner, stranger = app.test_client(), app.test_client()
+    owner, stranger = phone(app, "192.168.1.20"), phone(app)
     match_id = new_match(owner, pin="2468", options={"claims": True})
     owner.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
     assert owner.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303

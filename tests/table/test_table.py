@@ -7,7 +7,7 @@ import pytest
 from companion import create_app
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
-from helpers import match_form
+from helpers import match_form, phone
 
 
 def create(client, preset="classica", **changes) -> int:
@@ -464,7 +464,7 @@ def test_a_rivincita_keeps_the_pin_and_the_phone_that_had_it(app, client):
     match_id = won_match(client, pin="2468")          # its creator is unlocked
     new_id = int(client.post(f"/matches/{match_id}/rematch").headers["Location"].rsplit("/", 1)[1])
     assert client.get(f"/matches/{new_id}/hands/new").status_code == 200
-    stranger = app.test_client()
+    stranger = phone(app)
     assert "/pin" in stranger.get(f"/matches/{new_id}/hands/new").headers["Location"]
     assert "/pin" in stranger.post(f"/matches/{match_id}/rematch").headers["Location"]
 
@@ -509,7 +509,7 @@ def test_a_match_is_deleted_only_when_confirmed_on_what_it_is_now(client):
 
 def test_deleting_a_match_with_a_pin_needs_the_pin(app, client):
     match_id = create(client, pin="2468")
-    stranger = app.test_client()
+    stranger = phone(app)
     version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
     refused = stranger.post(f"/matches/{match_id}/delete", data={"version": version})
     assert refused.status_code == 303 and "/pin" in refused.headers["Location"]

@@ -12,7 +12,7 @@ from itertools import combinations
 import pytest
 
 from companion import create_app, store
-from helpers import random_hand
+from helpers import phone, random_hand
 
 
 def new(client, **body):
@@ -185,20 +185,27 @@ def test_a_corrected_result_moves_the_standings(client):
     check_standings(client, after)
 
 
-def test_pairs_play_as_teams_and_a_pin_guards_the_rounds(client):
+def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_the_tables(client):
     pairs = [{"name": "Nord", "players": ["Anna", "Bruno"]}, {"name": "Sud", "players": ["Carla", "Dario"]},
              {"name": "Est", "players": ["Elsa", "Fabio"]}, {"name": "Ovest", "players": ["Gino", "Ugo"]}]
     tournament = new(client, variant="scopone", entrants=pairs, pin="2468", options={})
-    other = client.application.test_client()          # another phone: not the organiser's
+    client.application.config["ORGANISER_CODE"] = "K7P-2QX"
+    other = phone(client.application)          # another phone: not the organiser's
     refused = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
-    assert refused.status_code == 403
+    assert refused.status_code == 403 and "only the organiser" in refused.get_json()["error"]
+    with_pin = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers={"X-Scopa-PIN": "2468"})
+    assert with_pin.status_code == 403              # the PIN is the scorers', not the organiser's
     started = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
-                         headers={"X-Scopa-PIN": "2468"})
+                         headers={"X-Scopa-Organiser": "k7p-2qx"})
     assert started.status_code == 201
     table = started.get_json()["rounds"][0]["tables"][0]
     match = client.get(f"/api/v1/matches/{table['match']}").get_json()
     assert match["pin"] and [s["name"] for s in match["sides"]] == table["entrants"]
     assert all(len(side["players"]) == 2 for side in match["sides"])
+    hand = random_hand(2, random.Random(1))
+    assert other.post(f"/api/v1/matches/{table['match']}/hands", json=hand).status_code == 403
+    assert other.post(f"/api/v1/matches/{table['match']}/hands", json=hand,
+                      headers={"X-Scopa-PIN": "2468"}).status_code == 201
     # Scopone is for pairs: players alone are refused, in words.
     alone = client.post("/api/v1/tournaments", json={"name": "x", "format": "swiss", "variant": "scopone",
                                                      "entrants": ["A", "B", "C", "D"]})

@@ -1,0 +1,99 @@
+"""/organiser: a phone becomes the organiser's by opening the link ``scopa-companion`` prints
+(``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out. The
+organiser's page also lists the matches deleted in the last day, to bring one back."""
+
+from __future__ import annotations
+
+import math
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
+
+from .. import store
+from ..i18n import explain
+from ..matches import Ledger, listed
+from ..web import organiser
+from ..web.pages import first_error, is_local, on_this_site
+from .forms import CodeForm
+
+bp = Blueprint("organiser", __name__)
+
+
+def show(form: CodeForm, error: str | None = None, status: int = 200):
+    db = store.get_db()
+    deleted = []
+    if organiser.is_organiser():
+        store.purge_deleted(db)
+        deleted = [(listed(row), row["deleted"]) for row in store.deleted_matches(db)]
+    return render_template(
+        "organiser/organiser.html", form=form, error=error, local=is_local(),
+        this_phone=organiser.is_this_phone(), has_code=bool(organiser.current_code()),
+        phones=store.organiser_phone_count(db), deleted=deleted), status
+
+
+@bp.route("/organiser", methods=["GET", "POST"])
+def page():
+    """The organiser's page: who is the organiser here, and the code to become it."""
+    form = CodeForm()
+    target = on_this_site(request.values.get("next", ""), url_for("organiser.page"))
+    form.next.data = target
+    code = request.args.get("code") if request.method == "GET" else None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            return show(form, first_error(form), 400)
+        code = form.code.data
+    if code is None:
+        return show(form)
+    if organiser.is_organiser() and (is_local() or organiser.is_this_phone()):
+        return redirect(target, code=303)       # the link opened again: nothing to do
+    try:
+        right = organiser.right_code(code)
+    except organiser.TooManyCodes as limit:
+        minutes = max(1, math.ceil(limit.wait / 60))
+        return show(form, ngettext("Too many wrong codes from this phone: wait %(num)d minute, "
+                                   "then try again.", "Too many wrong codes from this phone: "
+                                   "wait %(num)d minutes, then try again.", minutes), 429)
+    if not right:
+        return show(form, _("That is not the organiser's code.") if organiser.current_code() else
+                    _("No organiser's code is set: only the machine that runs the companion is "
+                      "the organiser."), 403)
+    organiser.log_in()
+    current_app.logger.info("a phone at %s became the organiser's", request.remote_addr)
+    flash(_("This phone is the organiser's until it logs out."))
+    return redirect(target, code=303)
+
+
+@bp.post("/organiser/logout")
+def log_out():
+    """This phone is no longer the organiser's."""
+    organiser.log_out()
+    flash(_("This phone is no longer the organiser's."))
+    return redirect(url_for("organiser.page"), code=303)
+
+
+@bp.post("/organiser/logout-everyone")
+@organiser.organiser_required(lambda: _("Ask the organiser to log the phones out."))
+def log_out_everyone():
+    """Every phone logged out (a lost phone, another organiser next week); the machine stays."""
+    count = store.remove_organiser_phones(store.get_db())
+    flash(ngettext("%(num)d phone logged out. The machine that runs the companion is still the "
+                   "organiser; a phone becomes it again with the code.",
+                   "%(num)d phones logged out. The machine that runs the companion is still the "
+                   "organiser; a phone becomes it again with the code.", count))
+    return redirect(url_for("organiser.page"), code=303)
+
+
+@bp.post("/organiser/deleted/<int:match_id>/restore")
+@organiser.organiser_required(lambda: _("Ask the organiser to bring a deleted match back."))
+def restore_match(match_id: int):
+    """A match deleted in the last day, back as it was (its hands, its players' records)."""
+    try:
+        store.restore_match(store.get_db(), match_id, Ledger)
+    except store.Gone:
+        flash(_("That match cannot come back any more: it was deleted more than a day ago."))
+        return redirect(url_for("organiser.page"), code=303)
+    except store.CannotRestore as refused:
+        flash(_("Not brought back: %(why)s.", why=explain(refused)))
+        return redirect(url_for("organiser.page"), code=303)
+    flash(_("Match %(number)s is back, with its hands.", number=match_id))
+    return redirect(url_for("table.match", match_id=match_id), code=303)

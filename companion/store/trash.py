@@ -1,0 +1,124 @@
+"""Deleted matches: out of every list and every record at once, kept a day so the organiser can
+bring one back from the *Deleted* list, then gone for good.
+
+A deleted match keeps its row (its id is never given to another match) with its sides, summary,
+PIN and access key; its hands stay, marked deleted with it; its seats leave the seats table (the
+records add up seats alone) and wait in the row's ``trash``, with the ids of the hands it took.
+After ``KEPT``, ``purge_deleted`` empties the row and removes the hands, as a delete did before.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import sqlite_utils
+
+from ..rules.said import Said, said
+from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .matches import Gone, InTournament, rename_seat
+from .seats import player_row
+
+KEPT = timedelta(days=1)
+
+
+class CannotRestore(Exception):
+    """A deleted match that cannot come back as it was: ``said`` says why."""
+
+    def __init__(self, why: Said):
+        super().__init__(why)
+
+
+def _since(moment: datetime | None = None) -> str:
+    """The oldest deletion still kept, in the stored form (ISO, UTC)."""
+    return ((moment or datetime.now(timezone.utc)) - KEPT).isoformat(timespec="seconds")
+
+
+def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
+    """Delete a match: gone from the lists and the records now, kept a day for the organiser.
+    InTournament for a tournament's table (its result makes the standings); Gone if there is no
+    such match (or it was deleted already)."""
+    with writing(db):
+        table = db.execute("SELECT t.number, n.name FROM tournament_tables t JOIN tournaments n "
+                           "ON n.id = t.tournament_id WHERE t.match_id = ?", [match_id]).fetchone()
+        if table:
+            raise InTournament(*table)
+        stamp = now()
+        hands = [row[0] for row in db.execute(
+            "SELECT id FROM hands WHERE match_id = ? AND deleted IS NULL", [match_id]).fetchall()]
+        seats = [dict(row) for row in db.query("SELECT * FROM seats WHERE match_id = ?", [match_id])]
+        changed = db.execute("UPDATE matches SET deleted = ?, trash = ?, version = version + 1 "
+                             "WHERE id = ? AND deleted IS NULL",
+                             [stamp, json.dumps({"hands": hands, "seats": seats}), match_id]).rowcount
+        if not changed:
+            raise Gone(match_id)
+        db.execute("UPDATE hands SET deleted = ? WHERE match_id = ? AND deleted IS NULL", [stamp, match_id])
+        db.execute("DELETE FROM seats WHERE match_id = ?", [match_id])
+        # The match it was the rematch of offers a new one again, on every phone showing it.
+        db.execute("UPDATE matches SET followed_by = NULL, version = version + 1 WHERE followed_by = ?",
+                   [match_id])
+        _purge(db)
+
+
+def deleted_matches(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """The matches deleted in the last day, newest deletion first: what the organiser may bring
+    back."""
+    return [parsed_match(row) for row in db.query(
+        "SELECT * FROM matches WHERE deleted >= ? AND trash IS NOT NULL ORDER BY deleted DESC, id DESC",
+        [_since()])]
+
+
+def restore_match(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> None:
+    """Bring a match deleted in the last day back as it was: its hands, its seats (each player's
+    record counts it again; a player merged since is seated as whom they became), the rematch
+    link of the match it follows. Gone if it was not deleted, or too long ago; CannotRestore
+    when two of its players have become one since."""
+    with writing(db):
+        rows = list(db.query("SELECT * FROM matches WHERE id = ? AND deleted >= ? AND trash IS NOT NULL",
+                             [match_id, _since()])) if 0 < match_id <= MAX_ID else []
+        if not rows:
+            raise Gone(match_id)
+        row, trash = rows[0], json.loads(rows[0]["trash"])
+        seated = []
+        for seat in trash["seats"]:
+            player = player_row(db, seat["player_id"])
+            if player is None:
+                raise Gone(match_id)
+            seated.append((seat, player))
+        players = [player["id"] for _seat, player in seated]
+        if len(set(players)) < len(players):
+            twice = next(p for _s, p in seated if players.count(p["id"]) > 1)
+            raise CannotRestore(said("two of its players were merged into {name} since", name=twice["name"]))
+        db.execute("UPDATE matches SET deleted = NULL, trash = NULL, version = version + 1 WHERE id = ?",
+                   [match_id])
+        if trash["hands"]:
+            db.execute(f"UPDATE hands SET deleted = NULL WHERE match_id = ? AND id IN "
+                       f"({', '.join('?' * len(trash['hands']))})", [match_id, *trash["hands"]])
+        sides = json.loads(row["sides"])
+        for seat, player in seated:
+            db["seats"].insert({**seat, "player_id": player["id"]})
+            if sides[seat["side"]]["players"][seat["seat"]] != player["name"]:    # renamed since
+                rename_seat(db, match_id, seat["side"], seat["seat"], player["name"], ledger)
+        if row["follows"]:
+            db.execute("UPDATE matches SET followed_by = ?, version = version + 1 "
+                       "WHERE id = ? AND followed_by IS NULL AND deleted IS NULL", [match_id, row["follows"]])
+
+
+def purge_deleted(db: sqlite_utils.Database) -> int:
+    """The matches deleted more than a day ago, gone for good: how many."""
+    if db.execute("SELECT 1 FROM matches WHERE trash IS NOT NULL AND deleted < ? LIMIT 1",
+                  [_since()]).fetchone() is None:
+        return 0
+    with writing(db):
+        return _purge(db)
+
+
+def _purge(db: sqlite_utils.Database) -> int:
+    old = [row[0] for row in db.execute("SELECT id FROM matches WHERE trash IS NOT NULL AND deleted < ?",
+                                        [_since()]).fetchall()]
+    for match_id in old:
+        db.execute("DELETE FROM hands WHERE match_id = ?", [match_id])
+        db.execute("UPDATE matches SET sides = '[]', summary = NULL, pin_hash = NULL, access_key = NULL, "
+                   "trash = NULL WHERE id = ?", [match_id])
+    return len(old)
