@@ -282,7 +282,7 @@ def delete_match(match_id: int):
         except store.InTournament as refused:      # the store's own guard: not reached from here
             flash(in_tournament(refused.table, refused.tournament))
             return redirect(url_for("table.match", match_id=match_id), code=303)
-        flash(_("%(match)s deleted.", match=current.title))
+        flash(_("%(match)s deleted: for a day the organiser can bring it back.", match=current.title))
         return redirect(url_for("table.index"), code=303)
     return render_template("table/delete_match.html", match=current)
 

@@ -515,7 +515,7 @@ def test_without_javascript_a_table_plays_safely_at_360_px(browser, server):
         page.get_by_role("link", name="Delete…").click()
         expect(page.locator("h1")).to_contain_text("Delete Anna – Bruno?")
         page.get_by_role("button", name="Yes, delete it").click()
-        expect(page.locator(".flash")).to_contain_text("Anna – Bruno deleted.")
+        expect(page.locator(".flash")).to_contain_text("Anna – Bruno deleted: for a day the organiser can bring it back.")
         assert page.goto(match_url).status == 404
     finally:
         context.close()

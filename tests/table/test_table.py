@@ -484,12 +484,12 @@ def test_a_match_is_deleted_only_when_confirmed_on_what_it_is_now(client):
     match_id = create(client)
     client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0))
     confirm = client.get(f"/matches/{match_id}/delete").get_data(as_text=True)
-    assert "Its 1 hand will be lost for good" in confirm
+    assert "Its 1 hand goes with it. For a day the organiser can bring it back" in confirm
     version = int(re.search(r'name="version" value="(\d+)"', confirm).group(1))
     # Another phone records a hand meanwhile: asked again, nothing deleted.
     client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0))
     stale = client.post(f"/matches/{match_id}/delete", data={"version": version})
-    assert stale.status_code == 409 and "Its 2 hands will be lost" in stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "Its 2 hands go with it" in stale.get_data(as_text=True)
     assert totals(client, match_id) == [8, 0]
     done = client.post(f"/matches/{match_id}/delete", data={"version": version + 1})
     assert done.status_code == 303
