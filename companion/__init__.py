@@ -1,8 +1,8 @@
 """The Scopa companion: keeps the score of a real game of Scopa, computed from the cards.
 
 ``create_app`` builds the Flask app: its configuration, its extensions, and its rooms, one
-blueprint each (``table``, ``referee``, ``players``, ``tournaments``, ``backup``, ``api``). See
-ARCHITECTURE.md for the rooms and the one-way arrows between the layers.
+blueprint each (``table``, ``referee``, ``players``, ``tournaments``, ``backup``, ``guide``,
+``api``). See ARCHITECTURE.md for the rooms and the one-way arrows between the layers.
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     from . import api, i18n, store, table, web
     from .backup import views as backup
+    from .guide import views as guide
     from .matches import Ledger
     from .players import views as players
     from .referee import views as referee
@@ -86,7 +87,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # Each room's blueprint from its views (a room's package imports no views, so the JSON API
     # may call a room's service module without loading its pages); the table's package also
     # registers a hand's routes.
-    for room in (table, referee, players, tournaments, backup):
+    for room in (table, referee, players, tournaments, backup, guide):
         app.register_blueprint(room.bp)
     api.init_app(app, csrf)
     return app
