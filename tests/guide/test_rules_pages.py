@@ -291,11 +291,11 @@ def test_no_such_variant_or_match(client, path):
 
 def test_the_new_match_form_links_its_variant_in_a_new_tab(client):
     page = read(client, "/matches/new?preset=bazzica")
-    link = re.search(r'<a id="variant-rules"[^>]*>', page).group(0)
+    link = re.search(r'<p id="variant-rules"><a [^>]*>', page).group(0)
     assert 'href="/rules/bazzica"' in link and 'target="_blank"' in link and 'rel="noopener"' in link
     # choosing another variant swaps the link with the rules (htmx, out of band)
     fragment = read(client, "/matches/new/rules?preset=chkobba")
-    assert re.search(r'<a id="variant-rules"[^>]*href="/rules/chkobba"[^>]*hx-swap-oob="true"', fragment)
+    assert re.search(r'<p id="variant-rules" hx-swap-oob="true"><a [^>]*href="/rules/chkobba"', fragment)
     assert 'href="/rules/classica"' in read(client, "/matches/new/rules?preset=nonsense")
 
 
