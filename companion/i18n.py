@@ -9,11 +9,11 @@ the pack on the table: ``7 di denari``, ``seven of coins``, ``7 de deniers``.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from babel.dates import format_date, format_time
+from babel.dates import format_date, format_time, format_timedelta
 from babel.numbers import format_decimal, format_percent
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
@@ -265,6 +265,11 @@ def when(stamp: str, language: str) -> str:
     except (TypeError, ValueError):
         return ""
     return f"{format_date(moment, 'medium', locale=language)}, {format_time(moment, 'short', locale=language)}"
+
+
+def how_long(seconds: float) -> str:
+    """A wait in the page's language, rounded as people say it: "42 minuti", "30 seconds"."""
+    return format_timedelta(timedelta(seconds=seconds), threshold=1, locale=str(get_locale()))
 
 
 def http_message(code: int) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, Collection, NamedTuple, Sequence
 
 from .rules import (
     ClaimCheck,
@@ -31,8 +31,10 @@ from .rules import (
     parse_cards,
     rules_from_dict,
     score_piles,
+    score_so_far,
     score_tallies,
 )
+from .rules.cards import suit_values
 from .rules.deal import DealPlan, deal_plan
 from .rules.said import said
 from .rules.said_json import from_json, to_json
@@ -56,14 +58,19 @@ def seating(sides: Sequence[dict[str, Any]]) -> list[tuple[str, int]]:
             for s, side in enumerate(sides) if i < len(side["players"])]
 
 
-def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str]) -> HandScore:
-    """Score what the players entered for a hand: piles of cards, or counts."""
+def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str],
+                waiting: Collection[str] | None = None) -> HandScore:
+    """Score what the players entered for a hand: piles of cards, or counts. ``waiting``: a
+    hand by counts still being entered, whose items named there are not entered yet
+    (``rules.score_so_far``)."""
     declarations = [Declaration(d["side"], d["deal"], tuple(parse_cards(d["cards"], said("a declaration"))))
                     for d in entry.get("declarations", [])]
     if entry["mode"] == "piles":
         piles = [parse_cards(pile, said("{name}'s pile", name=names[side])) for side, pile in enumerate(entry["piles"])]
         return score_piles(piles, entry["sweeps"], rules, declarations, names)
     tallies = [Tally(**tally) for tally in entry["tallies"]]
+    if waiting is not None:
+        return score_so_far(tallies, rules, waiting, declarations, names)
     return score_tallies(tallies, rules, declarations, names)
 
 
@@ -73,6 +80,42 @@ def takes_every_card(score: HandScore) -> int | None:
     entered, so the hand's form asks before recording it."""
     every = [side for side, tally in enumerate(score.tallies) if tally.cards == score.rules.deck]
     return every[0] if every else None
+
+
+def takes_every_point(score: HandScore) -> int | None:
+    """The side that took every point of the hand and every card of the bonus suit (all ten
+    denari), the others scoring nothing at all, else None.
+
+    "Every point" alone would be any 4-0 hand: carte, denari, settebello and primiera to one
+    side and no scopa to the other is an everyday hand, which must be saved without a question.
+    With every denaro besides, and the others without even a scopa, it is a rare hand, and one
+    a slip easily makes: the whole suit tapped into the wrong pile, or 10 typed in the wrong
+    side's column. So that is asked about, as every card is: a hand really played so is saved
+    with one more tap."""
+    coins = len(suit_values(score.rules.deck))
+    for side, tally in enumerate(score.tallies):
+        others = [s for s in range(len(score.tallies)) if s != side]
+        if tally.coins == coins and all(line.points[s] == 0 for line in score.lines for s in others):
+            return side
+    return None
+
+
+class Extreme(NamedTuple):
+    """A hand the form asks about before saving it: ``side`` took every card (``every`` is
+    "cards") or every point with every denaro ("points")."""
+
+    side: int
+    every: str
+
+
+def extreme_of(score: HandScore) -> Extreme | None:
+    """The question a hand's form asks before saving this hand, if any (the JSON API never
+    asks): every card to one side, else every point with every denaro (``takes_every_point``)."""
+    side = takes_every_card(score)
+    if side is not None:
+        return Extreme(side, "cards")
+    side = takes_every_point(score)
+    return None if side is None else Extreme(side, "points")
 
 
 def result_of(score: HandScore) -> dict[str, Any]:

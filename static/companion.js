@@ -106,6 +106,21 @@ function setUpHandForm(form) {
     if (tab.dataset.tab === "tallies") form.querySelector(".tally-input")?.focus();
   }));
 
+  // The count being typed in goes with the live preview (name="typing"): the server judges it
+  // once it is left, so nothing is said about a number still being typed.
+  const typing = form.querySelector('input[name="typing"]');
+  if (typing) {
+    form.addEventListener("input", (event) => {
+      if (event.target.matches(".tally-input, .stepper input")) typing.value = event.target.name;
+    });
+    form.addEventListener("focusout", (event) => {
+      if (typing.value !== "" && typing.value === event.target.name) {
+        typing.value = "";
+        changed(event.target);      // left: the preview judges it now
+      }
+    });
+  }
+
   form.addEventListener("submit", (event) => {
     const button = event.submitter;
     if (button && button.name === "save") {

@@ -82,6 +82,7 @@ def fresh_rate_limit():
     """The wrong PINs counted so far forgotten: the limits' table is one for the whole process.
     Modules that count tries ask for it with ``pytest.mark.usefixtures``."""
     access._tries.clear()
+    access._trusted.clear()
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@ status it deserves (400, 403, 404, 409, 429, 503), never an HTML page."""
 
 from __future__ import annotations
 
+import math
+
 from flask import Blueprint, jsonify
 from werkzeug.exceptions import HTTPException
 
@@ -10,7 +12,7 @@ from .. import store
 from ..i18n import for_api
 from ..matches import MatchOver
 from ..rules import ScopaError
-from ..rules.said import said
+from ..rules.said import said, said_n
 from ..web.access import TooManyTries
 from .parse import Forbidden, NotFoundError
 
@@ -60,6 +62,12 @@ def refused_now(error):
 
 
 @bp.errorhandler(TooManyTries)
-def too_many(_error):
-    """Too many wrong PINs: 429."""
-    return jsonify({"error": for_api(said("too many wrong PINs: wait a minute, then try again"))}), 429
+def too_many(limit: TooManyTries):
+    """Too many wrong PINs: 429, saying how long until the next try is taken (Retry-After)."""
+    minutes = math.ceil(limit.wait / 60)
+    said_wait = (said_n("too many wrong PINs: try again in {count} second",
+                        "too many wrong PINs: try again in {count} seconds", limit.wait, count=limit.wait)
+                 if limit.wait < 60 else
+                 said_n("too many wrong PINs: try again in {count} minute",
+                        "too many wrong PINs: try again in {count} minutes", minutes, count=minutes))
+    return jsonify({"error": for_api(said_wait)}), 429, {"Retry-After": str(limit.wait)}

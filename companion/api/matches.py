@@ -141,7 +141,10 @@ def _entry(data: dict[str, Any], match: Match) -> tuple[dict[str, Any], HandScor
                                  for d in declared]
     if "tallies" in data:
         tallies = [tally_of(t, i) for i, t in enumerate(list_of(data, "tallies"))]
-        entry.update(mode="tallies", tallies=[{k: v for k, v in t._asdict().items()} for t in tallies])
+        # Stored as the pages store them: no primiera_cards where the players marked it.
+        entry.update(mode="tallies", tallies=[{k: v for k, v in t._asdict().items()
+                                               if not (k == "primiera_cards" and v is None)}
+                                              for t in tallies])
     else:
         piles, sweeps = piles_and_sweeps(data)
         entry.update(mode="piles", piles=[[str(c) for c in pile] for pile in piles], sweeps=sweeps)

@@ -81,7 +81,12 @@ SCHEMAS = {
         "re_bello": {"type": "boolean"}, "sweeps": {"type": "integer"}, "sevens": NULLABLE_INT,
         "sixes": NULLABLE_INT, "aces": NULLABLE_INT, "napola": {"type": "integer"},
         "scaletta_alta": {"type": "integer"}, "piva": {"type": "boolean"},
-        "primiera": {"type": "boolean"}}},
+        "primiera": {"type": "boolean"},
+        "primiera_cards": {"type": "array", "items": {"type": "string"}, "nullable": True,
+                           "description": "the side's best card of each suit, where the referee's "
+                                          "primiera tool worked it out (then the primiera is "
+                                          "decided from them, and marked on the side they give "
+                                          "it to); absent or null: marked by the players"}}},
     "HandIn": {"type": "object", "properties": {
         "number": {"type": "integer", "minimum": 1,
                    "description": "the hand this records: 409 if another was recorded there meanwhile"},
@@ -179,8 +184,9 @@ SCHEMAS = {
            if name not in ("id", "name", *EXTREMES)},
         "best": {**NULLABLE_INT, "description": PLAYER_COUNTS["best"]},
         "worst": {**NULLABLE_INT, "description": PLAYER_COUNTS["worst"]}}},
-    "Players": {"type": "object", "required": ["players"], "properties": {
-        "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}}}},
+    "Players": {"type": "object", "required": ["players", "next"], "properties": {
+        "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+        "next": {"type": "string", "nullable": True, "description": "the next page, if any"}}},
     "PlayerRecord": {"allOf": [{"$ref": "#/components/schemas/Player"}, {
         "type": "object", "required": ["head_to_head", "best_hand", "worst_hand", "last_matches"],
         "properties": {
@@ -340,9 +346,14 @@ SPEC = {
                           "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
                           "403": ERROR, "404": ERROR, "429": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/players": {"get": {
-            "summary": "Every player's record, most matches won first (names typed in matches are "
-                       "matched trimmed and case-insensitive)",
-            "parameters": PLAYER_SCOPE, "responses": {"200": ok("Players"), "400": ERROR}}},
+            "summary": "The players' records, most matches won first, a page at a time (names "
+                       "typed in matches are matched trimmed and case-insensitive)",
+            "parameters": [*PLAYER_SCOPE,
+                           {"name": "limit", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 200}},
+                           {"name": "page", "in": "query", "required": False,
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 1}}],
+            "responses": {"200": ok("Players"), "400": ERROR}}},
         "/api/v1/players/{player_id}": {"get": {
             "summary": "A player's record, with the head-to-head against each opponent",
             "parameters": [{"name": "player_id", "in": "path", "required": True,

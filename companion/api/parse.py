@@ -127,6 +127,10 @@ def tally_of(entry: Any, side: int) -> Tally:
     for field in ("settebello", "re_bello", "piva", "primiera"):
         if field in entry and not isinstance(entry[field], bool):
             raise BadRequest(said("{name} must be true or false", name=field))
+    best = entry.get("primiera_cards")
+    if best is not None:        # the referee's best cards, written as the pages store them
+        entry = {**entry, "primiera_cards": [str(card) for card in parse_cards(
+            best, said("the primiera cards of tally {number}", number=side + 1))]}
     return Tally(**entry)
 
 

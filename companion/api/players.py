@@ -6,15 +6,15 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from flask import jsonify, request
+from flask import jsonify, request, url_for
 
 from .. import store
-from ..players.records import empty_record, ranked
+from ..players.records import empty_record
 from ..rules.rulesets import PRESETS
 from ..rules.said import said
 from ..stats import RECORD
 from .blueprint import bp
-from .parse import BadRequest, NotFoundError
+from .parse import BadRequest, NotFoundError, query_number
 
 
 def _player_scope() -> dict[str, Any]:
@@ -40,9 +40,22 @@ def _player_json(row: dict[str, Any]) -> dict[str, Any]:
 
 @bp.get("/players")
 def list_players():
-    """Every player's record, the leaderboard's order (most matches won first)."""
-    rows = ranked(store.records(store.get_db(), **_player_scope()))
-    return jsonify({"players": [_player_json(row) for row in rows]})
+    """The players' records in the leaderboard's order (most matches won first), a page at a
+    time: ``limit`` (at most 500) from ``page`` (from 1); ``next`` is the following page."""
+    scope = _player_scope()
+    limit = query_number("limit", 200)
+    if limit > 500:
+        raise BadRequest(said("limit is at most {most}", most=500))
+    page = query_number("page", 1)
+    if page > 1_000_000:
+        raise BadRequest(said("page is at most {most}", most=1_000_000))
+    rows = store.records(store.get_db(), **scope, page=((page - 1) * limit, limit + 1))
+    following = None
+    if len(rows) > limit:
+        following = url_for("api.list_players", **{k: v for k, v in request.args.items()
+                                                   if k not in ("page", "limit")},
+                            limit=limit, page=page + 1)
+    return jsonify({"players": [_player_json(row) for row in rows[:limit]], "next": following})
 
 
 @bp.get("/players/<int:player_id>")

@@ -7,7 +7,9 @@ Recording a chiamarsi fuori in a match is the one POST.
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -37,7 +39,7 @@ from ..rules import (
 )
 from ..rules.cards import SUITS
 from ..rules.deal import deal_plan
-from ..rules.primiera import decide_piles, overtaking_cards
+from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_cards
 from ..rules.rulesets import PRESETS, Rules
 from ..rules.said import said
 from ..rules.scoring import ITEMS
@@ -188,7 +190,38 @@ def primiera():
     except ScopaError as problem:
         error = explain(problem)
     return answer("referee/primiera.html", "referee/_primiera_answer.html", ctx=ctx, form=form,
-                  result=result, overtake=overtake, error=error, n=n)
+                  result=result, overtake=overtake, error=error, n=n, back=back_to_hand(ctx, result))
+
+
+# What a hand's form carries through the tool (``keep``): its own fields' names, at most so
+# many, but the CSRF token and the button (the page gives them afresh); the answer sets the
+# primiera. The rest goes back as it came.
+FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+GIVEN_AFRESH = {"csrf_token", "switch"}
+SET_BY_THE_ANSWER = {"primiera", "primiera_best"}
+
+
+def back_to_hand(ctx: Context, result: PrimieraResult | None) -> dict[str, Any] | None:
+    """Where the answer goes when the tool was opened from a hand's form in counts mode ("Who
+    has it? Work it out"): the form's address, and what the form held (``keep``, carried
+    through the tool's own questions), posted back with the answer (each side's best card of
+    each suit: ``best``), or without one. None when the tool was opened on its own, or where
+    the counts decide the primiera."""
+    keep = request.args.get("keep")
+    if ctx.match is None or keep is None or len(keep) > 6000 or ctx.rules.primiera not in SCALES:
+        return None
+    fields = [(name, value) for name, value in parse_qsl(keep)[:400]
+              if FIELD_NAME.fullmatch(name) and name not in GIVEN_AFRESH]
+    hand = request.args.get("hand", type=int)
+    action = (url_for("table.edit_hand", match_id=ctx.match.id, hand_id=hand) if hand
+              else url_for("table.new_hand", match_id=ctx.match.id))
+    edited = ctx.match.hand(hand) if hand else None
+    number = edited.number if edited else ctx.match.next_number
+    best = "/".join(" ".join(str(side.best[suit]) for suit in SUITS if suit in side.best)
+                    for side in result.sides) if result else ""
+    return {"action": action, "keep": keep, "hand": hand, "fields": fields, "number": number,
+            "best": best,
+            "answered": [(name, value) for name, value in fields if name not in SET_BY_THE_ANSWER]}
 
 
 # -- The deal ------------------------------------------------------------------------------

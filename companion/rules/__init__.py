@@ -26,12 +26,12 @@ from .cards import (
 from .declarations import Declaration
 from .match import ClaimCheck, HandResult, Outcome, check_claim, match_outcome, next_outcome
 from .rulesets import PRESETS, Rules, RulesError, check_seating, rules_for, rules_from_dict, seating_of
-from .scoring import HandScore, Line, Tally, score_piles, score_tallies
+from .scoring import HandScore, Line, Tally, score_piles, score_so_far, score_tallies
 
 __all__ = [
     "Capture", "Card", "CardError", "ClaimCheck", "DealCheck", "Declaration", "HandError",
     "HandResult", "HandScore", "Line", "Outcome", "PRESETS", "Rules", "RulesError", "Ruling",
     "ScopaError", "Tally", "card_name", "check_claim", "check_seating", "seating_of", "check_deal", "deck", "english_name",
     "italian_name", "legal_captures", "match_outcome", "next_outcome", "parse_card", "parse_cards", "rules_for",
-    "rules_from_dict", "score_piles", "score_tallies",
+    "rules_from_dict", "score_piles", "score_so_far", "score_tallies",
 ]

@@ -234,7 +234,7 @@ def decide_entered(counts: Sequence[tuple[int, ...]], marked: Sequence[bool], me
                                                    compared=compared, name=names[flagged]))
     if flagged is None:
         return PrimieraResult(None, sides, said("nobody was marked as winning it"))
-    return PrimieraResult(flagged, sides, said("marked for {name}", name=names[flagged]))
+    return PrimieraResult(flagged, sides, said("marked for {name} by the players", name=names[flagged]))
 
 
 def overtaking_cards(piles: Sequence[Sequence[Card]], side: int, method: str, missing_suit: str,

@@ -17,15 +17,24 @@ the one side strictly ahead of every other; a tie at the top gives it to nobody.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Collection, NamedTuple, Sequence
 
 from . import primiera as primiera_rules
 from .cards import Card, HandError, mask_of
 from .declarations import Declaration, score_declarations
-from .primiera import COUNT_ORDER, PrimieraResult, strict_leader
+from .primiera import COUNT_ORDER, PrimieraResult, SidePrimiera, strict_leader
 from .rulesets import Rules
 from .said import Joined, Said, Versus, joined, said
-from .tally import PIVA, Tally, check_piles, check_sweeps, check_tallies, suit_values, tally_mask
+from .tally import (
+    PIVA,
+    Tally,
+    check_piles,
+    check_sweeps,
+    check_tallies,
+    primiera_cards_of,
+    suit_values,
+    tally_mask,
+)
 
 # How each item is called at the table, and what it means in English.
 ITEMS = {
@@ -99,6 +108,52 @@ def score_tallies(tallies: Sequence[Tally], rules: Rules,
     """Score a hand from counts the players entered; impossible counts are refused."""
     names = tuple(names) if names else default_names(len(tallies))
     check_tallies(tallies, rules, names)
+    return _score(list(tallies), rules, _entered_primiera(tallies, rules, names), declarations, names)
+
+
+# What a line of a hand still being entered says of an item whose figures are not all in.
+NOT_YET = said("not entered yet")
+
+
+def score_so_far(tallies: Sequence[Tally], rules: Rules, waiting: Collection[str],
+                 declarations: Sequence[Declaration] = (),
+                 names: Sequence[str] | None = None) -> HandScore:
+    """The score of a hand by counts still being entered: what is entered is checked against
+    the rest that is entered (``check_tallies(partial=True)``), and each item in ``waiting``
+    (its figures not all entered yet: "carte", "settebello", "primiera"...) gives nobody a
+    point yet, its line saying so. A refusal here is a real contradiction, never a count not
+    entered yet."""
+    names = tuple(names) if names else default_names(len(tallies))
+    check_tallies(tallies, rules, names, partial=True)
+    n = len(tallies)
+    if "primiera" in waiting:
+        primiera = PrimieraResult(None, tuple(SidePrimiera({}, None) for _ in tallies), NOT_YET)
+    else:
+        primiera = _entered_primiera(tallies, rules, names)
+    entered = [t._replace(cards=t.cards or 0, coins=t.coins or 0) for t in tallies]
+    hand = _score(entered, rules, primiera, declarations, names)
+    lines = tuple(Line(line.item, (0,) * n, NOT_YET) if line.item in waiting else line
+                  for line in hand.lines)
+    return hand._replace(lines=lines)
+
+
+def _entered_primiera(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) -> PrimieraResult:
+    """The primiera of a hand by counts: worked out from each side's best cards where the
+    referee's tool gave them (the side marked must be the one they give it to), else from the
+    counts entered and the side the players marked."""
+    best = primiera_cards_of(tallies, rules, names)
+    marked = [t.primiera for t in tallies]
+    if best is not None:
+        worked = primiera_rules.decide_piles(best, rules.primiera, rules.missing_suit)
+        if sum(marked) > 1:
+            raise HandError(said("only one side can win the primiera"))
+        flagged = marked.index(True) if any(marked) else None
+        if flagged != worked.winner:
+            nobody = said("nobody")
+            raise HandError(said("the best cards give the primiera to {winner}, not {marked}",
+                                 winner=nobody if worked.winner is None else names[worked.winner],
+                                 marked=nobody if flagged is None else names[flagged]))
+        return worked._replace(reason=said("{why}, worked out by the referee", why=worked.reason))
     order = COUNT_ORDER.get(rules.primiera, ())
     counts = []
     for tally in tallies:
@@ -109,9 +164,9 @@ def score_tallies(tallies: Sequence[Tally], rules: Rules,
                 break
             entered.append(known[key])
         counts.append(tuple(entered))
-    result = primiera_rules.decide_entered(counts, [t.primiera for t in tallies],
-                                           rules.primiera, names)
-    return _score(list(tallies), rules, result, declarations, names)
+    # While a hand is entered, a count may be in for some sides only: compare what all have.
+    depth = min(len(c) for c in counts)
+    return primiera_rules.decide_entered([c[:depth] for c in counts], marked, rules.primiera, names)
 
 
 def _points_to(winner: int | None, n: int, amount: int = 1) -> tuple[int, ...]:

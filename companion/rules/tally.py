@@ -19,8 +19,10 @@ from .cards import (
     deck_set,
     full_deck,
     mask_of,
+    parse_cards,
     value_mask,
 )
+from .primiera import COUNT_ORDER
 from .rulesets import Rules
 from .said import Said, Suit, said, said_n
 
@@ -35,10 +37,13 @@ class Tally(NamedTuple):
     """What one side captured, as counts. ``napola`` is the length of its run of bonus-suit
     cards from the Ace upwards (the Napola, or the scaletta bassa), ``scaletta_alta`` of its run
     from the King downwards. ``sevens``, ``sixes`` and ``aces`` are None when not entered.
-    ``primiera`` marks the side that won the primiera where the counts cannot decide it."""
+    ``primiera`` marks the side that won the primiera where the counts cannot decide it;
+    ``primiera_cards``, the side's best card of each suit where the referee's tool worked the
+    primiera out from them (None: the players marked the winner themselves). ``cards`` and
+    ``coins`` are None only while a hand is still being entered (``check_tallies(partial=True)``)."""
 
-    cards: int
-    coins: int
+    cards: int | None
+    coins: int | None
     settebello: bool = False
     re_bello: bool = False
     sweeps: int = 0
@@ -49,6 +54,7 @@ class Tally(NamedTuple):
     scaletta_alta: int = 0
     piva: bool = False
     primiera: bool = False
+    primiera_cards: Sequence[str] | None = None
 
 
 def suit_values(rules: Rules) -> tuple[int, ...]:
@@ -122,7 +128,9 @@ def check_piles(piles: Sequence[Sequence[Card]], rules: Rules,
                                "the hand in some pile)", len(missing), cards=missing))
 
 
-def check_sweeps(sweeps: Sequence[int], cards: Sequence[int], names: Sequence[str]) -> None:
+def check_sweeps(sweeps: Sequence[int], cards: Sequence[int | None], names: Sequence[str]) -> None:
+    """Each side's sweeps, a whole number that the cards it took allow (not checked against
+    cards not entered yet: None)."""
     if len(sweeps) != len(cards):
         raise HandError(said("give one sweep count per side ({sides}), not {given}",
                              sides=len(cards), given=len(sweeps)))
@@ -131,7 +139,7 @@ def check_sweeps(sweeps: Sequence[int], cards: Sequence[int], names: Sequence[st
             raise HandError(said("the sweeps of {name} must be a whole number, 0 or more",
                                  name=names[side]))
         # A sweep takes the played card and at least one from the table.
-        if 2 * count > taken:
+        if taken is not None and 2 * count > taken:
             raise HandError(said_n("{name} cannot have made {n} sweep: {taken} taken, and a "
                                    "sweep takes at least 2 cards",
                                    "{name} cannot have made {n} sweeps: {taken} taken, and "
@@ -139,13 +147,20 @@ def check_sweeps(sweeps: Sequence[int], cards: Sequence[int], names: Sequence[st
                                    taken=said_n("{n} card", "{n} cards", taken)))
 
 
-def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) -> None:
-    """Refuse counts that no real hand could give."""
+def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
+                  partial: bool = False) -> None:
+    """Refuse counts that no real hand could give.
+
+    ``partial``: a hand still being entered. A count not entered yet (None) and a card nobody
+    holds yet are awaited, not refused: only what is entered is checked against the rest that
+    is entered, so whatever is refused is a real contradiction."""
     check_sides(len(tallies))
     suit = len(suit_values(rules))
     coins = Suit(rules.bonus_suit)
 
-    def whole(value, what: Said, side: int) -> int:
+    def whole(value, what: Said, side: int) -> int | None:
+        if value is None and partial:
+            return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise HandError(said("{what} of {name} must be a whole number, 0 or more",
                                  what=what, name=names[side]))
@@ -154,31 +169,32 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
     for side, t in enumerate(tallies):
         whole(t.cards, said("the cards"), side)
         whole(t.coins, said("the {suit}", suit=coins), side)
-        if t.coins > t.cards:
+        if t.coins is not None and t.cards is not None and t.coins > t.cards:
             raise HandError(said("{name} cannot have {coins} {suit} in {cards} cards",
                                  name=names[side], coins=t.coins, suit=coins, cards=t.cards))
-    total_cards = sum(t.cards for t in tallies)
-    if total_cards != rules.deck:
+    taken = [t.cards for t in tallies]
+    if None not in taken and sum(taken) != rules.deck:
         raise HandError(said("the cards add up to {total}, not {deck}: every card ends the hand "
-                             "in some pile", total=total_cards, deck=rules.deck))
-    total_coins = sum(t.coins for t in tallies)
-    if total_coins != suit:
+                             "in some pile", total=sum(taken), deck=rules.deck))
+    bonus = [t.coins for t in tallies]
+    if None not in bonus and sum(bonus) != suit:
         raise HandError(said("the {suit} add up to {total}, not {count}", suit=coins,
-                             total=total_coins, count=suit))
-    check_sweeps([t.sweeps for t in tallies], [t.cards for t in tallies], names)
+                             total=sum(bonus), count=suit))
+    check_sweeps([t.sweeps for t in tallies], taken, names)
 
+    # Who holds each single card; while a hand is entered, nobody yet is awaited.
     holders = [side for side, t in enumerate(tallies) if t.settebello]
-    if len(holders) != 1:
+    if len(holders) > 1 or not (holders or partial):
         raise HandError(said("exactly one side has the settebello") if not holders
                         else said("only one side can have the settebello"))
     holders = [side for side, t in enumerate(tallies) if t.re_bello]
-    if len(holders) > 1 or (rules.re_bello and not holders):
+    if len(holders) > 1 or (rules.re_bello and not holders and not partial):
         raise HandError(said("exactly one side has the Re Bello"))
     holders = [side for side, t in enumerate(tallies) if t.piva]
     if holders and rules.deck != 40:
         raise HandError(said("the {deck}-card deck has no 2 of bastoni: nobody holds the Piva",
                              deck=rules.deck))
-    if len(holders) > 1 or (rules.piva and rules.deck == 40 and not holders):
+    if len(holders) > 1 or (rules.piva and rules.deck == 40 and not holders and not partial):
         raise HandError(said("exactly one side has the Piva (the 2 of bastoni)"))
 
     for field, problem in (
@@ -193,10 +209,12 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
         values = [getattr(t, field) for t in tallies]
         what = _COUNTED[field]
         if all(v is None for v in values):
-            if field in needed.get(rules.primiera, ()):
+            if field in needed.get(rules.primiera, ()) and not partial:
                 raise HandError(said("enter each side's {what}: they decide the primiera", what=what))
             continue
         if any(v is None for v in values):
+            if partial:
+                continue
             raise HandError(said("enter the {what} of every side, or of none", what=what))
         for side, value in enumerate(values):
             whole(value, said("the {what}", what=what), side)
@@ -205,7 +223,7 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
 
     for side, t in enumerate(tallies):
         known = [t.sevens or 0, t.sixes or 0, t.aces or 0]
-        if sum(known) > t.cards:
+        if t.cards is not None and sum(known) > t.cards:
             raise HandError(said("{name} cannot have {count} sevens, sixes and aces in {cards} "
                                  "cards", name=names[side], count=sum(known), cards=t.cards))
         if t.settebello and t.sevens == 0:
@@ -218,7 +236,7 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
                 raise HandError(said("{what} cannot be longer than the {count} {suit}", what=what,
                                      count=suit, suit=coins))
         if low == suit or high == suit:
-            if t.coins != suit:
+            if t.coins is not None and t.coins != suit:
                 raise HandError(said("{name} has the whole suit only with all {count} {suit}",
                                      name=names[side], count=suit, suit=coins))
         elif low + high >= suit:
@@ -236,9 +254,39 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str]) 
             implied.add(values.index(7))
         if t.re_bello:
             implied.add(values.index(10))
-        if len(implied) > t.coins:
+        if t.coins is not None and len(implied) > t.coins:
             raise HandError(said("{name} holds more {suit} (in sequences, settebello, Re Bello) "
                                  "than the {coins} entered", name=names[side], suit=coins,
                                  coins=t.coins))
         if t.piva and t.cards == 0:
             raise HandError(said("{name} has no cards, so not the Piva", name=names[side]))
+
+
+def primiera_cards_of(tallies: Sequence[Tally], rules: Rules,
+                      names: Sequence[str]) -> list[list[Card]] | None:
+    """The best cards the referee's tool worked the primiera out from, each side's, read and
+    checked (None when the players marked the winner themselves): every side's or none, only
+    where the primiera is worth points card by card, at most one card a suit, a card in one
+    side only."""
+    given = [t.primiera_cards for t in tallies]
+    if all(cards is None for cards in given):
+        return None
+    if any(cards is None for cards in given):
+        raise HandError(said("give the best cards for the primiera of every side, or of none"))
+    if rules.primiera in COUNT_ORDER:
+        raise HandError(said("under these rules the counts decide the primiera, not its best cards"))
+    full, seen, best = deck_set(rules.deck), {}, []
+    for side, codes in enumerate(given):
+        pile = parse_cards(codes, said("the best cards of {name}", name=names[side]))
+        for card in pile:
+            if card not in full:
+                raise HandError(said("{card} is not in the {deck}-card deck", card=card, deck=rules.deck))
+            if card in seen:
+                raise HandError(said("{card} is entered for both {first} and {second}", card=card,
+                                     first=names[seen[card]], second=names[side]))
+            seen[card] = side
+        if len({card.suit for card in pile}) < len(pile):
+            raise HandError(said("{name} has one best card in each suit for the primiera, not two",
+                                 name=names[side]))
+        best.append(pile)
+    return best

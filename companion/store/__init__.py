@@ -4,6 +4,7 @@
   ``StorageError``;
 - ``migrations``: the schema, as numbered migrations;
 - ``matches``: matches and their hands, and their summaries;
+- ``undo``: hands deleted a moment ago brought back;
 - ``built``: the cache of matches worked out once per version;
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
 - ``players``: players' records, renames and merges;
@@ -86,6 +87,7 @@ from .tournaments import (
     tournament_state,
     tournament_version,
 )
+from .undo import restore_hands
 
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:

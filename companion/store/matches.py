@@ -378,8 +378,9 @@ def update_hand(db: sqlite_utils.Database, match_id: int, hand_id: int, entry: d
 
 
 def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, int],
-                 ledger: MakeLedger) -> None:
-    """Delete hands, each only if still at the version given (hand id -> version), all or none.
+                 ledger: MakeLedger) -> int:
+    """Delete hands, each only if still at the version given (hand id -> version), all or none;
+    returns the match's version the delete leaves, from which it can be undone (``undo``).
 
     A deleted hand's row is kept, marked deleted: its id is never given to another hand, so a
     delete sent twice or late finds it gone rather than deleting some other hand."""
@@ -389,3 +390,4 @@ def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, i
             db.execute("UPDATE hands SET deleted = ?, version = version + 1 WHERE id = ?",
                        [now(), hand_id])
         _resettle(db, match_id, ledger)
+        return match_version(db, match_id)

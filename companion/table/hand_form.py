@@ -13,9 +13,11 @@ from wtforms.widgets import HiddenInput
 
 from ..i18n import card_in_words, suit_words
 from ..matches import Match, score_entry
-from ..rules import ScopaError, deck
+from ..rules import HandScore, ScopaError, Tally, deck
 from ..rules.cards import Card, parse_cards, suit_values
+from ..rules.primiera import SCALES, PrimieraResult, decide_piles
 from ..rules.said import said, said_n
+from ..rules.tally import primiera_cards_of
 from ..web.forms import CardGrid, card_rows, options, pile_fields
 
 # The counts a hand by counts asks for, as its refusals name them (translated with them).
@@ -77,7 +79,7 @@ class HandFormBase(FlaskForm):
         declarations = self._declarations()
         if declarations:
             entry["declarations"] = declarations
-        sweeps = [self[f"sweeps_{i}"].data or 0 for i in sides]
+        sweeps = self._sweeps()
         if entry["mode"] == "piles":
             rest = int(self.rest.data)
             piles: list[list[str]] = [[] for _ in sides]
@@ -116,7 +118,50 @@ class HandFormBase(FlaskForm):
                              "cards": [str(c) for c in shown]})
         return declared
 
-    def _tallies(self, sweeps: list[int]) -> list[dict[str, Any]]:
+    def so_far(self) -> tuple[HandScore, list[str]]:
+        """The hand as entered so far, for the live preview: its score, and in words what it
+        still waits for ("Cards of Bruno", "Settebello"; nothing once it is all in). A refusal
+        (ScopaError) here is a real contradiction: a count not entered yet is awaited."""
+        awaited = self._awaited() if self.mode.data == "tallies" else []
+        if not awaited:
+            self.entry()
+            return self.score, []
+        entry = {"mode": "tallies", "tallies": self._tallies(self._sweeps(), partial=True)}
+        declarations = self._declarations()
+        if declarations:
+            entry["declarations"] = declarations
+        score = score_entry(entry, self.match.rules, self.match.names, waiting={item for item, _ in awaited})
+        return score, [words for _, words in awaited]
+
+    def _sweeps(self) -> list[int]:
+        return [self[f"sweeps_{i}"].data or 0 for i in range(len(self.match.sides))]
+
+    def _awaited(self) -> list[tuple[str, str]]:
+        """What a hand by counts still waits for: (the item it decides, in words). A count row
+        waits while more than one side is blank (one may be: it gets the rest), naming every
+        blank side but the last; a card's holder while nobody is chosen; the primiera while it
+        is neither chosen nor worked out by counts."""
+        names, n = self.match.names, len(self.match.sides)
+        decides = {"cards": "carte", "coins": "denari", "sevens": "primiera", "sixes": "primiera",
+                   "aces": "primiera"}
+        awaited = []
+        for count in COUNTS:
+            blank = [i for i in range(n) if f"t_{count}_{i}" in self and self[f"t_{count}_{i}"].data is None]
+            if len(blank) == n:
+                awaited.append((decides[count], self.row_words[count]))
+            elif len(blank) > 1:
+                awaited += [(decides[count], _("%(what)s of %(name)s", what=self.row_words[count], name=names[i]))
+                            for i in blank[:-1]]
+        for holder in ("settebello", "re_bello", "piva", "primiera"):
+            if holder == "primiera" and self.match.rules.primiera == "count-down":
+                continue            # the counts decide it; the mark only breaks a tie
+            if holder in self and self[holder].data in (None, ""):
+                awaited.append((holder, self[holder].label.text))
+        return awaited
+
+    def _tallies(self, sweeps: list[int], partial: bool = False) -> list[dict[str, Any]]:
+        """Each side's counts as entered, one blank side a row given the rest. ``partial``: a
+        hand still being entered, whose counts not entered yet stay None (``so_far``)."""
         rules, names = self.match.rules, self.match.names
         n = len(names)
         suit = len(suit_values(rules.deck))
@@ -127,16 +172,19 @@ class HandFormBase(FlaskForm):
                 continue
             values = [self[f"t_{name}_{i}"].data for i in range(n)]
             blank = [i for i, v in enumerate(values) if v is None]
+            typed = sum(v for v in values if v is not None)
+            if blank and typed > total:
+                raise ScopaError(said("the {what} entered add up to more than {total}", what=COUNT_WORDS[name], total=total))
             if len(blank) == 1:          # one side left blank: it has the rest
-                values[blank[0]] = total - sum(v for v in values if v is not None)
-                if values[blank[0]] < 0:
-                    raise ScopaError(said("the {what} entered add up to more than {total}", what=COUNT_WORDS[name], total=total))
-            elif blank and len(blank) < n:
+                values[blank[0]] = total - typed
+            elif partial:
+                pass                     # what is not entered yet is awaited (_awaited)
+            elif 1 < len(blank) < n:
                 raise ScopaError(said("enter the {what} of every side (one may be left blank: it is "
                                       "worked out)", what=COUNT_WORDS[name]))
-            elif blank and name in ("cards", "coins"):
+            elif blank and len(blank) == n and name in ("cards", "coins"):
                 raise ScopaError(said("enter the {what} of each side", what=COUNT_WORDS[name]))
-            counts[name] = values if not blank or len(blank) < n else [None] * n
+            counts[name] = values if len(blank) < n else [None] * n
 
         def holder(field: str) -> int | None:
             value = self[field].data if field in self else None
@@ -144,6 +192,7 @@ class HandFormBase(FlaskForm):
 
         settebello, re_bello, piva, primiera = (holder(f) for f in ("settebello", "re_bello",
                                                                     "piva", "primiera"))
+        worked = self.worked_out()
         tallies = []
         for i in range(n):
             tally: dict[str, Any] = {name: values[i] for name, values in counts.items()}
@@ -152,18 +201,46 @@ class HandFormBase(FlaskForm):
             for field, key in (("t_napola", "napola"), ("t_alta", "scaletta_alta")):
                 if f"{field}_{i}" in self:
                     tally[key] = self[f"{field}_{i}"].data or 0
+            if worked is not None:
+                tally["primiera_cards"] = worked[0][i]
             tallies.append(tally)
         return tallies
 
+    def worked_out(self) -> tuple[list[list[str]], PrimieraResult] | None:
+        """Each side's best cards for the primiera as the referee's tool worked it out and sent
+        them back (the hidden ``primiera_best``: "7d 6c 1s 10b/7c 6d 5s"), and what they give,
+        while the primiera chosen is the one they give. None when the tool was not asked, or
+        when the players chose otherwise since: then the primiera is theirs ("marked by the
+        players")."""
+        if "primiera_best" not in self or not self.primiera_best.data:
+            return None
+        best = [side.split() for side in self.primiera_best.data.split("/")]
+        rules, chosen = self.match.rules, self.primiera.data
+        if len(best) != len(self.match.sides):
+            return None
+        try:        # checked as the rules check a stored entry's
+            cards = primiera_cards_of([Tally(None, None, primiera_cards=side) for side in best],
+                                      rules, self.match.names)
+            worked = decide_piles(cards, rules.primiera, rules.missing_suit)
+        except ScopaError:
+            return None
+        if worked.winner is None:
+            agrees = chosen in (None, "", "none")
+        else:
+            agrees = chosen == str(worked.winner)
+        return (best, worked) if agrees else None
+
     def fill(self, entry: dict[str, Any]) -> None:
-        """Set the fields from a stored entry, to edit it."""
+        """Set the fields from a stored entry, to edit it: cards as the player tapped them (the
+        rest given to the biggest pile, every other pile's cards tapped), or the counts."""
         self.mode.data = entry["mode"]
         for i, count in enumerate(entry.get("sweeps") or [t["sweeps"] for t in entry["tallies"]]):
             self[f"sweeps_{i}"].data = count
         if entry["mode"] == "piles":
-            self.rest.data = str(len(entry["piles"]) - 1)
-            for side, pile in enumerate(entry["piles"][:-1]):
-                for card in pile:
+            rest = rest_of(entry["piles"])
+            self.rest.data = str(rest)
+            for side, pile in enumerate(entry["piles"]):
+                for card in pile if side != rest else ():
                     self[f"c_{card}"].data = str(side)
         else:
             for i, tally in enumerate(entry["tallies"]):
@@ -176,10 +253,20 @@ class HandFormBase(FlaskForm):
                 for field in ("settebello", "re_bello", "piva", "primiera"):
                     if field in self and tally.get(field):
                         self[field].data = str(i)
+            best = [tally.get("primiera_cards") for tally in entry["tallies"]]
+            if "primiera_best" in self and None not in best:     # worked out by the referee
+                self.primiera_best.data = "/".join(" ".join(cards) for cards in best)
         for k, declaration in enumerate(entry.get("declarations", [])[:4]):
             self[f"decl_{k}_side"].data = str(declaration["side"])
             self[f"decl_{k}_deal"].data = str(declaration["deal"])
             self[f"decl_{k}_cards"].data = list(declaration["cards"])
+
+
+def rest_of(piles: list[list[str]]) -> int:
+    """The side whose pile a hand by cards gives the cards not tapped: the biggest, as the
+    player taps the smaller piles (the last side on a tie, the form's own default)."""
+    biggest = max(len(pile) for pile in piles)
+    return max(side for side, pile in enumerate(piles) if len(pile) == biggest)
 
 
 def hand_form(match: Match, **kwargs) -> HandFormBase:
@@ -221,6 +308,9 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
                  else _("Primiera"))
         fields["primiera"] = RadioField(label, choices=options([*sides, ("none", _("nobody"))]),
                                         validators=[Optional()])
+    if rules.primiera in SCALES:
+        # Each side's best cards, where the referee's tool worked the primiera out (worked_out).
+        fields["primiera_best"] = HiddenField()
     if rules.declarations != "off":
         for k in range(4):
             fields[f"decl_{k}_side"] = SelectField(_("Who"), choices=options([("", "—"), *sides]), default="")
@@ -230,5 +320,8 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
             # writes them. The rules say what is wrong with them.
             fields[f"decl_{k}_cards"] = CardGrid(_("Cards shown"), validate_choice=False, choices=options(
                 [(str(card), str(card)) for card in deck(rules.deck)]))
+    # Each count's row as the grid names it, and as the preview says it is awaited.
+    fields["row_words"] = {"cards": _("Cards"), "coins": suit, "sevens": _("Sevens"),
+                           "sixes": _("Sixes"), "aces": _("Aces")}
     form_class = type("HandForm", (HandFormBase,), fields)
     return form_class(match, **kwargs)

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from urllib.parse import urlencode
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
 from .. import store
 from ..i18n import explain, say
-from ..matches import Hand, Ledger, Match, result_of, score_entry, takes_every_card
+from ..matches import Extreme, Hand, Ledger, Match, extreme_of, result_of, score_entry
 from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..web.access import pin_required
-from ..web.pages import first_error, load_match
+from ..web.pages import first_error, flash_action, load_match, under_match
 from .hand_form import hand_form
 from .views import bp
 
@@ -81,6 +82,8 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
     if "check" in request.form:           # the preview, without JavaScript
         return hand_page(current, form, number, hand, items=ITEMS,
                          preview=preview_of(current, form, hand.id if hand else None))
+    if "work_out" in request.form:        # "Who has it? Work it out": the referee's tool
+        return redirect(primiera_tool(current, hand), code=303)
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
@@ -91,13 +94,25 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
         return hand_page(current, form, number, hand, 400, error=explain(error))
 
 
+def asks_first(form, hand: Hand | None = None) -> Extreme | None:
+    """The question to ask before saving the entry, unless the player has answered it: a hand
+    that gives one side every card, or every point with every denaro (``matches.extreme_of``);
+    most often a Save tapped before anything was entered, or a slip. An edit asks only when it
+    makes the hand so: a hand saved so was asked about then."""
+    if request.form.get("confirm_extreme") == "1":
+        return None
+    extreme = extreme_of(form.score)
+    if extreme is not None and hand is not None and extreme_of(hand.score) == extreme:
+        return None
+    return extreme
+
+
 def save_new(current: Match, form, entry: dict, number: int | None):
-    """Record a new hand (or, as the player chose, replace the one another phone recorded).
-    A hand in which one side took every card is asked about first: most often it is a Save
-    tapped before anything was entered."""
-    side = takes_every_card(form.score)
-    if side is not None and request.form.get("confirm_extreme") != "1":
-        return hand_page(current, form, number or current.next_number, None, extreme=side)
+    """Record a new hand (or, as the player chose, replace the one another phone recorded),
+    once asked about if it is extreme (``asks_first``)."""
+    extreme = asks_first(form)
+    if extreme is not None:
+        return hand_page(current, form, number or current.next_number, None, extreme=extreme)
     if request.form.get("resolve") == "replace":
         return replace_hand(current, form, entry)
     recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
@@ -162,31 +177,55 @@ def show_hand(match_id: int, hand_id: int):
 
 @bp.post("/matches/<int:match_id>/hands/preview")
 def preview(match_id: int):
-    """The breakdown the entry would give and the totals it would lead to, as a fragment."""
+    """The breakdown the entry would give and the totals it would lead to, as a fragment. The
+    count being typed (``typing``, which companion.js sends while its keyboard is up) is judged
+    once it is left: a refusal that the form without it would not make waits till then."""
     current = load_match(match_id)
-    return render_template("table/_preview.html", match=current, items=ITEMS,
-                           **preview_of(current, hand_form(current), request.args.get("hand", type=int)))
+    editing = request.args.get("hand", type=int)
+    shown = preview_of(current, hand_form(current), editing)
+    typing = request.form.get("typing", "")
+    if "error" in shown and typing.startswith(("t_", "sweeps_")) and typing in request.form:
+        formdata = request.form.copy()
+        formdata.pop(typing)
+        shown = preview_of(current, hand_form(current, formdata=formdata), editing)
+    return render_template("table/_preview.html", match=current, items=ITEMS, **shown)
 
 
 def preview_of(current: Match, form, editing: int | None) -> dict:
-    """What the preview shows for a hand form: nothing before anything is entered, else the
-    refusal, else the hand's breakdown and the totals it leads to (``editing``: the id of the
-    hand it replaces)."""
+    """What the preview shows for a hand form: nothing before anything is entered; else the
+    hand's breakdown as far as it is entered, what it still waits for and the totals it leads
+    to; else the refusal, which is a real contradiction, never a count not entered yet
+    (``editing``: the id of the hand it replaces)."""
     if form.is_blank():
         return {"blank": True}
     try:
         if not form.validate():
             raise ScopaError(first_error(form))
-        form.entry()
+        hand, waiting = form.so_far()
     except ScopaError as error:
         return {"error": explain(error)}
-    hand = form.score
     # A new hand follows them all; an edited one follows the hands before it.
     earlier = current.hands
     if editing is not None:
         earlier = list(itertools.takewhile(lambda h: h.id != editing, current.hands))
     before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
-    return {"hand": hand, "totals": [t + p for t, p in zip(before, hand.totals)]}
+    return {"hand": hand, "waiting": waiting, "totals": [t + p for t, p in zip(before, hand.totals)]}
+
+
+# The fields a hand's form does not carry through the referee's tool: the answer sets the
+# primiera, the page gives a fresh CSRF token, and the buttons say what to do.
+NOT_CARRIED = {"csrf_token", "typing", "work_out", "switch", "check", "save", "confirm_extreme",
+               "resolve", "replace_id", "replace_version"}
+
+
+def primiera_tool(current: Match, hand: Hand | None) -> str:
+    """The referee's primiera tool for this hand: under the match's rules, with the sides'
+    names, carrying what the hand's form holds (``keep``) so that its answer comes back into
+    the form with everything typed still there (without JavaScript too)."""
+    kept = [(name, value) for name, value in request.form.items(multi=True)
+            if value != "" and name not in NOT_CARRIED]
+    return url_for("referee.primiera", **under_match(current), hand=hand.id if hand else None,
+                   keep=urlencode(kept))
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
@@ -204,7 +243,11 @@ def edit_hand(match_id: int, hand_id: int):
 
 
 def save_edit(current: Match, hand: Hand, form, entry: dict):
-    """Change a hand, only from the version the edit was made from."""
+    """Change a hand, only from the version the edit was made from; an edit that makes it
+    extreme is asked about first (``asks_first``)."""
+    extreme = asks_first(form, hand)
+    if extreme is not None:
+        return hand_page(current, form, hand.number, hand, extreme=extreme)
     made_from = request.form.get("version", type=int)
     recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
                                  replacing=(hand.id, made_from))
@@ -231,7 +274,7 @@ def delete_hand(match_id: int, hand_id: int):
     try:
         if made_from is None:
             raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
-        store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
+        left = store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
     except store.Conflict:
         return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS,
                                error=_("Another phone changed hand %(number)s since you "
@@ -239,7 +282,42 @@ def delete_hand(match_id: int, hand_id: int):
                                        "still wrong.", number=hand.number)), 409
     except store.Gone:
         raise HandGone(match_id) from None
-    flash(_("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
+    offer_undo(match_id, [hand_id], left,
+               _("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
+    return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+def offer_undo(match_id: int, hand_ids: list[int], version: int, text: str) -> None:
+    """The notice after a delete, with its Undo: it brings the hands back as long as the match
+    is still at ``version`` (the one the delete left). The match page's poll takes the button
+    away when the match changes (table/_live.html)."""
+    flash_action(text, url_for("table.restore_hands", match_id=match_id), _("Undo"),
+                 [("version", version), *(("hand", hand_id) for hand_id in hand_ids)],
+                 notice_id=f"undo-match-{match_id}")
+
+
+@bp.post("/matches/<int:match_id>/hands/restore")
+@pin_required
+def restore_hands(match_id: int):
+    """Undo a delete: the hands come back with their ids and entries, in their places, if
+    nothing else has changed the match since (``version``, the one the delete left)."""
+    hand_ids = request.form.getlist("hand", type=int)
+    version = request.form.get("version", type=int)
+    if not hand_ids or version is None:
+        abort(400)
+    try:
+        store.restore_hands(store.get_db(), match_id, hand_ids, version, Ledger)
+    except store.Conflict:
+        flash(_("The match changed meanwhile, perhaps on another phone: nothing was undone. "
+                "Look at the hands again, and record the deleted hand anew if it is still needed."))
+    except store.Gone:
+        abort(404)
+    else:
+        back = [hand for hand in load_match(match_id).hands if hand.id in hand_ids]
+        flash(_("Hand %(number)s is back; the totals are worked out again.", number=back[0].number)
+              if len(back) == 1 else
+              ngettext("%(num)d hand is back; the totals are worked out again.",
+                       "%(num)d hands are back; the totals are worked out again.", len(back)))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -249,7 +327,7 @@ def delete_after_end(match_id: int):
     """Remove the hands played after the end, as they were when the page showed them."""
     chosen: dict[int, int] = {}
     for value in request.form.getlist("hand"):
-        hand_id, _, version = value.partition(":")
+        hand_id, __, version = value.partition(":")        # not "_": that is gettext here
         if not (hand_id.isdigit() and version.isdigit()):
             abort(400)
         chosen[int(hand_id)] = int(version)
@@ -258,12 +336,13 @@ def delete_after_end(match_id: int):
         flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     try:
-        store.delete_hands(store.get_db(), match_id, chosen, Ledger)
+        left = store.delete_hands(store.get_db(), match_id, chosen, Ledger)
     except (store.Conflict, store.Gone):
         flash(_("Another phone changed those hands meanwhile: nothing was deleted. Look again."))
     else:
-        flash(ngettext("%(num)d hand played after the end deleted.",
-                       "%(num)d hands played after the end deleted.", len(chosen)))
+        offer_undo(match_id, list(chosen), left,
+                   ngettext("%(num)d hand played after the end deleted.",
+                            "%(num)d hands played after the end deleted.", len(chosen)))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 

@@ -14,7 +14,7 @@ from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
 from .. import store
-from ..i18n import explain
+from ..i18n import explain, how_long
 from ..matches import Ledger, Match, listed
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
@@ -22,7 +22,16 @@ from ..rules.scoring import ITEMS
 from ..web import exports
 from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new, unlocked
 from ..web.forms import PRESETS_SEATING, rules_summary
-from ..web.pages import csv_answer, first_error, join_url, load_match, on_this_site, qr_svg, under_match
+from ..web.pages import (
+    csv_answer,
+    first_error,
+    flash_action,
+    join_url,
+    load_match,
+    on_this_site,
+    qr_svg,
+    under_match,
+)
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 
 bp = Blueprint("table", __name__)
@@ -227,15 +236,25 @@ def rematch(match_id: int):
 @bp.post("/matches/<int:match_id>/archive")
 @pin_required
 def archive(match_id: int):
+    """Put a match out of the lists, or back (to ``next``, the page the player was on). A match
+    still being played vanishes from "In play": its notice offers the Undo that puts it back."""
     current = load_match(match_id)
     archived = request.form.get("archived") == "1"
     try:
         store.archive_match(store.get_db(), match_id, archived)
     except store.Gone:
         abort(404)
-    flash(_("%(match)s is archived: it is listed under Archive.", match=current.title) if archived
-          else _("%(match)s is back in the list.", match=current.title))
-    return redirect(url_for("table.index") if archived else url_for("table.match", match_id=match_id), code=303)
+    if not archived:
+        flash(_("%(match)s is back in the list.", match=current.title))
+        back = on_this_site(request.form.get("next", ""), url_for("table.match", match_id=match_id))
+        return redirect(back, code=303)
+    text = _("%(match)s is archived: it is listed under Archive.", match=current.title)
+    if current.over:
+        flash(text)
+    else:
+        flash_action(text, url_for("table.archive", match_id=match_id), _("Undo"),
+                     [("archived", "0"), ("next", url_for("table.index"))])
+    return redirect(url_for("table.index"), code=303)
 
 
 @bp.route("/matches/<int:match_id>/delete", methods=["GET", "POST"])
@@ -291,7 +310,9 @@ def poll(match_id: int):
         if request.args.get("part") == "notice":
             response = make_response(render_template("table/_notice.html", match=current))
         else:
-            response = make_response(render_template("table/_live.html", **live_part(current)))
+            # A poll from a page showing the Undo of a delete (``undo``) takes it away.
+            response = make_response(render_template("table/_live.html", **live_part(current), polled=True,
+                                                     undo_shown=request.args.get("undo") == "1"))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -316,8 +337,8 @@ def enter_pin(match_id: int):
                 flash(_("PIN accepted: this phone can record hands in this match."))
                 return redirect(target, code=303)
             error, status = _("That PIN is not right."), 403
-        except TooManyTries:
-            error, status = _("Too many wrong PINs: wait a minute, then try again."), 429
+        except TooManyTries as limit:
+            error, status = _("Too many wrong PINs: try again in %(wait)s.", wait=how_long(limit.wait)), 429
     elif request.method == "POST":
         error, status = first_error(form), 400
     return render_template("table/pin.html", match=current, form=form, next=target, error=error), status

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _
 
 from .. import store
-from ..i18n import explain, variant_title
+from ..i18n import explain, how_long, variant_title
 from ..rules import RulesError
 from ..web.access import TooManyTries, tournament_unlocked, try_tournament_pin
 from ..web.pages import join_url, qr_svg
@@ -90,8 +90,8 @@ def start_round(tournament_id: int):
         if not tournament_unlocked(t.id, t.pin_hash) and not try_tournament_pin(t.id, t.pin_hash, request.form.get("pin")):
             flash(_("That is not the tournament's PIN: no round was started."))
             return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
-    except TooManyTries:
-        flash(_("Too many tries: wait a minute, then try again."))
+    except TooManyTries as limit:
+        flash(_("Too many wrong PINs: try again in %(wait)s.", wait=how_long(limit.wait)))
         return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
     if request.form.get("round", type=int) != len(t.rounds) + 1:
         flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds)))

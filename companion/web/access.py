@@ -5,30 +5,36 @@ record, edit or delete until the PIN is entered; the phone's signed session cook
 the match's *access key*, a random key made with the match and kept in its row: a restored store
 or another store with a match of the same number never honours it.
 
-Wrong PINs are limited per address and match (5 a minute) and per match whatever the address (20
-an hour: behind a proxy, or from many addresses, a PIN of 4 digits still takes about 250 hours of
-guessing for even odds). A try is counted before the PIN is checked, in the same step as the
+Wrong PINs are limited per secret, not per match: a tournament's tables and a series of
+rematches share one PIN, and guessing it takes as long as guessing one match's. Per address and
+PIN 5 tries a minute; per PIN, whatever the address, 20 an hour (behind a proxy, or from many
+addresses, a PIN of 4 digits still takes about 250 hours of guessing for even odds). An address
+that entered the PIN right in the last 12 hours (a scorer's program sends it with every save)
+is not held by the others' wrong tries, only by its own: a hostile guest cannot stop the night. A try is counted before the PIN is checked, in the same step as the
 limit is checked, so a burst of tries at once cannot pass the limit; a phone already unlocked
 never needs a try, so nobody's wrong guesses lock it out.
 """
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 import time
 from collections import defaultdict, deque
 from functools import wraps
-from typing import Any, Callable
+from typing import Callable
 
 from flask import redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
 
-LIMITS = {"address": (5, 60.0), "match": (20, 3600.0)}   # tries, in seconds
+LIMITS = {"address": (5, 60.0), "secret": (20, 3600.0)}   # tries, in seconds
+TRUSTED_FOR = 12 * 3600.0       # an address that entered a PIN right is trusted this long
 
 _tries: dict[tuple, deque[float]] = defaultdict(deque)
+_trusted: dict[tuple[str, str], float] = {}     # (address, PIN hash): until when
 _lock = threading.Lock()
 
 
@@ -53,51 +59,63 @@ def needs_pin(match_id: int) -> bool:
 
 
 class TooManyTries(Exception):
-    pass
+    """Too many wrong tries: ``wait`` is how many seconds until the next one is taken."""
+
+    def __init__(self, wait: float = 60.0):
+        super().__init__(wait)
+        self.wait = max(1, math.ceil(wait))
 
 
-def _take_a_try(match_id: int) -> list[tuple]:
-    """Count one try against every limit, or raise TooManyTries: one step under one lock."""
+def _take_a_try(secret: str) -> list[tuple]:
+    """Count one try at ``secret`` (a PIN's hash) against every limit that holds this address,
+    or raise TooManyTries saying how long until the next is taken: one step under one lock."""
     now = time.monotonic()
-    keys = [("address", request.remote_addr or "?", match_id), ("match", match_id)]
+    address = request.remote_addr or "?"
+    keys = [("address", address, secret)]
     with _lock:
+        if _trusted.get((address, secret), 0.0) < now:
+            keys.append(("secret", secret))
+        waits = []
         for key in keys:
             tries, window = LIMITS[key[0]]
             recent = _tries[key]
             while recent and now - recent[0] > window:
                 recent.popleft()
-            if len(recent) >= tries:
-                raise TooManyTries()
+            if len(recent) >= tries:        # free again when the try that filled it is old
+                waits.append(recent[len(recent) - tries] + window - now)
+        if waits:
+            raise TooManyTries(max(waits))
         for key in keys:
             _tries[key].append(now)
     return keys
 
 
-def _give_back(keys: list[tuple]) -> None:
-    """A right PIN does not count against the limits."""
+def _give_back(keys: list[tuple], secret: str) -> None:
+    """A right PIN does not count against the limits, and its address is trusted a while."""
     with _lock:
         for key in keys:
             if _tries[key]:
                 _tries[key].pop()
+        _trusted[(request.remote_addr or "?", secret)] = time.monotonic() + TRUSTED_FOR
 
 
 def try_pin(match_id: int, pin: str) -> bool:
     """Check a PIN; remember the match's access key for this phone when right. Raises
     TooManyTries when this address, or anyone, has tried too often for this match."""
     access = store.pin_and_key(store.get_db(), match_id)
-    if not access or not access[0] or not _right_pin(match_id, access[0], pin):
+    if not access or not access[0] or not _right_pin(access[0], pin):
         return False
     _remember(access[1])
     session.permanent = True
     return True
 
 
-def _right_pin(limited: Any, pin_hash: str, pin: str | None) -> bool:
-    """Whether ``pin`` is the one hashed, counted against the limits of ``limited`` (a match's
-    number, or a tournament's key); a right PIN gives its try back."""
-    counted = _take_a_try(limited)
+def _right_pin(pin_hash: str, pin: str | None) -> bool:
+    """Whether ``pin`` is the one hashed, counted against that PIN's limits (whichever match or
+    tournament it guards); a right PIN gives its try back."""
+    counted = _take_a_try(pin_hash)
     if check_password_hash(pin_hash, pin or ""):
-        _give_back(counted)
+        _give_back(counted, pin_hash)
         return True
     return False
 
@@ -132,7 +150,7 @@ def try_tournament_pin(tournament_id: int, pin_hash: str | None, pin: str | None
     """Check a tournament's PIN, within the same limits as a match's; remember it when right."""
     if not pin_hash:
         return True
-    if not _right_pin(("tournament", tournament_id), pin_hash, pin):
+    if not _right_pin(pin_hash, pin):
         return False
     unlock_tournament(tournament_id, pin_hash)
     return True

@@ -1,6 +1,6 @@
 """What every room's pages share: loading a match or answering 404, the safe ``next`` address,
-the address phones open and its QR code, the machine's own requests, a form's first error and a
-CSV answer."""
+the address phones open and its QR code, the machine's own requests, a form's first error, a
+CSV answer, and a notice that offers an action (an Undo)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Callable
 from urllib.parse import urlsplit
 
 import segno
-from flask import current_app, make_response, request
+from flask import current_app, flash, make_response, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
@@ -92,3 +92,15 @@ def csv_answer(text: str, filename: str):
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def flash_action(text: str, action: str, label: str, fields: list[tuple[str, str | int]],
+                 notice_id: str | None = None) -> None:
+    """Flash a notice that offers one action, such as the Undo after a delete: the next page
+    shows ``text`` with a button ``label`` that posts ``fields`` to ``action`` (a plain form with
+    the CSRF token: no script needed; base.html draws it with the ``action_notice`` macro).
+    ``notice_id`` names the form, so a fragment swapped in later can take the button away
+    (hx-swap-oob) once the action no longer holds. The page answering the action checks that
+    it still holds: a notice left open is only an offer."""
+    flash({"text": text, "action": action, "label": label, "fields": fields, "id": notice_id},
+          "action")

@@ -442,6 +442,10 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
             page.locator(f'.tile[data-card="{card}"]').tap()
         page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()       # and a scopa
         page.locator('[data-testid="save"]').tap()
+        # Every point with every denier: asked first (tests/table/test_undo.py), in French.
+        expect(page.locator('[data-testid="extreme"]')).to_contain_text(
+            "Gisèle a fait tous les points et pris les 10 deniers\u00a0?")
+        page.locator('[data-testid="extreme-save"]').tap()
         page.wait_for_selector(".scoreboard")
         expect(page.locator(".flash")).to_contain_text("Manche 1 enregistrée.")
         breakdown = " ".join(page.locator(".breakdown").first.text_content().split())   # nbsp too
@@ -494,6 +498,8 @@ def test_without_javascript_a_table_plays_safely_at_360_px(browser, server):
         expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("18 cards, 0 coins")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         page.get_by_role("button", name="Save hand 1").click()
+        # Bruno takes every point with every coin: asked first, as a page (test_undo.py).
+        page.get_by_role("button", name="Yes, save Bruno 4 – Anna 0").click()
         expect(page.locator('[data-testid="outcome"]')).to_have_text("Bruno wins 4 to 0")
         page.get_by_role("button", name="Rematch").click()
         assert page.url != match_url

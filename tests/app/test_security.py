@@ -209,7 +209,7 @@ def test_many_addresses_share_one_ceiling_per_match(client):
         for _ in range(5):
             statuses.append(client.post(f"/matches/{match_id}/pin", data={"pin": "0000"},
                                         environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code)
-    assert statuses.count(403) == access.LIMITS["match"][0]
+    assert statuses.count(403) == access.LIMITS["secret"][0]
     # A phone already unlocked is never locked out by the others' guesses.
     other = new_match(client, pin="1357")
     assert client.post(f"/matches/{other}/pin", data={"pin": "1357"}).status_code == 303

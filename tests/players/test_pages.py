@@ -64,3 +64,24 @@ def test_the_tournaments_are_listed_a_page_at_a_time(client, monkeypatch):
         url = found[0].replace("&amp;", "&") if found else None
     assert seen == [4, 3, 2, 1, 0]
     assert client.get("/tournaments?before=-3").status_code == 200
+
+
+def test_the_api_lists_players_a_page_at_a_time_in_the_leaderboards_order(app, client):
+    rng = random.Random(7)
+    names = [f"P{i:02d}" for i in range(12)]
+    for _ in range(20):
+        play(client, rng.sample(names, 2), rng.choice((1, 2)))
+    whole = client.get("/api/v1/players?limit=500").get_json()
+    assert whole["next"] is None and len(whole["players"]) == 12
+    with app.app_context():
+        assert [p["id"] for p in whole["players"]] == [r["id"] for r in ranked(store.records(store.get_db()))]
+    seen, url = [], "/api/v1/players?limit=5&variant=classica"
+    while url:
+        answer = client.get(url).get_json()
+        seen += [p["id"] for p in answer["players"]]
+        url = answer["next"]
+        assert url is None or "variant=classica" in url
+    assert seen == [p["id"] for p in whole["players"]]
+    for bad in ("limit=0", "limit=501", "page=0", "page=x"):
+        answer = client.get(f"/api/v1/players?{bad}")
+        assert answer.status_code == 400 and answer.get_json()["error"], bad

@@ -299,7 +299,7 @@ def tallies(**changes):
 def test_tallies_score_like_piles():
     hand = score_tallies(tallies(primiera=(True, False)), CLASSICA)
     assert hand.totals == (5, 0)
-    assert str(line(hand, "primiera").why) == "marked for side 1"
+    assert str(line(hand, "primiera").why) == "marked for side 1 by the players"
 
 
 def test_sevens_sixes_is_computed_from_counts():

@@ -223,7 +223,12 @@ def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
         workers = [threading.Thread(target=save, args=(w,)) for w in range(4)]
         for worker in workers:
             worker.start()
-        time.sleep(random.uniform(0.3, 1.5))
+        # Kill it mid-run: once saves are being acknowledged (on a loaded machine the first may
+        # take a while), after a random moment more.
+        deadline = time.monotonic() + 60
+        while not acknowledged and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(random.uniform(0.0, 1.0))
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=10)
         stop.set()

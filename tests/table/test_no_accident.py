@@ -54,7 +54,7 @@ def test_an_untouched_save_asks_and_records_nothing_until_confirmed(client):
     text = asked.get_data(as_text=True)
     assert asked.status_code == 200
     assert "Bruno took all 40 cards? Nothing is saved yet." in text
-    assert "Yes, save 0–4" in text and "No, change it" in text
+    assert "Yes, save Bruno 4&#160;– Anna 0" in text and "No, change it" in text
     assert 'data-testid="save"' not in text          # the two answers stand in for Save
     assert hand_count(client, match_id) == 0
     # "No, change it" brings the form back as it was, without the question.
@@ -114,7 +114,7 @@ def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browse
         assert api(server, f"/matches/{match_id}")["hands"] == []
         # The two answers side by side, and nothing else to save with.
         back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
-        expect(save).to_have_text("Yes, save 0–4")
+        expect(save).to_have_text("Yes, save Bruno 4 – Anna 0")
         b, s = back.bounding_box(), save.bounding_box()
         assert abs(b["y"] - s["y"]) < 2 and b["x"] + b["width"] <= s["x"]
         expect(page.locator('[data-testid="save"]')).to_have_count(0)

@@ -1,0 +1,550 @@
+"""Issue 21, points 6 and 7: the counts form speaks when it helps, and helps with the primiera.
+
+- The live preview of a hand by counts shows the score of what is entered and says what it is
+  still waiting for ("Waiting for: Coins, Settebello"), never a refusal for what is simply not
+  entered yet. A real contradiction is said, but only once the count is left (companion.js
+  sends the count being typed as ``typing``: the server judges the form without it) or on
+  Save. The form has ``novalidate``: the messages are the server's, in the page's language.
+- "Who has it? Work it out" opens the referee's primiera tool for the hand, carrying what the
+  form holds; its answer comes back into the form with one tap. The entry then records the
+  best cards it was worked out from, and the breakdown says so; an entry without them (old
+  ones, or a primiera the players chose) reads "marked for ... by the players".
+"""
+
+import html
+import json
+import re
+import urllib.parse
+import urllib.request
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from companion.matches import score_entry
+from companion.rules import HandError, Rules, ScopaError, Tally, rules_for, score_so_far, score_tallies
+from companion.rules.scoring import NOT_YET
+from companion.rules.tally import check_tallies
+from helpers import new_match
+
+NAMES = ("Anna", "Bruno")
+
+
+def line(hand, item):
+    return next(line for line in hand.lines if line.item == item)
+
+
+# -- The rules: a hand so far, and the best cards the referee worked it out from ---------------
+
+def test_a_hand_so_far_scores_what_is_in_and_waits_for_the_rest():
+    tallies = [Tally(cards=22, coins=None, sweeps=1), Tally(cards=18, coins=None)]
+    hand = score_so_far(tallies, Rules(), {"denari", "settebello", "primiera"}, names=NAMES)
+    assert line(hand, "carte").points == (1, 0)
+    assert line(hand, "scope").points == (1, 0)
+    for item in ("denari", "settebello", "primiera"):
+        assert line(hand, item).points == (0, 0) and line(hand, item).why == NOT_YET
+    assert hand.totals == (2, 0)
+
+
+def test_a_hand_so_far_refuses_only_what_contradicts_what_is_entered():
+    rules = Rules()
+    check_tallies([Tally(cards=22, coins=None), Tally(cards=None, coins=None)], rules, NAMES, partial=True)
+    with pytest.raises(HandError, match="the cards add up to 47, not 40"):
+        check_tallies([Tally(cards=22, coins=None), Tally(cards=25, coins=None)], rules, NAMES, partial=True)
+    with pytest.raises(HandError, match="Anna cannot have 12 denari in 10 cards"):
+        check_tallies([Tally(cards=10, coins=12), Tally(cards=30, coins=None)], rules, NAMES, partial=True)
+    with pytest.raises(HandError, match="Anna cannot have made 3 sweeps"):
+        check_tallies([Tally(cards=4, coins=None, sweeps=3), Tally(cards=None, coins=None)], rules,
+                      NAMES, partial=True)
+    # Complete, the same counts still need the settebello's holder.
+    with pytest.raises(HandError, match="exactly one side has the settebello"):
+        check_tallies([Tally(cards=22, coins=6), Tally(cards=18, coins=4)], rules, NAMES)
+
+
+def tallies_with_best(first=("7d", "6c", "1s", "5b"), second=("6d", "10c", "7s", "6b"), marked=(True, False)):
+    """Anna's best cards 7d 6c 1s 5b = 70; Bruno's 6d 10c 7s 6b = 67 (as the referee's tool
+    sends them back)."""
+    return [Tally(cards=22, coins=6, settebello=True, primiera=marked[0], primiera_cards=first),
+            Tally(cards=18, coins=4, primiera=marked[1], primiera_cards=second)]
+
+
+def test_the_best_cards_decide_the_primiera_and_the_breakdown_says_so():
+    hand = score_tallies(tallies_with_best(), Rules(), names=NAMES)
+    primiera = line(hand, "primiera")
+    assert primiera.points == (1, 0)
+    assert str(primiera.why) == "70 v 67, worked out by the referee"
+    assert [side.value for side in hand.primiera.sides] == [70, 67]
+    assert str(hand.primiera.sides[0].best["d"]) == "7d"        # the breakdown lists them
+
+
+def test_best_cards_that_tie_give_it_to_nobody():
+    tie = tallies_with_best(second=("6d", "7c", "7s", "10b"), marked=(False, False))
+    hand = score_tallies(tie, Rules(), names=NAMES)
+    assert line(hand, "primiera").points == (0, 0)
+    assert str(line(hand, "primiera").why) == "70 v 70: tie, no point, worked out by the referee"
+
+
+@pytest.mark.parametrize("tallies, problem", [
+    (tallies_with_best(marked=(False, True)), "the best cards give the primiera to Anna, not Bruno"),
+    (tallies_with_best(marked=(False, False)), "the best cards give the primiera to Anna, not nobody"),
+    ([Tally(cards=22, coins=6, settebello=True, primiera=True, primiera_cards=["7d"]),
+      Tally(cards=18, coins=4)], "give the best cards for the primiera of every side, or of none"),
+    (tallies_with_best(second=("7d", "7c", "7s", "10b")), "7d is entered for both Anna and Bruno"),
+    (tallies_with_best(first=("7d", "6d")), "Anna has one best card in each suit for the primiera, not two"),
+    (tallies_with_best(first="7d"), "the best cards of Anna must be a list of cards"),
+    (tallies_with_best(first=("7x",)), "7x is not a card"),
+])
+def test_best_cards_that_cannot_be_are_refused(tallies, problem):
+    with pytest.raises(ScopaError) as refused:
+        score_tallies(tallies, Rules(), names=NAMES)
+    assert problem in str(refused.value)
+
+
+def test_where_the_counts_decide_the_primiera_best_cards_are_refused():
+    counted = [t._replace(sevens=s, sixes=x) for t, s, x in zip(tallies_with_best(), (3, 1), (2, 2))]
+    with pytest.raises(HandError, match="the counts decide the primiera, not its best cards"):
+        score_tallies(counted, rules_for("sco-papa"), names=NAMES)
+
+
+def test_an_entry_without_best_cards_reads_as_marked_by_the_players():
+    """Every entry stored before the referee's figures were kept, and every primiera the
+    players chose themselves."""
+    old = {"mode": "tallies", "tallies": [
+        {"cards": 22, "coins": 6, "settebello": True, "re_bello": False, "piva": False, "primiera": True, "sweeps": 0},
+        {"cards": 18, "coins": 4, "settebello": False, "re_bello": False, "piva": False, "primiera": False, "sweeps": 0}]}
+    hand = score_entry(old, Rules(), NAMES)
+    assert line(hand, "primiera").points == (1, 0)
+    assert str(line(hand, "primiera").why) == "marked for Anna by the players"
+
+
+# -- The preview: waiting for, and a refusal once the count is left ---------------------------
+
+def preview(client, match_id: int, **data) -> str:
+    answer = client.post(f"/matches/{match_id}/hands/preview", data={"mode": "tallies", **data})
+    assert answer.status_code == 200
+    return answer.get_data(as_text=True)
+
+
+def words(page: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page))).strip()
+
+
+def test_the_preview_waits_for_what_is_not_entered_rather_than_refusing(client):
+    match_id = new_match(client)
+    shown = preview(client, match_id, t_cards_0="22")
+    assert 'data-testid="preview-error"' not in shown
+    assert "Waiting for: Coins, Settebello, Primiera" in words(shown)
+    assert "Cards 22 v 18 1" in words(shown)               # what adds up is scored already
+    assert "After this hand" not in shown                 # no totals until it is all in
+    shown = preview(client, match_id, t_cards_0="22", t_coins_0="6", settebello="0")
+    assert "Waiting for: Primiera" in words(shown) and "Total 3 0" in words(shown)
+    shown = preview(client, match_id, t_cards_0="22", t_coins_0="6", settebello="0", primiera="none")
+    assert "Waiting for" not in shown and "After this hand: Anna 3 , Bruno 0" in words(shown)
+
+
+def test_with_three_sides_the_preview_names_each_blank_side_but_the_one_worked_out(client):
+    match_id = new_match(client, players=["Anna", "Bruno", "Carla"])
+    shown = words(preview(client, match_id, t_cards_0="14", t_coins_0="3", t_coins_1="3"))
+    assert "Waiting for: Cards of Bruno, Settebello, Primiera" in shown
+    assert "Coins 3 v 3 v 4" in shown
+
+
+def test_a_count_being_typed_is_judged_once_it_is_left(client):
+    match_id = new_match(client)
+    typed = {"t_cards_0": "22", "t_coins_0": "12", "settebello": "0"}
+    while_typing = preview(client, match_id, **typed, typing="t_coins_0")
+    assert 'data-testid="preview-error"' not in while_typing
+    assert "Waiting for: Coins, Primiera" in words(while_typing)
+    left = preview(client, match_id, **typed, typing="")
+    assert "the coins entered add up to more than 10" in words(left)
+    # A number out of range, likewise: nothing while typed, the reason once left.
+    assert "preview-error" not in preview(client, match_id, t_cards_0="50", typing="t_cards_0")
+    assert "Cards: Anna: Number must be between 0 and 40." in words(preview(client, match_id, t_cards_0="50"))
+
+
+def test_a_contradiction_among_the_counts_left_is_said_while_another_is_typed(client):
+    match_id = new_match(client)
+    shown = preview(client, match_id, t_cards_0="22", t_cards_1="25", t_coins_0="3", typing="t_coins_0")
+    assert "the cards add up to 47, not 40" in words(shown)
+
+
+def test_the_typing_field_names_only_a_count(client):
+    """Whatever ``typing`` says, only a count is set aside: never the CSRF token or the mode."""
+    match_id = new_match(client)
+    shown = preview(client, match_id, t_cards_0="50", typing="mode")
+    assert "Number must be between 0 and 40" in words(shown)
+
+
+def test_cards_mode_previews_as_before(client):
+    match_id = new_match(client)
+    answer = client.post(f"/matches/{match_id}/hands/preview", data={"mode": "piles", "rest": "1", "c_7d": "0"})
+    assert "Anna has the seven of coins" in words(answer.get_data(as_text=True))
+    assert "Waiting for" not in answer.get_data(as_text=True)
+
+
+def test_the_form_leaves_the_messages_to_the_server_in_the_pages_language(client):
+    match_id = new_match(client)
+    form = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
+    assert re.search(r'<form method="post" class="hand-form" novalidate', form)
+    client.get("/lang/it")
+    saved = client.post(f"/matches/{match_id}/hands/new", data={
+        "mode": "tallies", "t_cards_0": "50", "save": "1", "key": "k", "number": "1"})
+    assert saved.status_code == 400
+    error = re.search(r'data-testid="error">([^<]*)<', saved.get_data(as_text=True)).group(1)
+    assert error == "Carte: Anna: Il numero deve essere compreso tra 0 e 40."
+    # Save still refuses what is missing, as before (the preview only waits for it).
+    saved = client.post(f"/matches/{match_id}/hands/new", data={
+        "mode": "tallies", "t_cards_0": "22", "t_coins_0": "6", "save": "1", "key": "k", "number": "1"})
+    assert saved.status_code == 400 and "il settebello deve averlo uno e uno solo" in saved.get_data(as_text=True)
+
+
+# -- The primiera tool, from the counts form and back ----------------------------------------
+
+def hidden_fields(form_html: str) -> list[tuple[str, str]]:
+    return [(html.unescape(name), html.unescape(value)) for name, value in
+            re.findall(r'<input type="hidden" name="([^"]*)" value="([^"]*)">', form_html)]
+
+
+def use_this_form(page: str) -> tuple[str, list[tuple[str, str]]]:
+    """The tool's "Use this" form: its action and what it posts (the button's value too)."""
+    form = re.search(r'<form method="post" action="([^"]*)">((?:(?!</form>).)*data-testid="use-this"(?:(?!</form>).)*)</form>',
+                     page, re.S)
+    button = re.search(r'<button type="submit" name="primiera" value="([^"]*)"', form.group(2))
+    return html.unescape(form.group(1)), [*hidden_fields(form.group(2)), ("primiera", button.group(1))]
+
+
+TYPED = {"mode": "tallies", "t_cards_0": "22", "t_coins_0": "6", "settebello": "0", "sweeps_0": "1",
+         "key": "form-key", "number": "1"}
+# Anna 7d 6c 1s 5b = 70; Bruno 6d 6s 7b 10c = 67.
+BEST = "best_0_d=7&best_0_c=6&best_0_s=1&best_0_b=5&best_1_d=6&best_1_s=6&best_1_b=7&best_1_c=10"
+
+
+def test_work_it_out_opens_the_tool_for_this_hand_carrying_the_form(client):
+    match_id = new_match(client)
+    form = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
+    assert 'name="work_out"' in form and "Who has it? Work it out" in form
+    opened = client.post(f"/matches/{match_id}/hands/new", data={**TYPED, "work_out": "primiera"})
+    assert opened.status_code == 303
+    where = urllib.parse.urlsplit(opened.headers["Location"])
+    query = dict(urllib.parse.parse_qsl(where.query))
+    assert where.path == "/referee/primiera" and query["match"] == str(match_id)
+    assert dict(urllib.parse.parse_qsl(query["keep"])) == TYPED       # no CSRF token, no button
+    tool = client.get(opened.headers["Location"]).get_data(as_text=True)
+    assert "Anna" in tool and "Bruno" in tool and 'data-testid="for-hand"' in tool
+    assert 'data-testid="use-this"' not in tool                  # no answer yet: only the way back
+    assert "Back to hand 1 without an answer" in tool
+
+
+def test_the_tools_answer_comes_back_into_the_form_with_everything_typed(client):
+    match_id = new_match(client)
+    opened = client.post(f"/matches/{match_id}/hands/new", data={**TYPED, "work_out": "primiera"})
+    answered = client.get(opened.headers["Location"] + "&" + BEST).get_data(as_text=True)
+    assert "Use this: Anna has the primiera" in words(answered)
+    action, posted = use_this_form(answered)
+    assert action == f"/matches/{match_id}/hands/new#field-primiera"
+    assert ("primiera_best", "7d 6c 1s 5b/6d 10c 6s 7b") in posted and ("switch", "tallies") in posted
+    back = client.post(action.split("#")[0], data=MultiDict(posted))
+    assert back.status_code == 200
+    page = back.get_data(as_text=True)
+    for name, value in (("t_cards_0", "22"), ("t_coins_0", "6"), ("sweeps_0", "1"), ("key", "form-key")):
+        assert re.search(rf'name="{name}"[^>]*value="{value}"|value="{value}"[^>]*name="{name}"', page), name
+    assert re.search(r'<input checked id="primiera-0"', page)
+    assert "Worked out by the referee: Anna 70 – Bruno 67" in words(page)
+    # Saved: the entry keeps the best cards, and the breakdown says how it was settled.
+    saved = client.post(f"/matches/{match_id}/hands/new",
+                        data={**{k: v for k, v in posted if k != "switch"}, "save": "1"})
+    assert saved.status_code == 303
+    hand = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
+    assert [t["primiera_cards"] for t in hand["entry"]["tallies"]] == [["7d", "6c", "1s", "5b"], ["6d", "10c", "6s", "7b"]]
+    why = next(line["why"] for line in hand["breakdown"] if line["item"] == "primiera")
+    assert why == "70 v 67, worked out by the referee"
+    shown = words(client.get(f"/matches/{match_id}/hands/{hand['id']}").get_data(as_text=True))
+    assert "70 v 67, worked out by the referee" in shown
+    assert "Primiera of Anna: seven of coins 21 + six of cups 18 + Ace of swords 16 + five of clubs 15 = 70" in shown
+
+
+def test_a_primiera_chosen_otherwise_is_the_players(client):
+    """The tool gave it to Anna; the players then chose Bruno: theirs, and said so."""
+    match_id = new_match(client)
+    sent = {**TYPED, "primiera_best": "7d 6c 1s 5b/6d 10c 6s 7b", "primiera": "1", "save": "1"}
+    assert client.post(f"/matches/{match_id}/hands/new", data=sent).status_code == 303
+    hand = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
+    assert all("primiera_cards" not in t for t in hand["entry"]["tallies"])
+    assert next(line["why"] for line in hand["breakdown"] if line["item"] == "primiera") == \
+        "marked for Bruno by the players"
+
+
+@pytest.mark.parametrize("best", ["7d 6c/7d 6b", "7d 6d/7c", "7d/6c/1s", "7x/6c"])
+def test_best_cards_that_cannot_be_are_dropped_by_the_form_not_refused(client, best):
+    """The hidden field holds what the tool sent; anything else in it (no real tool sends it)
+    is dropped, so the primiera is the players' and the hand saves: a form without
+    JavaScript could never clear it."""
+    match_id = new_match(client)
+    sent = {**TYPED, "primiera_best": best, "primiera": "0", "save": "1"}
+    assert client.post(f"/matches/{match_id}/hands/new", data=sent).status_code == 303
+    hand = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
+    assert all("primiera_cards" not in t for t in hand["entry"]["tallies"])
+
+
+def test_an_edit_keeps_the_referees_figures(client):
+    match_id = new_match(client)
+    sent = {**TYPED, "primiera_best": "7d 6c 1s 5b/6d 10c 6s 7b", "primiera": "0", "save": "1"}
+    client.post(f"/matches/{match_id}/hands/new", data=sent)
+    hand_id = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]["id"]
+    edit = client.get(f"/matches/{match_id}/hands/{hand_id}/edit").get_data(as_text=True)
+    assert 'name="primiera_best" type="hidden" value="7d 6c 1s 5b/6d 10c 6s 7b"' in edit
+    assert "Worked out by the referee: Anna 70 – Bruno 67" in words(edit)
+    opened = client.post(f"/matches/{match_id}/hands/{hand_id}/edit", data={**TYPED, "work_out": "primiera"})
+    assert f"hand={hand_id}" in opened.headers["Location"]
+    tool = client.get(opened.headers["Location"] + "&" + BEST).get_data(as_text=True)
+    assert use_this_form(tool)[0] == f"/matches/{match_id}/hands/{hand_id}/edit#field-primiera"
+
+
+def test_the_tool_on_its_own_or_where_counts_decide_offers_no_way_back(client):
+    match_id = new_match(client)
+    keep = urllib.parse.quote("mode=tallies&t_cards_0=22")
+    assert 'data-testid="back-to-hand"' not in client.get(f"/referee/primiera?match={match_id}&{BEST}").get_data(as_text=True)
+    assert 'data-testid="back-to-hand"' not in client.get(f"/referee/primiera?keep={keep}&{BEST}").get_data(as_text=True)
+    counted = new_match(client, variant="sco-papa")
+    assert "work_out" not in client.get(f"/matches/{counted}/hands/new?mode=tallies").get_data(as_text=True)
+    assert 'data-testid="back-to-hand"' not in client.get(
+        f"/referee/primiera?match={counted}&keep={keep}&{BEST}").get_data(as_text=True)
+
+
+def test_what_the_tool_carries_back_is_only_a_forms_fields_escaped(client):
+    match_id = new_match(client)
+    keep = urllib.parse.quote(urllib.parse.urlencode([("t_cards_0", '22"><script>x</script>'),
+                                                      ('"><b', "1"), ("csrf_token", "old")]))
+    page = client.get(f"/referee/primiera?match={match_id}&keep={keep}&{BEST}").get_data(as_text=True)
+    assert "<script>x" not in page
+    assert all(re.fullmatch(r"[a-z_0-9]+", name) for name, _ in hidden_fields(page))
+    assert ("t_cards_0", '22"><script>x</script>') in use_this_form(page)[1]
+    assert ("csrf_token", "old") not in use_this_form(page)[1]
+
+
+# -- The JSON API: the same entry, taken and answered ------------------------------------------
+
+WITH_BEST = {"tallies": [
+    {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "primiera_cards": ["7D", "6c", "1s", "5b"]},
+    {"cards": 18, "coins": 4, "primiera_cards": ["6d", "10c", "6s", "7b"]}]}
+
+
+def test_the_api_takes_the_referees_best_cards_and_answers_with_them(client):
+    match_id = new_match(client)
+    answer = client.post(f"/api/v1/matches/{match_id}/hands", json=WITH_BEST)
+    assert answer.status_code == 201, answer.get_json()
+    hand = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
+    assert hand["entry"]["tallies"][0]["primiera_cards"] == ["7d", "6c", "1s", "5b"]
+    assert next(line["why"] for line in hand["breakdown"] if line["item"] == "primiera") == \
+        "70 v 67, worked out by the referee"
+    scored = client.post("/api/v1/score", json=WITH_BEST).get_json()
+    assert [side["primiera_value"] for side in scored["sides"]] == [70, 67]
+    assert scored["sides"][1]["primiera_cards"] == ["6d", "10c", "6s", "7b"]
+    # Without them, a hand is stored as before: no primiera_cards at all.
+    plain = {"tallies": [{k: v for k, v in t.items() if k != "primiera_cards"} for t in WITH_BEST["tallies"]]}
+    client.post(f"/api/v1/matches/{match_id}/hands", json=plain)
+    second = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][1]
+    assert all("primiera_cards" not in t for t in second["entry"]["tallies"])
+    assert "Tally" in client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    assert "primiera_cards" in client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["Tally"]["properties"]
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"primiera": False}, "the best cards give the primiera to side 1, not nobody"),
+    ({"primiera_cards": "7d"}, "the primiera cards of tally 1 must be a list of cards"),
+    ({"primiera_cards": [7]}, "7 is not a card"),
+])
+def test_the_api_refuses_best_cards_that_cannot_be(client, change, problem):
+    body = {"tallies": [{**WITH_BEST["tallies"][0], **change}, WITH_BEST["tallies"][1]]}
+    answer = client.post("/api/v1/score", json=body)
+    assert answer.status_code == 400 and problem in answer.get_json()["error"]
+
+
+# -- In the browser, at 360 px, with JavaScript and without -----------------------------------
+
+def api(base: str, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(base + "/api/v1" + path, method="POST" if body else "GET",
+                                     data=json.dumps(body).encode() if body else None,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def phone(browser, server, scripts: bool):
+    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                               is_mobile=True, base_url=server, java_script_enabled=scripts)
+
+
+def open_counts(page, server, lang="en"):
+    """A new match's first hand, in counts mode, in ``lang``: the match's id."""
+    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    page.goto(f"/lang/{lang}?next=" + urllib.parse.quote(f"/matches/{match_id}/hands/new?mode=tallies"))
+    return match_id
+
+
+def no_console_errors(page) -> list:
+    """Console errors but a refused save's 400 (on purpose)."""
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
+            and "status of 400" not in msg.text else None)
+    return errors
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang, refusal", [
+    ("en", "the coins entered add up to more than 10"),
+    ("it", "il totale di denari inserito supera 10")])
+def test_nothing_is_said_of_a_count_until_it_is_left(browser, server, lang, refusal):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    context = phone(browser, server, True)
+    try:
+        page = context.new_page()
+        errors = no_console_errors(page)
+        open_counts(page, server, lang)
+        assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
+        preview = page.locator("#preview")
+        page.keyboard.type("22")                                  # the keyboard is up on Cards
+        with page.expect_response(lambda r: "/hands/preview" in r.url and "t_coins_0=1" in (r.request.post_data or "")):
+            page.locator("#t_coins_0").tap()
+            page.keyboard.type("12")                              # too many coins, still typing
+        page.wait_for_timeout(300)
+        expect(page.locator("#t_coins_0")).to_be_focused()
+        expect(preview.locator(".error")).to_have_count(0)
+        expect(preview.locator('[data-testid="preview-waiting"]')).to_be_visible()
+        expect(preview.locator(".breakdown")).to_contain_text("22")
+        # Left (the next tap is the settebello): now the reason, in the page's language.
+        page.locator('label:has(input[name="settebello"][value="0"])').tap()
+        expect(preview.locator('[data-testid="preview-error"]')).to_have_text(refusal)
+        # Put right: the error goes, the score comes.
+        page.locator("#t_coins_0").fill("6")
+        page.locator('label:has(input[name="primiera"][value="0"])').tap()
+        expect(preview.locator('[data-testid="preview-totals"]')).to_be_visible()
+        expect(preview.locator(".error")).to_have_count(0)
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_save_answers_with_the_servers_message_never_the_browsers_bubble(browser, server, scripts):
+    """A number out of range is sent (no browser bubble stops it, in the phone's language) and
+    the server says why, in the page's language (Italian), by the form; the form stays as it was."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    context = phone(browser, server, scripts)
+    try:
+        page = context.new_page()
+        open_counts(page, server, "it")
+        page.locator("#t_cards_0").fill("-1")          # below the field's min: a bubble, were it not for novalidate
+        page.locator("#t_coins_0").fill("6")
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/hands/new")) as sent:
+            page.locator('[data-testid="save"]').click()
+        assert sent.value.status == 400                          # the server answered
+        expect(page.locator('[data-testid="error"]')).to_have_text(
+            "Carte: Anna: Il numero deve essere compreso tra 0 e 40.")
+        assert page.input_value("#t_cards_0") == "-1" and page.input_value("#t_coins_0") == "6"
+        assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_the_primiera_tool_fills_the_counts_form_with_one_tap(browser, server, scripts):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    context = phone(browser, server, scripts)
+    try:
+        page = context.new_page()
+        match_id = open_counts(page, server)
+        page.locator("#t_cards_0").fill("22")
+        page.locator("#t_coins_0").fill("6")
+        page.locator('label:has(input[name="settebello"][value="0"])').click()
+        page.locator("#sweeps_0").fill("1")
+        page.locator('[data-testid="work-out"]').click()
+        page.wait_for_url("**/referee/primiera?**")
+        expect(page.locator('[data-testid="for-hand"]')).to_contain_text("For hand 1")
+        expect(page.locator("legend.side-name")).to_have_text(list(NAMES))
+        # Anna 7d 6c 1s 5b = 70; Bruno 6d 10c 6s 7b = 67.
+        for side, cards in enumerate(({"d": "7", "c": "6", "s": "1", "b": "5"},
+                                      {"d": "6", "c": "10", "s": "6", "b": "7"})):
+            for suit, value in cards.items():
+                page.select_option(f"#best_{side}_{suit}", value)
+        if not scripts:
+            page.locator("form.referee button[type=submit]").click()
+        use = page.locator('[data-testid="use-this"]')
+        expect(use).to_contain_text("Use this: Anna has the primiera")
+        use.click()                                               # the one tap back
+        page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
+        assert page.input_value("#t_cards_0") == "22" and page.input_value("#t_coins_0") == "6"
+        assert page.input_value("#sweeps_0") == "1"
+        expect(page.locator('input[name="settebello"][value="0"]')).to_be_checked()
+        expect(page.locator('input[name="primiera"][value="0"]')).to_be_checked()
+        expect(page.locator('[data-testid="worked-out"]')).to_have_text("Worked out by the referee: Anna 70 – Bruno 67")
+        page.locator('[data-testid="save"]').click()
+        page.wait_for_selector(".scoreboard")
+        expect(page.locator(".breakdown")).to_contain_text("70 v 67, worked out by the referee")
+        hand = api(server, f"/matches/{match_id}")["hands"][0]
+        assert hand["points"] == [5, 0]
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_the_counts_form_and_the_primiera_tool_are_axe_clean(browser, server, scripts):
+    """The counts form with its preview waiting, with a refusal, and the primiera tool with its
+    answer to take back: no moderate, serious or critical violation at 360 px."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe = axe_module.Axe()
+
+    context = phone(browser, server, True)
+    page = context.new_page()
+    # Without JavaScript, the page's scripts are off, and on only for axe (as
+    # tests/app/test_accessibility.py does: axe never settles in a context without scripts).
+    devtools = None if scripts else context.new_cdp_session(page)
+
+    def scripts_on(on: bool):
+        if devtools:
+            devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+    def violations(page) -> list:
+        scripts_on(True)
+        try:
+            found = axe.run(page).response["violations"]
+        finally:
+            scripts_on(False)
+        return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in found
+                if v["impact"] in ("moderate", "serious", "critical")]
+
+    try:
+        scripts_on(False)
+        match_id = open_counts(page, server)
+        page.locator("#t_cards_0").fill("22")
+        if scripts:
+            page.locator("#t_coins_0").focus()
+            expect(page.locator('[data-testid="preview-waiting"]')).to_be_visible()
+        else:
+            page.locator('button[name="check"]').click()
+            expect(page.locator('[data-testid="preview-waiting"]')).to_be_visible()
+        pages = {"waiting": violations(page)}
+        page.locator("#t_coins_0").fill("12")
+        if scripts:
+            page.locator('label:has(input[name="settebello"][value="0"])').click()
+        else:
+            page.locator('button[name="check"]').click()
+        expect(page.locator('[data-testid="preview-error"]')).to_be_visible()
+        pages["refused"] = violations(page)
+        page.locator("#t_coins_0").fill("6")
+        page.locator('[data-testid="work-out"]').click()
+        page.wait_for_url("**/referee/primiera?**")
+        page.goto(page.url + "&best_0_d=7&best_1_c=7&best_1_s=6")
+        expect(page.locator('[data-testid="use-this"]')).to_be_visible()
+        pages["tool"] = violations(page)
+        page.locator('[data-testid="use-this"]').click()
+        page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
+        expect(page.locator('[data-testid="worked-out"]')).to_be_visible()
+        pages["back"] = violations(page)
+        assert pages == {"waiting": [], "refused": [], "tool": [], "back": []}
+    finally:
+        context.close()
