@@ -2,7 +2,7 @@
 
 ``create_app`` builds the Flask app: its configuration, its extensions, and its rooms, one
 blueprint each (``table``, ``referee``, ``players``, ``tournaments``, ``backup``, ``organiser``,
-``api``). See ARCHITECTURE.md for the rooms and the one-way arrows between the layers.
+``guide``, ``api``). See ARCHITECTURE.md for the rooms and the one-way arrows between the layers.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     from . import api, i18n, store, table, web
     from .backup import views as backup
+    from .guide import views as guide
     from .matches import Ledger
     from .organiser import views as organiser
     from .players import views as players
@@ -92,7 +93,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # Each room's blueprint from its views (a room's package imports no views, so the JSON API
     # may call a room's service module without loading its pages); the table's package also
     # registers a hand's routes.
-    for room in (table, referee, players, tournaments, backup, organiser):
+    for room in (table, referee, players, tournaments, backup, organiser, guide):
         app.register_blueprint(room.bp)
     api.init_app(app, csrf)
     return app

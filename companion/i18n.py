@@ -152,6 +152,16 @@ def short_words(card: Card, pack: str = "italian", language: str | None = None) 
     return _SHORT[pack][language].get(card.value, str(card.value))
 
 
+def value_words(value: int, pack: str = "italian", language: str | None = None) -> str:
+    """A card's value in words, without its suit: 'Fante', 'Jack', 'seven' (the rules pages'
+    scale of the primiera names values, not cards)."""
+    language = language or str(get_locale())
+    values = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][0]
+    if pack == "chkobba":
+        values = {**values, **_CHKOBBA_FIGURES[language]}
+    return values.get(value, str(value))
+
+
 def card_in_words(card: Card, pack: str = "italian") -> str:
     """A card in words in the page's language (templates: ``card_name(card, pack)``)."""
     return card_words(card, str(get_locale()), pack)

@@ -133,7 +133,13 @@ SCHEMAS = {
         "holds": {"type": "boolean"}, "certain": {"type": "object", "additionalProperties": {"type": "integer"}},
         "certain_total": {"type": "integer"}, "why": {"type": "string"}}},
     "Variants": {"type": "object", "required": ["variants", "items"], "properties": {
-        "variants": {"type": "object"}, "items": {"type": "array", "items": {"type": "string"}}}},
+        "variants": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["title", "description", "rules"], "properties": {
+                "title": {"type": "string"},
+                "description": {"type": "string", "description": "who plays it, the deck, the goal and "
+                                "what sets it apart, in the language of Accept-Language (en, it, fr)"},
+                "rules": {"type": "object"}}}},
+        "items": {"type": "array", "items": {"type": "string"}}}},
     "NewMatch": {"type": "object", "properties": {
         **RULES_IN,
         "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 4, "uniqueItems": True,
@@ -272,7 +278,8 @@ SPEC = {
         "/api/v1/deal": question("Whether the first table cards void the deal", "DealRequest", "Deal"),
         "/api/v1/claim": question("Check a chiamarsi fuori against the worst case", "ClaimRequest", "Claim"),
         "/api/v1/variants": {"get": {
-            "summary": "Every variant and its rule items", "responses": {"200": ok("Variants")}}},
+            "summary": "Every variant, its rule items and a short description of it",
+            "responses": {"200": ok("Variants")}}},
         "/api/v1/matches": {
             "get": {"summary": "Matches, newest first, a page at a time",
                     "parameters": [

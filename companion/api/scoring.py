@@ -16,6 +16,7 @@ from ..rules import (
     score_piles,
     score_tallies,
 )
+from ..rules.describe import description
 from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
 from ..rules.said import said
 from .answers import hand_json
@@ -92,9 +93,11 @@ def claim():
 
 @bp.get("/variants")
 def variants():
-    """Every variant with its rules, and the rule items a request may set."""
+    """Every variant with its rules and a short description (in the language asked for, as
+    every explanation), and the rule items a request may set."""
     return jsonify({
-        "variants": {name: {"title": PRESET_TITLES[name], "rules": rules_for(name).as_dict()}
-                     for name in PRESETS},
+        "variants": {name: {"title": PRESET_TITLES[name], "description": for_api(description(rules)),
+                            "rules": rules.as_dict()}
+                     for name in PRESETS for rules in [rules_for(name)]},
         "items": list(ITEMS),
     })

@@ -283,6 +283,16 @@ PAGES = [
     Page("tournament-pairings", "/tournaments/{tournament}/pairings"),
     Page("tournament-standings", "/tournaments/{tournament}/standings"),
     Page("not-found", "/no/such/page", status=404),
+    # The rules pages (issue 23): the list, variants drawing captures, runs and declarations, a
+    # match's own rules and a query's changes.
+    Page("rules", "/rules"),
+    Page("rules-scopa-d-assi", "/rules/scopa-d-assi"),
+    Page("rules-napola", "/rules/napola"),
+    Page("rules-sbarazzina", "/rules/sbarazzina"),
+    Page("rules-chkobba", "/rules/chkobba"),
+    Page("rules-match", "/rules/classica?match={claims}"),
+    Page("rules-changed", "/rules/scalette?deck=36&cappotto=1&claims=1&double_under=8"),
+    Page("rules-refused", "/rules/classica?target=abc", status=400),
 ]
 
 # Without JavaScript: the pages a phone with scripts off goes through to keep the score.
@@ -291,11 +301,12 @@ NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rem
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
          "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "player",
-         "tournament-new", "tournament", "tournament-board", "not-found"]
+         "tournament-new", "tournament", "tournament-board", "not-found", "rules", "rules-napola"]
 
 # In Italian and French too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
-         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "tournament-board", "not-found"]
+         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "tournament-board", "not-found",
+         "rules", "rules-scopa-d-assi", "rules-napola"]
 
 BY_NAME = {page.name: page for page in PAGES}
 CASES = ([pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]

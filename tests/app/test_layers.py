@@ -185,7 +185,7 @@ def test_every_known_oversize_names_code_that_is_there():
 def test_the_api_loads_no_rooms_pages():
     """The JSON API calls a room's service modules; importing them must not load the room's
     pages (a room's package imports no views: create_app takes each blueprint from them)."""
-    rooms = ("table", "referee", "players", "tournaments", "backup")
+    rooms = ("table", "referee", "players", "tournaments", "backup", "guide")
     pages = [f"companion.{room}.{part}" for room in rooms for part in ("views", "forms")]
     script = f"import sys, companion.api; print(sorted(set({pages!r}) & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

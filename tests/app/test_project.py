@@ -46,3 +46,16 @@ def test_the_code_keeps_to_its_lint_rules():
     done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "companion", "tests"],
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_readme_points_only_inside_the_repository():
+    """A newcomer who clones the project finds every file the README names: no path leads out
+    of the checkout, and the rules it applies are written down in docs/rules.md (issue 23)."""
+    text = (ROOT / "README.md").read_text()
+    assert "../" not in text
+    for target in re.findall(r"\]\(([^)#:]+)\)", text):          # [words](a/relative/path)
+        assert (ROOT / target).exists(), target
+    assert "(docs/rules.md)" in text and "/rules" in text
+    rules = (ROOT / "docs" / "rules.md").read_text()
+    for section in range(1, 11):                        # the "RULES §N" the code cites
+        assert re.search(rf"^## {section}\. ", rules, re.M), section

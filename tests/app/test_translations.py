@@ -19,6 +19,7 @@ from babel.messages.pofile import read_po
 
 import companion
 from companion import create_app
+from companion.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
@@ -182,6 +183,13 @@ PAGES = {
     "claim, refused": "/referee/claim?claimer=abc",
     "no such page": "/no/such/page",
     "no such match": "/matches/999",
+    # The rules pages: every variant, a match's own rules, and the items a query may change.
+    "the variants": "/rules",
+    **{f"the rules of {name}": f"/rules/{name}" for name in PRESETS},
+    "the rules of a match": "/rules/classica?match={m}",
+    "the rules with items changed": "/rules/napola?deck=36&napola=to-horse&cappotto=1&claims=1&double_under=8"
+                                    "&capture=scopa-d-assi&ace_takes_itself=1&void_deal=aces&bonus_suit=c",
+    "the rules, a change refused": "/rules/classica?target=abc",
 }
 
 

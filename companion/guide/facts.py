@@ -1,0 +1,131 @@
+"""What a variant's page shows beside its words, worked out by the rules engine from the
+variant's rule items: the deals, the capture examples, the primiera's scale, the coin sequences,
+the declarations. Plain Python: no Flask (the plain-Python contract in pyproject.toml).
+
+A page built from these can never disagree with the scoring: each example is the engine's own
+answer (``legal_captures``, ``primiera_of``, ``score_piles``, ``judge``) for the rules shown.
+
+>>> from companion.rules import rules_for
+>>> example = captures(rules_for("classica"))[0]
+>>> [" ".join(map(str, capture.cards)) for capture in example.ruling.captures]
+['1c 7c', '3s 5b', '1c 3s 4d']
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..rules.captures import Ruling, legal_captures
+from ..rules.cards import Card, parse_cards, suit_values
+from ..rules.deal import DealPlan, deal_plan
+from ..rules.describe import Runs, declarations, description, differences, glance, piva, runs
+from ..rules.primiera import COUNT_ORDER, COUNT_WORDS, SCALES, primiera_of
+from ..rules.rulesets import Rules, seating_of
+from ..rules.said import Said
+
+# The tables the examples are played on, and the card played. None of them holds a two, so each
+# is dealt from Scopa Corse's 36 cards as well.
+SUMS = ("1c 3s 4d 5b 7c", "8d")           # 003's example: 5+3, 4+3+A or 7+A
+SINGLE = ("3c 5d 5s 8b", "8d")            # 000's example: the Jack takes the Jack, not 5+3
+FEWEST = ("1c 3s 4d 5b", "9c")            # 4+5 or A+3+5: the fewest cards is two
+FIFTEEN = ("1c 3s 4d 7b", "4c")           # 003's Scopa di Quindici: 4+7 or A+3+7 make 15
+ACE = ("3c 5d 7s 10b", "1d")              # an Ace on a table without Aces
+ACE_ON_ACE = ("1c 5d 7s", "1d")           # an Ace with an Ace on the table
+EMPTY = ("", "1d")                        # an Ace on the empty table
+PLACE = ("3c 4d 6s", "7b")                # 3+4 may be taken, or the 7 placed
+
+EXAMPLES = {
+    "standard": (SUMS, SINGLE),
+    "fewest": (SUMS, SINGLE),
+    "fewest-any": (FEWEST, SINGLE),
+    "quindici-1": (FIFTEEN,),
+    "quindici-2": (FIFTEEN,),
+    "quindici-3": (FIFTEEN, ACE, ACE_ON_ACE),
+    "asso-pigliatutto": (SUMS, ACE, ACE_ON_ACE, EMPTY),
+    "scopa-d-assi": (SUMS, ACE, ACE_ON_ACE, EMPTY),
+    "corse": (PLACE, SINGLE),
+}
+
+# The primiera's scale is shown from the best card down.
+SCALE_ORDER = (7, 6, 1, 5, 4, 3, 2, 8, 9, 10)
+# 004's worked example: 7 of cups, 7 of coins, 6 of clubs, Ace of swords = 76.
+PRIMIERA_EXAMPLE = ("7c", "7d", "6b", "1s")
+
+
+class Example(NamedTuple):
+    """A card played on a table, and every capture the engine allows."""
+
+    table: tuple[Card, ...]
+    played: Card
+    ruling: Ruling
+
+
+def captures(rules: Rules) -> list[Example]:
+    """The worked capture examples of the rules' capture rule."""
+    found = []
+    for table, played in EXAMPLES[rules.capture]:
+        cards = tuple(parse_cards(table.split()))
+        card = parse_cards([played])[0]
+        found.append(Example(cards, card, legal_captures(cards, card, rules)))
+    return found
+
+
+def deals(rules: Rules, players: int | None = None) -> list[tuple[int, DealPlan]]:
+    """The deals of a hand at each table the variant seats (or at ``players``, a match's)."""
+    if players is None:
+        players = {"2x2": (4,), "2": (2,)}.get(seating_of(rules), (2, 3, 4, 6))
+    else:
+        players = (players,)
+    return [(count, deal_plan(rules, count)) for count in players]
+
+
+def scale(rules: Rules) -> list[tuple[int, Any]]:
+    """The primiera's points for each value in this deck, best first; empty under a method
+    that counts sevens and sixes instead."""
+    if rules.primiera not in SCALES:
+        return []
+    points = SCALES[rules.primiera]
+    return [(value, points[value]) for value in SCALE_ORDER if value in suit_values(rules.deck)]
+
+
+def counted(rules: Rules) -> list[Said]:
+    """What a counting method compares, in order (sevens, then sixes...)."""
+    return [COUNT_WORDS[key] for key in COUNT_ORDER.get(rules.primiera, ())]
+
+
+def primiera_example(rules: Rules) -> Said | str:
+    """004's four cards valued on the rules' scale ("... = 76"); nothing under a counting method."""
+    if rules.primiera not in SCALES:
+        return ""
+    return primiera_of(parse_cards(list(PRIMIERA_EXAMPLE)), rules.primiera).describe(rules.primiera)
+
+
+def run_cards(rules: Rules) -> dict[str, list[Card]]:
+    """The bonus suit's cards in order, and the runs the page draws: the shortest from the Ace,
+    the shortest from the King."""
+    suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
+    return {"suit": suit, "low": suit[:3], "high": suit[:-4:-1]}
+
+
+class Facts(NamedTuple):
+    """Everything a variant's page shows that the engine works out."""
+
+    description: Said
+    glance: Said
+    differences: list[Said]
+    deals: list[tuple[int, DealPlan]]
+    captures: list[Example]
+    scale: list[tuple[int, Any]]
+    counted: list[Said]
+    primiera_example: Said | str
+    runs: Runs | None
+    run_cards: dict[str, list[Card]]
+    declarations: list
+    piva: int
+    lowest: int                 # the lowest value after the Ace: 2, or 3 without the twos
+
+
+def facts(rules: Rules, players: int | None = None) -> Facts:
+    return Facts(description(rules), glance(rules), differences(rules), deals(rules, players),
+                 captures(rules), scale(rules), counted(rules), primiera_example(rules), runs(rules),
+                 run_cards(rules), declarations(rules), piva(rules), suit_values(rules.deck)[1])
