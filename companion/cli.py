@@ -228,11 +228,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "few milliseconds of CPU, so more threads than this only help "
                              "while saves wait for SQLite's write lock")
     parser.add_argument("--connection-limit", type=int,
-                        default=int(os.environ.get("SCOPA_CONNECTION_LIMIT", "4000")),
-                        help="open connections served at once (default 4000; env "
+                        default=int(os.environ.get("SCOPA_CONNECTION_LIMIT", "8000")),
+                        help="open connections served at once (default 8000; env "
                              "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
                              "to the companion, so 600 phones hold 2,400 to 3,600; past the "
-                             "limit a phone waits, and its page may never load")
+                             "limit a new phone waits, and its page may never load "
+                             "(docs/running.md)")
     return parser.parse_args(argv)
 
 

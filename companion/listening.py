@@ -89,9 +89,13 @@ def _free(host: str, port: int) -> bool:
 
 # -- How waitress serves -------------------------------------------------------------------
 
-# An idle keep-alive connection is closed after this many seconds: browsers keep theirs about
-# 5 minutes, but a phone polls every 2 s, so one of its connections is always fresh.
-CHANNEL_TIMEOUT = 120
+# A connection that sends nothing for this many seconds is closed (waitress looks every
+# CLEANUP_INTERVAL seconds): browsers keep theirs about 5 minutes, but a phone polls every 2 s,
+# so one of its connections is always fresh, and those of a phone that left the Wi-Fi without a
+# word free their place within 70 s. (A connection that keeps sending a line of a request that
+# never ends is never idle: docs/running.md.)
+CHANNEL_TIMEOUT = 60
+CLEANUP_INTERVAL = 10
 
 
 def raise_open_file_limit(wanted: int) -> int:
@@ -142,6 +146,7 @@ def waitress_options(args: argparse.Namespace, connections: int, app) -> dict:
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
     - the connections and how long an idle one is kept: docs/running.md."""
     return {"threads": args.threads, "ident": "scopa-companion", "connection_limit": connections,
-            "channel_timeout": CHANNEL_TIMEOUT, "asyncore_use_poll": True,
+            "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
+            "asyncore_use_poll": True,
             "max_request_body_size": restore_body_limit(app),
             "clear_untrusted_proxy_headers": False}

@@ -12,7 +12,7 @@ import pytest
 
 from companion import cli, create_app
 from companion.cli import parse_args
-from companion.listening import CHANNEL_TIMEOUT, raise_open_file_limit
+from companion.listening import CHANNEL_TIMEOUT, CLEANUP_INTERVAL, raise_open_file_limit
 from helpers import free_port, serving, start_companion
 
 
@@ -135,7 +135,8 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     assert served["max_request_body_size"] == app.config["RESTORE_LIMIT"] + 1     # waitress: >= refused
     assert app.config["RESTORE_LIMIT"] >= 200 * 1024 * 1024
     assert served["clear_untrusted_proxy_headers"] is False
-    assert served["connection_limit"] <= 500 and served["channel_timeout"] == CHANNEL_TIMEOUT
+    assert served["connection_limit"] <= 500
+    assert (served["channel_timeout"], served["cleanup_interval"]) == (CHANNEL_TIMEOUT, CLEANUP_INTERVAL)
     assert served["asyncore_use_poll"] is True
 
 

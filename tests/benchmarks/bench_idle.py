@@ -14,9 +14,11 @@ file) and opens idle connections in steps, holding each step ``--hold`` seconds:
   browser's spare connection). After the last step it waits for waitress to close them
   (``channel_timeout``, checked every ``cleanup_interval``), and says when it did.
 
-At each step it prints the connections held open, a new phone's request (a fresh connection,
-``GET /healthz``) and a phone already connected (one kept-alive connection opened before the
-idle ones) once a second: answered, median and slowest time, none answered within 5 s; and the
+At each step, once the server has accepted what it will, it prints the connections held open
+and those the server accepted (its open files), and how long that took; then, once a second, a
+new phone's request (a fresh connection, ``GET /healthz``) for ``--hold`` seconds, and a phone
+already connected (one kept-alive connection opened before the idle ones, polling every 2 s
+throughout the step): answered, median and slowest time, none answered within 5 s; and the
 server's memory. It asserts nothing. docs/running.md gives the figures and what follows.
 """
 
@@ -71,6 +73,28 @@ def raise_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+def server_files(pid: int) -> int:
+    """The server's open files: the connections it accepted, plus some twenty of its own (-1
+    where /proc does not say)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return -1
+
+
+async def settled(pid: int, most: float = 120) -> float:
+    """Waits until the server has accepted what it will (its open files unchanged for 3 s, at
+    most ``most`` seconds): the seconds that took."""
+    started = time.monotonic()
+    last, since = server_files(pid), time.monotonic()
+    while time.monotonic() - since < 3 and time.monotonic() - started < most:
+        await asyncio.sleep(0.5)
+        now = server_files(pid)
+        if now != last:
+            last, since = now, time.monotonic()
+    return time.monotonic() - started
+
+
 def memory(pid: int) -> str:
     status = Path(f"/proc/{pid}/status")
     if not status.exists():
@@ -90,10 +114,14 @@ class Idle:
         self.closed_at: list[float] = []
 
     async def one(self, number: int) -> None:
-        try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection("127.0.0.1", self.port), PROBE_TIMEOUT)
-        except (OSError, asyncio.TimeoutError):
+        for _ in range(12):         # the server's queue may be full for a while: try for a minute
+            try:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", self.port), PROBE_TIMEOUT)
+                break
+            except (OSError, asyncio.TimeoutError):
+                continue
+        else:
             self.refused += 1
             return
         self.open += 1
@@ -118,9 +146,9 @@ class Idle:
 
     async def grow_to(self, count: int) -> None:
         while len(self.tasks) < count:
-            batch = min(200, count - len(self.tasks))
+            batch = min(100, count - len(self.tasks))
             self.tasks += [asyncio.create_task(self.one(len(self.tasks) + i)) for i in range(batch)]
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.5)
         await asyncio.sleep(1)
 
     def stop(self) -> None:
@@ -155,11 +183,13 @@ async def probe_new(port: int) -> float | None:
 
 
 class Known:
-    """A phone already connected: one kept-alive connection, opened before the idle ones."""
+    """A phone already connected: one kept-alive connection, opened before the idle ones, that
+    polls every 2 s as a match page does (so it is never idle long enough to be closed)."""
 
     def __init__(self, port: int):
         self.port = port
         self.conn = None
+        self.times: list[tuple[float, float | None]] = []       # (when, how long or None)
 
     async def probe(self) -> float | None:
         started = time.perf_counter()
@@ -175,6 +205,14 @@ class Known:
             return None
         return time.perf_counter() - started if ok else None
 
+    async def poll(self) -> None:
+        while True:
+            self.times.append((time.monotonic(), await self.probe()))
+            await asyncio.sleep(2)
+
+    def since(self, moment: float) -> list[float | None]:
+        return [took for when, took in self.times if when >= moment]
+
 
 def summary(times: list[float | None]) -> str:
     answered = [t for t in times if t is not None]
@@ -187,18 +225,26 @@ def summary(times: list[float | None]) -> str:
 async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     known = Known(port)
     assert await known.probe() is not None, "the companion does not answer"
+    polling = asyncio.create_task(known.poll())
     idle = Idle(port, args.mode)
     print(f"mode {args.mode}: {'a header line every 20 s, never a whole request' if args.mode == 'slow' else 'connections that send nothing'}")
-    print(f"{'asked':>6} {'held':>6} {'not connected':>13}  new phone  |  phone already connected  |  memory")
+    base = server_files(pid)
+    print("opened: connections this script holds open (past the limit, the rest wait in the kernel's "
+          "queue); accepted: by the server, and the seconds it took to accept them")
+    print(f"{'opened':>6} {'accepted':>16}  new phone  |  phone already connected  |  memory")
     for count in args.steps:
+        started = time.monotonic()
         await idle.grow_to(count)
-        new, old = [], []
-        deadline = time.monotonic() + args.hold
-        while time.monotonic() < deadline:
+        took = time.monotonic() - started - 1 + await settled(pid)
+        new = []
+        held = time.monotonic()
+        while time.monotonic() < held + args.hold:
             new.append(await probe_new(port))
-            old.append(await known.probe())
             await asyncio.sleep(max(0.0, 1 - (new[-1] or 0)))
-        print(f"{count:>6} {idle.open:>6} {idle.refused:>13}  {summary(new)}  |  {summary(old)}  |  {memory(pid)}",
+        old = known.since(started)          # the whole step, while the idle ones were opened too
+        opened = f"{idle.open}" + (f" (+{idle.refused} not connected)" if idle.refused else "")
+        accepted = f"{server_files(pid) - base} in {took:.0f} s"
+        print(f"{opened:>6} {accepted:>16}  {summary(new)}  |  {summary(old)}  |  {memory(pid)}",
               flush=True)
     if args.mode == "silent":
         started = time.monotonic()
@@ -210,6 +256,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
             print(f"every silent connection was closed by the server within {time.monotonic() - started:.0f} s "
                   f"of the last step")
         print(f"a new phone afterwards: {summary([await probe_new(port) for _ in range(3)])}")
+    polling.cancel()
     idle.stop()
     await asyncio.sleep(0.5)
 
