@@ -323,7 +323,7 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     print_join(urls, f"http://127.0.0.1:{port}/")
     connections = open_connections(args.connection_limit)
     try:
-        serve(app, sockets=sockets, **waitress_options(args, connections, app))
+        serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
     finally:
         if withdraw:
             withdraw()

@@ -5,7 +5,6 @@ docs/running.md says what these hold."""
 
 from __future__ import annotations
 
-import argparse
 import errno
 import os
 import socket
@@ -134,8 +133,9 @@ def open_connections(wanted: int) -> int:
     return connections
 
 
-def waitress_options(args: argparse.Namespace, connections: int, app) -> dict:
-    """How waitress serves the companion (besides the sockets):
+def waitress_options(app, threads: int, connections: int) -> dict:
+    """How waitress serves the companion (besides the sockets), for the command and for the
+    tests' real servers (``tests/helpers.serving``):
 
     - ``clear_untrusted_proxy_headers`` off: waitress would strip X-Forwarded-For and Forwarded
       before the app sees them, and a request relayed by a proxy on this machine would pass for
@@ -145,7 +145,7 @@ def waitress_options(args: argparse.Namespace, connections: int, app) -> dict:
     - ``max_request_body_size``: a restore's limit, the largest body the app accepts;
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
     - the connections and how long an idle one is kept: docs/running.md."""
-    return {"threads": args.threads, "ident": "scopa-companion", "connection_limit": connections,
+    return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
             "asyncore_use_poll": True,
             "max_request_body_size": restore_body_limit(app),
