@@ -22,7 +22,21 @@ __version__ = "0.1.0"
 
 csrf = CSRFProtect()
 compress = Compress()
-RESTORE_LIMIT = 200 * 1024 * 1024     # years of club nights are a few MiB
+RESTORE_FLOOR = 200 * 1024 * 1024     # years of club nights are a few MiB
+
+
+def restore_limit(database: str) -> int:
+    """The largest restore taken: 200 MiB, or twice the store as it was at start-up if that is
+    more, so that a store can always be restored from its own backup, with room to have grown
+    since; plus 64 KiB for the form around the file. (A larger backup of another store: copy it
+    over the store's file while the companion is stopped, README says how.) It is also the
+    largest body waitress takes (``listening.waitress_options``)."""
+    try:
+        size = os.path.getsize(database)
+    except OSError:
+        size = 0
+    return max(RESTORE_FLOOR, 2 * size) + 64 * 1024
+
 
 # In a checkout templates/ and static/ stand beside the package; an installed wheel carries
 # them inside it (see pyproject.toml).
@@ -60,6 +74,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret_key(folder)
     else:
         app.config.from_mapping(test_config)
+    app.config.setdefault("RESTORE_LIMIT", restore_limit(app.config["DATABASE"]))
 
     app.json.sort_keys = False  # points in the order they are scored, as players read them
     if app.config.get("TRUST_PROXY"):
@@ -74,7 +89,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         organiser, the one who may restore."""
         from .web.organiser import is_organiser
         if request.endpoint == "backup.restore" and is_organiser():
-            request.max_content_length = RESTORE_LIMIT
+            request.max_content_length = app.config["RESTORE_LIMIT"]
 
     csrf.init_app(app)
     compress.init_app(app)

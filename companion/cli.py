@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Callable, TextIO
 from urllib.parse import quote, urlsplit
 
+from .listening import bind, open_connections, refusal, waitress_options
+
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
                       "zt", "tailscale", "utun", "lxc", "lxd", "cni", "flannel", "podman")
@@ -220,11 +222,22 @@ def announce(address: str, port: int, stream: TextIO | None = None) -> Callable[
     return withdraw
 
 
+def version() -> str:
+    """The installed package's version (its metadata), else the checkout's own."""
+    from importlib.metadata import PackageNotFoundError, version as installed
+    try:
+        return installed("scopa-companion")
+    except PackageNotFoundError:
+        from . import __version__
+        return __version__
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="scopa-companion",
         description="Keep the score of a real game of Scopa: open the address it prints on "
                     "every phone at the table.")
+    parser.add_argument("--version", action="version", version=f"scopa-companion {version()}")
     parser.add_argument("--host", default=os.environ.get("SCOPA_HOST", "0.0.0.0"),
                         help="address to listen on (default 0.0.0.0: every interface; "
                              "env SCOPA_HOST)")
@@ -256,11 +269,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "few milliseconds of CPU, so more threads than this only help "
                              "while saves wait for SQLite's write lock")
     parser.add_argument("--connection-limit", type=int,
-                        default=int(os.environ.get("SCOPA_CONNECTION_LIMIT", "4000")),
-                        help="open connections served at once (default 4000; env "
+                        default=int(os.environ.get("SCOPA_CONNECTION_LIMIT", "8000")),
+                        help="open connections served at once (default 8000; env "
                              "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
                              "to the companion, so 600 phones hold 2,400 to 3,600; past the "
-                             "limit a phone waits, and its page may never load")
+                             "limit a new phone waits, and its page may never load "
+                             "(docs/running.md)")
     parser.add_argument("--organiser-pin", default=os.environ.get("SCOPA_ORGANISER_PIN") or None,
                         help="the organiser's code, the same at every start (at least "
                              f"{ORGANISER_PIN_MIN} characters; env SCOPA_ORGANISER_PIN); by "
@@ -273,34 +287,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-# An idle keep-alive connection is closed after this many seconds: browsers keep theirs about
-# 5 minutes, but a phone polls every 2 s, so one of its connections is always fresh.
-CHANNEL_TIMEOUT = 120
-
-
-def raise_open_file_limit(wanted: int) -> int:
-    """Each connection is an open file: raise this process's soft limit (often 1,024) towards
-    ``wanted``, as far as the hard limit allows. Returns the limit in force."""
-    try:
-        import resource
-    except ImportError:         # Windows: no such limit to raise
-        return wanted
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-            soft = target
-        except (ValueError, OSError):
-            pass
-    return soft
-
-
 def allowed_hosts(host: str, addresses: list[str], urls: list[str]) -> list[str]:
-    """The host names a request may name: this machine's (its addresses, its name, loopback,
-    scopa-companion.local) and those given with --url. Any other is a page of another site
-    pointed at this one (DNS rebinding), and is refused."""
-    names = {"localhost", "127.0.0.1", MDNS_HOST, *addresses}
+    """The host names a request may name: this machine's (its addresses, its name, loopback in
+    IPv4 and IPv6, scopa-companion.local) and those given with --url. Any other is a page of
+    another site pointed at this one (DNS rebinding), and is refused."""
+    names = {"localhost", "127.0.0.1", "::1", MDNS_HOST, *addresses}
     if host not in ("0.0.0.0", "::", ""):
         names.add(host)
     hostname = socket.gethostname()
@@ -317,6 +308,29 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if hasattr(sys.stdout, "reconfigure"):      # a path or a name this console cannot print
         sys.stdout.reconfigure(errors="backslashreplace")
+    try:
+        for url in args.url:
+            full_url(url, args.port)
+    except ValueError as error:
+        print(f"scopa-companion: --url: {error}", file=sys.stderr)
+        return 2
+    # The port first: nothing is printed for a server that cannot start.
+    try:
+        sockets = bind(args.host, args.port)
+    except OSError as error:
+        print(refusal(args.host, args.port, error), file=sys.stderr)
+        return 1
+    try:
+        return serve_on(sockets, args)
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
+    """The store opened, the banner and the addresses printed, then waitress on ``sockets``
+    until Ctrl-C."""
+    port = sockets[0].getsockname()[1]          # the one taken, for --port 0
     if args.trust_proxy:
         os.environ["SCOPA_TRUST_PROXY"] = "1"
     os.environ["SCOPA_LANG"] = args.lang
@@ -349,39 +363,25 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Scopa companion: scores kept in {app.config['DATABASE']} "
           f"(back it up from the home page, Backup, or copy the file while the companion is "
           f"stopped)", flush=True)
-    try:
-        given = [full_url(url, args.port) for url in args.url]
-    except ValueError as error:
-        print(f"scopa-companion: --url: {error}", file=sys.stderr)
-        return 2
+    given = [full_url(url, port) for url in args.url]
     addresses = lan_addresses() if args.host in ("0.0.0.0", "::", "") else []
     if addresses:
-        urls = [f"http://{address}:{args.port}/" for address in addresses]
+        urls = [f"http://{address}:{port}/" for address in addresses]
     else:
-        urls = [f"http://{args.host}:{args.port}/"]
-    withdraw = announce(addresses[0], args.port) if addresses else None
+        shown = f"[{args.host}]" if ":" in args.host else args.host
+        urls = [f"http://{shown}:{port}/"]
+    withdraw = announce(addresses[0], port) if addresses else None
     if withdraw:        # after the address: not every phone resolves .local
-        urls.insert(1, f"http://{MDNS_HOST}:{args.port}/")
+        urls.insert(1, f"http://{MDNS_HOST}:{port}/")
     urls = list(dict.fromkeys(given + urls))
     app.config["LAN_URLS"] = urls
-    app.config["TRUSTED_HOSTS"] = allowed_hosts(args.host, addresses, args.url)
-    print_join(urls, f"http://127.0.0.1:{args.port}/")
+    app.config["ALLOWED_HOSTS"] = allowed_hosts(args.host, addresses, args.url)
+    print_join(urls, f"http://127.0.0.1:{port}/")
     app.config["ORGANISER_CODE"] = args.organiser_pin or new_code()
     print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
-    files = raise_open_file_limit(args.connection_limit + 64)
-    connections = min(args.connection_limit, max(16, files - 64))
-    if connections < args.connection_limit:
-        print(f"scopa-companion: this system allows {files} open files: serving "
-              f"{connections} connections at once", file=sys.stderr)
+    connections = open_connections(args.connection_limit)
     try:
-        # asyncore_use_poll: select() cannot watch a file descriptor past 1,024.
-        serve(app, host=args.host, port=args.port, threads=args.threads, ident="scopa-companion",
-              connection_limit=connections, channel_timeout=CHANNEL_TIMEOUT,
-              asyncore_use_poll=True)
-    except OSError as error:
-        print(f"scopa-companion: cannot listen on {args.host}:{args.port}: {error.strerror}",
-              file=sys.stderr)
-        return 1
+        serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
     finally:
         if withdraw:
             withdraw()

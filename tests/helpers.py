@@ -98,8 +98,9 @@ def free_port() -> int:
 
 @contextmanager
 def serving(app, threads: int = 8):
-    """``app`` served by waitress, in a thread of this process, on 127.0.0.1 and a free port;
-    yields its address (``http://127.0.0.1:PORT``).
+    """``app`` served by waitress as the command serves it (``listening.waitress_options``: the
+    forwarding headers left for the app, the body limit...), in a thread of this process, on
+    127.0.0.1 and a free port; yields its address (``http://127.0.0.1:PORT``).
 
     On the way out it stops in waitress's own order: the task dispatcher's worker threads finish
     the answers under way while the loop still sends them (queued ones are cancelled); then a
@@ -110,7 +111,9 @@ def serving(app, threads: int = 8):
     from waitress import wasyncore
     from waitress.server import create_server
 
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    from companion.listening import waitress_options
+
+    server = create_server(app, host="127.0.0.1", port=0, **waitress_options(app, threads, 1000))
     loop = threading.Thread(target=server.run, name="waitress loop", daemon=True)
     loop.start()
     try:

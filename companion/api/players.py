@@ -26,12 +26,24 @@ def _player_scope() -> dict[str, Any]:
     if since is not None:
         try:
             moment = datetime.fromisoformat(since)
-            if moment.tzinfo is None:
-                moment = moment.astimezone()       # the server's own time zone: the table's
-            since = moment.astimezone(timezone.utc).isoformat(timespec="seconds")
-        except (ValueError, OverflowError, OSError):    # not a date, or beyond the calendar
+        except ValueError:
             raise BadRequest(said("since must be a date, such as 2026-11-01")) from None
+        since = _in_utc(moment).isoformat(timespec="seconds")
     return {"variant": variant, "since": since}
+
+
+def _in_utc(moment: datetime) -> datetime:
+    """A moment (a date without a zone is in the server's own, the table's) in UTC, as the
+    matches' dates are stored. A moment that UTC would put beyond the calendar (0001-01-01 east
+    of Greenwich, 9999-12-31 west of it) is its first or last moment: every date the OpenAPI
+    document allows is taken."""
+    try:
+        if moment.tzinfo is None:
+            moment = moment.astimezone()
+        return moment.astimezone(timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        edge = datetime.min if moment.year < 5000 else datetime.max
+        return edge.replace(tzinfo=timezone.utc)
 
 
 def _player_json(row: dict[str, Any]) -> dict[str, Any]:

@@ -71,8 +71,12 @@ def the_player(player_id: int) -> dict[str, Any]:
 @bp.get("/players/<int:player_id>")
 def player(player_id: int):
     found = the_player(player_id)
-    if found["id"] != player_id:        # merged into another: that one's page
-        return redirect(url_for("players.player", player_id=found["id"], **request.args), code=301)
+    if found["id"] != player_id:        # merged into another: that one's page, with its filters
+        # (not a query's own player_id, nor url_for's _external and the like: found in review,
+        # /players/3?player_id=1 was a 500)
+        kept = {key: value for key, value in request.args.items()
+                if key != "player_id" and not key.startswith("_")}
+        return redirect(url_for("players.player", player_id=found["id"], **kept), code=301)
     return show_player(found)
 
 

@@ -1,7 +1,8 @@
 """What every room's pages share, below the rooms and above the model: loading a match or
 answering 404, the safe ``next`` address, the PIN checks (``access``), who is the organiser
 (``organiser``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
-(``errors``) and the pages that belong to no room (``site``: the language switch, the manifest,
+(``errors``), the host check (``hosts``) and the pages that belong to no room (``site``: the
+language switch, the manifest,
 the health check).
 
 A room imports from here; nothing here imports a room.
@@ -17,15 +18,17 @@ from typing import Any
 from flask import Flask, request
 
 from ..rules.cards import parse_card
-from . import errors, organiser, site
+from . import errors, hosts, organiser, site
 from .forms import rule_in_words
 from .pages import YEAR
 
 
 def init_app(app: Flask) -> None:
-    """The error pages, the pages of no room, hashed static files, and the helpers every
-    room's templates call. A helper only formats what it is given: what a page shows from the
-    store (or from the phone's session) its view reads and passes to the template."""
+    """The host check, the error pages, the pages of no room, hashed static files, and the
+    helpers every room's templates call. A helper only formats what it is given: what a page
+    shows from the store (or from the phone's session) its view reads and passes to the
+    template."""
+    hosts.init_app(app)
     errors.init_app(app)
     organiser.init_app(app)
     app.register_blueprint(site.bp)

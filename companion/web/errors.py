@@ -9,7 +9,7 @@ from typing import Callable
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import store
 from ..i18n import http_message, say
@@ -42,7 +42,7 @@ def init_app(app: Flask) -> None:
             return error        # a redirect
         # a 405 keeps werkzeug's Allow header, as HTTP asks
         headers = {k: v for k, v in error.get_headers() if k.lower() == "allow"}
-        if request_ctx.url_adapter is None:     # a Host not ours: no page links to build
+        if isinstance(error, SecurityError) or request_ctx.url_adapter is None:   # a Host not ours
             return http_message(error.code), error.code, {"Content-Type": "text/plain; charset=utf-8"}
         return render_template("error.html", message=http_message(error.code)), error.code, headers
 

@@ -2,14 +2,16 @@
 standard library's ``csv``.
 
 UTF-8 with a byte order mark, so Excel reads accents and emoji as such; a header row in the
-page's language. A name a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@``) gets
-a leading apostrophe, shown by none of them. No PIN, key or other secret is ever written.
+page's language; every field quoted. A name a spreadsheet would take for a formula (``=``,
+``+``, ``-``, ``@``) gets a leading apostrophe, shown by none of them, as OWASP advises. No PIN,
+key or other secret is ever written.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any, Iterable
 
 from flask_babel import gettext as _
@@ -19,19 +21,31 @@ from ..matches import Match
 from ..rules.scoring import ITEMS
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
+# Excel set up for Italian or French splits a CSV file on ";" whatever its quotes say (and
+# others on ","): a formula character after one, past any spaces and quotes, would begin a
+# cell of its own there. ``Ugo;=1+1`` is written ``Ugo;'=1+1``.
+AFTER_SEPARATOR = re.compile(r"(?<=[;,])([\s\"]*)(?=[=+\-@\t\r])")
 
 
 def cell(value: Any) -> Any:
-    """A value as written: numbers as they are, text made safe from formulas."""
-    if isinstance(value, str) and value.startswith(FORMULA):
-        return "'" + value
-    return value
+    """A value as written: numbers as they are, text made safe from formulas wherever a
+    spreadsheet may start a cell.
+
+    >>> [cell(v) for v in (3, "Anna", "=1+1", "Ugo;=1+1", "Ugo; -2", "Rossi, Anna")]
+    [3, 'Anna', "'=1+1", "Ugo;'=1+1", "Ugo; '-2", 'Rossi, Anna']
+    """
+    if not isinstance(value, str):
+        return value
+    value = AFTER_SEPARATOR.sub(r"\1'", value)
+    return "'" + value if value.startswith(FORMULA) else value
 
 
 def to_csv(rows: Iterable[list[Any]]) -> str:
+    """The rows as CSV, every field quoted (numbers too: a spreadsheet still reads them as
+    numbers)."""
     out = io.StringIO()
     out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     for row in rows:
         writer.writerow([cell(value) for value in row])
     return out.getvalue()

@@ -1,5 +1,6 @@
-"""Installed as README says, the companion keeps its matches outside the virtual environment:
-delete the environment, install again, and every match is still there."""
+"""Installed as README says: the dependencies pyproject.toml allows are those the companion
+works with, and it keeps its matches outside the virtual environment (delete the environment,
+install again, and every match is still there)."""
 
 import json
 import os
@@ -7,14 +8,43 @@ import shutil
 import site
 import subprocess
 import sys
+import tomllib
 import urllib.request
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 from helpers import start_companion
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def requirements(extra: str | None = None) -> dict[str, Requirement]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    listed = project["optional-dependencies"][extra] if extra else project["dependencies"]
+    return {Requirement(line).name.lower(): Requirement(line) for line in listed}
+
+
+def test_the_installed_flask_has_what_the_companion_relies_on(app):
+    """Flask 3.1 gave a request its own body limit (``request.max_content_length`` can be set):
+    a restore sets it, and on Flask 3.0, which pyproject.toml once allowed, every restore
+    crashed. The floor keeps 3.0 out; the Flask installed has the setter."""
+    from flask import request
+    with app.test_request_context("/backup/restore", method="POST"):
+        request.max_content_length = 300 * 1024 * 1024
+        assert request.max_content_length == 300 * 1024 * 1024
+    flask = requirements()["flask"]
+    assert not flask.specifier.contains("3.0.3") and flask.specifier.contains("3.1.0")
+
+
+@pytest.mark.parametrize("extra", [None, "test"])
+def test_every_dependency_installed_is_one_pyproject_allows(extra):
+    """The suite runs on versions pyproject.toml allows (a lowest-versions run: README,
+    "Test it")."""
+    for name, requirement in requirements(extra).items():
+        assert requirement.specifier.contains(version(name), prereleases=True), (name, version(name))
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ import pytest
 
 from companion import cli
 from companion.cli import allowed_hosts, full_url, lan_addresses, parse_ip_addr, print_join
+from helpers import free_port, start_companion
 
 # As ``ip -4 -o addr show scope global`` prints it: one interface a line, its name in field 2.
 IP_OUTPUT = (
@@ -139,14 +140,15 @@ def test_the_first_url_given_is_printed_first_and_drawn(monkeypatch, tmp_path):
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
     drawn = []
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: drawn.append(urls))
-    assert cli.main(["--port", "8123", "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
+    port = free_port()
+    assert cli.main(["--port", str(port), "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
     urls = served["app"].config["LAN_URLS"]
-    assert urls == ["http://scopa.lan:8123/", "https://scopa.example/", "http://192.168.1.23:8123/"]
+    assert urls == [f"http://scopa.lan:{port}/", "https://scopa.example/", f"http://192.168.1.23:{port}/"]
     assert drawn == [urls]
-    assert {"scopa.lan", "scopa.example", "192.168.1.23"} <= set(served["app"].config["TRUSTED_HOSTS"])
-    with served["app"].test_request_context("/", base_url="http://127.0.0.1:8123/"):
+    assert {"scopa.lan", "scopa.example", "192.168.1.23"} <= set(served["app"].config["ALLOWED_HOSTS"])
+    with served["app"].test_request_context("/", base_url=f"http://127.0.0.1:{port}/"):
         from companion.web.pages import join_url
-        assert join_url() == "http://scopa.lan:8123/"
+        assert join_url() == f"http://scopa.lan:{port}/"
 
 
 # -- The QR code in the terminal -----------------------------------------------------------
@@ -181,21 +183,15 @@ def test_a_name_the_terminal_cannot_print_is_escaped():
 
 
 def test_the_companion_starts_on_an_ascii_console(tmp_path):
-    """The whole start, in a process whose output is ASCII (a redirected Windows console):
-    it gets as far as listening, and says where the QR code is. On 127.0.0.1 only, so that
-    nothing is announced on the network."""
-    with socket.socket() as taken:      # a port in use: main() stops right after the banner
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        env = dict(os.environ, SCOPA_DATA=str(tmp_path), PYTHONIOENCODING="ascii",
-                   PYTHONUTF8="0", LC_ALL="C", LANG="C")
-        done = subprocess.run([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
-                               "--url", "http://192.168.1.5:8000/"],
-                              env=env, capture_output=True, timeout=60)
-    out = done.stdout.decode("ascii")
-    assert "Traceback" not in done.stderr.decode("ascii", "replace")
-    assert done.returncode == 1       # the port was taken, nothing crashed before
+    """The whole start, in a process whose output is ASCII (a redirected Windows console): it
+    serves, and says where the QR code is. On 127.0.0.1 only, so that nothing is announced on
+    the network."""
+    env = dict(os.environ, SCOPA_DATA=str(tmp_path), PYTHONIOENCODING="ascii",
+               PYTHONUTF8="0", LC_ALL="C", LANG="C")
+    process, _base = start_companion("--url", "http://192.168.1.5:8000/", env=env, output=subprocess.PIPE)
+    process.terminate()
+    out, _ = process.communicate(timeout=30)
+    assert "Traceback" not in out
     assert "Open on the phones at the table: http://192.168.1.5:8000/" in out
     assert "This terminal cannot draw the QR code" in out
 
@@ -273,8 +269,9 @@ def test_the_local_name_follows_the_address_and_is_withdrawn_at_exit(monkeypatch
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    assert cli.main(["--port", "8123"]) == 0
+    port = free_port()
+    assert cli.main(["--port", str(port)]) == 0
     assert served["app"].config["LAN_URLS"] == [
-        "http://192.168.1.23:8123/", "http://scopa-companion.local:8123/", "http://172.17.0.1:8123/"]
-    assert withdrawn == [("192.168.1.23", 8123)]
+        f"http://192.168.1.23:{port}/", f"http://scopa-companion.local:{port}/", f"http://172.17.0.1:{port}/"]
+    assert withdrawn == [("192.168.1.23", port)]
     assert "scopa-companion.local" in allowed_hosts("0.0.0.0", [], [])

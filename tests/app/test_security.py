@@ -2,10 +2,15 @@
 security review as a test (a phone on the same network, a proxy in front, a crafted file)."""
 
 import json
+import os
 import re
+import socket
 import sqlite3
+import urllib.error
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from io import BytesIO
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -13,7 +18,7 @@ from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
-from helpers import phone, serving
+from helpers import phone, serving, start_companion
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}
@@ -156,14 +161,90 @@ def test_trusting_the_proxy_reads_the_phones_own_address(tmp_path):
     assert client.get("/backup/download", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 200
 
 
+@pytest.fixture
+def companion_on(tmp_path):
+    """``scopa-companion`` as a player starts it (waitress as the command sets it up), with
+    the options given, on loopback: a function that starts one and answers its address. Every
+    one started is stopped after the test."""
+    started = []
+
+    def start(*options: str) -> str:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPA_")}
+        env.update(SCOPA_DATA=str(tmp_path / f"data{len(started)}"), SCOPA_LANG="en")
+        process, base = start_companion(*options, env=env)
+        started.append(process)
+        return base
+
+    yield start
+    for process in started:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def status(url: str, headers: dict[str, str] | None = None) -> int:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@pytest.mark.parametrize("header", [{"X-Forwarded-For": "1.2.3.4"}, {"Forwarded": "for=1.2.3.4"},
+                                    {"X-Real-IP": "1.2.3.4"}])
+def test_through_waitress_a_proxy_on_this_machine_is_not_the_machine_itself(companion_on, header):
+    """Found in review: waitress stripped X-Forwarded-For and Forwarded before the app saw
+    them, so a proxy on this machine relaying a phone's request got the whole store."""
+    base = companion_on()
+    assert status(base + "/backup/download") == 200                  # the machine itself
+    assert status(base + "/backup/download", header) == 403          # a phone, relayed
+
+
+def test_through_waitress_trusting_the_proxy_gives_the_phones_address(companion_on):
+    """With --trust-proxy the header reaches ProxyFix: the phone's address is the one the
+    proxy in front adds last (a phone's own X-Forwarded-For comes before it)."""
+    base = companion_on("--trust-proxy")
+    assert status(base + "/backup/download", {"X-Forwarded-For": "192.168.1.23"}) == 403
+    assert status(base + "/backup/download", {"X-Forwarded-For": "127.0.0.1, 192.168.1.23"}) == 403
+    assert status(base + "/backup/download", {"X-Forwarded-For": "127.0.0.1"}) == 200
+
+
+@pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6 on this machine")
+def test_the_machine_itself_may_use_ipv6s_loopback(companion_on):
+    """Found in review: http://[::1]:PORT/ was refused (Werkzeug's TRUSTED_HOSTS cannot trust
+    an IPv6 address). --host localhost listens on 127.0.0.1 and ::1."""
+    port = urlsplit(companion_on("--host", "localhost")).port
+    assert status(f"http://[::1]:{port}/") == 200
+    assert status(f"http://[::1]:{port}/backup/download") == 200      # it is the machine itself
+    assert status(f"http://[::1]:{port}/", {"Host": f"[::2]:{port}"}) == 400
+    assert status(f"http://[::1]:{port}/", {"Host": "attacker.example"}) == 400
+
+
+def test_the_default_host_listens_on_ipv6s_loopback_too():
+    from companion.listening import bind
+    sockets = bind("0.0.0.0", 0)
+    try:
+        addresses = {sock.getsockname()[:2] for sock in sockets}
+        port = sockets[0].getsockname()[1]
+        assert ("0.0.0.0", port) in addresses
+        if socket.has_ipv6:
+            assert ("::1", port) in addresses
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
 def test_a_host_that_is_not_this_machine_is_refused(client, app):
-    app.config["TRUSTED_HOSTS"] = allowed_hosts("0.0.0.0", ["192.168.1.5"], ["http://scopa.example:8000/"])
+    app.config["ALLOWED_HOSTS"] = allowed_hosts("0.0.0.0", ["192.168.1.5"], ["http://scopa.example:8000/"])
     assert client.get("/", headers={"Host": "192.168.1.5:8000"}).status_code == 200
     assert client.get("/", headers={"Host": "scopa.example"}).status_code == 200
     assert client.get("/", headers={"Host": "localhost:8000"}).status_code == 200
-    assert client.get("/", headers={"Host": "attacker.example"}).status_code == 400     # DNS rebinding
+    assert client.get("/", headers={"Host": "[::1]:8000"}).status_code == 200
+    for host in ("attacker.example", "[::2]:8000", "[::1]evil", "192.168.1.5.attacker.example"):
+        assert client.get("/", headers={"Host": host}).status_code == 400, host     # DNS rebinding
     api = client.get("/api/v1/matches", headers={"Host": "attacker.example"})
     assert api.status_code == 400 and "error" in api.get_json()
+    form = client.post("/players/1/rename", headers={"Host": "attacker.example"}, data={"name": "X"})
+    assert form.status_code == 400
 
 
 def test_every_answer_keeps_the_referrer_to_the_site(client):

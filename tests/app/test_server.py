@@ -2,14 +2,17 @@
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import urllib.error
 import urllib.request
+from importlib.metadata import version
 
 import pytest
 
+import companion
 from companion.cli import parse_args
 from helpers import start_companion
 
@@ -54,7 +57,9 @@ def test_the_server_answers_pages_and_the_api(server, tmp_path):
     assert (tmp_path / "instance" / "secret_key").exists()
 
 
-def test_a_port_in_use_is_said_plainly(tmp_path):
+def test_a_port_in_use_is_said_alone_with_a_free_one(tmp_path):
+    """The port is bound before anything is printed: no banner, no QR code for a server that
+    never starts, only the reason, with a port to use instead, and exit code 1."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -64,7 +69,20 @@ def test_a_port_in_use_is_said_plainly(tmp_path):
                                "--port", str(port)], env=env, capture_output=True, text=True,
                               timeout=30)
     assert done.returncode == 1
-    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert done.stdout == ""                                    # no banner, no QR code
+    said = re.fullmatch(rf"Port {port} is in use: is the companion already running\? "
+                        r"Use --port (\d+)\n", done.stderr)
+    assert said, done.stderr
+    with socket.socket() as other:                              # the port offered is free
+        other.bind(("127.0.0.1", int(said.group(1))))
+
+
+def test_version_is_the_packages():
+    done = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0
+    assert done.stdout == f"scopa-companion {version('scopa-companion')}\n"
+    assert version("scopa-companion") == companion.__version__
 
 
 def test_lan_addresses_come_from_the_interfaces():

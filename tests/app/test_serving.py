@@ -3,14 +3,17 @@ that keep their connection, and a server sized for a club night."""
 
 import gzip
 import http.client
+import os
 import re
+import socket
 from urllib.parse import urlsplit
 
 import pytest
 
-from companion import create_app
-from companion.cli import CHANNEL_TIMEOUT, parse_args, raise_open_file_limit
-from helpers import serving
+from companion import cli, create_app
+from companion.cli import parse_args
+from companion.listening import CHANNEL_TIMEOUT, CLEANUP_INTERVAL, raise_open_file_limit
+from helpers import free_port, serving, start_companion
 
 
 @pytest.fixture
@@ -111,3 +114,44 @@ def test_the_companion_can_be_put_on_a_phones_home_screen(client):
                       page) == ["light", "dark"]
     italian = client.get(linked, headers={"Accept-Language": "it"}).get_json(force=True)
     assert italian["name"] == "Segnapunti di Scopa" and italian["lang"] == "it"
+
+
+def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path):
+    """What main() hands waitress: the sockets it bound before printing anything, a body
+    limit that is the largest body the app accepts (a restore's), the forwarding headers left
+    for the app to read, and the connections bounded."""
+    import waitress
+    served = {}
+    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(
+        app=app, bound=[sock.getsockname() for sock in options["sockets"]], **options))
+    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
+    monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
+    port = free_port()
+    assert cli.main(["--host", "127.0.0.1", "--port", str(port), "--connection-limit", "500"]) == 0
+    app = served["app"]
+    assert served["bound"] == [("127.0.0.1", port)]
+    assert "host" not in served and "port" not in served
+    assert served["max_request_body_size"] == app.config["RESTORE_LIMIT"] + 1     # waitress: >= refused
+    assert app.config["RESTORE_LIMIT"] >= 200 * 1024 * 1024
+    assert served["clear_untrusted_proxy_headers"] is False
+    assert served["connection_limit"] <= 500
+    assert (served["channel_timeout"], served["cleanup_interval"]) == (CHANNEL_TIMEOUT, CLEANUP_INTERVAL)
+    assert served["asyncore_use_poll"] is True
+
+
+def test_waitress_refuses_a_body_over_the_limit_before_reading_it(tmp_path):
+    """Found in review: waitress took up to 1 GiB of any request on disk before the app's
+    limit answered. Now a body announced over the restore's limit is refused at once."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPA_")}
+    env["SCOPA_DATA"] = str(tmp_path)
+    process, base = start_companion(env=env)
+    try:
+        with socket.create_connection(("127.0.0.1", urlsplit(base).port), timeout=10) as conn:
+            conn.sendall(b"POST /backup/restore HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: multipart/form-data; boundary=x\r\n"
+                         b"Content-Length: 300000000\r\n\r\n")          # 286 MiB, never sent
+            assert conn.recv(100).startswith(b"HTTP/1.1 413 ")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -48,3 +48,29 @@ def test_restore_only_by_the_organiser(client):
                            data={"confirm": "y"}, follow_redirects=True)
     assert response.status_code == 403
     assert "only the organiser can make one" in response.get_data(as_text=True)
+
+
+def test_a_store_past_the_limit_restores_from_its_own_backup(monkeypatch, tmp_path):
+    """Found in review: a store grown past 200 MiB could not be restored from its own backup
+    (413). The limit follows the store: twice its size at start-up, 200 MiB at least. (Here the
+    200 MiB floor is made small rather than the store large.)"""
+    import companion
+    monkeypatch.setattr(companion, "RESTORE_FLOOR", 16 * 1024)
+    config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+              "DATABASE": str(tmp_path / "store" / "big.sqlite")}
+    client = companion.create_app(config).test_client()
+    match_id = new_match(client, options={"target": 1000})
+    for _ in range(150):
+        client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+    backup = client.get("/backup/download").data
+    restarted = companion.create_app(config)                   # the companion started again
+    assert len(backup) > companion.RESTORE_FLOOR + 64 * 1024   # over the floor and the form's room
+    assert restarted.config["RESTORE_LIMIT"] >= 2 * len(backup)
+
+    def restore(data: bytes):
+        return restarted.test_client().post(
+            "/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y"},
+            content_type="multipart/form-data")
+
+    assert restore(backup).status_code == 303
+    assert restore(backup + b"\0" * restarted.config["RESTORE_LIMIT"]).status_code == 413

@@ -3,6 +3,7 @@ the standard library's csv, giving back every hand's points."""
 
 import csv
 import io
+import re
 
 FULL = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
 NAMES = ["Anna, detta \"la Rossa\"", "=cmd|' /C calc'!A0", "Bruno 🂡 Müller"]
@@ -80,7 +81,6 @@ def test_an_export_in_the_pages_language(client):
 def test_a_match_page_draws_the_running_totals_as_a_chart(client):
     """Issue 13, point 3: one line per side with as many points as hands plus one, the target
     as a line, a ring where the sides level; drawn on the server (no script)."""
-    import re
     match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0,
                                                     "options": {"target": 21}}).get_json()["id"]
     assert 'data-testid="chart"' not in client.get(f"/matches/{match_id}").get_data(as_text=True)
@@ -99,3 +99,27 @@ def test_a_match_page_draws_the_running_totals_as_a_chart(client):
     assert len(re.findall(r'<circle class="chart-tie"', svg)) == 1
     assert 'class="chart-target"' in svg and "style=" not in svg and "<script" not in svg
     assert "<desc" in svg and "Anna 8, Bruno 4" in svg
+
+
+HOSTILE = ["Ugo;=1+1", "x;=1+1;", 'x;"=A1+1";', "Ada, +39", "Eva;@SUM(A1)", "Lia; -2"]
+
+
+def test_no_spreadsheet_finds_a_formula_whatever_it_splits_on(client):
+    """Found in review: ``Ugo;=1+1`` was written unquoted, and Excel set up for Italian or
+    French splits CSV on ";", which made a live formula. Every field is quoted now, and a
+    formula character after a ";" or "," is made harmless too, since such a spreadsheet splits
+    there whatever the quotes say."""
+    ids = [client.post("/api/v1/matches", json={"players": [name, "Bruno"], "first_dealer": 0}).get_json()["id"]
+           for name in HOSTILE]
+    client.post(f"/api/v1/matches/{ids[0]}/hands", json={"tallies": [
+        {"cards": 22, "coins": 6, "settebello": True, "primiera": True}, {"cards": 18, "coins": 4}]})
+    for url in ["/export.csv", f"/matches/{ids[0]}/export.csv"]:
+        text = client.get(url).get_data().decode("utf-8-sig")
+        for line in text.splitlines():
+            assert re.fullmatch(r'"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*', line), line    # every field quoted
+        for separator in (",", ";"):
+            for row in csv.reader(io.StringIO(text), delimiter=separator):
+                for field in row:
+                    assert not field.lstrip(' "').startswith(("=", "+", "-", "@")), (separator, field)
+    names = [row[5] for row in read(client.get("/export.csv"))[1:]]
+    assert names == ["Ugo;'=1+1", "x;'=1+1;", 'x;"\'=A1+1";', "Ada, '+39", "Eva;'@SUM(A1)", "Lia; '-2"]

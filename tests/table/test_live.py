@@ -225,12 +225,12 @@ def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
         workers = [threading.Thread(target=save, args=(w,)) for w in range(4)]
         for worker in workers:
             worker.start()
-        # Kill it mid-run: once saves are being acknowledged (on a loaded machine the first may
-        # take a while), after a random moment more.
-        deadline = time.monotonic() + 60
-        while not acknowledged and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(random.uniform(0.0, 1.0))
+        # The crash comes at a random moment once saving is under way (the first saves can
+        # take over a second on a busy machine: a fixed wait killed the server before any).
+        deadline = time.monotonic() + 30
+        while not acknowledged and time.monotonic() < deadline and any(w.is_alive() for w in workers):
+            time.sleep(0.01)
+        time.sleep(random.uniform(0, 1.2))
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=10)
         stop.set()

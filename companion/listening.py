@@ -1,0 +1,152 @@
+"""Where the companion listens and how waitress serves it: the sockets bound before anything
+is printed (a port in use is said alone), and waitress's limits (the connections against the
+open-file limit, how long an idle one is kept, the largest body, the forwarding headers).
+docs/running.md says what these hold."""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import sys
+
+# -- Where it listens -----------------------------------------------------------------------
+
+IN_USE = {errno.EADDRINUSE, 10048}          # 10048: Windows' WSAEADDRINUSE
+
+
+def _listening_socket(family: int, address: tuple) -> socket.socket:
+    """A TCP socket listening on ``address``, made as waitress makes its own: IPv6 ones IPv6
+    only, an address left in TIME_WAIT reusable (on Windows, a port no other program may
+    share). It listens at once, so that no other program takes the port meanwhile."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        if family == socket.AF_INET6:
+            sock.setsockopt(getattr(socket, "IPPROTO_IPV6", 41), getattr(socket, "IPV6_V6ONLY", 27), 1)
+        if os.name == "nt":
+            sock.setsockopt(socket.SOL_SOCKET, getattr(socket, "SO_EXCLUSIVEADDRUSE", -5), 1)
+        else:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(1024)           # waitress's backlog
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def bind(host: str, port: int) -> list[socket.socket]:
+    """The sockets the companion listens on, bound before anything is printed (waitress is
+    handed them), so that a port in use is said alone, not after a banner and a QR code for a
+    server that never starts. Every address ``host`` resolves to, as waitress would bind them;
+    with the default 0.0.0.0, or localhost, also IPv6's loopback (where the machine has IPv6),
+    so that http://[::1]:PORT/ and a ``localhost`` resolved to ::1 first reach the companion on
+    this machine. Port 0 takes a free port, the same for every address. Raises OSError, with
+    nothing left bound."""
+    found = socket.getaddrinfo(host or None, port, socket.AF_UNSPEC, socket.SOCK_STREAM,
+                               socket.IPPROTO_TCP, socket.AI_PASSIVE)
+    wanted = list(dict.fromkeys((family, address, False) for family, *_, address in found))
+    if host in ("0.0.0.0", "localhost") and socket.has_ipv6 and not any(
+            address[0] == "::1" for _, address, _ in wanted):
+        wanted.append((socket.AF_INET6, ("::1", port, 0, 0), True))
+    bound: list[socket.socket] = []
+    try:
+        for family, address, optional in wanted:
+            if bound:           # port 0: the port the first address was given
+                address = (address[0], bound[0].getsockname()[1], *address[2:])
+            try:
+                bound.append(_listening_socket(family, address))
+            except OSError as error:
+                if optional and error.errno not in IN_USE:      # no IPv6 on this machine
+                    continue
+                raise
+    except OSError:
+        for sock in bound:
+            sock.close()
+        raise
+    return bound
+
+
+def refusal(host: str, port: int, error: OSError) -> str:
+    """What is said, alone, when the companion cannot listen: for a port in use, the next
+    port that is free."""
+    if error.errno in IN_USE:
+        free = next((other for other in range(port + 1, min(port + 100, 65536)) if _free(host, other)),
+                    port + 1)
+        return f"Port {port} is in use: is the companion already running? Use --port {free}"
+    return f"scopa-companion: cannot listen on {host}:{port}: {error.strerror or error}"
+
+
+def _free(host: str, port: int) -> bool:
+    try:
+        for sock in bind(host, port):
+            sock.close()
+    except OSError:
+        return False
+    return True
+
+
+# -- How waitress serves -------------------------------------------------------------------
+
+# A connection that sends nothing for this many seconds is closed (waitress looks every
+# CLEANUP_INTERVAL seconds): browsers keep theirs about 5 minutes, but a phone polls every 2 s,
+# so one of its connections is always fresh, and those of a phone that left the Wi-Fi without a
+# word free their place within 70 s. (A connection that keeps sending a line of a request that
+# never ends is never idle: docs/running.md.)
+CHANNEL_TIMEOUT = 60
+CLEANUP_INTERVAL = 10
+
+
+def raise_open_file_limit(wanted: int) -> int:
+    """Each connection is an open file: raise this process's soft limit (often 1,024) towards
+    ``wanted``, as far as the hard limit allows. Returns the limit in force."""
+    try:
+        import resource
+    except ImportError:         # Windows: no such limit to raise
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def restore_body_limit(app) -> int:
+    """waitress's ``max_request_body_size``: the largest body the app accepts, a restore's
+    (see ``restore_limit``). Without it waitress takes up to 1 GiB of any request on disk
+    before the app can refuse it; it refuses a body of this size or more, hence the one."""
+    return app.config["RESTORE_LIMIT"] + 1
+
+
+def open_connections(wanted: int) -> int:
+    """The connections served at once: ``wanted``, as far as the open-file limit can be raised
+    for them (with 64 files to spare for the store and the rest); said when fewer."""
+    files = raise_open_file_limit(wanted + 64)
+    connections = min(wanted, max(16, files - 64))
+    if connections < wanted:
+        print(f"scopa-companion: this system allows {files} open files: serving "
+              f"{connections} connections at once", file=sys.stderr)
+    return connections
+
+
+def waitress_options(app, threads: int, connections: int) -> dict:
+    """How waitress serves the companion (besides the sockets), for the command and for the
+    tests' real servers (``tests/helpers.serving``):
+
+    - ``clear_untrusted_proxy_headers`` off: waitress would strip X-Forwarded-For and Forwarded
+      before the app sees them, and a request relayed by a proxy on this machine would pass for
+      the machine itself. The app reads them: without --trust-proxy such a request is never
+      the machine's (``web.pages.is_local``), with it Werkzeug's ProxyFix takes the phone's
+      address from the one proxy in front (``create_app``);
+    - ``max_request_body_size``: a restore's limit, the largest body the app accepts;
+    - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
+    - the connections and how long an idle one is kept: docs/running.md."""
+    return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,
+            "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
+            "asyncore_use_poll": True,
+            "max_request_body_size": restore_body_limit(app),
+            "clear_untrusted_proxy_headers": False}
