@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field, SelectField, StringField
-from wtforms.validators import InputRequired, ValidationError
+from wtforms import Field, StringField
+from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ..names import tidy
 from ..web.forms import NAME_LENGTH
@@ -22,7 +22,8 @@ class RenameForm(FlaskForm):
 class MergeForm(FlaskForm):
     """Whom a player is the same person as: asked with a GET, confirmed on its own page."""
 
-    into = SelectField(_l("The same person as"), coerce=int)
+    find = StringField(_l("The same person as"), [Optional(), NAME_LENGTH],
+                       render_kw={"autocomplete": "off", "enterkeyhint": "search"})
 
     class Meta:
         csrf = False

@@ -18,7 +18,7 @@ from .. import store
 from ..i18n import explain, variant_title
 from ..matches import Ledger, listed
 from ..names import tidy
-from ..web.organiser import is_organiser, organiser_required
+from ..web.organiser import organiser_required
 from .forms import MergeForm, RenameForm
 from .records import empty_record, rated
 
@@ -87,16 +87,12 @@ def show_player(found: dict[str, Any], rename: RenameForm | None = None, status:
     rows = store.records(db, found["id"], **scope)
     record = rated(rows[0]) if rows else empty_record(found)
     last = [listed(row) for row in store.player_match_rows(db, found["id"], **scope)]
-    merge = MergeForm()
-    if is_organiser():      # a phone that only came to play is never sent every player's name
-        merge.into.choices = [(row["id"], row["name"]) for row in store.player_list(db)
-                              if row["id"] != found["id"]]
     return render_template(
         "players/player.html", player=found, record=record, filters=filters, last=last,
         head_to_head=store.head_to_head(db, found["id"], **scope),
         best=store.extreme_hand(db, found["id"], True, **scope),
         worst=store.extreme_hand(db, found["id"], False, **scope),
-        rename=rename or RenameForm(name=found["name"]), merge=merge,
+        rename=rename or RenameForm(name=found["name"]), merge=MergeForm(),
         changes=store.player_changes(db, found["id"])), status
 
 
@@ -124,6 +120,11 @@ def rename(player_id: int):
 def merge(player_id: int):
     """Two players who are one person: asked on a page of its own, then done."""
     found = the_player(player_id)
+    if request.method == "GET" and "into" not in request.args:     # whom? found by name
+        form = MergeForm(request.args)
+        typed = (form.find.data or "").strip() if form.validate() else ""
+        return render_template("players/merge_pick.html", player=found, form=form, typed=typed,
+                               found=store.find_players(store.get_db(), typed, found["id"]) if typed else [])
     into = store.player_row(store.get_db(), request.values.get("into", type=int) or 0)
     if into is None or into["id"] == found["id"]:
         flash(_("Choose the player %(name)s is the same person as.", name=found["name"]))

@@ -38,10 +38,18 @@ class PlayedTogether(Exception):
         self.match_id = match_id
 
 
-def player_list(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    """Every known player (id, name), by name."""
+def find_players(db: sqlite_utils.Database, typed: str, leave_out: int,
+                 limit: int = 20) -> list[dict[str, Any]]:
+    """At most ``limit`` known players (id, name) whose name holds what was typed, in any case,
+    by name; never ``leave_out``. A merge picks from these, not from a list of every player."""
+    key = player_key(typed)
+    if not key:
+        return []
+    pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     return [dict(row) for row in db.query(
-        "SELECT id, name FROM players WHERE merged_into IS NULL ORDER BY name COLLATE NOCASE")]
+        "SELECT id, name FROM players WHERE merged_into IS NULL AND id != ? "
+        "AND key LIKE ? ESCAPE '\\' ORDER BY key = ? DESC, name COLLATE NOCASE LIMIT ?",
+        [leave_out, pattern, key, limit])]
 
 
 def player_names(db: sqlite_utils.Database, limit: int = 500) -> list[str]:

@@ -276,6 +276,7 @@ PAGES = [
     Page("players-filtered", "/players?variant=scopone&period=30"),
     Page("player", "/players/{anna}"),
     Page("player-merge", "/players/{bruno}/merge?into={anna}"),
+    Page("player-merge-find", "/players/{bruno}/merge?find=an"),
     Page("tournaments", "/tournaments"),
     Page("tournament-new", "/tournaments/new"),
     Page("tournament", "/tournaments/{tournament}"),

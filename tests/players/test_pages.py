@@ -2,6 +2,7 @@
 in the same order as before, so a club of thousands of players costs one page per request."""
 
 import random
+import re
 
 from companion import store
 from companion.players import views as player_views
@@ -85,3 +86,23 @@ def test_the_api_lists_players_a_page_at_a_time_in_the_leaderboards_order(app, c
     for bad in ("limit=0", "limit=501", "page=0", "page=x"):
         answer = client.get(f"/api/v1/players?{bad}")
         assert answer.status_code == 400 and answer.get_json()["error"], bad
+
+
+def test_a_merge_finds_the_other_player_by_name_never_from_a_list_of_all(client):
+    """Issue 26: with 112,000 players each player's page was 5 MB, its merge list naming every
+    player. The organiser types the other name and picks from at most 20 that hold it."""
+    for names in (["Anna", "Bruno"], ["Annna", "Carla"], ["Giovanna", "Dario"], ["50%_off", "Elena"]):
+        play(client, names, 1)
+    ids = {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
+    page = client.get(f"/players/{ids['Annna']}").get_data(as_text=True)
+    assert "Bruno</option>" not in page and 'name="find"' in page
+    picked = client.get(f"/players/{ids['Annna']}/merge?find=ANN").get_data(as_text=True)
+    offered = re.findall(r'merge\?into=(\d+)">.*?match-names">([^<]+)<', picked)
+    assert [name for _, name in offered] == ["Anna", "Giovanna"]            # never Annna itself
+    assert [int(i) for i, _ in offered] == [ids["Anna"], ids["Giovanna"]]
+    assert "No other player" in client.get(f"/players/{ids['Anna']}/merge?find=zzz").get_data(as_text=True)
+    literal = client.get(f"/players/{ids['Anna']}/merge?find=%25_").get_data(as_text=True)
+    assert "50%_off" in literal and "Bruno" not in literal                  # % and _ are letters here
+    assert client.get(f"/players/{ids['Anna']}/merge?find=" + "x" * 200).status_code == 200
+    phone = client.get(f"/players/{ids['Annna']}/merge?find=ann", environ_base={"REMOTE_ADDR": "192.168.1.9"})
+    assert phone.status_code == 403
