@@ -314,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"scopa-companion: --url: {error}", file=sys.stderr)
         return 2
+    from .web.organiser import normalised
+    if args.organiser_pin is not None and len(normalised(args.organiser_pin)) < ORGANISER_PIN_MIN:
+        print(f"scopa-companion: --organiser-pin: at least {ORGANISER_PIN_MIN} characters (not "
+              f"counting spaces and dashes), so that it cannot be guessed", file=sys.stderr)
+        return 2
     # The port first: nothing is printed for a server that cannot start.
     try:
         sockets = bind(args.host, args.port)
@@ -342,12 +347,7 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     from waitress import serve
 
     from . import create_app, store
-    from .web.organiser import new_code, normalised
-
-    if args.organiser_pin is not None and len(normalised(args.organiser_pin)) < ORGANISER_PIN_MIN:
-        print(f"scopa-companion: --organiser-pin: at least {ORGANISER_PIN_MIN} characters (not "
-              f"counting spaces and dashes), so that it cannot be guessed", file=sys.stderr)
-        return 2
+    from .web.organiser import new_code
 
     try:
         app = create_app()

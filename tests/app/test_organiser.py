@@ -356,7 +356,7 @@ def start_main(monkeypatch, tmp_path, *args):
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "en")
     monkeypatch.delenv("SCOPA_ORGANISER_PIN", raising=False)
-    status = cli.main(["--port", "8123", *args])
+    status = cli.main(["--port", str(free_port()), *args])     # main() binds it before printing
     return status, served.get("app")
 
 
@@ -365,7 +365,8 @@ def test_each_start_prints_a_fresh_code_and_the_app_takes_it(monkeypatch, tmp_pa
     out = capsys.readouterr().out
     assert status == 0
     code = app.config["ORGANISER_CODE"]
-    assert f"Organiser: open http://192.168.1.23:8123/organiser?code={code} on your phone" in out
+    assert f"Organiser: open {app.config['LAN_URLS'][0]}organiser?code={code} on your phone" in out
+    assert app.config["LAN_URLS"][0].startswith("http://192.168.1.23:")
     assert out.index("Open on the phones") < out.index("Organiser:")
     status, again = start_main(monkeypatch, tmp_path)
     assert again.config["ORGANISER_CODE"] != code

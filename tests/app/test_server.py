@@ -77,6 +77,22 @@ def test_a_port_in_use_is_said_alone_with_a_free_one(tmp_path):
         other.bind(("127.0.0.1", int(said.group(1))))
 
 
+def test_a_mistaken_option_is_said_before_the_port_is_looked_at(monkeypatch, tmp_path, capsys):
+    """A usage error (exit 2) comes first, whatever the port: the port's own message is for a
+    start that would otherwise go ahead."""
+    from companion import cli
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert cli.main(["--host", "127.0.0.1", "--port", port, "--organiser-pin", "12-34"]) == 2
+        assert cli.main(["--host", "127.0.0.1", "--port", port, "--url", "http://"]) == 2
+    said = capsys.readouterr()
+    assert "--organiser-pin: at least" in said.err and "--url:" in said.err
+    assert "in use" not in said.err and said.out == ""
+
+
 def test_version_is_the_packages():
     done = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True,
                           text=True, timeout=30)
