@@ -2,6 +2,7 @@
 phone sends them, how many generated cases to try, and a real server. (pyproject puts tests/ on
 the import path: ``from helpers import ...`` works from any folder.)"""
 
+import json
 import os
 import random
 import socket
@@ -147,3 +148,14 @@ def start_companion(*args: str, env: dict[str, str], command: str | None = None,
             time.sleep(0.05)
     process.kill()
     raise RuntimeError("the companion did not answer within 30 s")
+
+
+def api(base: str, path: str, body: dict | None = None, method: str | None = None) -> dict:
+    """A JSON API call to a real server at ``base``: POST ``body`` when given, else GET; the
+    answer's JSON."""
+    request = urllib.request.Request(base + "/api/v1" + path,
+                                     method=method or ("POST" if body is not None else "GET"),
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pytest
 
 from companion import create_app
-from helpers import serving
+from helpers import api, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -39,13 +39,6 @@ AXE = Axe()
 pytestmark = pytest.mark.browser
 BLOCKING = ("moderate", "serious", "critical")   # the issue asks for serious and critical; none moderate either
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
-
-
-def api(base: str, path: str, body: dict) -> dict:
-    request = urllib.request.Request(base + "/api/v1" + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def tallies(cards: int, coins: int, settebello: bool, primiera: bool, sweeps: int = 0) -> dict:

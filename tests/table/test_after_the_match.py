@@ -10,13 +10,11 @@
 
 The browser tests at 360 px, with JavaScript and without, are at the end."""
 
-import json
 import re
-import urllib.request
 
 import pytest
 
-from helpers import match_form
+from helpers import api, match_form
 
 FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
                         {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
@@ -217,13 +215,6 @@ def test_the_shared_address_is_the_one_the_phones_open(app, client):
 
 
 # -- In the browser, at 360 px, with JavaScript and without ------------------------------------
-
-def api(base: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(base + "/api/v1" + path, method="POST" if body is not None else "GET",
-                                     data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def phone(browser, server, scripts: bool = True):

@@ -12,7 +12,6 @@
 """
 
 import html
-import json
 import re
 import urllib.parse
 import urllib.request
@@ -24,7 +23,7 @@ from companion.matches import score_entry
 from companion.rules import HandError, Rules, ScopaError, Tally, rules_for, score_so_far, score_tallies
 from companion.rules.scoring import NOT_YET
 from companion.rules.tally import check_tallies
-from helpers import new_match
+from helpers import api, new_match
 
 NAMES = ("Anna", "Bruno")
 
@@ -360,13 +359,6 @@ def test_the_api_refuses_best_cards_that_cannot_be(client, change, problem):
 
 
 # -- In the browser, at 360 px, with JavaScript and without -----------------------------------
-
-def api(base: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(base + "/api/v1" + path, method="POST" if body else "GET",
-                                     data=json.dumps(body).encode() if body else None,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def phone(browser, server, scripts: bool):

@@ -4,14 +4,12 @@ A hand in which one side takes every card is most often a Save tapped before any
 entered: the hand's form asks before recording it, with JavaScript and without. The JSON API
 does not ask. When two phones entered the same hand, keeping one hand is the filled button."""
 
-import json
-import urllib.request
 
 import pytest
 
 from companion.matches import score_entry, takes_every_card
 from companion.rules import Rules
-from helpers import FULL, new_match
+from helpers import FULL, api, new_match
 
 NAMES = ("Anna", "Bruno")
 
@@ -85,13 +83,6 @@ def test_the_json_api_does_not_ask(client):
 
 
 # -- In the browser, at 360 px, with JavaScript and without -----------------------------------
-
-def api(base: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(base + "/api/v1" + path, method="POST" if body else "GET",
-                                     data=json.dumps(body).encode() if body else None,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def phone(browser, server, scripts: bool, locale: str = "en-GB"):

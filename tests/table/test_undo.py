@@ -6,9 +6,7 @@ Undo while nothing else has changed the match, and an Undo that comes too late s
 archiving a match still being played. An edit that makes a hand extreme asks first, as a new
 hand does (tests/table/test_no_accident.py)."""
 
-import json
 import re
-import urllib.request
 from html.parser import HTMLParser
 
 import pytest
@@ -19,7 +17,7 @@ from companion.matches import Ledger, extreme_of, score_entry, takes_every_point
 from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
-from helpers import FULL, PHONE, new_match
+from helpers import FULL, PHONE, api, new_match
 
 NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
@@ -452,13 +450,6 @@ def test_with_three_sides_the_answer_reads_the_taking_side_first(client):
 
 
 # -- In the browser, at 360 px, with JavaScript and without ----------------------------------
-
-def api(base: str, path: str, body: dict | None = None, method: str | None = None) -> dict:
-    request = urllib.request.Request(base + "/api/v1" + path, method=method or ("POST" if body else "GET"),
-                                     data=json.dumps(body).encode() if body else None,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
 
 
 def phone(browser, server, scripts: bool):
