@@ -159,3 +159,10 @@ def api(base: str, path: str, body: dict | None = None, method: str | None = Non
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read())
+
+
+def phone_context(browser, server: str, scripts: bool = True, locale: str = "en-GB"):
+    """A browser context as a phone at 360 px (touch, mobile), on ``server``, with JavaScript
+    or without."""
+    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale=locale,
+                               is_mobile=True, base_url=server, java_script_enabled=scripts)

@@ -1,6 +1,6 @@
 """A player's record worked out from the sums the store keeps: the rates (matches won, points and
-sweeps per hand, how often their side took each item) and the leaderboard's order. What the
-players' pages and the JSON API both show."""
+sweeps per hand, how often their side took each item): what the players' pages and the JSON
+API both show. The leaderboard's order is the store's (``store.records`` with ``page``)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,6 @@ def rated(row: dict[str, Any]) -> dict[str, Any]:
             "sweeps_per_hand": row["sweeps"] / hands if hands else None,
             "rates": {item: row[item] / hands if hands else 0 for item in TAKEN}}
 
-
-def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The leaderboard's order: most matches won, then the best share of matches won, then the
-    most points per hand, then by name."""
-    return sorted((rated(row) for row in rows),
-                  key=lambda r: (-r["won"], -(r["win_rate"] or 0), -(r["per_hand"] or 0),
-                                 r["name"].casefold()))
 
 
 def empty_record(player: dict[str, Any]) -> dict[str, Any]:

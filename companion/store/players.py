@@ -80,9 +80,9 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
     and ``worst``) count every counted hand. Only the matches of ``variant`` and those started
     at ``since`` or later, when given.
 
-    ``page`` (offset, limit): a page of the leaderboard, in its order (``players.records.ranked``
-    says it: most won, best share won, most points per hand, then by name), so that a club of
-    thousands of players is never read whole."""
+    ``page`` (offset, limit): a page of the leaderboard, in its order (most won, best share won,
+    most points per hand, then by name), so that a club of thousands of players is never read
+    whole."""
     where, values = _filters(variant, since)
     if player_id is not None:
         where += " AND s.player_id = ?"

@@ -6,9 +6,17 @@ import re
 
 from companion import store
 from companion.players import views as player_views
-from companion.players.records import ranked
+from companion.players.records import rated
 from companion.tournaments import views as tournament_views
 from helpers import FULL
+
+
+def ranked(rows):
+    """The leaderboard's order written out plainly, to hold the store's SQL to: most matches
+    won, then the best share won, then the most points per hand, then by name."""
+    return sorted((rated(row) for row in rows),
+                  key=lambda r: (-r["won"], -(r["win_rate"] or 0), -(r["per_hand"] or 0),
+                                 r["name"].casefold()))
 
 HAND_FOR_FIRST = {"piles": [FULL[:30], FULL[30:]], "sweeps": [3, 0]}
 

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from helpers import api, match_form
+from helpers import api, match_form, phone_context as phone
 
 FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
                         {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
@@ -215,11 +215,6 @@ def test_the_shared_address_is_the_one_the_phones_open(app, client):
 
 
 # -- In the browser, at 360 px, with JavaScript and without ------------------------------------
-
-
-def phone(browser, server, scripts: bool = True):
-    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale="en-GB",
-                               is_mobile=True, base_url=server, java_script_enabled=scripts)
 
 
 def finish_over_api(server, match_id):

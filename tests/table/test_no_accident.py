@@ -9,7 +9,7 @@ import pytest
 
 from companion.matches import score_entry, takes_every_card
 from companion.rules import Rules
-from helpers import FULL, api, new_match
+from helpers import FULL, api, new_match, phone_context as phone
 
 NAMES = ("Anna", "Bruno")
 
@@ -83,11 +83,6 @@ def test_the_json_api_does_not_ask(client):
 
 
 # -- In the browser, at 360 px, with JavaScript and without -----------------------------------
-
-
-def phone(browser, server, scripts: bool, locale: str = "en-GB"):
-    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale=locale,
-                               is_mobile=True, base_url=server, java_script_enabled=scripts)
 
 
 @pytest.mark.browser

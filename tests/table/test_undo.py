@@ -17,7 +17,7 @@ from companion.matches import Ledger, extreme_of, score_entry, takes_every_point
 from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
-from helpers import FULL, PHONE, api, new_match
+from helpers import FULL, PHONE, api, new_match, phone_context as phone
 
 NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
@@ -450,11 +450,6 @@ def test_with_three_sides_the_answer_reads_the_taking_side_first(client):
 
 
 # -- In the browser, at 360 px, with JavaScript and without ----------------------------------
-
-
-def phone(browser, server, scripts: bool):
-    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale="en-GB",
-                               is_mobile=True, base_url=server, java_script_enabled=scripts)
 
 
 FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
