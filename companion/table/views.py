@@ -16,6 +16,7 @@ from markupsafe import Markup
 from .. import store
 from ..i18n import explain, how_long
 from ..matches import Ledger, Match, listed
+from ..names import NAME_MAX
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
@@ -165,7 +166,7 @@ def new_match_page(form: NewMatchForm, status: int = 200, last: Match | None = N
     except (RulesError, KeyError, TypeError):
         summary = ""
     return render_template("table/new_match.html", form=form.seat_choices(), summary=summary,
-                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS, last=last, filled=filled,
+                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS, last=last, filled=filled, name_max=NAME_MAX,
                            known_players=store.player_names(store.get_db())), status
 
 
