@@ -337,7 +337,7 @@ def enter_pin(match_id: int):
             if try_pin(match_id, form.pin.data):
                 flash(_("PIN accepted: this phone can record hands in this match."))
                 return redirect(target, code=303)
-            error, status = _("That PIN is not right."), 403
+            error, status = _("Wrong PIN."), 403
         except TooManyTries as limit:
             error, status = _("Too many wrong PINs: try again in %(wait)s.", wait=how_long(limit.wait)), 429
     elif request.method == "POST":
