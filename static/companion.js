@@ -202,7 +202,27 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
+// The winner's celebration plays once on each phone for each match: the first time this phone
+// shows the match won, opened or brought by a poll; never again on a reload or a later poll. A
+// phone that cannot remember it (no localStorage) does without. data-celebrated says it is seen.
+function celebrateOnce() {
+  const board = document.querySelector(".scoreboard[data-match]");
+  if (!board || !board.querySelector(".total.winner")) return;
+  const key = `scopa-celebrated-${board.dataset.match}`;
+  let first = false;
+  try {
+    first = localStorage.getItem(key) === null;
+    localStorage.setItem(key, "1");
+  } catch {
+    first = false;
+  }
+  if (first) board.classList.add("celebrate");
+  board.dataset.celebrated = "true";
+}
+document.addEventListener("htmx:afterSettle", celebrateOnce);
+
 document.addEventListener("DOMContentLoaded", () => {
+  celebrateOnce();
   document.querySelectorAll("form.new-match").forEach(setUpNewMatch);
   document.querySelectorAll("form.hand-form").forEach(setUpHandForm);
   document.querySelectorAll("[data-stepper]").forEach(setUpStepper);

@@ -94,13 +94,15 @@ PAGE = 20    # matches listed at a time: the home page costs the same after year
 
 
 def page_of(over: bool | None, before: int | None = None,
-            archived: bool = False) -> tuple[list[Match], int | None]:
+            archived: bool = False) -> tuple[list[Match | dict[str, Any]], int | None]:
     """A page of matches (in play, or over, or archived), newest first, from their rows'
-    summaries; and the id to list the next page from, if there are more."""
-    rows = store.match_rows(store.get_db(), over=over, before=before, limit=PAGE + 1,
-                            archived=archived)
+    summaries, a tournament's tables as one line ({"night": how it stands}: its page has the
+    tables); and the id to list the next page from, if there are more."""
+    rows = store.listed_rows(store.get_db(), over=over, before=before, limit=PAGE + 1,
+                             archived=archived)
     more = rows[PAGE]["id"] + 1 if len(rows) > PAGE else None
-    return [listed(row) for row in rows[:PAGE]], more
+    return [{"night": row["tournament"]} if row["tournament"] else listed(row)
+            for row in rows[:PAGE]], more
 
 
 @bp.get("/")

@@ -449,7 +449,7 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
         page.wait_for_selector(".scoreboard")
         expect(page.locator(".flash")).to_contain_text("Manche 1 enregistrée.")
         breakdown = " ".join(page.locator(".breakdown").first.text_content().split())   # nbsp too
-        for said in ("Cartes", "20 à 20 : égalité, aucun point", "Deniers", "Sette bello",
+        for said in ("Cartes", "20 à 20 : égalité, aucun point", "Deniers", "Settebello",
                      "Gisèle a le 7 de deniers", "Primiera", "Scopa"):
             assert said in breakdown, breakdown
         expect(page.locator('[data-testid="outcome"]')).to_contain_text("Gisèle gagne 3 à 0")
