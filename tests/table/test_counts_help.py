@@ -259,7 +259,7 @@ def test_the_tools_answer_comes_back_into_the_form_with_everything_typed(client)
     assert why == "70 v 67, worked out by the referee"
     shown = words(client.get(f"/matches/{match_id}/hands/{hand['id']}").get_data(as_text=True))
     assert "70 to 67, worked out by the referee" in shown
-    assert "Primiera of Anna: Seven of coins 21 + Six of cups 18 + Ace of swords 16 + Five of clubs 15 = 70" in shown
+    assert "Anna's primiera: Seven of coins 21 + Six of cups 18 + Ace of swords 16 + Five of clubs 15 = 70" in shown
 
 
 def test_a_primiera_chosen_otherwise_is_the_players(client):
