@@ -131,3 +131,23 @@ def test_the_chart_reads_its_figures_and_legend_at_360_px(browser, server, scrip
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+def test_a_tournament_on_the_home_page_is_one_readable_line_at_360_px(browser, server):
+    context = phone(browser, server)
+    page = context.new_page()
+    try:
+        made = page.request.post("/api/v1/tournaments", data={
+            "name": "Circolo Arci", "format": "round-robin", "entrants": ["Lia", "Ivo", "Eva", "Ada"]}).json()
+        page.request.post(f"/api/v1/tournaments/{made['id']}/rounds")
+        page.goto("/")
+        line = page.locator(f'[data-testid="night-{made["id"]}"]')
+        expect(line).to_contain_text("Circolo Arci")
+        expect(line).to_contain_text("round 1: 2 of 2 tables playing")
+        name = line.locator(".match-names").bounding_box()
+        assert name["height"] < 40 and name["width"] > 100           # one line, not a letter a line
+        expect(page.get_by_role("link", name="+ New match")).to_have_count(1)
+        line.click()
+        expect(page).to_have_url(re.compile(rf"/tournaments/{made['id']}$"))
+    finally:
+        context.close()
