@@ -15,6 +15,8 @@ the same limits.
 (True, False, False)
 >>> tidy("  Anna\u200b  Maria "), all_different(["Anna", "An\u200bna"])
 ('Anna Maria', False)
+>>> team_name(["Anna", "Bruno"]), team_name(["Jean-Baptiste", "Gianmaria"])
+('Anna & Bruno', 'Jean-Baptis. & Gianmaria')
 """
 
 from __future__ import annotations
@@ -57,6 +59,19 @@ def name_key(name: str) -> str:
     """What makes two names the same player: tidied, case-folded ("anna " is Anna). The store
     keeps it beside each player (``players.key``): changing it asks for a migration (m010)."""
     return tidy(name).casefold()
+
+
+def team_name(players: Iterable[str]) -> str:
+    """A team's name when none is given: its players' ("Anna & Bruno"), the same words on every
+    phone in every language (a fixed "Us" would be the other team on the opponents' phones).
+    Cut to fit NAME_MAX, the longest name first, letter by letter, with a dot ("Jean-Baptis.")."""
+    names = [tidy(name) for name in players]
+    room = NAME_MAX - len(" & ") * (len(names) - 1)
+    while sum(map(len, names)) > room:
+        longest = max(range(len(names)), key=lambda i: len(names[i]))
+        name = names[longest]
+        names[longest] = (name[:-2] if name.endswith(".") else name[:-1]).rstrip(" -") + "."
+    return " & ".join(names)
 
 
 def name_fits(name: Any) -> bool:

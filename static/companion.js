@@ -156,6 +156,27 @@ function setUpNewMatch(form) {
       dealer.add(new Option(typed || form.dataset.playerWord.replace("#", seat + 1), String(seat)));
     }
     dealer.value = Number(chosen) < count ? chosen : "random";
+    nameTeams();
+  };
+  // A team left without a name takes its players' ("Anna & Carla"): shown as its field's
+  // placeholder as names are typed, cut to fit as names.team_name cuts it on the server.
+  const nameTeams = () => {
+    const size = Number(layout().split("x")[1] ?? 2);
+    [1, 2].forEach((team) => {
+      const names = [];
+      for (let seat = team; seat <= 2 * size; seat += 2) {
+        const typed = form.querySelector(`input[name="player${seat}"]`)?.value.trim().replace(/\s+/g, " ");
+        if (typed) names.push(typed);
+      }
+      const room = Number(form.dataset.nameMax) - 3 * (names.length - 1);
+      while (names.reduce((sum, name) => sum + name.length, 0) > room) {
+        const longest = names.indexOf(names.reduce((a, b) => (b.length > a.length ? b : a)));
+        const name = names[longest];
+        names[longest] = (name.endsWith(".") ? name.slice(0, -2) : name.slice(0, -1)).replace(/[ -]+$/, "") + ".";
+      }
+      const field = form.querySelector(`input[name="team${team}"]`);
+      if (field) field.placeholder = names.join(" & ");
+    });
   };
   form.querySelector('select[name="preset"]')?.addEventListener("change", (event) => {
     const seating = seatings[event.target.value];
@@ -181,7 +202,27 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
+// The winner's celebration plays once on each phone for each match: the first time this phone
+// shows the match won, opened or brought by a poll; never again on a reload or a later poll. A
+// phone that cannot remember it (no localStorage) does without. data-celebrated says it is seen.
+function celebrateOnce() {
+  const board = document.querySelector(".scoreboard[data-match]");
+  if (!board || !board.querySelector(".total.winner")) return;
+  const key = `scopa-celebrated-${board.dataset.match}`;
+  let first = false;
+  try {
+    first = localStorage.getItem(key) === null;
+    localStorage.setItem(key, "1");
+  } catch {
+    first = false;
+  }
+  if (first) board.classList.add("celebrate");
+  board.dataset.celebrated = "true";
+}
+document.addEventListener("htmx:afterSettle", celebrateOnce);
+
 document.addEventListener("DOMContentLoaded", () => {
+  celebrateOnce();
   document.querySelectorAll("form.new-match").forEach(setUpNewMatch);
   document.querySelectorAll("form.hand-form").forEach(setUpHandForm);
   document.querySelectorAll("[data-stepper]").forEach(setUpStepper);

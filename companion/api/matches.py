@@ -13,7 +13,16 @@ from flask import jsonify, make_response, request, url_for
 from .. import store
 from ..i18n import for_api
 from ..matches import Ledger, Match, listed, result_of, score_entry
-from ..names import NAME_REFUSED, PIN_REFUSED, SAME_NAMES, all_different, name_fits, tidy, valid_pin
+from ..names import (
+    NAME_REFUSED,
+    PIN_REFUSED,
+    SAME_NAMES,
+    all_different,
+    name_fits,
+    team_name,
+    tidy,
+    valid_pin,
+)
 from ..rules import HandScore
 from ..rules.rulesets import check_seating
 from ..rules.said import said
@@ -86,10 +95,13 @@ def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
         sizes = [len(t.get("players") or []) if isinstance(t.get("players"), list) else 0 for t in teams]
         if sizes[0] != sizes[1] or sizes[0] not in (2, 3):
             raise BadRequest(said("the two teams must have 2 or 3 players each"))
-        if not all(isinstance(t.get("name"), str) for t in teams):
-            raise BadRequest(said('every team needs a name: {form}', form='{"name": ..., "players": [...]}'))
-        names = [t["name"] for t in teams] + [p for t in teams for p in t["players"]]
-        sides = [{"name": t["name"], "players": list(t["players"])} for t in teams]
+        if not all(t.get("name") is None or isinstance(t["name"], str) for t in teams):
+            raise BadRequest(said("a team's name is text, or left out: {form}",
+                                  form='{"name": ..., "players": [...]}'))
+        # A team without a name is named after its players ("Anna & Carla"), as on the page.
+        sides = [{"name": team_name(t["players"]) if t.get("name") is None else t["name"],
+                  "players": list(t["players"])} for t in teams]
+        names = [side["name"] for side in sides] + [p for t in teams for p in t["players"]]
     if not all(name_fits(n) for n in names):
         raise BadRequest(NAME_REFUSED)
     if not all_different(names):

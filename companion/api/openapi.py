@@ -145,9 +145,11 @@ SCHEMAS = {
         "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 4, "uniqueItems": True,
                     "description": "2 to 4 players, no two with the same name"},
         "teams": {"type": "array", "minItems": 2, "maxItems": 2, "items": {
-            "type": "object", "required": ["name", "players"], "properties": {
-                "name": NAME, "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 3,
-                                          "uniqueItems": True}}}},
+            "type": "object", "required": ["players"], "properties": {
+                "name": {**NAME, "description": "left out: the team is named after its players, "
+                                                "\"Anna & Carla\""},
+                "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 3,
+                            "uniqueItems": True}}}},
         "first_dealer": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
                                    {"type": "string", "enum": ["random"]}],
                          "description": "a seat from 0, or random"},

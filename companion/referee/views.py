@@ -45,7 +45,7 @@ from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..web.access import needs_pin
 from ..web.forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
-from ..web.pages import under_match
+from ..web.pages import first_error, under_match
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -297,9 +297,9 @@ def claim_form(ctx: Context) -> type[ClaimFormBase]:
         **pile_fields(ctx.rules.deck, sides),
     }
     for i, name in enumerate(ctx.names):
-        fields[f"sweeps_{i}"] = IntegerField(_("Scope so far: %(name)s", name=name), [Optional(), NumberRange(0, 20)], default=0)
+        fields[f"sweeps_{i}"] = IntegerField(_("Scope of %(name)s so far", name=name), [Optional(), NumberRange(0, 20)], default=0)
         if ctx.match is None:
-            fields[f"total_{i}"] = IntegerField(_("Total before this hand: %(name)s", name=name), [Optional()], default=0)
+            fields[f"total_{i}"] = IntegerField(_("Total of %(name)s before this hand", name=name), [Optional()], default=0)
     return type("ClaimForm", (ClaimFormBase,), fields)
 
 
@@ -320,7 +320,7 @@ def claim():
     claimer, piles, sweeps, totals = form.asked(ctx, valid)
     checked = error = None
     if not valid:
-        error = next(f"{field.label.text}: {field.errors[0]}" for field in form if field.errors)
+        error = first_error(form)
     elif any(piles) or posted or "claimer" in request.args:
         try:
             checked = check_claim(claimer, [parse_cards(p) for p in piles], sweeps, totals,

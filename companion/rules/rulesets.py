@@ -93,8 +93,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 PRESET_TITLES = {
     "classica": "Scopa classica",
-    "sco-papa": "Sco_papa (most sevens, then sixes)",
-    "sco-papa-primiera": "Sco_papa with primiera",
+    "sco-papa": "Sco-papa (most sevens, then sixes)",
+    "sco-papa-primiera": "Sco-papa with primiera",
     "scopone": "Scopone",
     "re-bello": "Scopa con Re Bello",
     "napola": "Scopa con Napola",

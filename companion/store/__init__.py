@@ -93,6 +93,7 @@ from .tournaments import (
     RoundStarted,
     create_tournament,
     last_casual_match,
+    listed_rows,
     start_round,
     table_of,
     tournament_rows,

@@ -197,3 +197,45 @@ def last_casual_match(db: sqlite_utils.Database) -> dict[str, Any] | None:
                          "(SELECT 1 FROM tournament_tables t WHERE t.match_id = m.id) "
                          "ORDER BY id DESC LIMIT 1"))
     return parsed_match(rows[0]) if rows else None
+
+
+def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,
+                limit: int = 20, archived: bool = False) -> list[dict[str, Any]]:
+    """The matches a list shows, newest first (as ``match_rows`` reads them), a tournament's
+    tables as one row: its newest table in the list, with ``tournament`` saying how its night
+    stands ({id, name, round, tables, playing}: its latest round, that round's tables and those
+    still in play); ``tournament`` None for any other match. Finished, a tournament shows only
+    once no table of it is in play (it is listed in play until then). Two reads, each a page's
+    worth: the rows, stopping at ``limit`` by the matches' index (a table whose tournament has a
+    newer one in the same list is skipped, so a tournament is never listed twice, across pages
+    too); then the tournaments among them."""
+    where, values = ["m.archived = ?", "m.deleted IS NULL"], [int(archived)]
+    same = "y.archived = m.archived AND y.deleted IS NULL"
+    if over is not None:
+        where.append("m.over = ?")
+        values.append(int(over))
+        same += " AND y.over = m.over"
+    if before is not None:
+        where.append("m.id < ?")
+        values.append(before)
+    newest = ("t.tournament_id IS NULL OR NOT EXISTS (SELECT 1 FROM tournament_tables x JOIN matches y "
+              f"ON y.id = x.match_id WHERE x.tournament_id = t.tournament_id AND y.id > m.id AND {same})")
+    where.append(f"({newest})")
+    if over:
+        where.append("(t.tournament_id IS NULL OR NOT EXISTS (SELECT 1 FROM tournament_tables x "
+                     "JOIN matches y ON y.id = x.match_id WHERE x.tournament_id = t.tournament_id "
+                     "AND y.over = 0 AND y.deleted IS NULL))")
+    with reading(db):
+        rows = [parsed_match(row) for row in db.query(
+            "SELECT m.*, t.tournament_id AS in_tournament FROM matches m "
+            "LEFT JOIN tournament_tables t ON t.match_id = m.id "
+            f"WHERE {' AND '.join(where)} ORDER BY m.id DESC LIMIT ?", [*values, limit])]
+        ids = sorted({row["in_tournament"] for row in rows if row["in_tournament"]})
+        nights = {} if not ids else {row[0]: dict(zip(("id", "name", "round", "tables", "playing"), row))
+                                     for row in db.execute(
+            "SELECT n.id, n.name, r.round, COUNT(*), SUM(m.over = 0) FROM tournaments n "
+            "JOIN tournament_tables r ON r.tournament_id = n.id AND r.round = "
+            "(SELECT MAX(round) FROM tournament_tables WHERE tournament_id = n.id) "
+            f"JOIN matches m ON m.id = r.match_id WHERE n.id IN ({', '.join('?' * len(ids))}) "
+            "GROUP BY n.id", ids)}
+    return [{**row, "tournament": nights.get(row["in_tournament"])} for row in rows]

@@ -3,16 +3,40 @@ Content-Security-Policy (no inline style or script: classes and presentation att
 
 from __future__ import annotations
 
+from math import ceil
 from typing import Any
 
 from ..matches import Match
 
-WIDTH, HEIGHT, PAD = 320, 150, 12
+# The drawing's size, and its margins: the points' figures on the left, the hands' numbers below.
+WIDTH, HEIGHT = 320, 170
+LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 24
+STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+GAP = 13        # the least room between two figures on the left, in the drawing's units
+HAND_LABELS = 8     # hands numbered below at most: every hand, or every second, third...
+
+
+def ticks(bottom: int, top: int, target: int | None, y) -> list[int]:
+    """The points figured on the left: a few round values from ``bottom`` to ``top`` (0 among
+    them), and the target's, a round value too close to it left out.
+
+    >>> ticks(0, 11, 11, lambda v: 150 - v * 10)
+    [0, 5, 11]
+    >>> ticks(-5, 21, 21, lambda v: 150 - v * 5)
+    [0, 10, 21]
+    """
+    step = next((s for s in STEPS if (top - bottom) / s <= 4), STEPS[-1])
+    values = set(range(ceil(bottom / step) * step, top + 1, step))
+    if target is not None:
+        values = {v for v in values if abs(y(v) - y(target)) >= GAP} | {target}
+    return sorted(values)
 
 
 def running_totals(match: Match) -> dict[str, Any] | None:
     """The running totals hand by hand, from 0 before the first hand: one line per side, the
-    target as a line across, a ring where the sides level. None before any hand is counted."""
+    target as a line across, a ring where the sides level; the points figured on the left (a few
+    round values and the target), the hands numbered below. None before any hand is counted.
+    The legend (each side's colour and name) is the page's, in HTML, where a long name wraps."""
     counted = match.counted
     if not counted:
         return None
@@ -24,15 +48,21 @@ def running_totals(match: Match) -> dict[str, Any] | None:
 
     # Whole units of a 320-wide drawing: finer would add bytes to every poll, not sharpness.
     def x(i: int) -> int:
-        return round(PAD + i * (WIDTH - 2 * PAD) / steps)
+        return round(LEFT + i * (WIDTH - LEFT - RIGHT) / steps)
 
     def y(value: int) -> int:
-        return round(HEIGHT - PAD - (value - bottom) * (HEIGHT - 2 * PAD) / (top - bottom))
+        return round(HEIGHT - BOTTOM - (value - bottom) * (HEIGHT - TOP - BOTTOM) / (top - bottom))
 
     lines = [{"side": side, "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))}
              for side, values in enumerate(series)]
     ties = [(x(i), y(values[0])) for i, values in enumerate(zip(*series))
             if i and len(set(values)) == 1]
+    every = ceil(steps / HAND_LABELS)
+    hands = [(x(i), i) for i in range(1, steps + 1) if i % every == 0 or i == steps]
+    if len(hands) > 1 and hands[-1][1] - hands[-2][1] < every:
+        del hands[-2]           # the last hand always, not crowded by the one before
     return {"width": WIDTH, "height": HEIGHT, "lines": lines, "ties": ties,
-            "target": None if target is None else y(target), "left": PAD, "right": WIDTH - PAD,
-            "zero": y(0), "totals": [s[-1] for s in series]}
+            "target": None if target is None else y(target), "left": LEFT, "right": WIDTH - RIGHT,
+            "zero": y(0), "totals": [s[-1] for s in series],
+            "figures": [(y(v), v) for v in ticks(bottom, top, target, y)], "figure_x": LEFT - 5,
+            "hands": hands, "hand_y": HEIGHT - 8}

@@ -13,7 +13,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ..i18n import VARIANT_TITLES, explain
 from ..matches import Match, sides_for
-from ..names import PIN_MAX, all_different, tidy
+from ..names import PIN_MAX, all_different, team_name, tidy
 from ..rules import RulesError, check_seating, rules_for
 from ..web.forms import NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
 
@@ -32,8 +32,10 @@ class NewMatchForm(FlaskForm):
     player4 = StringField(_l("Player %(number)s", number=4), [NAME_LENGTH])
     player5 = StringField(_l("Player %(number)s", number=5), [NAME_LENGTH])
     player6 = StringField(_l("Player %(number)s", number=6), [NAME_LENGTH])
-    team1 = StringField(_l("Team %(number)s", number=1), [NAME_LENGTH], default=_l("Us"))
-    team2 = StringField(_l("Team %(number)s", number=2), [NAME_LENGTH], default=_l("Them"))
+    # A team left without a name is named after its players ("Anna & Carla": team_names), the
+    # same on every phone; seats 1, 3, 5 are team A, seats 2, 4, 6 team B (sides_for).
+    team1 = StringField(_l("Team %(number)s", number="A"), [NAME_LENGTH])
+    team2 = StringField(_l("Team %(number)s", number="B"), [NAME_LENGTH])
     # Its choices are the names typed (see seat_choices); any seat is checked by
     # validate_first_dealer, in words.
     first_dealer = SelectField(_l("Who deals first"), default="random", validate_choice=False,
@@ -85,8 +87,10 @@ class NewMatchForm(FlaskForm):
             return None
         data = {name: value for name, value in match.rules.as_dict().items() if name in cls.RULE_FIELDS}
         data.update({f"player{seat}": name for seat, (name, _side) in enumerate(match.seats, start=1)})
-        if size > 1:
-            data.update(team1=sides[0]["name"], team2=sides[1]["name"])
+        if size > 1:       # a name of its own is kept; one made of the players' is made anew
+            for field, side in zip(("team1", "team2"), sides):
+                if side["name"] != team_name(side["players"]):
+                    data[field] = side["name"]
         return {**data, "layout": layout, "preset": match.rules.preset,
                 "first_dealer": str(match.next_first_dealer)}
 
@@ -101,10 +105,8 @@ class NewMatchForm(FlaskForm):
             raise ValidationError(_("Give a name to each of the %(count)s players", count=len(names)))
         if not all_different(names):
             raise ValidationError(_("Two players have the same name: the score would be unclear"))
-        if "x" in field.data:
-            teams = [tidy(self.team1.data or ""), tidy(self.team2.data or "")]
-            if not all(teams) or not all_different(teams):
-                raise ValidationError(_("Give the two teams different names"))
+        if "x" in field.data and not all_different(self.team_names()):
+            raise ValidationError(_("Give the two teams different names"))
 
     def validate_first_dealer(self, field: Field) -> None:
         if field.data != "random" and (not str(field.data).isdigit()
@@ -148,9 +150,17 @@ class NewMatchForm(FlaskForm):
         items = {name: getattr(self, name).data for name in self.RULE_FIELDS}
         return rules_for(self.preset.data, items)
 
+    def team_names(self) -> list[str]:
+        """The two teams' names: as typed, else their players' ("Anna & Carla"), by the names
+        typed so far (the form's placeholders show them)."""
+        size = int(self.layout.data[-1]) if "x" in (self.layout.data or "") else 2
+        names = [tidy(getattr(self, f"player{i}").data or "") for i in range(1, 7)]
+        typed = [tidy(self.team1.data or ""), tidy(self.team2.data or "")]
+        return [typed[team] or team_name([name for name in names[team:2 * size:2] if name])
+                for team in (0, 1)]
+
     def sides(self) -> list[dict[str, Any]]:
-        return sides_for(self.layout.data, self.player_names,
-                         [tidy(self.team1.data or ""), tidy(self.team2.data or "")])
+        return sides_for(self.layout.data, self.player_names, self.team_names())
 
     def dealer(self) -> int:
         if self.first_dealer.data == "random":

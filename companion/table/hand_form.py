@@ -281,21 +281,25 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
     if rules.primiera == "count-down":
         counts.append("aces")
     suit = suit_words(rules.bonus_suit, rules.pack).capitalize()
-    words = {"cards": _("Cards: %(name)s"), "coins": _("%(suit)s: %(name)s"),
-             "sevens": _("Sevens: %(name)s"), "sixes": _("Sixes: %(name)s"), "aces": _("Aces: %(name)s")}
+    # Each count's row as the grid names it ("Cards"), and as the preview says it is awaited;
+    # a field is its row's words and its side's name ("Cards of Bruno", also the start of its
+    # error: "Cards of Bruno: Number must be..."), without a colon of its own.
+    row_words = {"cards": _("Cards"), "coins": suit, "sevens": _("Sevens"), "sixes": _("Sixes"),
+                 "aces": _("Aces"), "napola": _("%(suit)s in a row from the Ace", suit=suit),
+                 "alta": _("%(suit)s in a row from the King down", suit=suit)}
     for i, name in enumerate(names):
         fields[f"sweeps_{i}"] = IntegerField(_("Scope of %(name)s", name=name),
                                              [Optional(), NumberRange(0, 20)], default=0)
         for count in counts:
-            fields[f"t_{count}_{i}"] = IntegerField(words[count] % {"name": name, "suit": suit},
+            fields[f"t_{count}_{i}"] = IntegerField(_("%(what)s of %(name)s", what=row_words[count], name=name),
                                                     [Optional(), NumberRange(0, 40)])
         if rules.napola != "off" or rules.scalette:
             fields[f"t_napola_{i}"] = IntegerField(
-                _("%(suit)s in a row from the Ace: %(name)s", suit=suit, name=name),
+                _("%(suit)s in a row from the Ace (%(name)s)", suit=suit, name=name),
                 [Optional(), NumberRange(0, 10)])
         if rules.scalette:
             fields[f"t_alta_{i}"] = IntegerField(
-                _("%(suit)s in a row from the King down: %(name)s", suit=suit, name=name),
+                _("%(suit)s in a row from the King down (%(name)s)", suit=suit, name=name),
                 [Optional(), NumberRange(0, 10)])
     fields["settebello"] = RadioField(_("Settebello"), choices=options(sides), validators=[Optional()])
     if rules.re_bello:
@@ -320,8 +324,6 @@ def hand_form(match: Match, **kwargs) -> HandFormBase:
             # writes them. The rules say what is wrong with them.
             fields[f"decl_{k}_cards"] = CardGrid(_("Cards shown"), validate_choice=False, choices=options(
                 [(str(card), str(card)) for card in deck(rules.deck)]))
-    # Each count's row as the grid names it, and as the preview says it is awaited.
-    fields["row_words"] = {"cards": _("Cards"), "coins": suit, "sevens": _("Sevens"),
-                           "sixes": _("Sixes"), "aces": _("Aces")}
+    fields["row_words"] = row_words
     form_class = type("HandForm", (HandFormBase,), fields)
     return form_class(match, **kwargs)

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from .. import store
 from ..i18n import explain, how_long
 from ..matches import Ledger, Match, listed
+from ..names import NAME_MAX
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
@@ -93,13 +94,15 @@ PAGE = 20    # matches listed at a time: the home page costs the same after year
 
 
 def page_of(over: bool | None, before: int | None = None,
-            archived: bool = False) -> tuple[list[Match], int | None]:
+            archived: bool = False) -> tuple[list[Match | dict[str, Any]], int | None]:
     """A page of matches (in play, or over, or archived), newest first, from their rows'
-    summaries; and the id to list the next page from, if there are more."""
-    rows = store.match_rows(store.get_db(), over=over, before=before, limit=PAGE + 1,
-                            archived=archived)
+    summaries, a tournament's tables as one line ({"night": how it stands}: its page has the
+    tables); and the id to list the next page from, if there are more."""
+    rows = store.listed_rows(store.get_db(), over=over, before=before, limit=PAGE + 1,
+                             archived=archived)
     more = rows[PAGE]["id"] + 1 if len(rows) > PAGE else None
-    return [listed(row) for row in rows[:PAGE]], more
+    return [{"night": row["tournament"]} if row["tournament"] else listed(row)
+            for row in rows[:PAGE]], more
 
 
 @bp.get("/")
@@ -165,7 +168,7 @@ def new_match_page(form: NewMatchForm, status: int = 200, last: Match | None = N
     except (RulesError, KeyError, TypeError):
         summary = ""
     return render_template("table/new_match.html", form=form.seat_choices(), summary=summary,
-                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS, last=last, filled=filled,
+                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS, last=last, filled=filled, name_max=NAME_MAX,
                            known_players=store.player_names(store.get_db())), status
 
 
@@ -336,7 +339,7 @@ def enter_pin(match_id: int):
             if try_pin(match_id, form.pin.data):
                 flash(_("PIN accepted: this phone can record hands in this match."))
                 return redirect(target, code=303)
-            error, status = _("That PIN is not right."), 403
+            error, status = _("Wrong PIN."), 403
         except TooManyTries as limit:
             error, status = _("Too many wrong PINs: try again in %(wait)s.", wait=how_long(limit.wait)), 429
     elif request.method == "POST":

@@ -34,7 +34,7 @@ def the(tournament_id: int) -> Tournament:
 def tie_break_words() -> dict[str, str]:
     return {"points": _("match points"), "head_to_head": _("head-to-head"),
             "difference": _("points difference"), "scored": _("points scored"),
-            "buchholz": _("Buchholz"), "seed": _("entry order")}
+            "buchholz": _("opponents' points"), "seed": _("entry order")}
 
 
 def format_words() -> dict[str, str]:

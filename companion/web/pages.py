@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
 from .. import store
+from ..i18n import colon
 from ..matches import Match, build
 
 
@@ -78,11 +79,17 @@ def is_local() -> bool:
 
 
 def first_error(form) -> str:
-    """A form's first refusal, named by its field ("Player 1: A name has at most...")."""
+    """A form's first refusal, named by its field ("Player 1: a name has at most...", in French
+    "Joueur 1 : un nom..."). The message goes on the sentence the label starts: its first letter
+    small, unless its second is a capital too (a PIN)."""
     for field in form:
         if field.errors:
-            message = field.errors[0]
-            return message if field.name in ("csrf_token", "layout") else f"{field.label.text}: {message}"
+            message = str(field.errors[0])
+            if field.name in ("csrf_token", "layout"):
+                return message
+            if message[1:2].islower():
+                message = message[:1].lower() + message[1:]
+            return f"{field.label.text}{colon()} {message}"
     return _("Something in the form is not right")
 
 

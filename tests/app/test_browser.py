@@ -105,10 +105,10 @@ def test_the_live_preview_follows_the_taps(phone):
     start_match(phone, names=("Carla", "Dario"))
     page.locator("a.button", has_text="Tap the cards").tap()
     tile = page.locator('.tile[data-card="7d"]')
-    expect(tile).to_have_attribute("aria-label", "seven of coins")
+    expect(tile).to_have_attribute("aria-label", "Seven of coins")
     expect(tile).to_have_attribute("aria-pressed", "false")
     phone.tap('.tile[data-card="7d"]')
-    expect(page.locator("#preview")).to_contain_text("Carla has the seven of coins")
+    expect(page.locator("#preview")).to_contain_text("Carla has the Seven of coins")
     expect(tile).to_have_attribute("aria-pressed", "true")
     expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("1 card, 1 coin")
     expect(page.locator('.pile-count[data-pile="1"]')).to_have_text("39 cards, 9 coins")
@@ -121,7 +121,7 @@ def test_the_live_preview_follows_the_taps(phone):
     page.get_by_role("button", name="all the coins").tap()
     expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("10 cards, 10 coins")
     expect(page.locator('.tile[data-side="0"]')).to_have_count(10)
-    expect(page.locator("#preview")).to_contain_text("Carla has the seven of coins")
+    expect(page.locator("#preview")).to_contain_text("Carla has the Seven of coins")
     page.get_by_role("button", name="all the coins").tap()
     expect(page.locator('.tile[data-side="0"]')).to_have_count(0)
 
@@ -291,7 +291,7 @@ def test_three_players_tap_two_piles_and_the_rest_goes_to_the_third(phone):
         phone.tap(f'.tile[data-card="{card}"]')
     assert page.get_attribute('.tile[data-card="7d"]', "data-side") == "0"
     assert page.get_attribute('.tile[data-card="7c"]', "data-side") == "1"
-    expect(page.locator("#preview")).to_contain_text("Pia has the seven of coins")
+    expect(page.locator("#preview")).to_contain_text("Pia has the Seven of coins")
     page.locator('[data-testid="save"]').tap()
     page.wait_for_selector(".scoreboard")
     points = [int(page.text_content(f'[data-testid="total-{i}"]')) for i in range(3)]
@@ -449,7 +449,7 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
         page.wait_for_selector(".scoreboard")
         expect(page.locator(".flash")).to_contain_text("Manche 1 enregistrée.")
         breakdown = " ".join(page.locator(".breakdown").first.text_content().split())   # nbsp too
-        for said in ("Cartes", "20 à 20 : égalité, aucun point", "Deniers", "Sette bello",
+        for said in ("Cartes", "20 à 20 : égalité, aucun point", "Deniers", "Settebello",
                      "Gisèle a le 7 de deniers", "Primiera", "Scopa"):
             assert said in breakdown, breakdown
         expect(page.locator('[data-testid="outcome"]')).to_contain_text("Gisèle gagne 3 à 0")

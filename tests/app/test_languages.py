@@ -60,7 +60,7 @@ def test_an_unknown_language_changes_nothing(client):
 
 
 @pytest.mark.parametrize("card, pack, words", [
-    (Card(7, "d"), "italian", {"it": "7 di denari", "en": "seven of coins", "fr": "7 de deniers"}),
+    (Card(7, "d"), "italian", {"it": "7 di denari", "en": "Seven of coins", "fr": "7 de deniers"}),
     (Card(10, "d"), "italian", {"it": "Re di denari", "en": "King of coins", "fr": "Roi de deniers"}),
     (Card(1, "s"), "italian", {"it": "Asso di spade", "en": "Ace of swords", "fr": "As d’épées"}),
     (Card(9, "c"), "french", {"it": "Donna di cuori", "en": "Queen of hearts", "fr": "Dame de cœur"}),

@@ -235,7 +235,7 @@ def render(tour, path: str, lang: str) -> tuple[int, str]:
 # finished match's breakdown and the referee's answers.
 CARD_WORDS = {
     "it": ["7 di denari", "Re di denari", "2 di bastoni"],
-    "en": ["seven of coins", "King of coins", "two of clubs"],
+    "en": ["Seven of coins", "King of coins", "Two of clubs"],
     "fr": ["7 de deniers", "Roi de deniers", "2 de bâtons"],
 }
 CARD_PAGES = {"match with every bonus": 3, "a hand's breakdown": 3, "captures": 1, "primiera": 1}
@@ -289,7 +289,7 @@ def test_the_outcome_and_the_breakdown_in_each_language(tour):
     assert re.search(r"Anna gagne 13 à [-−]5", texts["fr"]), texts["fr"]
     for lang, words in {"it": ["Carte", "Denari", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"],
                         "en": ["Cards", "Coins", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"],
-                        "fr": ["Cartes", "Deniers", "Sette bello", "Primiera", "Napola", "Re Bello", "Piva"]}.items():
+                        "fr": ["Cartes", "Deniers", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"]}.items():
         for word in words:
             assert word in texts[lang], (lang, word)
 
@@ -339,11 +339,11 @@ def test_the_api_explains_in_the_asked_language_with_cards_as_codes(client, lang
 
 
 REFUSALS = {   # a refused hand by counts, and what the page says, in each language
-    "en": ["the cards add up to 41, not 40", "Number must be between 0 and 40",
+    "en": ["the cards add up to 41, not 40", "Cards of Anna: number must be between 0 and 40",
            "Anna cannot have made 3 sweeps: 4 cards taken"],
-    "it": ["le carte sono 41 in tutto, non 40", "Il numero deve essere compreso tra 0 e 40",
+    "it": ["le carte sono 41 in tutto, non 40", "Carte di Anna: il numero deve essere compreso tra 0 e 40",
            "Anna non può aver fatto 3 scope: ha preso 4 carte"],
-    "fr": ["les cartes font 41 au total, pas 40", "Le nombre doit être compris entre 0 et 40",
+    "fr": ["les cartes font 41 au total, pas 40", "Cartes d’Anna : le nombre doit être compris entre 0 et 40",
            "Anna ne peut pas avoir fait 3 scopa : 4 cartes au total"],
 }
 
@@ -384,7 +384,7 @@ def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
         store.get_db().execute("UPDATE matches SET created = '2026-11-22T12:00:00+00:00'")
         store.get_db().conn.commit()
     client = app.test_client()
-    expected = {"en": ("19.5 v 14", "Nov 22, 2026"), "it": ("19,5 a 14", "22 nov 2026"),
+    expected = {"en": ("19.5 to 14", "Nov 22, 2026"), "it": ("19,5 a 14", "22 nov 2026"),
                 "fr": ("19,5 à 14", "22 nov. 2026")}
     for lang, (figures, date) in expected.items():
         client.set_cookie("lang", lang)

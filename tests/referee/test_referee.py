@@ -86,7 +86,7 @@ def test_nothing_to_take_means_placing(client):
 
 def test_a_card_both_played_and_on_the_table_is_refused(client):
     _, _, page = captures(client, "7d 3c", "7d")
-    assert "seven of coins cannot be both on the table and played" in page
+    assert "Seven of coins cannot be both on the table and played" in page
 
 
 def test_htmx_gets_only_the_answer(client):
@@ -108,7 +108,7 @@ def test_seed_004_primiera_of_76(client):
     # 004: "the sevens of cups and coins, the six of clubs and the ace of swords, that team's
     # prime is (21 + 21 + 18 + 16) = 76."
     _, page = primiera(client, best_0_d=7, best_0_c=7, best_0_b=6, best_0_s=1)
-    assert "seven of coins 21 + seven of cups 21 + Ace of swords 16 + six of clubs 18 = 76" in page
+    assert "Seven of coins 21 + Seven of cups 21 + Ace of swords 16 + Six of clubs 18 = 76" in page
 
 
 def test_seed_001_primiera_of_47(client):
@@ -137,7 +137,7 @@ def test_the_trailing_side_is_told_what_would_overtake(client):
     # 21 + 21 + 15 + 21 = 78; the 6 of denari only ties at 75; the 7 of denari is taken.
     winner, page = primiera(client, cards_0="7d 6c 6s 6b", cards_1="7s 7c 5d 5b")
     assert winner == "Side 1 wins the primiera"
-    assert re.search(r'data-testid="overtake-1"><b>Side 2</b>: the seven of clubs would give 78\.', page)
+    assert re.search(r'data-testid="overtake-1"><b>Side 2</b>: the Seven of clubs would give 78\.', page)
 
 
 def test_when_no_single_card_overtakes_it_says_so(client):
@@ -148,7 +148,7 @@ def test_when_no_single_card_overtakes_it_says_so(client):
 
 def test_same_card_for_two_sides_is_refused(client):
     _, page = primiera(client, cards_0="7d", cards_1="7d 6c")
-    assert "seven of coins is entered for both Side 1 and Side 2" in page
+    assert "Seven of coins is entered for both Side 1 and Side 2" in page
 
 
 def test_sevens_and_sixes_through_the_page(client):
@@ -206,7 +206,7 @@ def test_the_deal_plan_of_each_variant(client, variant, players, plan):
 
 
 @pytest.mark.parametrize("variant, says", [
-    ("classica", "First to 11"), ("napola", "Napola"), ("piva", "−5 for the two of clubs"),
+    ("classica", "First to 11"), ("napola", "Napola"), ("piva", "−5 for the Two of clubs"),
     ("hurrikan", "Double game when the loser has under 8"), ("sco-papa", "most sevens, then most sixes"),
     ("quindici", "an Ace takes all"), ("corse", "capturing never compulsory"),
 ])

@@ -132,7 +132,7 @@ def test_the_preview_waits_for_what_is_not_entered_rather_than_refusing(client):
     shown = preview(client, match_id, t_cards_0="22")
     assert 'data-testid="preview-error"' not in shown
     assert "Waiting for: Coins, Settebello, Primiera" in words(shown)
-    assert "Cards 22 v 18 1" in words(shown)               # what adds up is scored already
+    assert "Cards 22 to 18 1" in words(shown)               # what adds up is scored already
     assert "After this hand" not in shown                 # no totals until it is all in
     shown = preview(client, match_id, t_cards_0="22", t_coins_0="6", settebello="0")
     assert "Waiting for: Primiera" in words(shown) and "Total 3 0" in words(shown)
@@ -144,7 +144,7 @@ def test_with_three_sides_the_preview_names_each_blank_side_but_the_one_worked_o
     match_id = new_match(client, players=["Anna", "Bruno", "Carla"])
     shown = words(preview(client, match_id, t_cards_0="14", t_coins_0="3", t_coins_1="3"))
     assert "Waiting for: Cards of Bruno, Settebello, Primiera" in shown
-    assert "Coins 3 v 3 v 4" in shown
+    assert "Coins 3 to 3 to 4" in shown
 
 
 def test_a_count_being_typed_is_judged_once_it_is_left(client):
@@ -157,7 +157,7 @@ def test_a_count_being_typed_is_judged_once_it_is_left(client):
     assert "the coins entered add up to more than 10" in words(left)
     # A number out of range, likewise: nothing while typed, the reason once left.
     assert "preview-error" not in preview(client, match_id, t_cards_0="50", typing="t_cards_0")
-    assert "Cards: Anna: Number must be between 0 and 40." in words(preview(client, match_id, t_cards_0="50"))
+    assert "Cards of Anna: number must be between 0 and 40." in words(preview(client, match_id, t_cards_0="50"))
 
 
 def test_a_contradiction_among_the_counts_left_is_said_while_another_is_typed(client):
@@ -170,13 +170,13 @@ def test_the_typing_field_names_only_a_count(client):
     """Whatever ``typing`` says, only a count is set aside: never the CSRF token or the mode."""
     match_id = new_match(client)
     shown = preview(client, match_id, t_cards_0="50", typing="mode")
-    assert "Number must be between 0 and 40" in words(shown)
+    assert "number must be between 0 and 40" in words(shown)
 
 
 def test_cards_mode_previews_as_before(client):
     match_id = new_match(client)
     answer = client.post(f"/matches/{match_id}/hands/preview", data={"mode": "piles", "rest": "1", "c_7d": "0"})
-    assert "Anna has the seven of coins" in words(answer.get_data(as_text=True))
+    assert "Anna has the Seven of coins" in words(answer.get_data(as_text=True))
     assert "Waiting for" not in answer.get_data(as_text=True)
 
 
@@ -189,7 +189,7 @@ def test_the_form_leaves_the_messages_to_the_server_in_the_pages_language(client
         "mode": "tallies", "t_cards_0": "50", "save": "1", "key": "k", "number": "1"})
     assert saved.status_code == 400
     error = re.search(r'data-testid="error">([^<]*)<', saved.get_data(as_text=True)).group(1)
-    assert error == "Carte: Anna: Il numero deve essere compreso tra 0 e 40."
+    assert error == "Carte di Anna: il numero deve essere compreso tra 0 e 40."
     # Save still refuses what is missing, as before (the preview only waits for it).
     saved = client.post(f"/matches/{match_id}/hands/new", data={
         "mode": "tallies", "t_cards_0": "22", "t_coins_0": "6", "save": "1", "key": "k", "number": "1"})
@@ -257,8 +257,8 @@ def test_the_tools_answer_comes_back_into_the_form_with_everything_typed(client)
     why = next(line["why"] for line in hand["breakdown"] if line["item"] == "primiera")
     assert why == "70 v 67, worked out by the referee"
     shown = words(client.get(f"/matches/{match_id}/hands/{hand['id']}").get_data(as_text=True))
-    assert "70 v 67, worked out by the referee" in shown
-    assert "Primiera of Anna: seven of coins 21 + six of cups 18 + Ace of swords 16 + five of clubs 15 = 70" in shown
+    assert "70 to 67, worked out by the referee" in shown
+    assert "Anna's primiera: Seven of coins 21 + Six of cups 18 + Ace of swords 16 + Five of clubs 15 = 70" in shown
 
 
 def test_a_primiera_chosen_otherwise_is_the_players(client):
@@ -433,7 +433,7 @@ def test_save_answers_with_the_servers_message_never_the_browsers_bubble(browser
             page.locator('[data-testid="save"]').click()
         assert sent.value.status == 400                          # the server answered
         expect(page.locator('[data-testid="error"]')).to_have_text(
-            "Carte: Anna: Il numero deve essere compreso tra 0 e 40.")
+            "Carte di Anna: il numero deve essere compreso tra 0 e 40.")
         assert page.input_value("#t_cards_0") == "-1" and page.input_value("#t_coins_0") == "6"
         assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
     finally:
@@ -474,7 +474,7 @@ def test_the_primiera_tool_fills_the_counts_form_with_one_tap(browser, server, s
         expect(page.locator('[data-testid="worked-out"]')).to_have_text("Worked out by the referee: Anna 70 – Bruno 67")
         page.locator('[data-testid="save"]').click()
         page.wait_for_selector(".scoreboard")
-        expect(page.locator(".breakdown")).to_contain_text("70 v 67, worked out by the referee")
+        expect(page.locator(".breakdown")).to_contain_text("70 to 67, worked out by the referee")
         hand = api(server, f"/matches/{match_id}")["hands"][0]
         assert hand["points"] == [5, 0]
     finally:

@@ -93,7 +93,7 @@ def test_without_the_pin_a_phone_watches_but_cannot_record(app, client):
 def test_a_wrong_pin_says_so_and_a_right_one_opens_the_match(client):
     match_id = new_match(client, pin="2468")
     wrong = client.post(f"/matches/{match_id}/pin", data={"pin": "1111", "next": f"/matches/{match_id}/hands/new"})
-    assert wrong.status_code == 403 and "That PIN is not right." in wrong.get_data(as_text=True)
+    assert wrong.status_code == 403 and "Wrong PIN." in wrong.get_data(as_text=True)
     right = client.post(f"/matches/{match_id}/pin", data={"pin": "2468", "next": f"/matches/{match_id}/hands/new"})
     assert right.status_code == 303 and right.headers["Location"] == f"/matches/{match_id}/hands/new"
     assert client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303

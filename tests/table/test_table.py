@@ -115,7 +115,7 @@ def test_a_hand_from_the_cards_of_one_pile(client):
     assert response.status_code == 303 and response.headers["Location"] == f"/matches/{match_id}"
     assert totals(client, match_id) == [5, 0]
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "22 v 18" in page and "seven of coins 21 + seven of cups 21 + Ace of swords 16 + six of clubs 18 = 76" in page
+    assert "22 to 18" in page and "Seven of coins 21 + Seven of cups 21 + Ace of swords 16 + Six of clubs 18 = 76" in page
 
 
 def test_cards_picked_for_the_side_that_gets_the_rest_never_take_the_rest_silently(client):
@@ -199,7 +199,7 @@ def test_a_hand_from_counts_with_the_other_side_worked_out(client):
 
 @pytest.mark.parametrize("fields, message", [
     (dict(t_cards_0=22, t_cards_1=19, t_coins_0=6, settebello=0), "the cards add up to 41, not 40"),
-    (dict(t_cards_0=41, t_coins_0=6, settebello=0), "Number must be between 0 and 40"),
+    (dict(t_cards_0=41, t_coins_0=6, settebello=0), "Cards of Anna: number must be between 0 and 40"),
     (dict(t_cards_0=4, t_coins_0=2, settebello=0, sweeps_0=3), "Anna cannot have made 3 sweeps: 4 cards taken"),
     (dict(t_cards_0=22, t_coins_0=6), "exactly one side has the settebello"),
     (dict(t_coins_0=6, settebello=0), "enter the cards of each side"),

@@ -9,23 +9,27 @@ the pack on the table: ``7 di denari``, ``seven of coins``, ``7 de deniers``.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_time, format_timedelta
 from babel.numbers import format_decimal, format_percent
-from flask import Flask, current_app, g, request
-from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
+from flask import Flask, current_app, g, has_request_context, request
+from flask_babel import get_locale, get_translations, gettext, lazy_gettext
 
-from .rules.cards import Card
-from .rules.rulesets import PRESET_TITLES
-from .rules.said import Joined, Said, Suit, Versus, english
+from ..rules.cards import Card
+from ..rules.rulesets import PRESET_TITLES
+from ..rules.said import Joined, Said, Suit, Versus, english
+from .fitting import FittingBabel, FittingTranslations, template_gettext, template_ngettext
 
 LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français"}
 COOKIE = "lang"
 
-babel = Babel()
+
+babel = FittingBabel()
 
 
 def page_language() -> str:
@@ -39,13 +43,39 @@ def page_language() -> str:
             or current_app.config.get("LANG") or "it")
 
 
+def regional(language: str) -> str:
+    """The locale this page writes dates and numbers in: the phone's own, with its territory
+    (en_GB: "24 Nov 2026", 13:05; fr_CH, fr_BE), when its ``Accept-Language`` names the page's
+    language with one; else the language's (en: "Nov 24, 2026"). The messages stay in it, en or
+    fr: a territory changes how figures are written, not the words."""
+    if not has_request_context():
+        return language
+    found = g.get("regional_locales")
+    if found is None:
+        found = {}
+        for tag, _quality in request.accept_languages:      # the phone's best first
+            try:
+                locale = Locale.parse(tag, sep="-")
+            except (ValueError, TypeError, UnknownLocaleError):
+                continue
+            if locale.territory and locale.language in LANGUAGES:
+                found.setdefault(locale.language, str(locale))
+        g.regional_locales = found
+    return found.get(language, language)
+
+
+def colon(language: str | None = None) -> str:
+    """A label's colon: French puts a no-break space before it ("Règles :")."""
+    return "\u00a0:" if (language or str(get_locale())) == "fr" else ":"
+
+
 # -- Cards in words -------------------------------------------------------------------------
 
 # Per language and pack: the names of the values (the others are their figures) and the suits.
 _ITALIAN_PACK = {
     "it": ({1: "Asso", 8: "Fante", 9: "Cavallo", 10: "Re"},
            {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}),
-    "en": ({1: "Ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+    "en": ({1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
             8: "Jack", 9: "Horse", 10: "King"},
            {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}),
     "fr": ({1: "As", 8: "Valet", 9: "Cavalier", 10: "Roi"},
@@ -54,7 +84,7 @@ _ITALIAN_PACK = {
 _FRENCH_PACK = {
     "it": ({1: "Asso", 8: "Fante", 9: "Donna", 10: "Re"},
            {"d": "quadri", "c": "cuori", "s": "picche", "b": "fiori"}),
-    "en": ({1: "Ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+    "en": ({1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
             8: "Jack", 9: "Queen", 10: "King"},
            {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}),
     "fr": ({1: "As", 8: "Valet", 9: "Dame", 10: "Roi"},
@@ -66,7 +96,8 @@ _CHKOBBA_FIGURES = {"it": {8: "Donna", 9: "Fante"}, "en": {8: "Queen", 9: "Jack"
 
 
 def card_words(card: Card, language: str, pack: str = "italian") -> str:
-    """'7 di denari', 'seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'."""
+    """'7 di denari', 'Seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'. In
+    English every value is a capital, as the messages write the Ace and the King."""
     values, suits = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language]
     if pack == "chkobba":
         values = {**values, **_CHKOBBA_FIGURES[language]}
@@ -175,7 +206,7 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     if isinstance(value, Suit):
         return suit_words(value.code, pack, language)
     if isinstance(value, Versus):
-        between = {"it": " a ", "fr": " à "}.get(language, " v ")
+        between = {"it": " a ", "fr": " à "}.get(language, " to ")
         return between.join(show(v, language, pack) for v in value.figures)
     if isinstance(value, list):
         words = [show(v, language, pack) for v in value]
@@ -185,7 +216,7 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     if isinstance(value, int) and -1000 < value < 1000:
         return str(value)       # what Babel writes in all three, 30 times quicker (a list of hands)
     if isinstance(value, (int, float)):
-        return format_decimal(value, locale=language)
+        return format_decimal(value, locale=regional(language))
     return str(value)
 
 
@@ -197,12 +228,12 @@ def show_all(values: Any, between: str, language: str) -> str:
 
 def percent(share: float, language: str) -> str:
     """A share as ``language`` writes a whole percentage ("62 %" in French)."""
-    return format_percent(share, locale=language)
+    return format_percent(share, locale=regional(language))
 
 
 def decimal(value: float, language: str) -> str:
     """A rate to one decimal place ("1,4" in Italian and French)."""
-    return format_decimal(round(value, 1), format="0.0", locale=language)
+    return format_decimal(round(value, 1), format="0.0", locale=regional(language))
 
 
 def say(what: Any, pack: str | None = None) -> str:
@@ -210,7 +241,10 @@ def say(what: Any, pack: str | None = None) -> str:
     if isinstance(what, (Said, Joined)):
         chosen = pack or getattr(g, "pack", "italian")
         language = str(get_locale())
-        return what.render(get_translations(), lambda v: show(v, language, chosen))
+        text = what.render(FittingTranslations(get_translations(), language),
+                           lambda v: show(v, language, chosen))
+        # Several sentences joined ("; ", rules.said.Joined): French spaces its semicolon.
+        return re.sub(r"(?<=[^\s\u00a0]); ", "\u00a0; ", text) if language == "fr" else text
     return str(what)
 
 
@@ -220,7 +254,7 @@ def for_api(what: Any) -> str:
     if isinstance(what, Exception):
         what = what.args[0] if what.args else str(what)
     if isinstance(what, (Said, Joined)) and str(get_locale()) != "en":
-        return what.render(get_translations(), english)
+        return what.render(FittingTranslations(get_translations(), str(get_locale())), english)
     return str(what)
 
 
@@ -247,10 +281,10 @@ def item_label(item: str, rules: Any = None) -> str:
     return str(ITEM_LABELS.get(item, item))
 
 
-# The variants by the names their players use: Italian names, but for the two Sco_papa titles.
+# The variants by the names their players use: Italian names, but for the two Sco-papa titles.
 VARIANT_TITLES = {**PRESET_TITLES,
-                  "sco-papa": lazy_gettext("Sco_papa (most sevens, then sixes)"),
-                  "sco-papa-primiera": lazy_gettext("Sco_papa with primiera")}
+                  "sco-papa": lazy_gettext("Sco-papa (most sevens, then sixes)"),
+                  "sco-papa-primiera": lazy_gettext("Sco-papa with primiera")}
 
 
 def variant_title(preset: str) -> str:
@@ -258,13 +292,15 @@ def variant_title(preset: str) -> str:
 
 
 def when(stamp: str, language: str) -> str:
-    """A stored time (ISO, UTC) as ``language`` writes it, in the server's own time zone, which
-    is the table's: '22 nov 2026, 18:05', 'Nov 22, 2026, 6:05 PM'."""
+    """A stored time (ISO, UTC) as the phone writes it in ``language`` (``regional``), in the
+    server's own time zone, which is the table's: '22 nov 2026, 18:05', 'Nov 22, 2026, 6:05 PM',
+    on a British phone '22 Nov 2026, 18:05'."""
     try:
         moment = datetime.fromisoformat(stamp).astimezone()
     except (TypeError, ValueError):
         return ""
-    return f"{format_date(moment, 'medium', locale=language)}, {format_time(moment, 'short', locale=language)}"
+    locale = regional(language)
+    return f"{format_date(moment, 'medium', locale=locale)}, {format_time(moment, 'short', locale=locale)}"
 
 
 def how_long(seconds: float) -> str:
@@ -287,15 +323,17 @@ def http_message(code: int) -> str:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
-                          str(Path(__file__).resolve().parent / "translations"))
+                          str(Path(__file__).resolve().parent.parent / "translations"))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")     # the messages' own language
     babel.init_app(app, locale_selector=page_language)
+    # The templates' _() and ngettext(), fitted as Python's are (``fit``).
+    app.jinja_env.globals.update(gettext=template_gettext, ngettext=template_ngettext)
 
     @app.context_processor
     def language_of_the_page() -> dict[str, Any]:
         lang = str(get_locale())
-        # a label's colon: French puts a no-break space before it
-        return {"lang": lang, "languages": LANGUAGES, "colon": "\u00a0:" if lang == "fr" else ":"}
+        return {"lang": lang, "languages": LANGUAGES, "colon": colon(lang),
+                "semicolon": "\u00a0;" if lang == "fr" else ";"}
 
     app.add_template_global(say)
     app.add_template_global(variant_title)

@@ -1,0 +1,123 @@
+"""Names put into sentences: the word before a name changes with the name's first letter
+("ad Anna" in Italian, "d’Amélie" in French). Every message passes through ``fit`` before its
+blanks are filled: Flask-Babel's (``gettext`` and ``lazy_gettext`` in Python, ``_()`` and
+``ngettext()`` in the templates) and the rules' sentences (``FittingTranslations``, which
+``i18n.say`` hands to ``Said.render``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from flask_babel import Babel, Domain, get_locale, get_translations
+from jinja2 import pass_context
+from markupsafe import Markup
+from werkzeug.utils import cached_property
+
+# A name (or a card) put into a sentence changes the word before it when it starts with a vowel:
+# Italian says "ad Anna" (the euphonic d; also before e, i, o, u: "ad Elena" is as good Italian
+# as "a Elena", and never wrong), French elides "de Amélie" to "d’Amélie", "que Ugo" to
+# "qu’Ugo", "le As" to "l’As". Applied to a message's translation before its blanks are filled,
+# to the word right before a blank whose value starts with a vowel (not an h: "de Hans" and
+# "d’Hélène" both exist, and a name does not say which it is).
+_VOWELS = frozenset("AEIOUYÀÂÈÉÊËÎÏÌÒÓÔÙÛÜŒÆaeiouyàâèéêëîïìòóôùûüœæ")
+_BEFORE_A_VOWEL = {
+    "it": (re.compile(r"(?<![\w’'])([Aa]) (?=%\((\w+)\)[sd]|\{(\w+)\})"), lambda word: word + "d "),
+    "fr": (re.compile(r"(?<![\w’'])([Dd]e|[Qq]ue|[Ll]e|[Ll]a) (?=%\((\w+)\)[sd]|\{(\w+)\})"),
+           lambda word: word[:-1] + "’"),
+}
+
+
+def fit(text: str, values: Mapping[str, Any], language: str) -> str:
+    """``text`` (a translation with blanks, %(name)s or {name}) with the word before each blank
+    fitted to the value that fills it.
+
+    >>> fit("La primiera va a %(name)s", {"name": "Anna"}, "it")
+    'La primiera va ad %(name)s'
+    >>> fit("assegnata a {name} dai giocatori", {"name": "Bruno"}, "it")
+    'assegnata a {name} dai giocatori'
+    >>> fit("Primiera de %(name)s :", {"name": "Amélie"}, "fr")
+    'Primiera d’%(name)s :'
+    >>> fit("{name} a le {card}", {"name": "Anna", "card": "As de deniers"}, "fr")
+    '{name} a l’{card}'
+    """
+    rule = _BEFORE_A_VOWEL.get(language)
+    if rule is None or not values:
+        return text
+    pattern, fitted = rule
+
+    def one(found: re.Match) -> str:
+        value = values.get(found.group(2) or found.group(3))
+        starts = str(value).lstrip()[:1] if isinstance(value, str) else ""
+        return fitted(found.group(1)) if starts in _VOWELS else found.group(0)
+
+    changed = pattern.sub(one, text)
+    return Markup(changed) if isinstance(text, Markup) else changed
+
+
+class _FittingDomain(Domain):
+    """Flask-Babel's messages (``gettext`` in Python, ``lazy_gettext``), the words before the
+    blanks fitted to the names that fill them (``fit``)."""
+
+    def gettext(self, string: str, /, **variables: Any) -> str:
+        text = self.get_translations().ugettext(string)
+        return fit(text, variables, str(get_locale())) % variables if variables else text
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **variables: Any) -> str:
+        variables.setdefault("num", count)
+        text = self.get_translations().ungettext(singular, plural, count)
+        return fit(text, variables, str(get_locale())) % variables
+
+
+class FittingBabel(Babel):
+    """Flask-Babel, its messages fitted (``_FittingDomain``)."""
+
+    @cached_property
+    def domain_instance(self) -> Domain:
+        return _FittingDomain(domain=self.domain)
+
+
+@pass_context
+def template_gettext(context: Any, string: str, /, **variables: Any) -> str:
+    """A template's ``_()``: Jinja's own (escaped, always a format string), fitted."""
+    text = get_translations().ugettext(string)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return fit(text, variables, str(get_locale())) % variables
+
+
+@pass_context
+def template_ngettext(context: Any, singular: str, plural: str, count: int, /, **variables: Any) -> str:
+    text = get_translations().ungettext(singular, plural, count)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    variables.setdefault("num", count)
+    return fit(text, variables, str(get_locale())) % variables
+
+
+class _Sentence(str):
+    """A rule's sentence in a language (a Said's translation): ``format`` fits the words before
+    its blanks to the values shown in them."""
+
+    language = "en"
+
+    def format(self, *args: Any, **values: Any) -> str:
+        return str.format(fit(str(self), values, self.language), *args, **values)
+
+
+class FittingTranslations:
+    """The page's catalogue as ``Said.render`` reads it, its sentences fitted (``_Sentence``)."""
+
+    def __init__(self, translations: Any, language: str):
+        self.translations, self.language = translations, language
+
+    def _sentence(self, text: str) -> _Sentence:
+        sentence = _Sentence(text)
+        sentence.language = self.language
+        return sentence
+
+    def gettext(self, message: str) -> _Sentence:
+        return self._sentence(self.translations.gettext(message))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> _Sentence:
+        return self._sentence(self.translations.ngettext(singular, plural, n))

@@ -1,0 +1,153 @@
+"""Issue 22's words and smaller things in a real browser (Debian's Chromium, Playwright): the
+team fields of a new match with and without JavaScript, the winner's celebration once per phone,
+the chart's figures and legend at 360 px."""
+
+import re
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+
+def phone(browser, server, **options):
+    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                               is_mobile=True, base_url=server, **options)
+
+
+@pytest.mark.parametrize("scripts", [True, False], ids=["script", "no-script"])
+def test_two_teams_say_each_players_team_and_are_named_after_their_players(browser, server, scripts):
+    context = phone(browser, server, java_script_enabled=scripts)
+    page = context.new_page()
+    try:
+        page.goto("/matches/new")
+        expect(page.get_by_role("combobox", name="Player 1", exact=True)).to_be_visible()
+        page.locator('label:has(input[name="layout"][value="2x2"])').click()
+        expect(page.get_by_role("combobox", name="Player 1 · team A", exact=True)).to_be_visible()
+        expect(page.get_by_role("combobox", name="Player 4 · team B", exact=True)).to_be_visible()
+        expect(page.get_by_role("combobox", name="Player 1", exact=True)).to_have_count(0)
+        for seat, name in enumerate(["Anna", "Bruno", "Carla", "Dario"], start=1):
+            page.fill(f"#player{seat}", name)
+        if scripts:     # the names the teams will get, as they are typed
+            expect(page.locator("#team1")).to_have_attribute("placeholder", "Anna & Carla")
+            expect(page.locator("#team2")).to_have_attribute("placeholder", "Bruno & Dario")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.get_by_role("button", name="Start the match").click()
+        expect(page.locator(".scoreboard")).to_contain_text("Anna & Carla")
+        expect(page.locator(".scoreboard")).to_contain_text("Bruno & Dario")
+    finally:
+        context.close()
+
+
+CELEBRATION = """() => document.querySelector(".scoreboard").getAnimations({subtree: true})
+    .map(a => `${a.animationName}${a.effect.pseudoElement || ""}`).sort()"""
+EVERY_CARD = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+
+
+def won_match(page, players=("Carla", "Dario")):
+    match_id = page.request.post("/api/v1/matches", data={"players": list(players), "first_dealer": 0,
+                                                          "options": {"target": 3}}).json()["id"]
+    hand = page.request.post(f"/api/v1/matches/{match_id}/hands",
+                             data={"piles": [EVERY_CARD, []], "sweeps": [1, 0]})
+    assert hand.status == 201, hand.text()
+    return match_id
+
+
+def test_the_celebration_plays_once_on_a_phone_and_never_over_the_score(browser, server):
+    context = phone(browser, server)
+    page = context.new_page()
+    try:
+        won = won_match(page)
+        page.goto(f"/matches/{won}")
+        board = page.locator(".scoreboard")
+        expect(board).to_have_attribute("data-celebrated", "true")
+        expect(board).to_have_class(re.compile(r"\bcelebrate\b"))
+        assert page.evaluate(CELEBRATION) == ["burst::after", "burst::before", "shine"]
+        # Inside the winner's total and behind its figures: nothing covers a score.
+        layers = page.evaluate("""() => { const total = document.querySelector(".total.winner");
+            return {clip: getComputedStyle(total).overflow, burst: getComputedStyle(total, "::before").zIndex,
+                    figures: getComputedStyle(total.querySelector(".total-points")).zIndex}; }""")
+        assert layers == {"clip": "hidden", "burst": "0", "figures": "1"}
+        # Opened again on this phone: the gold band, no celebration.
+        page.reload()
+        expect(board).to_have_attribute("data-celebrated", "true")
+        expect(board).not_to_have_class(re.compile(r"\bcelebrate\b"))
+        assert page.evaluate(CELEBRATION) == []
+        # Another match won: its own celebration, once.
+        other = won_match(page, ("Elena", "Franco"))
+        page.goto(f"/matches/{other}")
+        expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"))
+    finally:
+        context.close()
+    # Another phone has its own first time.
+    second = phone(browser, server)
+    try:
+        page = second.new_page()
+        page.goto(f"/matches/{won}")
+        expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"))
+    finally:
+        second.close()
+
+
+def test_a_match_won_on_another_phone_is_celebrated_when_the_poll_brings_it(browser, server):
+    context = phone(browser, server)
+    page = context.new_page()
+    try:
+        match_id = page.request.post("/api/v1/matches", data={"players": ["Gino", "Ida"], "first_dealer": 0,
+                                                              "options": {"target": 3}}).json()["id"]
+        page.goto(f"/matches/{match_id}")
+        expect(page.locator(".scoreboard")).not_to_have_class(re.compile(r"\bcelebrate\b"))
+        page.request.post(f"/api/v1/matches/{match_id}/hands", data={"piles": [EVERY_CARD, []], "sweeps": [1, 0]})
+        expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"), timeout=6000)
+        page.reload()
+        expect(page.locator(".scoreboard")).not_to_have_class(re.compile(r"\bcelebrate\b"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scripts", [True, False], ids=["script", "no-script"])
+def test_the_chart_reads_its_figures_and_legend_at_360_px(browser, server, scripts):
+    context = phone(browser, server, java_script_enabled=scripts)
+    page = context.new_page()
+    try:
+        names = ["Mariagrazia Lombardozzi", "Bartolomeo"]
+        match_id = page.request.post("/api/v1/matches", data={"players": names, "options": {"target": 21}}).json()["id"]
+        for piles in ([EVERY_CARD[:22], EVERY_CARD[22:]], [EVERY_CARD[18:], EVERY_CARD[:18]]):
+            page.request.post(f"/api/v1/matches/{match_id}/hands", data={"piles": piles, "sweeps": [0, 0]})
+        page.goto(f"/matches/{match_id}")
+        chart = page.locator("svg.chart")
+        expect(chart.locator("text.chart-figure-target")).to_have_text("21")
+        expect(chart.locator("text.chart-hand")).to_have_text(["1", "2"])
+        legend = page.locator('[data-testid="chart-legend"] li')
+        expect(legend).to_have_text(names)
+        # Readable at arm's length: the figures drawn at 11 px or more, nothing wider than the phone.
+        heights = chart.locator("text").evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+        assert min(heights) >= 11, heights
+        for i in range(2):
+            box = legend.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_a_tournament_on_the_home_page_is_one_readable_line_at_360_px(browser, server):
+    context = phone(browser, server)
+    page = context.new_page()
+    try:
+        made = page.request.post("/api/v1/tournaments", data={
+            "name": "Circolo Arci", "format": "round-robin", "entrants": ["Lia", "Ivo", "Eva", "Ada"]}).json()
+        page.request.post(f"/api/v1/tournaments/{made['id']}/rounds")
+        page.goto("/")
+        line = page.locator(f'[data-testid="night-{made["id"]}"]')
+        expect(line).to_contain_text("Circolo Arci")
+        expect(line).to_contain_text("round 1: 2 of 2 tables playing")
+        name = line.locator(".match-names").bounding_box()
+        assert name["height"] < 40 and name["width"] > 100           # one line, not a letter a line
+        expect(page.get_by_role("link", name="+ New match")).to_have_count(1)
+        line.click()
+        expect(page).to_have_url(re.compile(rf"/tournaments/{made['id']}$"))
+    finally:
+        context.close()

@@ -1,0 +1,124 @@
+"""The home page (issue 22, point 7): one "+ New match" on it; a tournament's tables as one line
+that leads to the tournament, in play while any table plays, then finished, never listed twice
+(across pages too), in two reads of the store; the score chart's figures and legend."""
+
+import re
+
+from companion import create_app, store
+from companion.table.views import PAGE
+
+EVERY_CARD = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+
+
+def finish(client, match_id):
+    """A hand where the first side takes every card and a sweep: over at a target of 1."""
+    hand = {"piles": [EVERY_CARD, []], "sweeps": [1, 0]}
+    assert client.post(f"/api/v1/matches/{match_id}/hands", json=hand).status_code == 201
+
+
+def night(client, entrants=4, name="Circolo Arci"):
+    made = client.post("/api/v1/tournaments", json={
+        "name": name, "format": "round-robin", "options": {"target": 1},
+        "entrants": [f"{name[0]}{i}" for i in range(entrants)]}).get_json()
+    started = client.post(f"/api/v1/tournaments/{made['id']}/rounds").get_json()
+    return made["id"], [table["match"] for table in started["rounds"][-1]["tables"]]
+
+
+def lines(page: str) -> list[tuple[str, str]]:
+    """The list's lines, in order: (what it links to, its words)."""
+    return [(href, " ".join(re.sub(r"<[^>]+>", " ", inner).split()))
+            for href, inner in re.findall(r'<a class="match-item[^"]*" href="([^"]+)"[^>]*>(.*?)</a>', page, re.S)]
+
+
+def test_the_home_page_has_one_new_match_button(client):
+    home = client.get("/").get_data(as_text=True)
+    assert home.count("+ New match") == 1
+    assert client.get("/players").get_data(as_text=True).count("+ New match") == 1      # the bar's
+
+
+def test_a_tournaments_tables_are_one_line_that_leads_to_the_tournament(client):
+    casual = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
+    tournament, tables = night(client, entrants=8)
+    assert len(tables) == 4
+    later = client.post("/api/v1/matches", json={"players": ["Carla", "Dario"]}).get_json()["id"]
+    home = lines(client.get("/").get_data(as_text=True))
+    # In play, newest first: the tournament where its newest table stands, once, no table alone.
+    assert [href for href, _ in home] == [f"/matches/{later}", f"/tournaments/{tournament}", f"/matches/{casual}"]
+    assert home[1][1] == "Circolo Arci Tournament night · round 1: 4 of 4 tables playing"
+    # A table over: still in play, one line, its count down; the finished table not listed.
+    finish(client, tables[0])
+    home = lines(client.get("/").get_data(as_text=True))
+    assert [words for href, words in home if href.startswith("/tournaments")] == [
+        "Circolo Arci Tournament night · round 1: 3 of 4 tables playing"]
+    assert not [href for href, _ in home if href == f"/matches/{tables[0]}"]
+    # Every table over: listed once, under Finished.
+    for table in tables[1:]:
+        finish(client, table)
+    page = client.get("/").get_data(as_text=True)
+    finished = page[page.index("<h2>Finished</h2>"):]
+    assert lines(finished)[0] == (f"/tournaments/{tournament}",
+                                  "Circolo Arci Tournament night · round 1: every table has finished")
+    assert sum(href == f"/tournaments/{tournament}" for href, _ in lines(page)) == 1
+    assert not [href for href, _ in lines(page) if href in {f"/matches/{t}" for t in tables}]
+
+
+def test_a_tournament_across_pages_is_listed_once(client):
+    tournament, tables = night(client, entrants=18, name="Lunedì")          # 9 tables
+    for _ in range(PAGE + 3):
+        client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]})
+    # The tournament's tables are older than the page: it comes first on the next page, once.
+    first = client.get("/").get_data(as_text=True)
+    assert f"/tournaments/{tournament}" not in first
+    more = re.search(r'href="(/matches\?state=playing[^"]*)"', first).group(1).replace("&amp;", "&")
+    second = lines(client.get(more).get_data(as_text=True))
+    assert [href for href, _ in second].count(f"/tournaments/{tournament}") == 1
+    assert len(second) == 3 + 1
+    # A page boundary inside the tournament's tables: the rest of them never make a second line.
+    newest = max(tables)
+    listed = lines(client.get(f"/matches?state=playing&before={newest}").get_data(as_text=True))
+    assert f"/tournaments/{tournament}" not in [href for href, _ in listed]
+    assert not {href for href, _ in listed} & {f"/matches/{t}" for t in tables}
+
+
+def test_the_list_reads_the_store_twice_however_many_tables(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
+    client = app.test_client()
+    for name in ("Lunedì", "Martedì", "Mercoledì"):
+        night(client, entrants=10, name=name)
+    with app.app_context():
+        db = store.get_db()
+        reads = []
+        db.conn.set_trace_callback(lambda sql: reads.append(sql) if sql.lstrip().upper().startswith("SELECT") else None)
+        rows = store.listed_rows(db, over=False, limit=PAGE + 1)
+        db.conn.set_trace_callback(None)
+    assert len(rows) == 3 and all(row["tournament"]["tables"] == 5 for row in rows)
+    assert len(reads) == 2, reads
+
+
+def test_the_chart_has_its_figures_and_a_legend(client):
+    match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0,
+                                                    "options": {"target": 21}}).get_json()["id"]
+    anna = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True}, {"cards": 18, "coins": 4}]}
+    for _ in range(3):
+        client.post(f"/api/v1/matches/{match_id}/hands", json=anna)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    svg = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
+    figures = re.findall(r'<text class="chart-figure[^"]*"[^>]*>([^<]+)</text>', svg)
+    assert figures == ["0", "10", "21"]                      # round values, and the target's
+    assert re.search(r'<text class="chart-figure chart-figure-target"[^>]*>21</text>', svg)
+    target_y = re.search(r'class="chart-target"[^>]*y1="(\d+)"', svg).group(1)
+    assert re.search(rf'<text class="chart-figure chart-figure-target" x="\d+" y="{target_y}"', svg)
+    assert re.findall(r'<text class="chart-hand"[^>]*>(\d+)</text>', svg) == ["1", "2", "3"]
+    legend = re.search(r'<ul class="chart-legend".*?</ul>', page, re.S).group(0)
+    assert re.findall(r'<span class="chart-swatch side-(\d)" aria-hidden="true"></span>(\w+)</li>', legend) == [
+        ("0", "Anna"), ("1", "Bruno")]
+
+
+def test_a_long_match_numbers_a_few_of_its_hands(client):
+    match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
+                                                    "options": {"target": 1000}}).get_json()["id"]
+    for _ in range(30):
+        client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [EVERY_CARD[:20], EVERY_CARD[20:]]})
+    svg = re.search(r'<svg class="chart".*?</svg>', client.get(f"/matches/{match_id}").get_data(as_text=True), re.S).group(0)
+    numbers = [int(n) for n in re.findall(r'<text class="chart-hand"[^>]*>(\d+)</text>', svg)]
+    assert numbers[-1] == 30 and len(numbers) <= 8 and numbers == sorted(numbers)
