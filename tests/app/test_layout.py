@@ -1,0 +1,161 @@
+"""Layouts that hold (issue 22): long names as players type them never break inside a word on a
+360 px phone, the per-side columns stay in line whatever the names, and a name cut short to fit
+is whole for a screen reader and on a tap. One browser and one server for the module (the
+``browser`` and ``server`` fixtures: tests/conftest.py)."""
+
+import os
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:                     # as tests/app/test_accessibility.py: CI must have it
+    if os.environ.get("CI"):
+        raise
+    Axe = None
+
+pytestmark = pytest.mark.browser
+
+# Long names as players type them: two words, a hyphen, twelve letters in one word.
+LONG = ["Jean-Baptiste", "Bartolomeo Giangiacomo", "Massimiliana", "Amélie"]
+
+# Every word of the page's visible text (a hyphenated word counts as its parts, as a browser
+# may break after a hyphen) that is drawn on more than one line: broken inside. Text a screen
+# reader alone reads (.visually-hidden) and addresses drawn to break anywhere are left out.
+BROKEN_WORDS = r"""() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(".visually-hidden, script, style, textarea, svg, noscript")) continue;
+    if (getComputedStyle(parent).wordBreak === "break-all") continue;
+    for (const word of node.data.matchAll(/[^\s\-–]+-?/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1) broken.push(`"${word[0]}" in <${parent.tagName.toLowerCase()} class="${parent.className}">`);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  is_mobile=True, base_url=server)
+    yield context.new_page()
+    context.close()
+
+
+def new_match(page, hand=True, **match):
+    """A match made through the JSON API with, unless ``hand`` is false, one hand: the first
+    side takes the denari and a scopa, the second the coppe, the last the rest."""
+    match_id = page.request.post("/api/v1/matches", data={"first_dealer": 0, **match}).json()["id"]
+    if hand:
+        sides = len(match.get("players") or match["teams"])
+        suits = ["d", "c", "s", "b"][:sides - 1]
+        piles = [[f"{v}{s}" for v in range(1, 11)] for s in suits]
+        piles.append([f"{v}{s}" for s in "dcsb"[sides - 1:] for v in range(1, 11)])
+        answer = page.request.post(f"/api/v1/matches/{match_id}/hands",
+                                   data={"piles": piles, "sweeps": [1] + [0] * (sides - 1)})
+        assert answer.status == 201, answer.text()
+    return match_id
+
+
+@pytest.fixture(scope="module")
+def long_names(phone):
+    """Matches of two, three and four sides and of two teams, named as LONG."""
+    return {
+        "two": new_match(phone, players=LONG[1:3]),
+        "three": new_match(phone, players=LONG[:3]),
+        "four": new_match(phone, players=LONG),
+        "teams": new_match(phone, teams=[{"name": "Massimiliana e Amélie", "players": [LONG[2], LONG[3]]},
+                                         {"name": "Gli Scatenati", "players": LONG[:2]}]),
+    }
+
+
+def test_long_names_never_break_inside_a_word_at_360_px(phone, long_names):
+    page = phone
+    hand = page.request.get(f"/api/v1/matches/{long_names['four']}").json()["hands"][0]["id"]
+    players = {p["name"]: p["id"] for p in page.request.get("/api/v1/players?limit=500").json()["players"]}
+    paths = ["/", "/players", f"/players/{players[LONG[1]]}", f"/matches/{long_names['four']}/hands/{hand}",
+             f"/matches/{long_names['four']}/hands/{hand}/delete", f"/matches/{long_names['four']}/join",
+             f"/referee/primiera?match={long_names['four']}", f"/referee/claim?match={long_names['two']}"]
+    for match_id in long_names.values():
+        paths += [f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
+                  f"/matches/{match_id}/hands/new?mode=tallies"]
+    broken = {}
+    for path in paths:
+        page.goto(path)
+        if "/hands/new" in path:        # something entered: the preview shows the breakdown
+            if "tallies" in path:
+                page.fill("#t_cards_0", "14")
+            else:
+                page.locator('.tile[data-card="7d"]').click()
+            expect(page.locator("#preview > p.hint")).to_have_count(0)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, path
+        broken[path] = page.evaluate(BROKEN_WORDS)
+    assert {path: words for path, words in broken.items() if words} == {}
+
+
+def test_four_players_counts_read_as_a_grid_each_field_under_its_name(phone, long_names):
+    """The counts form of four players at 360 px: a column per side under its name (cut short
+    where it must be), every count's four fields on one line, each under its side's name."""
+    page = phone
+    page.goto(f"/matches/{long_names['four']}/hands/new?mode=tallies")
+    heads = page.locator(".tally-name")
+    expect(heads).to_have_count(4)
+    for count in ("cards", "coins"):
+        fields = [page.locator(f"#t_{count}_{i}").bounding_box() for i in range(4)]
+        assert len({round(box["y"]) for box in fields}) == 1, count           # one line
+        for i, box in enumerate(fields):
+            head = heads.nth(i).bounding_box()
+            assert abs((head["x"] + head["width"] / 2) - (box["x"] + box["width"] / 2)) < 2
+    # A name too wide for its column: cut short, whole for a screen reader and on a tap.
+    short = page.locator(".tally-grid").get_by_role("button", name=LONG[1])
+    shown = short.locator("[aria-hidden=true]").text_content()
+    assert shown.endswith(".") and len(shown) < len(LONG[1]), shown       # "Bartol. Giang."
+    bubble = page.locator(".full-name:popover-open")
+    expect(bubble).to_have_count(0)
+    short.click()
+    expect(bubble).to_have_text(LONG[1])
+    expect(bubble).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(bubble).to_have_count(0)
+    # A name that fits is written whole, with no button.
+    expect(page.locator(".tally-name").nth(3)).to_have_text(LONG[3])
+    expect(page.locator(".tally-name").nth(3).locator("button")).to_have_count(0)
+
+
+def test_the_scores_stay_in_line_whatever_the_names(phone, long_names):
+    """The scoreboard's points, and the points of each line of a hand's breakdown, are in line
+    across the sides, a name on one line or on two."""
+    page = phone
+    page.goto(f"/matches/{long_names['four']}")
+    tops = [page.locator(f'[data-testid="total-{i}"]').bounding_box()["y"] for i in range(4)]
+    assert round(tops[0]) == round(tops[1]) and round(tops[2]) == round(tops[3]), tops
+    rows = page.locator(".breakdown tbody tr:nth-child(2), .breakdown tfoot tr:nth-child(2)")
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td")
+        assert len({round(cells.nth(j).bounding_box()["y"]) for j in range(4)}) == 1
+
+
+def test_names_cut_short_are_clean_for_axe(phone, long_names):
+    """The pages where names are cut short (a button and its bubble in a column's header): no
+    violation axe-core calls moderate, serious or critical (tests/app/test_accessibility.py)."""
+    if Axe is None:
+        pytest.skip("axe-playwright-python is not installed (pip install -e '.[test]')")
+    page = phone
+    found = {}
+    for path in [f"/matches/{long_names['four']}", f"/matches/{long_names['three']}/hands/new?mode=tallies",
+                 f"/matches/{long_names['four']}/hands/new?mode=tallies"]:
+        page.goto(path)
+        assert page.locator(".short-name").count() > 0, path
+        violations = Axe().run(page).response["violations"]
+        found[path] = [f"{v['id']} ({v['impact']})" for v in violations
+                       if v["impact"] in ("moderate", "serious", "critical")]
+    assert {path: v for path, v in found.items() if v} == {}
