@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pytest
 
 from companion import create_app
-from helpers import serving
+from helpers import SPILLING, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -405,25 +405,6 @@ def test_the_home_page_of_a_new_install(browser, empty_server):
 TEXT_SIZES = (130, 200)
 SCALINGS = {"text scaling": "webkitTextSizeAdjust = '{size}%'",
             "root font size": "fontSize = '{pixels}px'"}
-
-# Every box whose content is wider than the box itself: cut off (overflow hidden, an ellipsis)
-# or spilling over what is beside it. Fields scroll their own text; text for screen readers
-# only is 1 px wide on purpose; a table of figures may scroll sideways in its own box (as WCAG
-# allows a data table), never the page.
-SPILLING = """() => {
-  const spilling = [];
-  for (const e of document.querySelectorAll("body *")) {
-    const style = getComputedStyle(e);
-    if (style.display === "none" || style.display === "inline" || style.display === "contents") continue;
-    if (e.closest(".visually-hidden, svg, input, select, textarea")) continue;
-    // A table of figures scrolls in its own box (nothing cut off): only these may.
-    if (e.matches(".table-scroll, #record") && style.overflowX === "auto") continue;
-    if (e.scrollWidth > e.clientWidth + 1)
-      spilling.push(`<${e.tagName.toLowerCase()} class="${e.className}"> ${e.scrollWidth} > ${e.clientWidth}: ${e.textContent.trim().slice(0, 40)}`);
-  }
-  return spilling;
-}"""
-
 
 @pytest.mark.parametrize("spec", PAGES, ids=[page.name for page in PAGES])
 def test_every_page_holds_with_text_drawn_larger(spec, phones, made):

@@ -1,11 +1,14 @@
 """Layouts that hold (issue 22): long names as players type them never break inside a word on a
 360 px phone, the per-side columns stay in line whatever the names, and a name cut short to fit
-is whole for a screen reader and on a tap. One browser and one server for the module (the
-``browser`` and ``server`` fixtures: tests/conftest.py)."""
+is whole for a screen reader and on a tap; a tournament's pages hold at 360 px in each language
+and say a tie-break only where it decided a place. One browser and one server for the module
+(the ``browser`` and ``server`` fixtures: tests/conftest.py)."""
 
 import os
 
 import pytest
+
+from helpers import BROKEN_WORDS, SPILLING
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -20,28 +23,6 @@ pytestmark = pytest.mark.browser
 
 # Long names as players type them: two words, a hyphen, twelve letters in one word.
 LONG = ["Jean-Baptiste", "Bartolomeo Giangiacomo", "Massimiliana", "Amélie"]
-
-# Every word of the page's visible text (a hyphenated word counts as its parts, as a browser
-# may break after a hyphen) that is drawn on more than one line: broken inside. Text a screen
-# reader alone reads (.visually-hidden) and addresses drawn to break anywhere are left out.
-BROKEN_WORDS = r"""() => {
-  const broken = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node; (node = walker.nextNode());) {
-    const parent = node.parentElement;
-    if (!parent || parent.closest(".visually-hidden, script, style, textarea, svg, noscript")) continue;
-    if (getComputedStyle(parent).wordBreak === "break-all") continue;
-    for (const word of node.data.matchAll(/[^\s\-–]+-?/g)) {
-      const range = document.createRange();
-      range.setStart(node, word.index);
-      range.setEnd(node, word.index + word[0].length);
-      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (lines.size > 1) broken.push(`"${word[0]}" in <${parent.tagName.toLowerCase()} class="${parent.className}">`);
-    }
-  }
-  return broken;
-}"""
-
 
 @pytest.fixture(scope="module")
 def phone(browser, server):
@@ -159,3 +140,75 @@ def test_names_cut_short_are_clean_for_axe(phone, long_names):
         found[path] = [f"{v['id']} ({v['impact']})" for v in violations
                        if v["impact"] in ("moderate", "serious", "critical")]
     assert {path: v for path, v in found.items() if v} == {}
+
+
+# Sixteen entrants as a club writes them: long names, a hyphen, and short ones.
+ENTRANTS = ["Gianmaria", "Francesca", *LONG, "Luca", "Sara", "Paolo", "Elena", "Mariagrazia Lombardozzi",
+            "Pierfrancesco", "Anna", "Bruno", "Carla", "Dario"]
+
+
+def play_round(page, tournament_id, tables=None):
+    """The tournament's next round started, and ``tables`` of its tables (all by default)
+    played to the end: the first-named entrant takes every card, with a scopa (5 to 0, over at
+    3)."""
+    answer = page.request.post(f"/api/v1/tournaments/{tournament_id}/rounds", data={})
+    assert answer.status in (200, 201), answer.text()
+    everyone = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+    for table in answer.json()["rounds"][-1]["tables"][:tables]:
+        played = page.request.post(f"/api/v1/matches/{table['match']}/hands",
+                                   data={"piles": [everyone, []], "sweeps": [1, 0]})
+        assert played.status == 201, played.text()
+
+
+@pytest.fixture(scope="module")
+def tournament(phone):
+    """A Swiss of sixteen, its first round started and five of its eight tables played."""
+    made = phone.request.post("/api/v1/tournaments", data={
+        "name": "Torneo di primavera del Circolo", "format": "swiss", "rounds": 4,
+        "entrants": ENTRANTS, "options": {"target": 3}}).json()
+    play_round(phone, made["id"], tables=5)
+    return made["id"]
+
+
+@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
+    """Issue 22: at 360 px the tournament's page was 398 px wide in Italian, "Stampa gli
+    accoppiamenti" and the standings' last columns cut off, and "Francesc/a" split."""
+    page = phone
+    found = {}
+    for path in (f"/tournaments/{tournament}", f"/tournaments/{tournament}/standings",
+                 f"/tournaments/{tournament}/pairings"):
+        page.goto(f"/lang/{lang}?next={path}")
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        problems = [f"page {width} px wide"] if width > 360 else []
+        problems += page.evaluate(BROKEN_WORDS) + page.evaluate(SPILLING)
+        if problems:
+            found[path] = problems
+    assert found == {}
+    page.goto(f"/lang/{lang}?next=/tournaments/{tournament}")
+    for column in range(1, 7):                          # every column of the standings on screen
+        box = page.locator(f'[data-testid="standings"] thead th:nth-child({column})').bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360, column
+
+
+def test_a_tie_break_is_said_only_where_it_decided_a_place_after_games(phone):
+    """Before any game every row said "tie-break: entry order". Now nothing is said until games
+    are played; then only where a tie-break put a row below the one above."""
+    page = phone
+    page.goto("/lang/en")
+    made = page.request.post("/api/v1/tournaments", data={
+        "name": "Giovedì", "format": "round-robin", "entrants": ["Anna", "Bruno", "Carla", "Dario"],
+        "options": {"target": 3}}).json()
+    for path in (f"/tournaments/{made['id']}", f"/tournaments/{made['id']}/standings",
+                 f"/tournaments/{made['id']}/board"):
+        page.goto(path)
+        expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(4)
+        expect(page.locator(".tie-break")).to_have_count(0)
+    play_round(page, made["id"])
+    # Round 1: two winners at 5 to 0, two losers at 0 to 5, level on everything else: the seed
+    # (the entry order) decides between each two, and is said on rows 2 and 4 only.
+    page.goto(f"/tournaments/{made['id']}")
+    rows = page.locator('[data-testid="standings"] tbody tr')
+    said = [rows.nth(i).locator(".tie-break").count() for i in range(4)]
+    assert said == [0, 1, 0, 1]
+    expect(rows.nth(1).locator(".tie-break")).to_have_text("tie-break: entry order")
