@@ -1,7 +1,9 @@
-"""Who sits at a table: how long a name may be, when two names are the same player, and what
-a PIN is. Written once, here, for every door that takes a name or a PIN: the new match and
-player pages (their forms), the JSON API, the tournaments, and the store, which finds a player
-by the same key that makes two names the same.
+"""Who sits at a table: how long a name may be, when two names are the same player, what a PIN
+is, and how a name is written where its box is too narrow for it (``short_form``,
+``one_line_form``: the pages never break a name inside a word). Written once, here, for every
+door that takes a name or a PIN: the new match and player pages (their forms), the JSON API,
+the tournaments, and the store, which finds a player by the same key that makes two names the
+same.
 
 Plain Python below the store and the model, so that each of them may read it. The JSON API and
 the tournaments refuse in the words below; the pages say it in their own (``web/forms.py``), at
@@ -79,7 +81,7 @@ def valid_pin(text: Any) -> bool:
 # How wide a letter is drawn in bold, in em (the font's size): a rough measure, on the wide side
 # of the fonts phones use (DejaVu Sans Bold, the widest of them, measured; Roboto and San
 # Francisco are narrower), so that a name said to fit does.
-_NARROW, _MIDDLE, _WIDE = frozenset("iljIJ.,'’|!:;"), frozenset("frt-()"), frozenset("mwMW")
+_NARROW, _MIDDLE, _WIDE = frozenset(" iljIJ.,'’|!:;"), frozenset("frt-()"), frozenset("mwMW")
 
 
 def _letter_width(char: str) -> float:
@@ -131,6 +133,28 @@ def short_form(name: str, room: float) -> str | None:
     if all(text_width(piece) <= room for piece in line_pieces(name)):
         return None
     return " ".join("".join(_cut(part, room) for part in line_pieces(word)) for word in pieces)
+
+
+def one_line_form(name: str, room: float) -> str | None:
+    """The name as it is written on one line ``room`` em wide (the board on the wall, where a
+    name on two lines would push its last rows off the screen): None when it fits whole,
+    otherwise its first piece (``line_pieces``) and the initials of the others, the first cut
+    short as well if even that does not fit.
+
+    >>> one_line_form("Anna Maria", 8) is None
+    True
+    >>> one_line_form("Bartolomeo Giangiacomo", 9), one_line_form("Jean-Baptiste", 5)
+    ('Bartolomeo G.', 'Jean-B.')
+    >>> one_line_form("Mariagrazia Lombardozzi", 6)
+    'Maria. L.'
+    """
+    if text_width(name) <= room:
+        return None
+    first, *others = line_pieces(name)
+    rest = ""
+    for piece, before in zip(others, [first, *others]):
+        rest += ("" if before.endswith("-") else " ") + piece[0] + "." + ("-" if piece.endswith("-") else "")
+    return _cut(first, room - text_width(rest)) + rest
 
 
 def _cut(piece: str, room: float) -> str:

@@ -137,7 +137,7 @@ def start_companion(*args: str, env: dict[str, str], command: str | None = None,
 
 # Every word of the page's visible text (a hyphenated word counts as its parts, as a browser
 # may break after a hyphen) that is drawn on more than one line: broken inside. Text a screen
-# reader alone reads (.visually-hidden) and addresses drawn to break anywhere are left out.
+# reader alone reads (.visually-hidden) and addresses (which may break anywhere) are left out.
 BROKEN_WORDS = r"""() => {
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -150,7 +150,7 @@ BROKEN_WORDS = r"""() => {
       range.setStart(node, word.index);
       range.setEnd(node, word.index + word[0].length);
       const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (lines.size > 1) broken.push(`"${word[0]}" in <${parent.tagName.toLowerCase()} class="${parent.className}">`);
+      if (lines.size > 1 && !word[0].includes("/")) broken.push(`"${word[0]}" in <${parent.tagName.toLowerCase()} class="${parent.className}">`);
     }
   }
   return broken;

@@ -1,9 +1,11 @@
 """Layouts that hold (issue 22): long names as players type them never break inside a word on a
 360 px phone, the per-side columns stay in line whatever the names, and a name cut short to fit
 is whole for a screen reader and on a tap; a tournament's pages hold at 360 px in each language
-and say a tie-break only where it decided a place. One browser and one server for the module
-(the ``browser`` and ``server`` fixtures: tests/conftest.py)."""
+and say a tie-break only where it decided a place; the board fits a wall screen of any common
+size, its QR code whole (read back from a screenshot with zxing-cpp). One browser and one server
+for the module (the ``browser`` and ``server`` fixtures: tests/conftest.py)."""
 
+import base64
 import os
 
 import pytest
@@ -212,3 +214,84 @@ def test_a_tie_break_is_said_only_where_it_decided_a_place_after_games(phone):
     said = [rows.nth(i).locator(".tie-break").count() for i in range(4)]
     assert said == [0, 1, 0, 1]
     expect(rows.nth(1).locator(".tie-break")).to_have_text("tie-break: entry order")
+
+
+# -- The board on the wall ------------------------------------------------------------------
+
+try:
+    import zxingcpp
+except ImportError:                     # in the test extras (pyproject.toml): CI must have it
+    if os.environ.get("CI"):
+        raise
+    zxingcpp = None
+
+# A screenshot's PNG turned into grey levels, one byte a pixel, by the browser itself (a blank
+# page of its own: the companion's pages allow no data: image), for zxing-cpp to read.
+GREY = """async (png) => {
+  const bytes = Uint8Array.from(atob(png), c => c.charCodeAt(0));
+  const image = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+  const canvas = new OffscreenCanvas(image.width, image.height), drawn = canvas.getContext("2d");
+  drawn.drawImage(image, 0, 0);
+  const rgba = drawn.getImageData(0, 0, image.width, image.height).data;
+  const grey = new Uint8Array(image.width * image.height);
+  for (let i = 0; i < grey.length; i++) grey[i] = (299 * rgba[4 * i] + 587 * rgba[4 * i + 1] + 114 * rgba[4 * i + 2]) / 1000;
+  let text = "";
+  for (let i = 0; i < grey.length; i += 32768) text += String.fromCharCode(...grey.subarray(i, i + 32768));
+  return [image.width, image.height, btoa(text)];
+}"""
+
+
+def qr_codes_seen(page) -> list[str]:
+    """What zxing-cpp reads in a screenshot of the page as the screen shows it (what a phone's
+    camera pointed at the wall would see)."""
+    blank = page.context.new_page()
+    try:
+        width, height, grey = blank.evaluate(GREY, base64.b64encode(page.screenshot()).decode())
+    finally:
+        blank.close()
+    image = zxingcpp.ImageView(base64.b64decode(grey), width, height, zxingcpp.ImageFormat.Lum)
+    return [code.text for code in zxingcpp.read_barcodes(image)]
+
+
+# Everything on the board inside the screen: [what, its right and bottom edges] past them.
+OFF_SCREEN = """() => [...document.querySelectorAll(
+    "h1, .qr svg, .board-join p, .board-round h2, .board-tables li, .board-standings h2, [data-testid=standings] tr")]
+  .map(e => [e.textContent.trim().slice(0, 30), e.getBoundingClientRect()])
+  .filter(([, box]) => box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5 || box.left < 0 || box.top < 0)
+  .map(([text, box]) => `${text}: ${Math.round(box.right)} x ${Math.round(box.bottom)}`)"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768), (1920, 1080)], ids=lambda s: "x".join(map(str, s)))
+def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, server, tournament, size):
+    """Issue 22: at 1280x720 the QR code was cropped to one corner, ranks 7-8 of eight fell off a
+    screen that cannot scroll, "Gianmari/a" broke, the points were drawn smaller than the other
+    figures at 1920 and finished tables were faded. Now, in Italian (the longest words) and in
+    English: every table and every row of sixteen on the screen without scrolling, no word
+    broken, the QR code read back as the tournament's address, the points as large as the rest,
+    and axe-core finds nothing, the contrast of finished tables included."""
+    if zxingcpp is None:
+        pytest.skip("zxing-cpp is not installed (pip install -e '.[test]')")
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    page = context.new_page()
+    try:
+        for lang in ("it", "en"):
+            page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
+            expect(page.locator('[data-testid="board-tables"] li')).to_have_count(8)
+            expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(16)
+            expect(page.locator(".board-tables li.over")).to_have_count(5)
+            assert page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]") \
+                == [width, height], lang
+            assert page.evaluate(OFF_SCREEN) == [], lang
+            assert page.evaluate(BROKEN_WORDS) == [], lang
+            assert page.evaluate(SPILLING) == [], lang
+            assert qr_codes_seen(page) == [f"{server}/tournaments/{tournament}"], lang
+            sizes = page.evaluate("""() => [...document.querySelectorAll("[data-testid=standings] tbody tr:first-child td")]
+                .map(td => parseFloat(getComputedStyle(td).fontSize))""")
+            assert sizes[1] >= max(sizes), sizes        # the points (td 2) no smaller than the rest
+            if Axe is not None:
+                violations = Axe().run(page).response["violations"]
+                assert [f"{v['id']} ({v['impact']})" for v in violations
+                        if v["impact"] in ("moderate", "serious", "critical")] == [], lang
+    finally:
+        context.close()
