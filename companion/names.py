@@ -1,7 +1,9 @@
-"""Who sits at a table: how long a name may be, when two names are the same player, and what
-a PIN is. Written once, here, for every door that takes a name or a PIN: the new match and
-player pages (their forms), the JSON API, the tournaments, and the store, which finds a player
-by the same key that makes two names the same.
+"""Who sits at a table: how long a name may be, when two names are the same player, what a PIN
+is, and how a name is written where its box is too narrow for it (``short_form``,
+``one_line_form``: the pages never break a name inside a word). Written once, here, for every
+door that takes a name or a PIN: the new match and player pages (their forms), the JSON API,
+the tournaments, and the store, which finds a player by the same key that makes two names the
+same.
 
 Plain Python below the store and the model, so that each of them may read it. The JSON API and
 the tournaments refuse in the words below; the pages say it in their own (``web/forms.py``), at
@@ -88,3 +90,93 @@ def all_different(names: Iterable[str]) -> bool:
 def valid_pin(text: Any) -> bool:
     """A PIN: PIN_MIN to PIN_MAX digits, nothing else."""
     return isinstance(text, str) and re.fullmatch(PIN_PATTERN, text) is not None
+
+
+# -- A name in a narrow column -----------------------------------------------------------------
+# How wide a letter is drawn in bold, in em (the font's size): a rough measure, on the wide side
+# of the fonts phones use (DejaVu Sans Bold, the widest of them, measured; Roboto and San
+# Francisco are narrower), so that a name said to fit does.
+_NARROW, _MIDDLE, _WIDE = frozenset(" iljIJ.,'’|!:;"), frozenset("frt-()"), frozenset("mwMW")
+
+
+def _letter_width(char: str) -> float:
+    base = unicodedata.normalize("NFD", char)[0]       # é is as wide as e
+    if base in _NARROW:
+        return 0.38
+    if base in _MIDDLE:
+        return 0.5
+    if base in _WIDE:
+        return 1.05
+    if not base.isascii():
+        return 1.0                                     # another script: as wide as an M
+    return 0.85 if base.isupper() or base.isdigit() else 0.72
+
+
+def text_width(text: str) -> float:
+    """How wide ``text`` is drawn in bold, in em, about.
+
+    >>> round(text_width("Luca"), 2), round(text_width("Massimiliana"), 2)
+    (3.01, 7.94)
+    """
+    return sum(_letter_width(char) for char in text)
+
+
+def line_pieces(name: str) -> list[str]:
+    """What a browser may put on lines of their own: the words, and the parts of a hyphenated
+    word, each hyphen kept with the part before it.
+
+    >>> line_pieces("Jean-Baptiste de la Tour")
+    ['Jean-', 'Baptiste', 'de', 'la', 'Tour']
+    """
+    return [piece for piece in re.split(r" |(?<=-)", name) if piece]
+
+
+def short_form(name: str, room: float) -> str | None:
+    """The name as it is written in a box ``room`` em wide that must not break a word: None when
+    each of its pieces (``line_pieces``) fits as it is, otherwise each piece too wide cut to
+    what fits with a full stop, as an abbreviation is written ("Bartolomeo" -> "Barto."). The
+    page shows the whole name too, to a screen reader and on a tap.
+
+    >>> short_form("Anna Maria", 4) is None
+    True
+    >>> short_form("Bartolomeo Giangiacomo", 4), short_form("Massimiliana", 5.5)
+    ('Barto. Giang.', 'Massimi.')
+    >>> short_form("Jean-Baptiste", 4), short_form("Jean-Baptiste", 2), short_form("Ugo", 0.5)
+    ('Jean-Bapti.', 'Je.-Ba.', 'U.')
+    """
+    pieces = name.split(" ")
+    if all(text_width(piece) <= room for piece in line_pieces(name)):
+        return None
+    return " ".join("".join(_cut(part, room) for part in line_pieces(word)) for word in pieces)
+
+
+def one_line_form(name: str, room: float) -> str | None:
+    """The name as it is written on one line ``room`` em wide (the board on the wall, where a
+    name on two lines would push its last rows off the screen): None when it fits whole,
+    otherwise its first piece (``line_pieces``) and the initials of the others, the first cut
+    short as well if even that does not fit.
+
+    >>> one_line_form("Anna Maria", 8) is None
+    True
+    >>> one_line_form("Bartolomeo Giangiacomo", 9), one_line_form("Jean-Baptiste", 5)
+    ('Bartolomeo G.', 'Jean-B.')
+    >>> one_line_form("Mariagrazia Lombardozzi", 6)
+    'Maria. L.'
+    """
+    if text_width(name) <= room:
+        return None
+    first, *others = line_pieces(name)
+    rest = ""
+    for piece, before in zip(others, [first, *others]):
+        rest += ("" if before.endswith("-") else " ") + piece[0] + "." + ("-" if piece.endswith("-") else "")
+    return _cut(first, room - text_width(rest)) + rest
+
+
+def _cut(piece: str, room: float) -> str:
+    """One piece of a name, cut (with a full stop) to fit ``room`` em; at least its first letter."""
+    if text_width(piece) <= room:
+        return piece
+    kept, end = piece.rstrip("-"), "." + piece[len(piece.rstrip("-")):]     # "Jean-" -> "J.-"
+    while len(kept) > 1 and text_width(kept + end) > room:
+        kept = kept[:-1]
+    return kept + end

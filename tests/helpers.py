@@ -166,3 +166,45 @@ def phone_context(browser, server: str, scripts: bool = True, locale: str = "en-
     or without."""
     return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale=locale,
                                is_mobile=True, base_url=server, java_script_enabled=scripts)
+
+
+# -- What a browser test measures on a page (scripts for Playwright's page.evaluate) -------------
+
+# Every word of the page's visible text (a hyphenated word counts as its parts, as a browser
+# may break after a hyphen) that is drawn on more than one line: broken inside. Text a screen
+# reader alone reads (.visually-hidden) and addresses (which may break anywhere) are left out.
+BROKEN_WORDS = r"""() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(".visually-hidden, script, style, textarea, svg, noscript")) continue;
+    if (getComputedStyle(parent).wordBreak === "break-all") continue;
+    for (const word of node.data.matchAll(/[^\s\-–]+-?/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1 && !word[0].includes("/")) broken.push(`"${word[0]}" in <${parent.tagName.toLowerCase()} class="${parent.className}">`);
+    }
+  }
+  return broken;
+}"""
+
+# Every box whose content is wider than the box itself: cut off (overflow hidden, an ellipsis)
+# or spilling over what is beside it. Fields scroll their own text; text for screen readers
+# only is 1 px wide on purpose; a table of figures may scroll sideways in its own box (as WCAG
+# allows a data table), never the page.
+SPILLING = """() => {
+  const spilling = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const style = getComputedStyle(e);
+    if (style.display === "none" || style.display === "inline" || style.display === "contents") continue;
+    if (e.closest(".visually-hidden, svg, input, select, textarea")) continue;
+    // A table of figures scrolls in its own box (nothing cut off): only these may.
+    if (e.matches(".table-scroll, #record") && style.overflowX === "auto") continue;
+    if (e.scrollWidth > e.clientWidth + 1)
+      spilling.push(`<${e.tagName.toLowerCase()} class="${e.className}"> ${e.scrollWidth} > ${e.clientWidth}: ${e.textContent.trim().slice(0, 40)}`);
+  }
+  return spilling;
+}"""

@@ -217,6 +217,9 @@ class Row:
     ``head_to_head`` holds the match points earned in the mini-league of the entrants level on
     match points. ``buchholz`` is None outside a Swiss. ``decided_by`` names the criterion that
     put this row below the row above it (one of TIE_BREAKS), or None for the first row.
+    ``tie_break`` is what the pages say of it: ``decided_by`` where a tie-break, not the match
+    points, put this row below the one above after one of the two has played; None otherwise.
+    Before any game every row is below the one above by its seed alone, which tells nothing.
     """
 
     entrant: Hashable
@@ -232,6 +235,7 @@ class Row:
     buchholz: int | None = None
     head_to_head: int = 0
     decided_by: str | None = None
+    tie_break: str | None = None
 
 
 def standings(entrants: Sequence[Hashable], games: Sequence[Game],
@@ -303,4 +307,6 @@ def standings(entrants: Sequence[Hashable], games: Sequence[Game],
     ordered = sorted(rows.values(), key=key)
     for above, row in zip(ordered, ordered[1:]):
         row.decided_by = next(name for name, x, y in zip(TIE_BREAKS, key(above), key(row)) if x != y)
+        if row.decided_by != "points" and (above.played or row.played):
+            row.tie_break = row.decided_by
     return ordered

@@ -60,9 +60,10 @@ def join_url() -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def qr_svg(url: str) -> str:
-    """The QR code of an address, drawn once."""
-    return segno.make(url, error="m").svg_inline(scale=5, dark="#1d1d1b", light="#fffdf5")
+def qr_svg(url: str, scalable: bool = False) -> str:
+    """The QR code of an address, drawn once: 5 px a module, or ``scalable``, with a viewBox and
+    no size of its own, as large as the page's CSS draws it whole (the board on the wall)."""
+    return segno.make(url, error="m").svg_inline(scale=5, omitsize=scalable, dark="#1d1d1b", light="#fffdf5")
 
 
 FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP")

@@ -168,7 +168,7 @@ def test_two_phones_on_one_version_of_a_pin_match_each_see_their_own(app, made, 
                 may_record = {client: 'data-testid="remove-after-end"' in html for client, html in seen.items()}
                 assert all('data-testid="after-end"' in html for html in seen.values())
             assert may_record == {watching: False, recording: True}
-            hands = [re.search(r'<ol class="hands".*?</ol>', html, re.S)[0] for html in seen.values()]
+            hands = [re.search(r'<ol class="hands[ "].*?</ol>', html, re.S)[0] for html in seen.values()]
             assert hands[0] == hands[1]
 
 

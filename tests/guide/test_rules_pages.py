@@ -204,7 +204,7 @@ def test_the_figures_of_the_bonuses_are_the_scorings(client):
         assert f"it scores both runs, {points(rules, suit, 'scalette')} points" in said
     assert "as far as the 6: 5 points at most" in text(read(client, "/rules/napola?deck=36"))
     said = text(read(client, "/rules/piva"))
-    assert "The two of clubs costs the side that takes it 5 points: a total can go below 0." in said
+    assert "The Two of clubs costs the side that takes it 5 points: a total can go below 0." in said
 
 
 def test_declarations_show_what_each_scores(client):
@@ -313,7 +313,7 @@ def test_every_variant_page_speaks_each_language(client):
         said = text(read(client, "/rules/napola", lang))
         assert words in said and "Scopa con Napola" in said
     assert "I punti di una mano" in text(read(client, "/rules/classica", "it"))
-    assert "Les points d'une manche" in text(read(client, "/rules/classica", "fr"))
+    assert "Les points d’une manche" in text(read(client, "/rules/classica", "fr"))
 
 
 def test_the_facts_need_no_flask():

@@ -52,18 +52,19 @@ def test_the_poll_fragment_is_one_short_line_per_hand(client):
         while len(client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]) < count:
             client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
         sizes[count] = len(client.get(f"/matches/{match_id}/poll?since=0").data)
-    # Bytes a hand, before compression: its line in the list (with the sides' names) and its
-    # point on each side's line of the chart.
-    assert (sizes[101] - sizes[1]) / 100 < 170
+    # Bytes a hand, before compression: its line in the list (with the sides' names, each side's
+    # name and points in a box of their own, so that a line wraps between sides: issue 22) and
+    # its point on each side's line of the chart. About 235 with two sides.
+    assert (sizes[101] - sizes[1]) / 100 < 250
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert page.count('class="breakdown"') == 1             # the last hand's, not every hand's
+    assert page.count('<table class="breakdown per-side"') == 1             # the last hand's, not every hand's
 
 
 def test_a_hands_page_shows_its_points_and_the_way_to_change_it(client):
     match_id = new_match(client, target=1000)
     hand = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).get_json()["hand"]
     page = client.get(f"/matches/{match_id}/hands/{hand['id']}").get_data(as_text=True)
-    assert "Hand 1" in page and 'class="breakdown"' in page
+    assert "Hand 1" in page and '<table class="breakdown per-side"' in page
     assert f"/matches/{match_id}/hands/{hand['id']}/edit" in page
     assert f"/matches/{match_id}/hands/{hand['id']}/delete" in page
     assert client.get(f"/matches/{match_id}/hands/{hand['id'] + 1}").status_code == 404

@@ -520,7 +520,10 @@ def test_history_rows_name_each_side(client):
     match_id = create(client)
     client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert re.search(r"<b>1</b> <span>Anna 5 · Bruno 0</span> <i>→ 5 – 0</i>", page)
+    line = re.search(r'<li id="hand-\d+" data-number="1">(.*?)</li>', page)[1]
+    assert re.sub(r"<[^>]+>", "", line) == "1 Anna 5 · Bruno 0 → 5 – 0"
+    # Each side's name and points kept together: a line of the list wraps between the sides.
+    assert '<span>Anna <strong>5</strong></span>' in line
 
 
 def test_a_name_too_long_is_said_not_cut_without_a_word(client):

@@ -417,3 +417,19 @@ def test_every_row_names_a_known_tie_break():
     check_figures(rows, entrants, games)
     keys = [(r.match_points, r.head_to_head, r.difference, r.scored, r.buchholz) for r in rows]
     assert [k[0] for k in keys] == sorted((k[0] for k in keys), reverse=True)
+
+
+def test_a_tie_break_is_said_only_where_it_decided_a_place_after_games():
+    """Issue 22: before any game every row is below the one above by its seed alone, and the
+    pages said "tie-break: entry order" on each. A tie-break is said (``tie_break``) only where
+    it put a row below the one above after one of the two had played."""
+    before = standings(["A", "B", "C", "D"], [])
+    assert [r.decided_by for r in before] == [None, "seed", "seed", "seed"]
+    assert [r.tie_break for r in before] == [None] * 4
+    # A beat B; C and D have not played: C above D by its seed alone, D above B on difference.
+    rows = standings(["A", "B", "C", "D"], [("A", "B", 11, 5, "A")])
+    assert [(r.entrant, r.decided_by, r.tie_break) for r in rows] == [
+        ("A", None, None), ("C", "points", None), ("D", "seed", None), ("B", "difference", "difference")]
+    # Everything level after a draw: the seed decided, and is said.
+    rows = standings(["B", "A", "C"], [("A", "B", 5, 5, None), ("A", "C", 11, 5, "A"), ("B", "C", 11, 5, "B")])
+    assert [(r.entrant, r.tie_break) for r in rows] == [("B", None), ("A", "seed"), ("C", None)]

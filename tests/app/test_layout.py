@@ -1,0 +1,297 @@
+"""Layouts that hold (issue 22): long names as players type them never break inside a word on a
+360 px phone, the per-side columns stay in line whatever the names, and a name cut short to fit
+is whole for a screen reader and on a tap; a tournament's pages hold at 360 px in each language
+and say a tie-break only where it decided a place; the board fits a wall screen of any common
+size, its QR code whole (read back from a screenshot with zxing-cpp). One browser and one server
+for the module (the ``browser`` and ``server`` fixtures: tests/conftest.py)."""
+
+import base64
+import os
+
+import pytest
+
+from helpers import BROKEN_WORDS, SPILLING
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:                     # as tests/app/test_accessibility.py: CI must have it
+    if os.environ.get("CI"):
+        raise
+    Axe = None
+
+pytestmark = pytest.mark.browser
+
+# Long names as players type them: two words, a hyphen, twelve letters in one word.
+LONG = ["Jean-Baptiste", "Bartolomeo Giangiacomo", "Massimiliana", "Amélie"]
+
+@pytest.fixture(scope="module")
+def phone(browser, server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  is_mobile=True, base_url=server)
+    yield context.new_page()
+    context.close()
+
+
+def new_match(page, hand=True, **match):
+    """A match made through the JSON API with, unless ``hand`` is false, one hand: the first
+    side takes the denari and a scopa, the second the coppe, the last the rest."""
+    match_id = page.request.post("/api/v1/matches", data={"first_dealer": 0, **match}).json()["id"]
+    if hand:
+        sides = len(match.get("players") or match["teams"])
+        suits = ["d", "c", "s", "b"][:sides - 1]
+        piles = [[f"{v}{s}" for v in range(1, 11)] for s in suits]
+        piles.append([f"{v}{s}" for s in "dcsb"[sides - 1:] for v in range(1, 11)])
+        answer = page.request.post(f"/api/v1/matches/{match_id}/hands",
+                                   data={"piles": piles, "sweeps": [1] + [0] * (sides - 1)})
+        assert answer.status == 201, answer.text()
+    return match_id
+
+
+@pytest.fixture(scope="module")
+def long_names(phone):
+    """Matches of two, three and four sides and of two teams, named as LONG."""
+    return {
+        "two": new_match(phone, players=LONG[1:3]),
+        "three": new_match(phone, players=LONG[:3]),
+        "four": new_match(phone, players=LONG),
+        "teams": new_match(phone, teams=[{"name": "Massimiliana e Amélie", "players": [LONG[2], LONG[3]]},
+                                         {"name": "Gli Scatenati", "players": LONG[:2]}]),
+    }
+
+
+def test_long_names_never_break_inside_a_word_at_360_px(phone, long_names):
+    page = phone
+    hand = page.request.get(f"/api/v1/matches/{long_names['four']}").json()["hands"][0]["id"]
+    players = {p["name"]: p["id"] for p in page.request.get("/api/v1/players?limit=500").json()["players"]}
+    paths = ["/", "/players", f"/players/{players[LONG[1]]}", f"/matches/{long_names['four']}/hands/{hand}",
+             f"/matches/{long_names['four']}/hands/{hand}/delete", f"/matches/{long_names['four']}/join",
+             f"/referee/primiera?match={long_names['four']}", f"/referee/claim?match={long_names['two']}"]
+    for match_id in long_names.values():
+        paths += [f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
+                  f"/matches/{match_id}/hands/new?mode=tallies"]
+    broken = {}
+    for path in paths:
+        page.goto(path)
+        if "/hands/new" in path:        # something entered: the preview shows the breakdown
+            if "tallies" in path:
+                page.fill("#t_cards_0", "14")
+            else:
+                page.locator('.tile[data-card="7d"]').click()
+            expect(page.locator("#preview > p.hint")).to_have_count(0)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, path
+        broken[path] = page.evaluate(BROKEN_WORDS)
+    assert {path: words for path, words in broken.items() if words} == {}
+
+
+def test_four_players_counts_read_as_a_grid_each_field_under_its_name(phone, long_names):
+    """The counts form of four players at 360 px: a column per side under its name (cut short
+    where it must be), every count's four fields on one line, each under its side's name."""
+    page = phone
+    page.goto(f"/matches/{long_names['four']}/hands/new?mode=tallies")
+    heads = page.locator(".tally-name")
+    expect(heads).to_have_count(4)
+    for count in ("cards", "coins"):
+        fields = [page.locator(f"#t_{count}_{i}").bounding_box() for i in range(4)]
+        assert len({round(box["y"]) for box in fields}) == 1, count           # one line
+        for i, box in enumerate(fields):
+            head = heads.nth(i).bounding_box()
+            assert abs((head["x"] + head["width"] / 2) - (box["x"] + box["width"] / 2)) < 2
+    # A name too wide for its column: cut short, whole for a screen reader and on a tap.
+    short = page.locator(".tally-grid").get_by_role("button", name=LONG[1])
+    shown = short.locator("[aria-hidden=true]").text_content()
+    assert shown.endswith(".") and len(shown) < len(LONG[1]), shown       # "Bartol. Giang."
+    bubble = page.locator(".full-name:popover-open")
+    expect(bubble).to_have_count(0)
+    short.click()
+    expect(bubble).to_have_text(LONG[1])
+    expect(bubble).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(bubble).to_have_count(0)
+    # A name that fits is written whole, with no button.
+    expect(page.locator(".tally-name").nth(3)).to_have_text(LONG[3])
+    expect(page.locator(".tally-name").nth(3).locator("button")).to_have_count(0)
+
+
+def test_the_scores_stay_in_line_whatever_the_names(phone, long_names):
+    """The scoreboard's points, and the points of each line of a hand's breakdown, are in line
+    across the sides, a name on one line or on two."""
+    page = phone
+    page.goto(f"/matches/{long_names['four']}")
+    tops = [page.locator(f'[data-testid="total-{i}"]').bounding_box()["y"] for i in range(4)]
+    assert round(tops[0]) == round(tops[1]) and round(tops[2]) == round(tops[3]), tops
+    rows = page.locator(".breakdown tbody tr:nth-child(2), .breakdown tfoot tr:nth-child(2)")
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td")
+        assert len({round(cells.nth(j).bounding_box()["y"]) for j in range(4)}) == 1
+
+
+def test_names_cut_short_are_clean_for_axe(phone, long_names):
+    """The pages where names are cut short (a button and its bubble in a column's header): no
+    violation axe-core calls moderate, serious or critical (tests/app/test_accessibility.py)."""
+    if Axe is None:
+        pytest.skip("axe-playwright-python is not installed (pip install -e '.[test]')")
+    page = phone
+    found = {}
+    for path in [f"/matches/{long_names['four']}", f"/matches/{long_names['three']}/hands/new?mode=tallies",
+                 f"/matches/{long_names['four']}/hands/new?mode=tallies"]:
+        page.goto(path)
+        assert page.locator(".short-name").count() > 0, path
+        violations = Axe().run(page).response["violations"]
+        found[path] = [f"{v['id']} ({v['impact']})" for v in violations
+                       if v["impact"] in ("moderate", "serious", "critical")]
+    assert {path: v for path, v in found.items() if v} == {}
+
+
+# Sixteen entrants as a club writes them: long names, a hyphen, and short ones.
+ENTRANTS = ["Gianmaria", "Francesca", *LONG, "Luca", "Sara", "Paolo", "Elena", "Mariagrazia Lombardozzi",
+            "Pierfrancesco", "Anna", "Bruno", "Carla", "Dario"]
+
+
+def play_round(page, tournament_id, tables=None):
+    """The tournament's next round started, and ``tables`` of its tables (all by default)
+    played to the end: the first-named entrant takes every card, with a scopa (5 to 0, over at
+    3)."""
+    answer = page.request.post(f"/api/v1/tournaments/{tournament_id}/rounds", data={})
+    assert answer.status in (200, 201), answer.text()
+    everyone = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+    for table in answer.json()["rounds"][-1]["tables"][:tables]:
+        played = page.request.post(f"/api/v1/matches/{table['match']}/hands",
+                                   data={"piles": [everyone, []], "sweeps": [1, 0]})
+        assert played.status == 201, played.text()
+
+
+@pytest.fixture(scope="module")
+def tournament(phone):
+    """A Swiss of sixteen, its first round started and five of its eight tables played."""
+    made = phone.request.post("/api/v1/tournaments", data={
+        "name": "Torneo di primavera del Circolo", "format": "swiss", "rounds": 4,
+        "entrants": ENTRANTS, "options": {"target": 3}}).json()
+    play_round(phone, made["id"], tables=5)
+    return made["id"]
+
+
+@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
+    """Issue 22: at 360 px the tournament's page was 398 px wide in Italian, "Stampa gli
+    accoppiamenti" and the standings' last columns cut off, and "Francesc/a" split."""
+    page = phone
+    found = {}
+    for path in (f"/tournaments/{tournament}", f"/tournaments/{tournament}/standings",
+                 f"/tournaments/{tournament}/pairings"):
+        page.goto(f"/lang/{lang}?next={path}")
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        problems = [f"page {width} px wide"] if width > 360 else []
+        problems += page.evaluate(BROKEN_WORDS) + page.evaluate(SPILLING)
+        if problems:
+            found[path] = problems
+    assert found == {}
+    page.goto(f"/lang/{lang}?next=/tournaments/{tournament}")
+    for column in range(1, 7):                          # every column of the standings on screen
+        box = page.locator(f'[data-testid="standings"] thead th:nth-child({column})').bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360, column
+
+
+def test_a_tie_break_is_said_only_where_it_decided_a_place_after_games(phone):
+    """Before any game every row said "tie-break: entry order". Now nothing is said until games
+    are played; then only where a tie-break put a row below the one above."""
+    page = phone
+    page.goto("/lang/en")
+    made = page.request.post("/api/v1/tournaments", data={
+        "name": "Giovedì", "format": "round-robin", "entrants": ["Anna", "Bruno", "Carla", "Dario"],
+        "options": {"target": 3}}).json()
+    for path in (f"/tournaments/{made['id']}", f"/tournaments/{made['id']}/standings",
+                 f"/tournaments/{made['id']}/board"):
+        page.goto(path)
+        expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(4)
+        expect(page.locator(".tie-break")).to_have_count(0)
+    play_round(page, made["id"])
+    # Round 1: two winners at 5 to 0, two losers at 0 to 5, level on everything else: the seed
+    # (the entry order) decides between each two, and is said on rows 2 and 4 only.
+    page.goto(f"/tournaments/{made['id']}")
+    rows = page.locator('[data-testid="standings"] tbody tr')
+    said = [rows.nth(i).locator(".tie-break").count() for i in range(4)]
+    assert said == [0, 1, 0, 1]
+    expect(rows.nth(1).locator(".tie-break")).to_have_text("tie-break: entry order")
+
+
+# -- The board on the wall ------------------------------------------------------------------
+
+try:
+    import zxingcpp
+except ImportError:                     # in the test extras (pyproject.toml): CI must have it
+    if os.environ.get("CI"):
+        raise
+    zxingcpp = None
+
+# A screenshot's PNG turned into grey levels, one byte a pixel, by the browser itself (a blank
+# page of its own: the companion's pages allow no data: image), for zxing-cpp to read.
+GREY = """async (png) => {
+  const bytes = Uint8Array.from(atob(png), c => c.charCodeAt(0));
+  const image = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+  const canvas = new OffscreenCanvas(image.width, image.height), drawn = canvas.getContext("2d");
+  drawn.drawImage(image, 0, 0);
+  const rgba = drawn.getImageData(0, 0, image.width, image.height).data;
+  const grey = new Uint8Array(image.width * image.height);
+  for (let i = 0; i < grey.length; i++) grey[i] = (299 * rgba[4 * i] + 587 * rgba[4 * i + 1] + 114 * rgba[4 * i + 2]) / 1000;
+  let text = "";
+  for (let i = 0; i < grey.length; i += 32768) text += String.fromCharCode(...grey.subarray(i, i + 32768));
+  return [image.width, image.height, btoa(text)];
+}"""
+
+
+def qr_codes_seen(page) -> list[str]:
+    """What zxing-cpp reads in a screenshot of the page as the screen shows it (what a phone's
+    camera pointed at the wall would see)."""
+    blank = page.context.new_page()
+    try:
+        width, height, grey = blank.evaluate(GREY, base64.b64encode(page.screenshot()).decode())
+    finally:
+        blank.close()
+    image = zxingcpp.ImageView(base64.b64decode(grey), width, height, zxingcpp.ImageFormat.Lum)
+    return [code.text for code in zxingcpp.read_barcodes(image)]
+
+
+# Everything on the board inside the screen: [what, its right and bottom edges] past them.
+OFF_SCREEN = """() => [...document.querySelectorAll(
+    "h1, .qr svg, .board-join p, .board-round h2, .board-tables li, .board-standings h2, [data-testid=standings] tr")]
+  .map(e => [e.textContent.trim().slice(0, 30), e.getBoundingClientRect()])
+  .filter(([, box]) => box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5 || box.left < 0 || box.top < 0)
+  .map(([text, box]) => `${text}: ${Math.round(box.right)} x ${Math.round(box.bottom)}`)"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768), (1920, 1080)], ids=lambda s: "x".join(map(str, s)))
+def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, server, tournament, size):
+    """Issue 22: at 1280x720 the QR code was cropped to one corner, ranks 7-8 of eight fell off a
+    screen that cannot scroll, "Gianmari/a" broke, the points were drawn smaller than the other
+    figures at 1920 and finished tables were faded. Now, in Italian (the longest words) and in
+    English: every table and every row of sixteen on the screen without scrolling, no word
+    broken, the QR code read back as the tournament's address, the points as large as the rest,
+    and axe-core finds nothing, the contrast of finished tables included."""
+    if zxingcpp is None:
+        pytest.skip("zxing-cpp is not installed (pip install -e '.[test]')")
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    page = context.new_page()
+    try:
+        for lang in ("it", "en"):
+            page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
+            expect(page.locator('[data-testid="board-tables"] li')).to_have_count(8)
+            expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(16)
+            expect(page.locator(".board-tables li.over")).to_have_count(5)
+            assert page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]") \
+                == [width, height], lang
+            assert page.evaluate(OFF_SCREEN) == [], lang
+            assert page.evaluate(BROKEN_WORDS) == [], lang
+            assert page.evaluate(SPILLING) == [], lang
+            assert qr_codes_seen(page) == [f"{server}/tournaments/{tournament}"], lang
+            sizes = page.evaluate("""() => [...document.querySelectorAll("[data-testid=standings] tbody tr:first-child td")]
+                .map(td => parseFloat(getComputedStyle(td).fontSize))""")
+            assert sizes[1] >= max(sizes), sizes        # the points (td 2) no smaller than the rest
+            if Axe is not None:
+                violations = Axe().run(page).response["violations"]
+                assert [f"{v['id']} ({v['impact']})" for v in violations
+                        if v["impact"] in ("moderate", "serious", "critical")] == [], lang
+    finally:
+        context.close()
