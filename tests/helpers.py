@@ -200,7 +200,7 @@ SPILLING = """() => {
   for (const e of document.querySelectorAll("body *")) {
     const style = getComputedStyle(e);
     if (style.display === "none" || style.display === "inline" || style.display === "contents") continue;
-    if (e.closest(".visually-hidden, svg, input, select, textarea")) continue;
+    if (e.closest(".visually-hidden, .label-hidden > label, svg, input, select, textarea")) continue;
     // A table of figures scrolls in its own box (nothing cut off): only these may.
     if (e.matches(".table-scroll, #record") && style.overflowX === "auto") continue;
     if (e.scrollWidth > e.clientWidth + 1)
