@@ -193,6 +193,21 @@ def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360, column
 
 
+
+@pytest.mark.parametrize("path", ["/tournaments/{id}/standings", "/players"])
+def test_names_in_a_table_never_become_a_tower_of_letters_with_text_at_200(phone, tournament, path):
+    """With the root font at 200%, the standings' names were one or two letters a line
+    ("G/ia/n/m/a/ri/a"): the table fitted the screen by breaking every name. Now a name keeps
+    its words whole and the table scrolls sideways in its own box."""
+    page = phone
+    page.goto(f"/lang/fr?next={path.format(id=tournament)}")
+    page.evaluate("document.documentElement.style.fontSize ="
+                  " 2 * parseFloat(getComputedStyle(document.documentElement).fontSize) + 'px'")
+    words = {word for name in ENTRANTS for word in name.replace("-", "- ").split()}
+    broken = [b for b in page.evaluate(BROKEN_WORDS) if b.split('"')[1] in words]
+    assert broken == []
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+
 def test_a_tie_break_is_said_only_where_it_decided_a_place_after_games(phone):
     """Before any game every row said "tie-break: entry order". Now nothing is said until games
     are played; then only where a tie-break put a row below the one above."""
