@@ -148,6 +148,7 @@ def optimise(path: Path) -> None:
 
 
 def take(browser, base: str, ids: dict, folder: Path) -> None:
+    from playwright.sync_api import expect
     pair, teams, tournament = ids["pair"], ids["teams"], ids["tournament"]
     phone = browser.new_context(base_url=base, **PHONE)
     page = phone.new_page()
@@ -162,7 +163,8 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     for card in ("1d", "3d", "7d", "10d", "7c", "6c", "2s", "7s", "9s", "4b", "5b", "8b"):
         page.locator(f'.tile[data-card="{card}"]').tap()
     page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()
-    page.wait_for_selector('[data-testid="preview-totals"]')
+    expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("12 cards, 4 coins")
+    expect(page.locator("#preview")).to_contain_text("Scope 1 to 0")      # the last tap's preview
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, folder / "hand-by-cards.png")
     side_by_side(browser, scratch, folder / "hand-by-cards.png", folder / "match-and-hand.png")
