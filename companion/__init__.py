@@ -29,7 +29,7 @@ def restore_limit(database: str) -> int:
     """The largest restore taken: 200 MiB, or twice the store as it was at start-up if that is
     more, so that a store can always be restored from its own backup, with room to have grown
     since; plus 64 KiB for the form around the file. (A larger backup of another store: copy it
-    over the store's file while the companion is stopped, README says how.) It is also the
+    over the store's file while the companion is stopped, docs/running.md says how.) It is also the
     largest body waitress takes (``listening.waitress_options``)."""
     try:
         size = os.path.getsize(database)

@@ -18,7 +18,7 @@ from companion.table.forms import NewMatchForm
 
 # The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
 # fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many
-# (README, "Fuzzing"); a failure it finds becomes a plain test. (tests/conftest.py loads the
+# (docs/development.md, "Fuzzing"); a failure it finds becomes a plain test. (tests/conftest.py loads the
 # Hypothesis profile that follows from it.)
 FUZZ = int(os.environ.get("SCOPA_FUZZ") or 0)
 

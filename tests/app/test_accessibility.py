@@ -52,7 +52,7 @@ FOUR_NIL = {"tallies": [tallies(22, 6, True, True, 0), tallies(18, 4, False, Fal
 
 @pytest.fixture(scope="module")
 def made(server):
-    """The matches the pages show, made through the JSON API (README, "The JSON API"): their
+    """The matches the pages show, made through the JSON API (docs/api.md): their
     ids, a hand's, and the server's address."""
     def match(**body):
         return api(server, "/matches", {"first_dealer": 0, **body})["id"]

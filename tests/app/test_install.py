@@ -41,8 +41,8 @@ def test_the_installed_flask_has_what_the_companion_relies_on(app):
 
 @pytest.mark.parametrize("extra", [None, "test"])
 def test_every_dependency_installed_is_one_pyproject_allows(extra):
-    """The suite runs on versions pyproject.toml allows (a lowest-versions run: README,
-    "Test it")."""
+    """The suite runs on versions pyproject.toml allows (a lowest-versions run: docs/development.md,
+    "Tests")."""
     for name, requirement in requirements(extra).items():
         assert requirement.specifier.contains(version(name), prereleases=True), (name, version(name))
 
@@ -99,5 +99,27 @@ def test_reinstalling_keeps_every_match(tmp_path, wheel):
     try:
         with urllib.request.urlopen(f"{base}/api/v1/matches/{match_id}") as answer:
             assert json.load(answer)["sides"][0]["name"] == "Anna"
+    finally:
+        stop(process)
+
+
+def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wheel):
+    """What ``pipx install .`` installs (docs/running.md, "With pipx"): the command, and a
+    companion that serves its pages, their files and every language from inside the package."""
+    import zipfile
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for lang in ("it", "en", "fr"):
+        assert f"companion/translations/{lang}/LC_MESSAGES/messages.mo" in names
+    assert {"companion/templates/base.html", "companion/static/companion.css"} <= names
+    command = install(tmp_path / "venv", wheel)
+    base, process = serve(command, tmp_path / "home")
+    try:
+        request = urllib.request.Request(base + "/", headers={"Accept-Language": "fr"})
+        with urllib.request.urlopen(request) as answer:
+            page = answer.read().decode()
+        assert "<title>Parties" in page
+        stylesheet = page.split('href="/static/companion.css', 1)[1].split('"', 1)[0]
+        with urllib.request.urlopen(f"{base}/static/companion.css{stylesheet}") as answer:
+            assert answer.status == 200 and b"{" in answer.read()
     finally:
         stop(process)

@@ -40,7 +40,7 @@ def catalogue(lang: str):
 
 @pytest.fixture(scope="module")
 def extracted(tmp_path_factory):
-    """The messages of the code and templates now, as pybabel extracts them (README,
+    """The messages of the code and templates now, as pybabel extracts them (docs/development.md,
     "Translations")."""
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
     CommandLineInterface().run([

@@ -1,0 +1,219 @@
+"""The README and docs/ as a newcomer reads them (issue 25): every link and picture they name is
+there, their commands are those CI runs and name files that exist, their API examples answer,
+the pictures are the screenshot script's, and the container's files do what docs/running.md
+says. They read the files: no image is built."""
+
+import json
+import os
+import re
+import shlex
+import shutil
+import struct
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "tools"))
+import make_screenshots  # noqa: E402  (a script of tests/tools/, not a package)
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def prose(path: Path) -> str:
+    """A page's text without its code: fenced blocks and `code spans` name no link."""
+    return re.sub(r"`[^`\n]*`", "", FENCE.sub("", path.read_text(encoding="utf-8")))
+
+
+def code_blocks(path: Path, language: str = "sh") -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M)
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as dashes.
+
+    >>> slug("The phones on the club's network"), slug("Only the organiser, the store")
+    ('the-phones-on-the-clubs-network', 'only-the-organiser-the-store')
+    """
+    text = re.sub(r"[*_`]", "", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    return {slug(heading) for heading in re.findall(r"^#+ (.+)$", prose(path), re.M)}
+
+
+def links(path: Path) -> list[str]:
+    """Every address a page names: [words](target), ![words](target), <img src> and <a href>."""
+    text = prose(path)
+    return (re.findall(r"\]\(([^)\s]+)\)", text)
+            + re.findall(r"<(?:img|a)\b[^>]*?\b(?:src|href)=\"([^\"]+)\"", text))
+
+
+def pictures() -> dict[str, list[Path]]:
+    """Every picture of docs/screenshots/ a page shows, and the pages that show it."""
+    shown: dict[str, list[Path]] = {}
+    for page in DOCS:
+        for target in links(page):
+            found = (page.parent / target.split("#")[0]).resolve()
+            if found.parent == ROOT / "docs" / "screenshots":
+                shown.setdefault(found.name, []).append(page)
+    return shown
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda page: page.name)
+def test_every_link_leads_to_a_file_and_heading_of_the_checkout(page):
+    named = links(page)
+    for target in named:
+        if re.match(r"(https?|mailto):", target):
+            continue
+        path, _, anchor = target.partition("#")
+        found = (page.parent / path).resolve() if path else page
+        assert found.is_relative_to(ROOT) and found.exists(), (page.name, target)
+        if anchor:
+            assert found.suffix == ".md" and anchor in anchors(found), (page.name, target)
+
+
+def test_the_pages_show_every_picture_the_script_makes_and_no_other():
+    shown = pictures()
+    assert set(shown) == set(make_screenshots.PICTURES)
+    assert "match-and-hand.png" in {name for name, pages in shown.items() if ROOT / "README.md" in pages}
+    kept = {path.name for path in (ROOT / "docs" / "screenshots").iterdir()}
+    assert kept == set(make_screenshots.PICTURES), "docs/screenshots/ holds only the script's pictures"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    return struct.unpack(">II", data[16:24])
+
+
+def check_pictures(folder: Path) -> None:
+    """Each picture the pages show is in ``folder``: small, a phone at 390 px drawn at twice the
+    density (two side by side for the first), the board at 1280x720."""
+    for name in pictures():
+        path = folder / name
+        assert path.is_file(), name
+        assert path.stat().st_size < make_screenshots.PICTURE_LIMIT, (name, path.stat().st_size)
+        width, height = png_size(path)
+        if name == "board.png":
+            assert (width, height) == (1280, 720)
+        elif name == "match-and-hand.png":
+            assert width > 2 * 780 and height > 1688, (name, width, height)
+        else:
+            assert (width, height) == (780, 1688), (name, width, height)
+
+
+def test_the_pictures_kept_are_small_and_at_their_size():
+    check_pictures(ROOT / "docs" / "screenshots")
+
+
+@pytest.mark.browser
+def test_the_script_makes_every_picture_the_pages_show(tmp_path):
+    """tests/tools/make_screenshots.py, as docs/development.md runs it, into a throwaway folder."""
+    pytest.importorskip("playwright.sync_api")
+    if not shutil.which(make_screenshots.CHROMIUM):
+        if os.environ.get("CI"):
+            raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run)")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    made = make_screenshots.main(tmp_path)
+    assert {path.name for path in made} == set(pictures())
+    check_pictures(tmp_path)
+
+
+def readme_command(heading: str) -> str:
+    match = re.search(rf"^{heading}.*?```sh\n(.+?)\n```", (ROOT / "README.md").read_text(), re.S | re.M)
+    assert match, heading
+    return match.group(1)
+
+
+def test_the_docs_give_the_readmes_commands_word_for_word():
+    """docs/development.md's test command is the README's, which CI runs (tests/app/test_project.py
+    checks .ci/run); docs/running.md's install is the README's run command."""
+    assert readme_command("Test it") in code_blocks(ROOT / "docs" / "development.md")[0]
+    assert readme_command("Run it") in code_blocks(ROOT / "docs" / "running.md")[0]
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda page: page.name)
+def test_every_file_a_command_names_exists(page):
+    """A command copied from the docs runs: each script, folder or file it names is there."""
+    for block in code_blocks(page):
+        for line in block.replace("\\\n", " ").splitlines():
+            if line.lstrip().startswith("#"):
+                continue
+            line = line.split(" #")[0]
+            for word in shlex.split(line):
+                if word.startswith(("tests/", ".ci/", "companion/")):
+                    assert (ROOT / word.split("::")[0]).exists(), (page.name, word)
+
+
+def test_the_api_examples_answer(client):
+    """Each curl of docs/api.md, sent as it is written (from the machine itself)."""
+    sent = 0
+    for block in code_blocks(ROOT / "docs" / "api.md"):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line)
+            if not words or words[0] != "curl":
+                continue
+            address = next(word for word in words if word.startswith("http://"))
+            body = json.loads(words[words.index("-d") + 1])
+            answer = client.post(address.split(":8000", 1)[1], json=body)
+            assert answer.status_code in (200, 201), (address, answer.get_json())
+            sent += 1
+    assert sent >= 3
+
+
+# -- The container --------------------------------------------------------------------------
+
+def dockerfile() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions, each (KEYWORD, its arguments) with lines joined."""
+    text = re.sub(r"\\\n", " ", (ROOT / "Dockerfile").read_text())
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1].strip())
+            for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def one(keyword: str) -> str:
+    found = [arguments for word, arguments in dockerfile() if word == keyword]
+    assert len(found) == 1, (keyword, found)
+    return found[0]
+
+
+def test_the_image_runs_the_readmes_command_as_a_user_with_the_data_in_a_volume():
+    assert re.fullmatch(r"python:3\.1[1-9]-slim", one("FROM"))
+    command = json.loads(one("ENTRYPOINT"))
+    program = Path(shlex.split(readme_command("Run it"))[-1]).name        # .venv/bin/scopa-companion
+    assert command[0] == program
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"][program] == "companion.cli:main"
+    assert command[command.index("--host") + 1] == "0.0.0.0"      # reached through Docker's network
+    words = [word for word, _ in dockerfile()]
+    assert one("USER") not in ("root", "0") and words.index("USER") > max(
+        i for i, word in enumerate(words) if word == "RUN"), "every RUN as root, then the user"
+    data = one("VOLUME")
+    assert any(f"SCOPA_DATA={data}" in arguments.split() for word, arguments in dockerfile() if word == "ENV")
+    health = one("HEALTHCHECK")
+    assert "/healthz" in health and '"python"' in health and "curl" not in health
+    assert one("EXPOSE") == "8000"
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    for word, arguments in dockerfile():
+        if word == "COPY":
+            for source in arguments.split()[:-1]:
+                assert (ROOT / source).exists() and source not in ignored, source
+
+
+def test_compose_names_the_port_the_volume_the_health_check_and_the_address():
+    yaml = pytest.importorskip("yaml")
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    service = compose["services"]["companion"]
+    assert service["build"] == "."
+    assert f"8000:{one('EXPOSE')}" in service["ports"]
+    volume, mounted = service["volumes"][0].split(":")
+    assert mounted == one("VOLUME") and volume in compose["volumes"]
+    assert "/healthz" in " ".join(service["healthcheck"]["test"])
+    command = service["command"]
+    assert re.fullmatch(r"\$\{SCOPA_URL:\?.+\}", command[command.index("--url") + 1])
+    running = (ROOT / "docs" / "running.md").read_text()
+    assert "docker compose up -d" in running and "SCOPA_URL=" in running
+    assert "pipx install ." in running

@@ -1,0 +1,238 @@
+"""The pictures of README.md and docs/ (docs/screenshots/*.png), taken by Chromium from a real
+companion filled with a club evening: never drawn or cropped by hand.
+
+Run: .venv/bin/python tests/tools/make_screenshots.py [FOLDER]   (default: docs/screenshots)
+
+It fills a throwaway store through the JSON API (players Anna, Bruno, Carla, Dario..., a match of
+two with hands entered by cards, a match of two teams, a tournament night with a round on the
+board), serves it with waitress on a free port (helpers.serving, as the browser tests do), and
+takes each picture with Playwright and Debian's Chromium (/usr/bin/chromium, never a downloaded
+browser): phones at 390 px and a device scale of 2, in English, light but for one in dark, and
+the board at 1280x720. tests/app/test_docs.py runs it into a temporary folder and checks that it
+makes every picture the docs name, each under PICTURE_LIMIT bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+PICTURE_LIMIT = 150 * 1024
+
+# Every picture it makes, and what it shows (the docs' words for it).
+PICTURES = {
+    "match-and-hand.png": "the match page on one phone, a hand being entered by cards on another",
+    "new-match.png": "a new match: the names typed, the rules folded under one line",
+    "hand-by-cards.png": "a hand by cards: the cards of the smaller pile tapped, each pile counted",
+    "breakdown.png": "a hand's breakdown: every point with the figures behind it, the primiera card by card",
+    "live-dark.png": "the score of a team match on a second phone, which follows every hand saved (dark theme)",
+    "referee.png": "the referee: every capture a card may make on the table, and why",
+    "board.png": "the board for the wall: a tournament round's live scores and the standings",
+}
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True, "locale": "en-GB", "color_scheme": "light"}
+BOARD = {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1, "locale": "en-GB",
+         "color_scheme": "light"}
+
+SUITS = "dcsb"
+DECK = [f"{value}{suit}" for suit in SUITS for value in range(1, 11)]
+
+
+def call(base: str, path: str, body: dict | None = None) -> dict:
+    """A JSON API call from this machine (which is the organiser): POST ``body``, else GET."""
+    request = urllib.request.Request(f"{base}/api/v1{path}", method="POST" if body is not None else "GET",
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        raise RuntimeError(f"{path}: {error.code} {error.read().decode()}") from None
+
+
+def dealt(rng: random.Random, sides: int) -> dict:
+    """A hand as it comes out of play: the deck among the sides' piles, one side usually ahead,
+    a sweep here and there."""
+    cards = DECK[:]
+    rng.shuffle(cards)
+    if sides == 2:
+        cuts = [rng.randint(14, 26)]
+    else:
+        cuts = sorted(rng.sample(range(6, 34), sides - 1))
+    piles = [cards[a:b] for a, b in zip([0, *cuts], [*cuts, 40])]
+    return {"piles": piles, "sweeps": [rng.choice((0, 0, 0, 1)) for _ in piles]}
+
+
+def play_until(base: str, match: int, rng: random.Random, sides: int, over: bool, hands: int = 30,
+               below: int = 99) -> None:
+    """Hands recorded by cards: until the match is over (``over``), else ``hands`` of them while
+    every total stays below ``below`` (a hand that would pass it is dealt again; fewer when none
+    would do)."""
+    for _ in range(hands):
+        state = call(base, f"/matches/{match}")
+        if state["outcome"]["over"]:
+            return
+        rules = dict(state["rules"])
+        for _ in range(500):
+            hand = dealt(rng, sides)
+            if over:
+                break
+            scored = call(base, "/score", {"variant": rules["preset"],
+                                           "options": {k: v for k, v in rules.items() if k != "preset"}, **hand})
+            if all(side["total"] + now < below for side, now in zip(scored["sides"], state["totals"])):
+                break
+        else:
+            return                      # every deal would pass it: the match stays as it is
+        call(base, f"/matches/{match}/hands", hand)
+
+
+def evening(base: str) -> dict:
+    """A club's Thursday: what the pictures show. Returns the ids they need."""
+    rng = random.Random(2026)
+    pair = call(base, "/matches", {"variant": "classica", "players": ["Anna", "Bruno"], "first_dealer": 0})
+    play_until(base, pair["id"], rng, 2, over=False, hands=3, below=11)
+    teams = call(base, "/matches", {"variant": "scopone", "first_dealer": 1, "teams": [
+        {"players": ["Carla", "Dario"]}, {"players": ["Elena", "Franco"]}]})
+    play_until(base, teams["id"], rng, 2, over=False, hands=2, below=11)
+    tournament = call(base, "/tournaments", {
+        "name": "Circolo Arci · Thursday", "format": "round-robin", "variant": "classica",
+        "entrants": ["Giulia", "Marco", "Nadia", "Paolo", "Rosa", "Sergio"]})
+    call(base, f"/tournaments/{tournament['id']}/rounds", {})
+    for table in call(base, f"/tournaments/{tournament['id']}")["rounds"][0]["tables"]:
+        play_until(base, table["match"], rng, 2, over=True)
+    call(base, f"/tournaments/{tournament['id']}/rounds", {})
+    for number, table in enumerate(call(base, f"/tournaments/{tournament['id']}")["rounds"][1]["tables"]):
+        play_until(base, table["match"], rng, 2, over=False, hands=number + 1, below=11)
+    return {"pair": pair["id"], "teams": teams["id"], "tournament": tournament["id"]}
+
+
+def shoot(page, path: Path, **options) -> None:
+    page.screenshot(path=str(path), animations="disabled", caret="hide", **options)
+
+
+def to_top(page, selector: str) -> None:
+    """Scroll so that ``selector`` starts at the top of the screen."""
+    page.locator(selector).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+
+
+def side_by_side(browser, left: Path, right: Path, path: Path) -> None:
+    """Two phone pictures side by side on a plain ground, drawn by the browser itself."""
+    def data(picture: Path) -> str:
+        return "data:image/png;base64," + base64.b64encode(picture.read_bytes()).decode()
+    page = browser.new_page(viewport={"width": 820, "height": 884}, device_scale_factor=2)
+    page.set_content(
+        "<style>html,body{margin:0;background:#fff}div{display:flex;gap:20px;padding:20px}"
+        "img{width:390px;height:844px;border-radius:18px;box-shadow:0 0 0 1px #ccc}</style>"
+        f'<div><img src="{data(left)}"><img src="{data(right)}"></div>')
+    shoot(page, path)
+    page.close()
+
+
+def optimise(path: Path) -> None:
+    """A palette of 256 colours, which a page's flat colours and smoothed text need no more
+    than, and zlib's best: about a third of Chromium's own PNG."""
+    from PIL import Image
+    with Image.open(path) as taken:
+        small = taken.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
+
+
+def take(browser, base: str, ids: dict, folder: Path) -> None:
+    from playwright.sync_api import expect
+    pair, teams, tournament = ids["pair"], ids["teams"], ids["tournament"]
+    phone = browser.new_context(base_url=base, **PHONE)
+    page = phone.new_page()
+    page.set_default_timeout(10_000)
+
+    # The match page, and a hand entered by cards: the cards of the smaller pile tapped.
+    page.goto(f"/matches/{pair}")
+    page.wait_for_selector(".scoreboard")
+    scratch = folder / "match.tmp.png"
+    shoot(page, scratch)
+    page.goto(f"/matches/{pair}/hands/new")
+    for card in ("1d", "3d", "7d", "10d", "7c", "6c", "2s", "7s", "9s", "4b", "5b", "8b"):
+        page.locator(f'.tile[data-card="{card}"]').tap()
+    page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()
+    expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("12 cards, 4 coins")
+    expect(page.locator("#preview")).to_contain_text("Scope 1 to 0")      # the last tap's preview
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, folder / "hand-by-cards.png")
+    side_by_side(browser, scratch, folder / "hand-by-cards.png", folder / "match-and-hand.png")
+    scratch.unlink()
+
+    # The same hand's breakdown, shown as it is entered.
+    to_top(page, "#preview")
+    shoot(page, folder / "breakdown.png")
+
+    page.goto("/matches/new")
+    page.fill("#player1", "Anna")
+    page.fill("#player2", "Bruno")
+    page.locator("#player2").blur()
+    to_top(page, "label[for=player1]")
+    shoot(page, folder / "new-match.png")
+
+    page.goto("/referee/captures?table=1c&table=3c&table=4s&table=5b&table=7d&played=8d")
+    page.locator("#ruling").evaluate("e => e.scrollIntoView({block: 'end'})")
+    shoot(page, folder / "referee.png")
+    phone.close()
+
+    # A second phone, in the dark, follows the team match: a hand saved elsewhere shows up.
+    second = browser.new_context(base_url=base, **{**PHONE, "color_scheme": "dark"})
+    page = second.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"/matches/{teams}")
+    page.wait_for_selector(".scoreboard")
+    before = page.locator(".scoreboard").inner_text()
+    play_until(base, teams, random.Random(7), 2, over=False, hands=1, below=11)
+    page.wait_for_function("before => document.querySelector('.scoreboard').innerText !== before", arg=before)
+    shoot(page, folder / "live-dark.png")
+    second.close()
+
+    wall = browser.new_context(base_url=base, **BOARD)
+    page = wall.new_page()
+    page.goto(f"/tournaments/{tournament}/board")
+    shoot(page, folder / "board.png")
+    wall.close()
+
+    for name in PICTURES:
+        optimise(folder / name)
+
+
+def main(folder: Path = SCREENSHOTS) -> list[Path]:
+    """Every picture of PICTURES, made afresh in ``folder``; their paths."""
+    sys.path.insert(0, str(ROOT / "tests"))         # helpers, as pytest's pythonpath has it
+    from playwright.sync_api import sync_playwright
+
+    from companion import create_app
+    from helpers import serving
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as store:
+        app = create_app({"SECRET_KEY": "screenshots", "DATABASE": str(Path(store) / "evening.sqlite"),
+                          # the address the board and the QR codes show, as on a club's Wi-Fi
+                          "LAN_URLS": ["http://192.168.1.23:8000/"]})
+        with serving(app, threads=4) as base, sync_playwright() as p:
+            ids = evening(base)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+                "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--font-render-hinting=none"])
+            try:
+                take(browser, base, ids, folder)
+            finally:
+                browser.close()
+    return [folder / name for name in PICTURES]
+
+
+if __name__ == "__main__":
+    for made in main(Path(sys.argv[1]) if len(sys.argv) > 1 else SCREENSHOTS):
+        print(f"{made} {made.stat().st_size // 1024} KiB")
