@@ -28,6 +28,24 @@ _BEFORE_A_VOWEL = {
 }
 
 
+# English verbs after a name agree with it: a team named after its players ("Carla & Dario", the
+# default) is two people, so "Carla & Dario have the Seven of coins", not "has". A team's own
+# name ("I Lupi") is left singular, as a club's name is.
+_AFTER_TWO = re.compile(r"(%\((\w+)\)[sd]|\{(\w+)\}) (has|is|was|wins|scores|deals|needs|takes|gets|holds|"
+                        r"costs|plays|starts|ends)\b")
+_PLURAL = {"has": "have", "is": "are", "was": "were"}
+
+
+def _agreed(text: str, values: Mapping[str, Any]) -> str:
+    def one(found: re.Match) -> str:
+        value = values.get(found.group(2) or found.group(3))
+        if not (isinstance(value, str) and " & " in value):
+            return found.group(0)
+        verb = found.group(4)
+        return f"{found.group(1)} {_PLURAL.get(verb, verb[:-1])}"
+    return _AFTER_TWO.sub(one, text)
+
+
 def fit(text: str, values: Mapping[str, Any], language: str) -> str:
     """``text`` (a translation with blanks, %(name)s or {name}) with the word before each blank
     fitted to the value that fills it.
@@ -40,7 +58,12 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
     'Primiera d’%(name)s :'
     >>> fit("{name} a le {card}", {"name": "Anna", "card": "As de deniers"}, "fr")
     '{name} a l’{card}'
+    >>> fit("{name} has the {card}, {name} takes", {"name": "Carla & Dario", "card": "7"}, "en")
+    '{name} have the {card}, {name} take'
     """
+    if values and language.startswith("en"):
+        changed = _agreed(text, values)
+        return Markup(changed) if isinstance(text, Markup) else changed
     rule = _BEFORE_A_VOWEL.get(language)
     if rule is None or not values:
         return text

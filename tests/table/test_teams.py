@@ -3,6 +3,7 @@
 be the other team on the opponents' phones); a name typed is kept; each player's field says its
 team; the JSON API may leave a team's name out; a match made before keeps its names."""
 
+import html
 import re
 
 import pytest
@@ -100,3 +101,19 @@ def test_a_match_made_before_keeps_its_team_names(client):
     client.set_cookie("lang", "en")
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Noi" in page and "Loro" in page
+
+
+def test_in_english_a_team_named_after_its_players_is_two_people(client):
+    """A helper's screenshot read "Carla & Dario has the Seven of coins": the verb agrees with the
+    two players; a team's own name ("Lupi") stays singular, as a club's name is."""
+    client.set_cookie("lang", "en")
+    made = client.post("/api/v1/matches", json={"teams": [{"players": ["Anna", "Carla"]},
+                                                          {"name": "Lupi", "players": ["Bruno", "Dario"]}]})
+    match = made.get_json()["id"]
+    deck = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+    client.post(f"/api/v1/matches/{match}/hands", json={"piles": [deck[:22], deck[22:]], "sweeps": [0, 0]})
+    page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(f"/matches/{match}").get_data(as_text=True))))
+    assert "Anna & Carla have the Seven of coins" in page
+    client.post(f"/api/v1/matches/{match}/hands", json={"piles": [deck[10:], deck[:10]], "sweeps": [0, 0]})
+    page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(f"/matches/{match}").get_data(as_text=True))))
+    assert "Lupi has the Seven of coins" in page
