@@ -18,6 +18,7 @@ from ..names import tidy
 from ..rules.said import Said, said
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
 from .matches import Gone, rename_seat
+from .ratings import rerate_matches
 from .seats import SEAT_SUMS, player_key
 from .tournaments import rename_entrants, rename_entrants_at
 
@@ -219,6 +220,7 @@ def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
         before = [row[0] for row in db.execute("SELECT id FROM players WHERE merged_into = ?",
                                                [player_id]).fetchall()]
         seats, entrants = _reseat(db, player_id, into, merged["name"], target["name"], ledger)
+        rerate_matches(db, [match_id for match_id, _side, _seat in seats])
         db.execute("UPDATE players SET merged_into = ? WHERE id = ? OR merged_into = ?",
                    [into, player_id, player_id])
         _log(db, "merge", player_id, into, merged["name"], target["name"],
@@ -302,3 +304,4 @@ def _unmerge(db: sqlite_utils.Database, change: dict[str, Any], details: dict[st
         if moved:           # a match deleted since has no seats left
             rename_seat(db, match_id, side, seat, name, ledger)
     rename_entrants_at(db, details["entrants"], now_called, name)
+    rerate_matches(db, [match_id for match_id, _side, _seat in details["seats"]])
