@@ -18,7 +18,7 @@ from ..names import tidy
 from ..rules.said import Said, said
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
 from .matches import Gone, rename_seat
-from .ratings import rerate_matches
+from .ratings import BY_RATING, rerate_matches
 from .seats import SEAT_SUMS, player_key
 from .tournaments import rename_entrants, rename_entrants_at
 
@@ -74,7 +74,8 @@ def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
 
 
 def records(db: sqlite_utils.Database, player_id: int | None = None, variant: str | None = None,
-            since: str | None = None, page: tuple[int, int] | None = None) -> list[dict[str, Any]]:
+            since: str | None = None, page: tuple[int, int] | None = None,
+            by_rating: bool = False) -> list[dict[str, Any]]:
     """Each player's record (or one player's), from the seats alone: ``matches``, ``won`` and
     ``drawn`` count finished matches, ``playing`` those still in play; the hands' figures
     (``hands``, ``points``, ``sweeps``, the hands in which their side took each item, ``best``
@@ -83,7 +84,7 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
 
     ``page`` (offset, limit): a page of the leaderboard, in its order (most won, best share won,
     most points per hand, then by name), so that a club of thousands of players is never read
-    whole."""
+    whole; ``by_rating``, the highest rating first (``ratings.BY_RATING``), then in that order."""
     where, values = _filters(variant, since)
     if player_id is not None:
         where += " AND s.player_id = ?"
@@ -93,8 +94,8 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
     order = ""
     if page:
         offset, limit = page
-        order = _RANKED
-        values += [limit, offset]
+        order = BY_RATING + _RANKED.removeprefix(" ORDER BY") if by_rating else _RANKED
+        values += [variant or "", limit, offset] if by_rating else [limit, offset]
     return [dict(row) for row in db.query(
         "SELECT p.id, p.name, SUM(s.over) AS matches, SUM(s.won) AS won, SUM(s.drawn) AS drawn, "
         f"SUM(1 - s.over) AS playing, {sums}, MAX(s.best) AS best, MIN(s.worst) AS worst "

@@ -38,6 +38,11 @@ SETTLED = 5         # finished matches before a rating is no longer provisional
 # (an advantage of 2 beta, 8.3 units, wins about 3 times in 4: some 200 points, as in chess).
 BASE, SCALE = 1500, 24
 
+# The leaderboard by rating (store.players.records): the highest mu - 3 sigma first, a player with
+# none as a new one (0); the variant's rating, or all variants' ("").
+BY_RATING = (" ORDER BY COALESCE((SELECT r.ordinal FROM ratings r WHERE r.player_id = p.id"
+             " AND r.variant = ?), 0) DESC,")
+
 Key = tuple[str, int]       # a match's place in the order of ratings: (finished, match id)
 
 
