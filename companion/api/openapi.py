@@ -230,7 +230,10 @@ SCHEMAS = {
                 "name": NAME, "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}}}]},
             "description": "players, or pairs of players (all one or the other); for a knockout, in seed order"},
         "rounds": {"type": "integer", "minimum": 1, "description": "a Swiss's rounds (fewer than the entrants)"},
-        "seeding": {"type": "string", "enum": ["order", "draw"], "description": "a knockout's bracket"},
+        "seeding": {"type": "string", "enum": ["order", "draw", "rating"],
+                    "description": "the seeds: in the order written, drawn (a knockout's bracket), or by "
+                                   "rating (the highest first, entrants without one last); left out, by "
+                                   "rating when every entrant has one, else in the order written"},
         "pin": PIN_IN}},
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {

@@ -93,6 +93,8 @@ from .players import (
 from .ratings import (
     SETTLED,
     chances,
+    chances_by_name,
+    entrant_ratings,
     match_rating_changes,
     new_rating,
     rating_history,

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 import sqlite_utils
 from openskill.models import PlackettLuce
 
+from ..names import name_key
 from .db import now
 
 MODEL = PlackettLuce()
@@ -252,3 +253,37 @@ def chances(db: sqlite_utils.Database, sides: Sequence[Sequence[int]]) -> list[f
     teams = [[MODEL.rating(mu=kept[p]["mu"], sigma=kept[p]["sigma"]) if p in kept else MODEL.rating()
               for p in side] for side in sides]
     return list(MODEL.predict_win(teams))
+
+
+def _ids_by_name(db: sqlite_utils.Database, names: Iterable[str]) -> dict[str, int]:
+    found = {}
+    for name in set(names):
+        row = db.execute("SELECT id FROM players WHERE key = ? AND merged_into IS NULL",
+                         [name_key(name)]).fetchone()
+        if row:
+            found[name] = row[0]
+    return found
+
+
+def entrant_ratings(db: sqlite_utils.Database, entrants: Sequence[dict[str, Any]]) -> list[dict[str, Any] | None]:
+    """Each entrant's rating (a player's; a pair's, the mean of its two players' mu and sigma),
+    by their names; None for an entrant with a player never rated."""
+    ids = _ids_by_name(db, [name for entrant in entrants for name in entrant["players"]])
+    kept = ratings_of(db, list(ids.values()))
+    answers: list[dict[str, Any] | None] = []
+    for entrant in entrants:
+        rows = [kept.get(ids.get(name, 0)) for name in entrant["players"]]
+        if None in rows:
+            answers.append(None)
+            continue
+        mu = sum(row["mu"] for row in rows) / len(rows)
+        sigma = sum(row["sigma"] for row in rows) / len(rows)
+        answers.append({"mu": mu, "sigma": sigma, "rating": shown(mu, sigma), "ordinal": mu - 3 * sigma,
+                        "provisional": any(row["provisional"] for row in rows)})
+    return answers
+
+
+def chances_by_name(db: sqlite_utils.Database, sides: Sequence[Sequence[str]]) -> list[float]:
+    """Each side's chance to win, its players given by name (a name never seen is a new player)."""
+    ids = _ids_by_name(db, [name for side in sides for name in side])
+    return chances(db, [[ids.get(name, 0) for name in side] for side in sides])
