@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..names import NAME_MAX, PIN_MAX, PIN_MIN
 from ..rules.rulesets import ITEMS, PRESETS
 from ..stats import EXTREMES, RECORD
+from .openapi_ratings import RATING, RATING_HISTORY, RATINGS, ratings_path
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -64,15 +65,6 @@ _COUNTED = {
     "declarations": "hands in which their side scored declarations",
     "best": "their side's best hand, in points", "worst": "their side's worst hand, in points"}
 PLAYER_COUNTS = {name: _COUNTED[name] for name in RECORD}
-# A rating (store.ratings): OpenSkill's Plackett-Luce model with its defaults, over every finished
-# match in the order they finished; the figure shown is 1500 + 24 (mu - 3 sigma).
-RATING_FIGURES = {
-    "rating": {"type": "integer", "description": "the figure shown: 1500 + 24 (mu - 3 sigma), rounded; "
-                                                 "a new player's is 1500; over every finished match, whatever since asks"},
-    "mu": {"type": "number", "description": "OpenSkill's mu (PlackettLuce() defaults: 25 for a new player)"},
-    "sigma": {"type": "number", "description": "OpenSkill's sigma (25/3 for a new player)"}}
-RATING = {**RATING_FIGURES, "provisional": {
-    "type": "boolean", "description": "fewer than 5 finished matches (of the variant, when one is asked for)"}}
 HAND_AT = {"type": "object", "nullable": True, "required": ["match", "points"],
            "properties": {"match": {"type": "integer"}, "points": {"type": "integer"}}}
 PLAYER_SCOPE = [
@@ -211,17 +203,8 @@ SCHEMAS = {
             "best_hand": HAND_AT, "worst_hand": HAND_AT,
             "last_matches": {"type": "array", "items": {"type": "integer"},
                              "description": "the ids of their last 10 matches, newest first"},
-            "rating_history": {"type": "array", "description": "their rating after each finished "
-                               "match (of the variant asked for, or all), in the order they finished",
-                               "items": {"type": "object", "required": ["match", "finished", "rating", "mu", "sigma"],
-                                         "properties": {"match": {"type": "integer"},
-                                                        "finished": {"type": "string", "format": "date-time"},
-                                                        **RATING_FIGURES}}}}}]},
-    "Ratings": {"type": "object", "required": ["ratings"], "properties": {"ratings": {
-        "type": "array", "description": "every rated player, the highest mu - 3 sigma first",
-        "items": {"type": "object", "required": ["id", "name", "rating", "mu", "sigma", "matches", "provisional"],
-                  "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, **RATING,
-                                 "matches": {"type": "integer", "description": "finished matches rated"}}}}}},
+            "rating_history": RATING_HISTORY}}]},
+    "Ratings": RATINGS,
     "NewTournament": {"type": "object", "required": ["name", "format", "entrants"], "properties": {
         "name": {"type": "string", "minLength": 1, "maxLength": 60}, **RULES_IN,
         "format": {"type": "string", "enum": ["round-robin", "swiss", "knockout"]},
@@ -397,11 +380,7 @@ SPEC = {
             "parameters": [{"name": "player_id", "in": "path", "required": True,
                             "schema": {"type": "integer"}}, *PLAYER_SCOPE],
             "responses": {"200": ok("PlayerRecord"), "400": ERROR, "404": ERROR}}},
-        "/api/v1/ratings": {"get": {
-            "summary": "Every rated player's rating (OpenSkill, Plackett-Luce), the highest mu - 3 sigma "
-                       "first: all variants together, or one variant's",
-            "parameters": [PLAYER_SCOPE[0]],
-            "responses": {"200": ok("Ratings"), "400": ERROR}}},
+        "/api/v1/ratings": ratings_path(PLAYER_SCOPE[0], ok, ERROR),
     },
     "components": {"schemas": SCHEMAS},
 }

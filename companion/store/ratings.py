@@ -234,15 +234,18 @@ def rating_history(db: sqlite_utils.Database, player_id: int,
         "ORDER BY r.finished, r.match_id", [player_id, variant or ALL])]
 
 
-def match_rating_changes(db: sqlite_utils.Database, match_id: int) -> dict[int, dict[str, int]]:
-    """What a finished match did to each of its players' rating (all variants together), by
-    player id: ``before``, ``after`` and ``change`` in the figure shown."""
-    changes = {}
-    for player, mu0, sigma0, mu, sigma in db.execute(
-            "SELECT player_id, mu_before, sigma_before, mu, sigma FROM rating_changes "
-            "WHERE match_id = ? AND variant = ?", [match_id, ALL]):
+def match_rating_changes(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
+    """What a finished match did to each of its players' rating (all variants together), in
+    their seating order: ``id``, ``name``, ``before``, ``after`` and ``change`` in the figure
+    shown. Empty while the match is not rated."""
+    changes = []
+    for player, name, mu0, sigma0, mu, sigma in db.execute(
+            "SELECT c.player_id, p.name, c.mu_before, c.sigma_before, c.mu, c.sigma FROM rating_changes c "
+            "JOIN players p ON p.id = c.player_id JOIN seats s ON s.match_id = c.match_id "
+            "AND s.player_id = c.player_id WHERE c.match_id = ? AND c.variant = ? ORDER BY s.side, s.seat",
+            [match_id, ALL]):
         before, after = shown(mu0, sigma0), shown(mu, sigma)
-        changes[player] = {"before": before, "after": after, "change": after - before}
+        changes.append({"id": player, "name": name, "before": before, "after": after, "change": after - before})
     return changes
 
 

@@ -4,6 +4,7 @@ same matches, their places taken from each match as the API gives it back."""
 
 import math
 import random
+import re
 from collections import defaultdict
 
 import pytest
@@ -227,3 +228,31 @@ def test_seeding_by_rating_orders_the_bracket(client):
     # The standings show each entrant's rating.
     page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
     assert 'data-testid="entrant-rating"' in page
+
+
+def test_the_pages_show_ratings(client):
+    for _ in range(3):
+        one_hand(client, ["Anna", "Bruno"], HAND)
+        one_hand(client, ["Anna", "Carla"], HAND)
+    finished = one_hand(client, ["Bruno", "Carla"], MIRROR)
+    # The leaderboard by rating: the highest first, the provisional marked; by matches won, as ever.
+    page = client.get("/players?order=rating").get_data(as_text=True)
+    names = re.findall(r'<th scope="row"><a href="[^"]*">([^<]+)</a>', page)
+    assert names == [row["name"] for row in client.get("/api/v1/ratings").get_json()["ratings"]]
+    figures = re.findall(r'<td data-testid="rating">([^<]+)(.*?)</td>', page)
+    assert len(figures) == 3 and sum("provisional" in rest for _figure, rest in figures) == 2    # 4 matches each
+    assert 'data-testid="rating"' not in client.get("/players").get_data(as_text=True)
+    anna = client.get("/api/v1/ratings").get_json()["ratings"][0]
+    assert f"{anna['rating']:,}" in page
+    # A player's page: the figure and the chart, a point a match after a new player's 1,500.
+    player = client.get(f"/players/{anna['id']}").get_data(as_text=True)
+    assert f"{anna['rating']:,}" in player and 'data-testid="rating-chart"' in player
+    assert len(re.search(r'class="chart-line side-0"[^>]*points="([^"]+)"', player)[1].split()) == 7
+    # A finished match: each player's change, signed.
+    changes = client.get(f"/matches/{finished}").get_data(as_text=True)
+    assert 'data-testid="rating-changes"' in changes and "+" in changes and "\u2212" in changes
+    # A match not yet begun: each side's chance to win.
+    waiting = client.post("/api/v1/matches", json={"players": ["Anna", "Zoe"]}).get_json()["id"]
+    chances = client.get(f"/matches/{waiting}").get_data(as_text=True)
+    shares = re.findall(r"<strong>(\d+)%</strong>", chances)
+    assert len(shares) == 2 and int(shares[0]) > int(shares[1]) and abs(sum(map(int, shares)) - 100) <= 1
