@@ -136,11 +136,15 @@ def _latest(db: sqlite_utils.Database, player_id: int, scope: str) -> tuple[floa
 def rerate(db: sqlite_utils.Database, start: Key | None = None) -> int:
     """Rate again every finished match from ``start`` on (every one, if None), in the order
     they finished, and keep each player's rating; returns how many matches were rated."""
-    after = "(r.finished, r.match_id) >= (?, ?)" if start else "1"
-    bound = list(start) if start else []
+    if start and db.execute("SELECT 1 FROM rated_matches WHERE finished < ? OR (finished = ? AND match_id < ?) "
+                            "LIMIT 1", [start[0], *start]).fetchone() is None:
+        start = None            # nothing finished before it: from scratch
+    # Written so that SQLite walks the index on (finished, match_id) from ``start`` on.
+    after = "r.finished >= ? AND (r.finished > ? OR r.match_id >= ?)" if start else "1"
+    bound = [start[0], *start] if start else []
     touched = {tuple(row) for row in db.execute(
-        f"SELECT DISTINCT c.player_id, c.variant FROM rating_changes c JOIN rated_matches r "
-        f"ON r.match_id = c.match_id WHERE {after}", bound)}
+        "SELECT DISTINCT player_id, variant FROM rating_changes WHERE match_id IN "
+        f"(SELECT r.match_id FROM rated_matches r WHERE {after})", bound)}
     if start:
         db.execute("DELETE FROM rating_changes WHERE match_id IN "
                    f"(SELECT r.match_id FROM rated_matches r WHERE {after})", bound)
@@ -150,8 +154,17 @@ def rerate(db: sqlite_utils.Database, start: Key | None = None) -> int:
     state: dict[tuple[int, str], tuple[float, float, int] | None] = {}
 
     def current(player_id: int, scope: str) -> tuple[float, float, int]:
+        """The player's rating before ``start``: kept in ``ratings`` if no match from ``start``
+        on had rated them, else their last change before it."""
         if (player_id, scope) not in state:
-            state[player_id, scope] = _latest(db, player_id, scope) if start else None
+            if not start:
+                state[player_id, scope] = None
+            elif (player_id, scope) in touched:
+                state[player_id, scope] = _latest(db, player_id, scope)
+            else:
+                row = db.execute("SELECT mu, sigma, matches FROM ratings WHERE player_id = ? AND variant = ?",
+                                 [player_id, scope]).fetchone()
+                state[player_id, scope] = tuple(row) if row else None
         return state[player_id, scope] or (MODEL.mu, MODEL.sigma, 0)
 
     seats = db.execute(
