@@ -53,7 +53,7 @@ def shown(mu: float, sigma: float) -> int:
     >>> shown(25, 25 / 3)
     1500
     >>> shown(30, 2)
-    1956
+    2076
     """
     return round(BASE + SCALE * (mu - 3 * sigma))
 
