@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..names import NAME_MAX, PIN_MAX, PIN_MIN
 from ..rules.rulesets import ITEMS, PRESETS
 from ..stats import EXTREMES, RECORD
+from .openapi_ratings import RATING, RATING_HISTORY, RATINGS, ratings_path
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -180,8 +181,8 @@ SCHEMAS = {
         "type": "object", "required": ["version"], "properties": {
             "version": {"type": "integer", "minimum": 1,
                         "description": "the version this was made from (or If-Match)"}}}]},
-    "Player": {"type": "object", "required": list(PLAYER_COUNTS), "properties": {
-        "id": {"type": "integer"}, "name": {"type": "string"},
+    "Player": {"type": "object", "required": [*PLAYER_COUNTS, *RATING], "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}, **RATING,
         **{name: {"type": "integer", "description": what} for name, what in PLAYER_COUNTS.items()
            if name not in ("id", "name", *EXTREMES)},
         "best": {**NULLABLE_INT, "description": PLAYER_COUNTS["best"]},
@@ -201,7 +202,9 @@ SCHEMAS = {
                                "drawn": {"type": "integer"}}}},
             "best_hand": HAND_AT, "worst_hand": HAND_AT,
             "last_matches": {"type": "array", "items": {"type": "integer"},
-                             "description": "the ids of their last 10 matches, newest first"}}}]},
+                             "description": "the ids of their last 10 matches, newest first"},
+            "rating_history": RATING_HISTORY}}]},
+    "Ratings": RATINGS,
     "NewTournament": {"type": "object", "required": ["name", "format", "entrants"], "properties": {
         "name": {"type": "string", "minLength": 1, "maxLength": 60}, **RULES_IN,
         "format": {"type": "string", "enum": ["round-robin", "swiss", "knockout"]},
@@ -210,7 +213,10 @@ SCHEMAS = {
                 "name": NAME, "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}}}]},
             "description": "players, or pairs of players (all one or the other); for a knockout, in seed order"},
         "rounds": {"type": "integer", "minimum": 1, "description": "a Swiss's rounds (fewer than the entrants)"},
-        "seeding": {"type": "string", "enum": ["order", "draw"], "description": "a knockout's bracket"},
+        "seeding": {"type": "string", "enum": ["order", "draw", "rating"],
+                    "description": "the seeds: in the order written, drawn (a knockout's bracket), or by "
+                                   "rating (the highest first, entrants without one last); left out, by "
+                                   "rating when every entrant has one, else in the order written"},
         "pin": PIN_IN}},
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {
@@ -361,6 +367,9 @@ SPEC = {
             "summary": "The players' records, most matches won first, a page at a time (names "
                        "typed in matches are matched trimmed and case-insensitive)",
             "parameters": [*PLAYER_SCOPE,
+                           {"name": "order", "in": "query", "required": False,
+                            "schema": {"type": "string", "enum": ["won", "rating"], "default": "won"},
+                            "description": "won: most matches won first; rating: the highest rating first"},
                            {"name": "limit", "in": "query", "required": False,
                             "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 200}},
                            {"name": "page", "in": "query", "required": False,
@@ -371,6 +380,7 @@ SPEC = {
             "parameters": [{"name": "player_id", "in": "path", "required": True,
                             "schema": {"type": "integer"}}, *PLAYER_SCOPE],
             "responses": {"200": ok("PlayerRecord"), "400": ERROR, "404": ERROR}}},
+        "/api/v1/ratings": ratings_path(PLAYER_SCOPE[0], ok, ERROR),
     },
     "components": {"schemas": SCHEMAS},
 }

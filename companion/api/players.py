@@ -46,8 +46,22 @@ def _in_utc(moment: datetime) -> datetime:
         return edge.replace(tzinfo=timezone.utc)
 
 
-def _player_json(row: dict[str, Any]) -> dict[str, Any]:
-    return {name: row[name] for name in RECORD}
+RATING = ("rating", "mu", "sigma", "provisional")
+
+
+def _player_json(row: dict[str, Any], rating: dict[str, Any] | None) -> dict[str, Any]:
+    """The record, and the player's rating (all variants', or the variant's asked for): a
+    player with none has a new player's."""
+    rating = rating or store.new_rating()
+    return {**{name: row[name] for name in RECORD}, **{name: rating[name] for name in RATING}}
+
+
+def _order() -> bool:
+    """``order``: ``won`` (the leaderboard's order, by default) or ``rating``."""
+    order = request.args.get("order", "won")
+    if order not in ("won", "rating"):
+        raise BadRequest(said('order must be "won" or "rating"'))
+    return order == "rating"
 
 
 @bp.get("/players")
@@ -61,13 +75,16 @@ def list_players():
     page = query_number("page", 1)
     if page > 1_000_000:
         raise BadRequest(said("page is at most {most}", most=1_000_000))
-    rows = store.records(store.get_db(), **scope, page=((page - 1) * limit, limit + 1))
+    db = store.get_db()
+    rows = store.records(db, **scope, page=((page - 1) * limit, limit + 1), by_rating=_order())
+    ratings = store.ratings_of(db, [row["id"] for row in rows[:limit]], scope["variant"])
     following = None
     if len(rows) > limit:
         following = url_for("api.list_players", **{k: v for k, v in request.args.items()
                                                    if k not in ("page", "limit")},
                             limit=limit, page=page + 1)
-    return jsonify({"players": [_player_json(row) for row in rows[:limit]], "next": following})
+    return jsonify({"players": [_player_json(row, ratings.get(row["id"])) for row in rows[:limit]],
+                    "next": following})
 
 
 @bp.get("/players/<int:player_id>")
@@ -83,10 +100,24 @@ def get_player(player_id: int):
     record = rows[0] if rows else empty_record(found)
     best, worst = (store.extreme_hand(db, found["id"], which, **scope) for which in (True, False))
     return jsonify({
-        **_player_json(record),
+        **_player_json(record, store.ratings_of(db, [found["id"]], scope["variant"]).get(found["id"])),
+        "rating_history": [{name: point[name] for name in ("match", "finished", "rating", "mu", "sigma")}
+                           for point in store.rating_history(db, found["id"], scope["variant"])],
         "head_to_head": [{"id": row["id"], "name": row["name"], "matches": row["matches"],
                           "won": row["won"], "lost": row["lost"], "drawn": row["drawn"]}
                          for row in store.head_to_head(db, found["id"], **scope)],
         "best_hand": best and {"match": best["match_id"], "points": best["points"]},
         "worst_hand": worst and {"match": worst["match_id"], "points": worst["points"]},
         "last_matches": [row["id"] for row in store.player_match_rows(db, found["id"], **scope)]})
+
+
+@bp.get("/ratings")
+def list_ratings():
+    """Every rated player, the highest mu - 3 sigma first: all variants together, or one
+    ``variant``'s."""
+    variant = request.args.get("variant") or None
+    if variant is not None and variant not in PRESETS:
+        raise BadRequest(said("variant must be one of: {names}", names=", ".join(PRESETS)))
+    return jsonify({"ratings": [
+        {name: row[name] for name in ("id", "name", "rating", "mu", "sigma", "matches", "provisional")}
+        for row in store.rating_list(store.get_db(), variant)]})

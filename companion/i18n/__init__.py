@@ -231,6 +231,16 @@ def percent(share: float, language: str) -> str:
     return format_percent(share, locale=regional(language))
 
 
+def signed(value: int, language: str) -> str:
+    """A change with its sign, a minus sign for a fall ("+12", "−8", "±0").
+
+    >>> signed(12, "en"), signed(-8, "it"), signed(0, "fr"), signed(1200, "fr")
+    ('+12', '−8', '±0', '+1 200')
+    """
+    sign = "+" if value > 0 else "\u2212" if value < 0 else "\u00b1"
+    return sign + show(abs(value), language)
+
+
 def decimal(value: float, language: str) -> str:
     """A rate to one decimal place ("1,4" in Italian and French)."""
     return format_decimal(round(value, 1), format="0.0", locale=regional(language))
@@ -341,6 +351,7 @@ def init_app(app: Flask) -> None:
     app.add_template_global(show_all)
     app.add_template_global(percent)
     app.add_template_global(decimal)
+    app.add_template_global(signed)
     app.add_template_global(when)
     app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")

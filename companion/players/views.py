@@ -20,6 +20,7 @@ from ..matches import Ledger, listed
 from ..names import tidy
 from ..web.organiser import organiser_required
 from .forms import MergeForm, RenameForm
+from .rating_chart import rating_chart
 from .records import empty_record, rated
 
 bp = Blueprint("players", __name__)
@@ -48,15 +49,26 @@ def chosen_filters() -> dict[str, Any]:
             "periods": [(code, str(label)) for code, (_days, label) in PERIODS.items()]}
 
 
+# The leaderboard's orders: most matches won first (as it always was), or the highest rating.
+ORDERS = {"won": _l("most matches won"), "rating": _l("rating")}
+
+
 @bp.get("/players")
 def leaderboard():
-    """The leaderboard, PAGE players at a time (``page``, from 1), ranked by the store."""
+    """The leaderboard, PAGE players at a time (``page``, from 1), ranked by the store: by
+    matches won, or (``order=rating``) by rating, with each player's rating."""
+    db = store.get_db()
     filters = chosen_filters()
+    order = request.args.get("order")
+    filters["order"] = order if order in ORDERS else "won"
+    filters["orders"] = [(code, str(label)) for code, label in ORDERS.items()]
     number = request.args.get("page", 1, type=int)
     number = number if 0 < number <= 100_000 else 1
-    rows = store.records(store.get_db(), variant=filters["variant"], since=filters["since"],
-                         page=((number - 1) * PAGE, PAGE + 1))
+    rows = store.records(db, variant=filters["variant"], since=filters["since"],
+                         page=((number - 1) * PAGE, PAGE + 1), by_rating=filters["order"] == "rating")
+    ratings = store.ratings_of(db, [row["id"] for row in rows[:PAGE]], filters["variant"])
     return render_template("players/players.html", rows=[rated(row) for row in rows[:PAGE]],
+                           ratings=ratings, new_rating=store.new_rating(),
                            filters=filters, number=number, more=len(rows) > PAGE,
                            first_rank=(number - 1) * PAGE + 1)
 
@@ -87,8 +99,11 @@ def show_player(found: dict[str, Any], rename: RenameForm | None = None, status:
     rows = store.records(db, found["id"], **scope)
     record = rated(rows[0]) if rows else empty_record(found)
     last = [listed(row) for row in store.player_match_rows(db, found["id"], **scope)]
+    history = store.rating_history(db, found["id"], filters["variant"])
     return render_template(
         "players/player.html", player=found, record=record, filters=filters, last=last,
+        rating=store.ratings_of(db, [found["id"]], filters["variant"]).get(found["id"]) or store.new_rating(),
+        rating_chart=rating_chart(history),
         head_to_head=store.head_to_head(db, found["id"], **scope),
         best=store.extreme_hand(db, found["id"], True, **scope),
         worst=store.extreme_hand(db, found["id"], False, **scope),

@@ -8,6 +8,8 @@
 - ``built``: the cache of matches worked out once per version;
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
 - ``players``: players' records, renames and merges, and their log (undone from it);
+- ``ratings``: players' ratings (OpenSkill), kept by every write that finishes or changes a
+  finished match;
 - ``organiser``: the phones that are the organiser's, by their keys' hashes;
 - ``tournaments``: tournaments, their rounds and tables;
 - ``trash``: deleted matches, kept a day for the organiser to bring back;
@@ -87,6 +89,19 @@ from .players import (
     rename_player,
     undo_change,
     variants_played,
+)
+from .ratings import (
+    SETTLED,
+    chances,
+    chances_by_name,
+    entrant_ratings,
+    match_rating_changes,
+    new_rating,
+    rating_history,
+    rating_list,
+    ratings_of,
+    rerate,
+    shown,
 )
 from .seats import SEAT_STATS, SEAT_SUMS, player_key, player_row
 from .tournaments import (

@@ -17,6 +17,7 @@ import sqlite_utils
 from ..names import name_key
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
+from .ratings import places, rerate
 from .seats import seat_players
 from .tournaments import index_entrants
 
@@ -207,11 +208,42 @@ def _m012_organiser_and_player_changes(db: sqlite_utils.Database, ledger: MakeLe
     db["matches"].add_column("trash", str)
 
 
+def _m013_ratings(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # Players' ratings (store.ratings). rated_matches: each finished match's moment and its
+    # sides' places, the order the ratings follow; a match that is no longer finished keeps its
+    # row without places. rating_changes: each player's mu and sigma before and after each match,
+    # for all variants together (variant "") and for the match's variant. ratings: each player's
+    # rating now in each of those, with mu - 3 sigma (ordinal), the leaderboard's order.
+    # A store's finished matches finished, as far as it knows, with their last hand.
+    db["rated_matches"].create({"match_id": int, "finished": str, "places": str}, pk="match_id",
+                               not_null={"finished"})
+    db["rated_matches"].create_index(["finished", "match_id"])
+    db["rating_changes"].create({"match_id": int, "player_id": int, "variant": str,
+                                 "mu_before": float, "sigma_before": float, "mu": float,
+                                 "sigma": float, "matches": int},
+                                pk=("match_id", "player_id", "variant"),
+                                not_null={"mu_before", "sigma_before", "mu", "sigma", "matches"})
+    db["rating_changes"].create_index(["player_id", "variant"])
+    db["ratings"].create({"player_id": int, "variant": str, "mu": float, "sigma": float,
+                          "matches": int, "ordinal": float}, pk=("player_id", "variant"),
+                         not_null={"mu", "sigma", "matches", "ordinal"})
+    db["ratings"].create_index(["variant", "ordinal"])
+    for match_id, created, summary, last in list(db.execute(
+            "SELECT m.id, m.created, m.summary, (SELECT MAX(h.created) FROM hands h "
+            "WHERE h.match_id = m.id AND h.deleted IS NULL) FROM matches m WHERE m.over = 1")):
+        ranks = places(json.loads(summary)) if summary else None
+        if ranks:
+            db["rated_matches"].insert({"match_id": match_id, "finished": last or created,
+                                        "places": json.dumps(ranks)})
+    rerate(db)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
     _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
-    _m010_tidy_name_keys, _m011_tournament_players, _m012_organiser_and_player_changes]
+    _m010_tidy_name_keys, _m011_tournament_players, _m012_organiser_and_player_changes,
+    _m013_ratings]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

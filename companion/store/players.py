@@ -18,6 +18,7 @@ from ..names import tidy
 from ..rules.said import Said, said
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
 from .matches import Gone, rename_seat
+from .ratings import BY_RATING, rerate_matches
 from .seats import SEAT_SUMS, player_key
 from .tournaments import rename_entrants, rename_entrants_at
 
@@ -73,7 +74,8 @@ def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
 
 
 def records(db: sqlite_utils.Database, player_id: int | None = None, variant: str | None = None,
-            since: str | None = None, page: tuple[int, int] | None = None) -> list[dict[str, Any]]:
+            since: str | None = None, page: tuple[int, int] | None = None,
+            by_rating: bool = False) -> list[dict[str, Any]]:
     """Each player's record (or one player's), from the seats alone: ``matches``, ``won`` and
     ``drawn`` count finished matches, ``playing`` those still in play; the hands' figures
     (``hands``, ``points``, ``sweeps``, the hands in which their side took each item, ``best``
@@ -82,7 +84,7 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
 
     ``page`` (offset, limit): a page of the leaderboard, in its order (most won, best share won,
     most points per hand, then by name), so that a club of thousands of players is never read
-    whole."""
+    whole; ``by_rating``, the highest rating first (``ratings.BY_RATING``), then in that order."""
     where, values = _filters(variant, since)
     if player_id is not None:
         where += " AND s.player_id = ?"
@@ -92,8 +94,8 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
     order = ""
     if page:
         offset, limit = page
-        order = _RANKED
-        values += [limit, offset]
+        order = BY_RATING + _RANKED.removeprefix(" ORDER BY") if by_rating else _RANKED
+        values += [variant or "", limit, offset] if by_rating else [limit, offset]
     return [dict(row) for row in db.query(
         "SELECT p.id, p.name, SUM(s.over) AS matches, SUM(s.won) AS won, SUM(s.drawn) AS drawn, "
         f"SUM(1 - s.over) AS playing, {sums}, MAX(s.best) AS best, MIN(s.worst) AS worst "
@@ -219,6 +221,7 @@ def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
         before = [row[0] for row in db.execute("SELECT id FROM players WHERE merged_into = ?",
                                                [player_id]).fetchall()]
         seats, entrants = _reseat(db, player_id, into, merged["name"], target["name"], ledger)
+        rerate_matches(db, [match_id for match_id, _side, _seat in seats])
         db.execute("UPDATE players SET merged_into = ? WHERE id = ? OR merged_into = ?",
                    [into, player_id, player_id])
         _log(db, "merge", player_id, into, merged["name"], target["name"],
@@ -302,3 +305,4 @@ def _unmerge(db: sqlite_utils.Database, change: dict[str, Any], details: dict[st
         if moved:           # a match deleted since has no seats left
             rename_seat(db, match_id, side, seat, name, ledger)
     rename_entrants_at(db, details["entrants"], now_called, name)
+    rerate_matches(db, [match_id for match_id, _side, _seat in details["seats"]])

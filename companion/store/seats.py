@@ -11,6 +11,7 @@ import sqlite_utils
 from ..names import name_key, tidy
 from ..stats import EXTREMES, SUMS
 from .db import MAX_ID, now
+from .ratings import settle
 
 # What each seat keeps of its side's figures (companion.stats): the sums a record adds up, and
 # the best and worst hand.
@@ -80,3 +81,4 @@ def keep_seats(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]
                    + " WHERE match_id = ? AND side = ?",
                    [int(over), int(over and winner == side), int(over and winner is None),
                     *[stats[name] for name in SEAT_STATS], match_id, side])
+    settle(db, match_id, summary)       # its players' ratings, if it finished or its places changed

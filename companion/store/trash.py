@@ -18,6 +18,7 @@ import sqlite_utils
 from ..rules.said import Said, said
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
 from .matches import Gone, InTournament, rename_seat
+from .ratings import rerate_matches
 from .seats import player_row
 
 KEPT = timedelta(days=1)
@@ -55,6 +56,7 @@ def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
             raise Gone(match_id)
         db.execute("UPDATE hands SET deleted = ? WHERE match_id = ? AND deleted IS NULL", [stamp, match_id])
         db.execute("DELETE FROM seats WHERE match_id = ?", [match_id])
+        rerate_matches(db, [match_id])      # out of its players' ratings too
         # The match it was the rematch of offers a new one again, on every phone showing it.
         db.execute("UPDATE matches SET followed_by = NULL, version = version + 1 WHERE followed_by = ?",
                    [match_id])
@@ -100,6 +102,7 @@ def restore_match(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) 
             db["seats"].insert({**seat, "player_id": player["id"]})
             if sides[seat["side"]]["players"][seat["seat"]] != player["name"]:    # renamed since
                 rename_seat(db, match_id, seat["side"], seat["seat"], player["name"], ledger)
+        rerate_matches(db, [match_id])      # in its players' ratings again, where it finished
         if row["follows"]:
             db.execute("UPDATE matches SET followed_by = ?, version = version + 1 "
                        "WHERE id = ? AND followed_by IS NULL AND deleted IS NULL", [match_id, row["follows"]])

@@ -196,11 +196,22 @@ def rules_summary_line():
         return ""
 
 
+def ratings_part(current: Match) -> dict[str, Any]:
+    """The players' ratings beside the match: before its first hand, each side's chance to win;
+    once it is over, what it did to each player's rating."""
+    db = store.get_db()
+    over = bool(current.outcome and current.outcome.over)
+    chances = None
+    if not current.recorded and not over:
+        chances = store.chances_by_name(db, [side["players"] for side in current.sides])
+    return {"chances": chances, "rating_changes": store.match_rating_changes(db, current.id) if over else []}
+
+
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int):
     current = load_match(match_id)
     # The referee's tools, under this match's rules (referee/_links.html).
-    return render_template("table/match.html", **live_part(current),
+    return render_template("table/match.html", **live_part(current), **ratings_part(current),
                            ctx={"match": current, "query": under_match(current)})
 
 

@@ -29,8 +29,9 @@ class NewTournamentForm(FlaskForm):
                              render_kw={"rows": 8, "autocapitalize": "words"})
     rounds = IntegerField(_l("Rounds (Swiss only)"), [Optional(), NumberRange(min=1)], id="t-rounds",
                           render_kw={"inputmode": "numeric", "autocomplete": "off"})
-    seeding = RadioField(_l("Knockout bracket"), default="order", choices=options(
-        [("order", _l("seeded in the order written")), ("draw", _l("drawn"))]))
+    seeding = RadioField(_l("Seeding"), default="order", choices=options(
+        [("rating", _l("by rating (players without one last)")),
+         ("order", _l("in the order written")), ("draw", _l("drawn (knockout)"))]))
     pin = StringField(_l("PIN (optional)"), id="t-pin",
                       render_kw={"inputmode": "numeric", "autocomplete": "off"})
 

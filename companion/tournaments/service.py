@@ -41,13 +41,31 @@ def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, ro
                                        n=len(entrants), most=len(entrants) - 1))
     else:
         rounds = None
-    if seeding is not None and (not isinstance(seeding, str) or seeding not in ("order", "draw")):
-        raise TournamentError(said('seeding must be "order" or "draw"'))
+    if seeding is not None and (not isinstance(seeding, str) or seeding not in SEEDINGS):
+        raise TournamentError(said('seeding must be "order", "draw" or "rating"'))
+    entrants, seeding = seeded(entrants, seeding)
     if pin is not None and not valid_pin(pin):
         raise TournamentError(PIN_REFUSED)
     pin_hash = hash_pin(pin) if pin else None
     return store.create_tournament(store.get_db(), tidy(name), format, rules.as_dict(),
-                                   entrants, rounds, seeding or "order", pin_hash)
+                                   entrants, rounds, seeding, pin_hash)
+
+
+SEEDINGS = ("order", "draw", "rating")
+
+
+def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[dict[str, Any]], str]:
+    """The entrants in seed order, and the seeding: by rating (the highest first, an entrant
+    without one after those with one, in the order written), which is also what no seeding asked
+    for means when every entrant has a rating; else as asked, or in the order written."""
+    ratings = store.entrant_ratings(store.get_db(), entrants)
+    if seeding is None:
+        seeding = "rating" if None not in ratings else "order"
+    if seeding != "rating":
+        return entrants, seeding
+    order = sorted(range(len(entrants)),
+                   key=lambda i: (ratings[i] is None, -(ratings[i] or {"ordinal": 0})["ordinal"], i))
+    return [entrants[i] for i in order], seeding
 
 
 def start_next_round(tournament: Tournament) -> int:

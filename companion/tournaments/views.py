@@ -56,7 +56,7 @@ def tournament_list():
 @bp.route("/tournaments/new", methods=["GET", "POST"])
 @organiser_required(lambda: _("Ask the organiser to make a tournament."))
 def new_tournament():
-    form = NewTournamentForm()
+    form = NewTournamentForm(seeding="rating" if store.rating_list(store.get_db()) else "order")
     error = None
     if form.validate_on_submit():
         try:
@@ -78,10 +78,22 @@ def page_data(tournament: Tournament) -> dict[str, Any]:
             "variant": variant_title(tournament.rules.preset)}
 
 
+def rated(tournament: Tournament) -> dict[str, Any]:
+    """Each entrant's rating, and each table of the round in progress that has no hand yet, its
+    sides' chances to win (by table number): what the tournament's page shows beside them."""
+    db = store.get_db()
+    waiting = [table for table in (tournament.current.tables if tournament.current else [])
+               if not table.hands and not table.over]
+    players = [entrant["players"] for entrant in tournament.entrants]
+    return {"ratings": store.entrant_ratings(db, tournament.entrants),
+            "chances": {table.number: store.chances_by_name(db, [players[e] for e in table.entrants])
+                        for table in waiting}}
+
+
 @bp.get("/tournaments/<int:tournament_id>")
 def tournament(tournament_id: int):
     t = the(tournament_id)
-    return render_template("tournaments/tournament.html", **page_data(t))
+    return render_template("tournaments/tournament.html", **page_data(t), **rated(t))
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds")

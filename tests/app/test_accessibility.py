@@ -270,6 +270,9 @@ PAGES = [
          "/referee/claim?match={claims}&claimer=0&c_7d=0&c_1c=0&sweeps_0=1"),
     Page("players", "/players"),
     Page("players-filtered", "/players?variant=scopone&period=30"),
+    # Ratings (issue 24): the leaderboard by rating, a player's chart (player), a finished
+    # match's changes (match-over-*), a match before its first hand with the chances to win.
+    Page("players-rated", "/players?order=rating"),
     Page("player", "/players/{anna}"),
     Page("player-merge", "/players/{bruno}/merge?into={anna}"),
     Page("player-merge-find", "/players/{bruno}/merge?find=an"),
@@ -297,12 +300,13 @@ NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rem
          "match-over-shared", "match-table", "match-table-over", "match-table-delete", "hand-cards", "hand-counts",
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
-         "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "player",
+         "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "players-rated", "player",
          "tournament-new", "tournament", "tournament-board", "not-found", "rules", "rules-napola"]
 
 # In Italian and French too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
-         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "tournament-board", "not-found",
+         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "players-rated", "match-three",
+         "tournament-board", "not-found",
          "rules", "rules-scopa-d-assi", "rules-napola"]
 
 BY_NAME = {page.name: page for page in PAGES}

@@ -169,6 +169,8 @@ PAGES = {
     "PIN": "/matches/{p}/pin",
     "watching a match with a PIN": "/matches/{p}",
     "backup": "/backup",
+    "leaderboard by rating": "/players?order=rating",
+    "a player's rating": "/players/1",
     "organiser": "/organiser",
     "referee": "/referee/",
     "captures": "/referee/captures?table=7d&table=3c&table=4s&played=7c",

@@ -1,0 +1,258 @@
+"""Players' ratings (issue 24): OpenSkill's Plackett-Luce, over the finished matches in the order
+they finished. The expected ratings are worked out here by calling the library itself over the
+same matches, their places taken from each match as the API gives it back."""
+
+import math
+import random
+import re
+from collections import defaultdict
+
+import pytest
+from openskill.models import PlackettLuce
+
+from companion import create_app, store
+from helpers import HAND, random_hand
+
+MIRROR = {"piles": HAND["piles"][::-1], "sweeps": HAND["sweeps"][::-1]}    # 0 - 5
+
+
+def play(client, body: dict, rng: random.Random) -> int:
+    """A match through the API, played to its end with random hands: its id."""
+    answer = client.post("/api/v1/matches", json={"first_dealer": 0, **body})
+    assert answer.status_code == 201, answer.get_json()
+    match = answer.get_json()
+    while not match["outcome"]["over"]:
+        saved = client.post(f"/api/v1/matches/{match['id']}/hands", json=random_hand(len(match["sides"]), rng))
+        assert saved.status_code == 201, saved.get_json()
+        match = saved.get_json()["match"]
+    return match["id"]
+
+
+def one_hand(client, players, hand) -> int:
+    """A match of one hand (``options.hands`` 1): the hand decides it."""
+    answer = client.post("/api/v1/matches", json={"players": players, "first_dealer": 0,
+                                                  "options": {"hands": 1}})
+    match_id = answer.get_json()["id"]
+    assert client.post(f"/api/v1/matches/{match_id}/hands", json=hand).status_code == 201
+    return match_id
+
+
+def ranks_of(match: dict) -> list[int]:
+    """The sides' places: the winner first, the others by their totals, equal totals sharing."""
+    winner, totals = match["outcome"]["winner"], match["totals"]
+    order = [(side != winner, -total) for side, total in enumerate(totals)]
+    return [1 + sum(other < mine for other in order) for mine in order]
+
+
+def expected(client, match_ids, variant=None) -> dict[str, tuple[float, float, int]]:
+    """Each player's (mu, sigma, matches), by name, from the library alone."""
+    model = PlackettLuce()
+    ratings, counts = defaultdict(model.rating), defaultdict(int)
+    for match_id in match_ids:
+        match = client.get(f"/api/v1/matches/{match_id}").get_json()
+        if not match["outcome"]["over"] or variant not in (None, match["rules"]["preset"]):
+            continue
+        teams = [side["players"] for side in match["sides"]]
+        new = model.rate([[ratings[name] for name in team] for team in teams], ranks=ranks_of(match))
+        for team, rated in zip(teams, new):
+            for name, rating in zip(team, rated):
+                ratings[name] = rating
+                counts[name] += 1
+    return {name: (rating.mu, rating.sigma, counts[name]) for name, rating in ratings.items()}
+
+
+def answered(client, query="") -> dict[str, tuple[float, float, int]]:
+    rows = client.get(f"/api/v1/ratings{query}").get_json()["ratings"]
+    return {row["name"]: (row["mu"], row["sigma"], row["matches"]) for row in rows}
+
+
+def assert_same(got: dict, want: dict) -> None:
+    assert set(got) == set(want)
+    for name, (mu, sigma, count) in want.items():
+        assert got[name][0] == pytest.approx(mu, abs=1e-9), name
+        assert got[name][1] == pytest.approx(sigma, abs=1e-9), name
+        assert got[name][2] == count, name
+
+
+def test_two_players_are_rated_as_the_library_rates_them(client):
+    rng = random.Random(24)
+    ids = [play(client, {"players": pair}, rng)
+           for pair in (["Anna", "Bruno"], ["Bruno", "Carla"], ["Anna", "Carla"], ["Anna", "Bruno"],
+                        ["Carla", "Bruno"], ["Anna", "Bruno"])]
+    want = expected(client, ids)
+    assert_same(answered(client), want)
+    # The list is ordered by mu - 3 sigma, and the figure shown is 1500 + 24 (mu - 3 sigma).
+    rows = client.get("/api/v1/ratings").get_json()["ratings"]
+    assert [row["mu"] - 3 * row["sigma"] for row in rows] == sorted(
+        (row["mu"] - 3 * row["sigma"] for row in rows), reverse=True)
+    for row in rows:
+        assert row["rating"] == round(1500 + 24 * (row["mu"] - 3 * row["sigma"]))
+        assert row["provisional"] == (row["matches"] < 5)
+    # The players' records carry the same, and one player's history has a point a match.
+    players = {p["name"]: p for p in client.get("/api/v1/players").get_json()["players"]}
+    assert players["Anna"]["mu"] == pytest.approx(want["Anna"][0])
+    assert players["Anna"]["provisional"] is True and players["Bruno"]["provisional"] is False
+    anna = client.get(f"/api/v1/players/{players['Anna']['id']}").get_json()
+    assert len(anna["rating_history"]) == 4
+    assert anna["rating_history"][-1]["rating"] == anna["rating"]
+
+
+def test_three_sides_and_a_draw(client):
+    rng = random.Random(3)
+    ids = [play(client, {"players": ["Anna", "Bruno", "Carla"]}, rng) for _ in range(3)]
+    # A match of one hand that ends level: a draw is a draw.
+    level = {"tallies": [{"cards": 20, "coins": 5, "settebello": False, "sweeps": 0, "primiera": True},
+                         {"cards": 20, "coins": 5, "settebello": True, "sweeps": 0}]}
+    drawn = one_hand(client, ["Anna", "Bruno"], level)
+    assert client.get(f"/api/v1/matches/{drawn}").get_json()["outcome"]["winner"] is None
+    assert_same(answered(client), expected(client, [*ids, drawn]))
+
+
+def test_teams_count_for_each_player(client):
+    rng = random.Random(4)
+    teams = {"variant": "scopone", "teams": [{"name": "Noi", "players": ["Anna", "Dario"]},
+                                             {"name": "Loro", "players": ["Bruno", "Elena"]}]}
+    ids = [play(client, teams, rng) for _ in range(2)]
+    ids.append(play(client, {"players": ["Anna", "Bruno"]}, rng))
+    assert_same(answered(client), expected(client, ids))
+    # Scopone's own ratings count its matches alone.
+    assert_same(answered(client, "?variant=scopone"), expected(client, ids, "scopone"))
+
+
+def _fresh(tmp_path, name):
+    return create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                       "DATABASE": str(tmp_path / name)}).test_client()
+
+
+def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, tmp_path):
+    games = [(["Anna", "Bruno"], HAND), (["Bruno", "Carla"], HAND), (["Anna", "Carla"], MIRROR),
+             (["Anna", "Bruno"], MIRROR), (["Carla", "Bruno"], HAND)]
+    ids = [one_hand(client, players, hand) for players, hand in games]
+    # The first match corrected: Bruno won it.
+    first = client.get(f"/api/v1/matches/{ids[0]}").get_json()["hands"][0]
+    edited = client.put(f"/api/v1/matches/{ids[0]}/hands/{first['id']}", json={**MIRROR, "version": first["version"]})
+    assert edited.status_code == 200, edited.get_json()
+    corrected = _fresh(tmp_path, "corrected.sqlite")
+    for players, hand in [(games[0][0], MIRROR), *games[1:]]:
+        one_hand(corrected, players, hand)
+    assert_same(answered(client), answered(corrected))
+    # The third match deleted: as if it had never been played...
+    version = client.get(f"/api/v1/matches/{ids[2]}").get_json()["version"]
+    assert client.post(f"/matches/{ids[2]}/delete", data={"version": version}).status_code == 303
+    without = _fresh(tmp_path, "without.sqlite")
+    for players, hand in [(games[0][0], MIRROR), games[1], *games[3:]]:
+        one_hand(without, players, hand)
+    assert_same(answered(client), answered(without))
+    # ... and brought back, in the place it finished in.
+    assert client.post(f"/organiser/deleted/{ids[2]}/restore").status_code == 303
+    assert_same(answered(client), answered(corrected))
+    # A hand deleted from an old match: no longer finished, it is rated no more.
+    second = client.get(f"/api/v1/matches/{ids[1]}").get_json()["hands"][0]
+    gone = client.delete(f"/api/v1/matches/{ids[1]}/hands/{second['id']}?version={second['version']}")
+    assert gone.status_code == 200, gone.get_json()
+    unfinished = _fresh(tmp_path, "unfinished.sqlite")
+    for players, hand in [(games[0][0], MIRROR), games[2], games[3], games[4]]:
+        one_hand(unfinished, players, hand)
+    assert_same(answered(client), answered(unfinished))
+
+
+def test_kept_ratings_equal_a_replay_from_scratch_after_merges_and_undos(app, client):
+    rng = random.Random(9)
+    for pair in (["Ana", "Bruno"], ["Anna", "Carla"], ["Bruno", "Carla"], ["Ana", "Carla"], ["Anna", "Bruno"]):
+        play(client, {"players": pair}, rng)
+    players = {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
+    assert client.post(f"/players/{players['Ana']}/merge", data={"into": players["Anna"]}).status_code == 303
+
+    def kept():
+        with app.app_context():
+            db = store.get_db()
+            return sorted(tuple(row) for row in db.execute("SELECT * FROM ratings ORDER BY 1, 2"))
+
+    def replayed():
+        with app.app_context():
+            db = store.get_db()
+            with store.writing(db):
+                store.rerate(db)
+        return kept()
+
+    merged = kept()
+    assert "Ana" not in answered(client) and answered(client)["Anna"][2] == 4
+    assert merged == replayed()
+    change = client.get(f"/players/{players['Anna']}").get_data(as_text=True)
+    undo = next(part.split('"')[0] for part in change.split('action="')[1:] if "/undo" in part.split('"')[0])
+    assert client.post(undo).status_code == 303
+    assert answered(client)["Ana"][2] == 2 and kept() == replayed()
+
+
+def test_chances_to_win_add_up_to_one(app, client):
+    rng = random.Random(5)
+    for pair in (["Anna", "Bruno"], ["Anna", "Carla"], ["Anna", "Bruno"]):
+        play(client, {"players": pair}, rng)
+    players = {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
+    with app.app_context():
+        db = store.get_db()
+        for sides in ([[players["Anna"]], [players["Bruno"]]],
+                      [[players["Anna"]], [players["Bruno"]], [players["Carla"]]],
+                      [[players["Anna"], 999], [players["Bruno"], players["Carla"]]]):
+            chances = store.chances(db, sides)
+            assert len(chances) == len(sides) and math.isclose(sum(chances), 1)
+        anna, bruno = store.chances(db, [[players["Anna"]], [players["Bruno"]]])
+        assert anna > bruno == pytest.approx(1 - anna)
+
+
+def test_seeding_by_rating_orders_the_bracket(client):
+    for _ in range(3):
+        one_hand(client, ["Anna", "Bruno"], HAND)
+        one_hand(client, ["Carla", "Dario"], HAND)
+        one_hand(client, ["Anna", "Carla"], HAND)
+        one_hand(client, ["Bruno", "Dario"], HAND)
+    order = [row["name"] for row in client.get("/api/v1/ratings").get_json()["ratings"]]
+    assert order[0] == "Anna" and order[-1] == "Dario"
+    made = client.post("/api/v1/tournaments", json={"name": "Sabato", "format": "knockout", "seeding": "rating",
+                                                    "entrants": order[::-1]})
+    assert made.status_code == 201, made.get_json()
+    tournament = made.get_json()
+    assert [e["name"] for e in tournament["entrants"]] == order
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds").get_json()
+    assert [t["entrants"] for t in started["rounds"][0]["tables"]] == [[order[0], order[3]], [order[1], order[2]]]
+    # Left out, the seeding is by rating when every entrant has one, else in the order written.
+    auto = client.post("/api/v1/tournaments", json={"name": "Domenica", "format": "swiss",
+                                                    "entrants": order[::-1]}).get_json()
+    assert [e["name"] for e in auto["entrants"]] == order
+    written = client.post("/api/v1/tournaments", json={"name": "Lunedì", "format": "knockout",
+                                                       "entrants": ["Dario", "Zoe", "Anna", "Bruno"]}).get_json()
+    assert [e["name"] for e in written["entrants"]] == ["Dario", "Zoe", "Anna", "Bruno"]
+    # The page shows each table's chances before it starts.
+    page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    assert page.count('data-testid="chances"') == 2
+    # The standings show each entrant's rating.
+    page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    assert 'data-testid="entrant-rating"' in page
+
+
+def test_the_pages_show_ratings(client):
+    for _ in range(3):
+        one_hand(client, ["Anna", "Bruno"], HAND)
+        one_hand(client, ["Anna", "Carla"], HAND)
+    finished = one_hand(client, ["Bruno", "Carla"], MIRROR)
+    # The leaderboard by rating: the highest first, the provisional marked; by matches won, as ever.
+    page = client.get("/players?order=rating").get_data(as_text=True)
+    names = re.findall(r'<th scope="row"><a href="[^"]*">([^<]+)</a>', page)
+    assert names == [row["name"] for row in client.get("/api/v1/ratings").get_json()["ratings"]]
+    assert len(re.findall(r'<td data-testid="rating">([^<]+)</td>', page)) == 3
+    assert page.count('data-testid="provisional"') == 2       # Bruno and Carla: 4 matches each
+    assert 'data-testid="rating"' not in client.get("/players").get_data(as_text=True)
+    anna = client.get("/api/v1/ratings").get_json()["ratings"][0]
+    assert f"{anna['rating']:,}" in page
+    # A player's page: the figure and the chart, a point a match after a new player's 1,500.
+    player = client.get(f"/players/{anna['id']}").get_data(as_text=True)
+    assert f"{anna['rating']:,}" in player and 'data-testid="rating-chart"' in player
+    assert len(re.search(r'class="chart-line side-0"[^>]*points="([^"]+)"', player)[1].split()) == 7
+    # A finished match: each player's change, signed.
+    changes = client.get(f"/matches/{finished}").get_data(as_text=True)
+    assert 'data-testid="rating-changes"' in changes and "+" in changes and "\u2212" in changes
+    # A match not yet begun: each side's chance to win.
+    waiting = client.post("/api/v1/matches", json={"players": ["Anna", "Zoe"]}).get_json()["id"]
+    chances = client.get(f"/matches/{waiting}").get_data(as_text=True)
+    shares = re.findall(r"<strong>(\d+)%</strong>", chances)
+    assert len(shares) == 2 and int(shares[0]) > int(shares[1]) and abs(sum(map(int, shares)) - 100) <= 1
