@@ -22,6 +22,7 @@ import pytest
 
 from companion import names, stats, store
 from companion.api.openapi import SPEC
+from companion.api.openapi_ratings import RATING
 from companion.i18n import COOKIE
 from companion.matches import no_stats
 from companion.players.records import empty_record
@@ -164,11 +165,12 @@ def test_a_records_figures_agree_everywhere(client):
     the API's answer and the OpenAPI document."""
     assert set(no_stats(1)[0]) == {*stats.SUMS, *stats.EXTREMES}
     assert store.SEAT_STATS == (*stats.SUMS, *stats.EXTREMES)
-    assert list(SPEC["components"]["schemas"]["Player"]["required"]) == list(stats.RECORD)
+    # A player's record, then their rating (store.ratings: kept apart from the record's sums).
+    assert list(SPEC["components"]["schemas"]["Player"]["required"]) == [*stats.RECORD, *RATING]
     assert set(empty_record({"id": 1, "name": "Anna"})) >= set(stats.RECORD)
     client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]})
     player = client.get("/api/v1/players").get_json()["players"][0]
-    assert set(player) == set(stats.RECORD)
+    assert set(player) == {*stats.RECORD, *RATING}
     with client.application.app_context():
         db = store.get_db()
         assert set(store.records(db)[0]) == set(stats.RECORD)
