@@ -84,6 +84,7 @@ from .players import (
     player_match_rows,
     player_names,
     records,
+    records_from_seats,
     rename_player,
     undo_change,
     variants_played,
