@@ -5,9 +5,10 @@
 - ``migrations``: the schema, as numbered migrations;
 - ``matches``: matches and their hands, and their summaries;
 - ``undo``: hands deleted a moment ago brought back;
-- ``built``: the cache of matches worked out once per version;
+- ``built``: the cache of matches worked out once per version, and which hands changed since one;
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
-- ``players``: players' records, renames and merges, and their log (undone from it);
+- ``players``: players' records (from the totals kept for each), renames and merges, and their
+  log (undone from it);
 - ``organiser``: the phones that are the organiser's, by their keys' hashes;
 - ``tournaments``: tournaments, their rounds and tables;
 - ``trash``: deleted matches, kept a day for the organiser to bring back;
