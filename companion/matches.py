@@ -214,8 +214,8 @@ class Match:
     follows: int | None = None        # the match this one is the "Rivincita" of
     followed_by: int | None = None    # its own Rivincita, once started
     archived: bool = False
-    # the list of hands as the match page shows it, made once per language
-    history_html: dict[str, str] = field(default_factory=dict)
+    # the list of hands as the match page shows it, made once per language; and its chart
+    history_html: dict[str, Any] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -280,15 +280,17 @@ class Match:
         return next((h for h in self.hands if h.id == hand_id), None)
 
 
-def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
+def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]], kept: list[Hand] | None = None) -> Match:
     """The match from its stored row and its hands' rows (in order), from the points stored
-    with each hand; a hand stored without them (by an older version) is scored here."""
+    with each hand; a hand stored without them (by an older version) is scored here. ``kept``:
+    the first hands, unchanged since an earlier version (store.built_match), before the rows;
+    the outcome is then the one kept in the row's summary."""
     match = Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
                   row["first_dealer"], version=row.get("version") or 0,
-                  has_pin=bool(row.get("pin_hash")), **links(row))
+                  has_pin=bool(row.get("pin_hash")), hands=list(kept or []), **links(row))
     names = match.names
-    totals = (0,) * len(match.sides)
-    for number, hand_row in enumerate(hand_rows, start=1):
+    totals = match.hands[-1].totals_after if match.hands else (0,) * len(match.sides)
+    for number, hand_row in enumerate(hand_rows, start=len(match.hands) + 1):
         stored = hand_row["entry"]
         result = _json(hand_row["result"]) if hand_row.get("result") else None
         hand = Hand(hand_row["id"], number, stored, result, totals, match.rules, names,
@@ -304,7 +306,8 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]]) -> Match:
             totals = tuple(t + p for t, p in zip(totals, hand.points))
             hand.totals_after = totals
         match.hands.append(hand)
-    match.outcome = match_outcome([h.outcome_input() for h in match.hands], match.rules, names)
+    match.outcome = (outcome_of(row["summary"]) if kept is not None else
+                     match_outcome([h.outcome_input() for h in match.hands], match.rules, names))
     match.recorded = len(match.hands)
     return match
 

@@ -3,8 +3,9 @@ out hand by hand (``matches.add_stats``), the store keeps each side's in its sea
 up, and a record's pages, JSON and OpenAPI document show them.
 
 Plain Python below the store and the model, so that both may read it (the store may not import
-the model). A figure added here needs a migration that adds its column to the seats: the
-migration that made the seats table keeps the list it was released with.
+the model). A figure added here needs a migration that adds its column to the seats and to
+the kept totals (player_totals), and makes their triggers again: the migrations that made them
+keep the lists they were released with.
 """
 
 # The items a side may take in a hand: a record counts the hands in which its side took each.

@@ -2,8 +2,9 @@
 the organiser only, each kept in the player's log and undone from it).
 
 A name typed in a new match finds its player (``store.seats.seat_players``), and every save keeps each
-side's figures in its players' seats: these pages are a few grouped queries over the seats,
-whatever the number of matches, and never read a hand.
+side's figures in its players' seats, and the store adds them to each player's kept totals:
+these pages read those (a period adds up its matches' seats), whatever the number of matches,
+and never read a hand.
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@
 - ``migrations``: the schema, as numbered migrations;
 - ``matches``: matches and their hands, and their summaries;
 - ``undo``: hands deleted a moment ago brought back;
-- ``built``: the cache of matches worked out once per version;
+- ``built``: the cache of matches worked out once per version, and which hands changed since one;
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
-- ``players``: players' records, renames and merges, and their log (undone from it);
+- ``players``: players' records (from the totals kept for each), renames and merges, and their
+  log (undone from it);
 - ``ratings``: players' ratings (OpenSkill), kept by every write that finishes or changes a
   finished match;
 - ``organiser``: the phones that are the organiser's, by their keys' hashes;
@@ -28,7 +29,7 @@ import sqlite3
 from flask import Flask
 
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
-from .built import built_match, forget_built
+from .built import ChangedLines, built_match, changed_since, forget_built
 from .db import (
     MAX_ID,
     MakeLedger,
@@ -86,6 +87,7 @@ from .players import (
     player_match_rows,
     player_names,
     records,
+    records_from_seats,
     rename_player,
     undo_change,
     variants_played,

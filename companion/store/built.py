@@ -1,11 +1,12 @@
 """Matches worked out once per version: the match model built from a match's rows is kept, so
-the phones at a table that poll after a change share one piece of work."""
+the phones at a table that poll after a change share one piece of work; and which hands' lines
+changed since the version a polling phone shows, so that it is sent only those."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import sqlite_utils
 
@@ -18,11 +19,19 @@ from .matches import hand_rows, match_row, match_version
 _built: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
 _built_lock = threading.Lock()
 BUILT_KEPT = 256
+# The latest version kept of each match, (store, match) -> version: what the next is built on.
+_latest: dict[tuple[str, int], int] = {}
 
 
-def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., Any]) -> Any | None:
+def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., Any],
+                on_earlier: bool = False) -> Any | None:
     """``build(row, hand_rows)`` for the match as it is now, worked out once per version; None
-    if there is no such match. The row and its hands are read in one snapshot."""
+    if there is no such match. The row and its hands are read in one snapshot.
+
+    ``on_earlier``: the match kept at an earlier version, if any, is built on (``build(row,
+    hand_rows, kept)``, ``matches.build``): only the hands from the first one changed since are
+    read (``hands.changed``), so that the first phone to poll after a hand is saved does not
+    wait for the whole match to be read again."""
     if not 0 < match_id <= MAX_ID:
         return None
     path = getattr(db, "path", "")
@@ -34,17 +43,68 @@ def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., A
         if key in _built:
             _built.move_to_end(key)
             return _built[key]
+        earlier = _built.get((path, match_id, _latest.get((path, match_id), -1)))
     with reading(db):
         row = match_row(db, match_id)
-        current = build(row, hand_rows(db, match_id))
+        if row is None:         # deleted a moment ago
+            return None
+        if on_earlier and earlier is not None and row["summary"] and earlier.version < row["version"]:
+            # The hands stored before the first one changed since are the earlier's first ones.
+            first = db.execute("SELECT MIN(number) FROM hands WHERE match_id = ? AND "
+                               "(changed IS NULL OR changed > ?)", [match_id, earlier.version]).fetchone()[0]
+            before = db.execute("SELECT COUNT(*) FROM hands WHERE match_id = ? AND deleted IS NULL "
+                                "AND number < ?", [match_id, first]).fetchone()[0] if first is not None else None
+            current = build(row, [] if first is None else list(db.query(
+                "SELECT * FROM hands WHERE match_id = ? AND deleted IS NULL AND number >= ? "
+                "ORDER BY number", [match_id, first])), earlier.hands[:before])
+        else:
+            current = build(row, hand_rows(db, match_id))
     key = (path, match_id, row["version"])
     with _built_lock:
         _built[key] = current
+        if row["version"] >= _latest.get((path, match_id), -1):
+            _latest[(path, match_id)] = row["version"]
         while len(_built) > BUILT_KEPT:
-            _built.popitem(last=False)
+            gone = _built.popitem(last=False)[0]
+            if _latest.get(gone[:2]) == gone[2]:
+                del _latest[gone[:2]]
     return current
 
 
 def forget_built() -> None:
     with _built_lock:
         _built.clear()
+        _latest.clear()
+
+
+class ChangedLines(NamedTuple):
+    """What changed in a match's list of hands since a version a phone shows (``changed_since``):
+    ``version``, the match's now; ``hands``, the ids of the hands (not deleted) from the first
+    one changed since onwards, in order: their lines are new, or their numbers or running totals
+    may have moved; ``shown``, the ids of the lines the phone may show of those and of the hands
+    deleted since (all but the hands added since), to take away before the new ones go in."""
+
+    version: int
+    hands: list[int]
+    shown: list[int]
+
+
+def changed_since(db: sqlite_utils.Database, match_id: int, since: int) -> ChangedLines | None:
+    """Which hands' lines changed since version ``since``, from each hand's ``changed`` and
+    ``added`` (the match's version at which its row last changed, and was added: kept by
+    triggers, migration 14): a few rows read through an index, however long the match. None if
+    there is no such match."""
+    if not 0 < match_id <= MAX_ID:
+        return None
+    with reading(db):
+        version = match_version(db, match_id)
+        if version is None:
+            return None
+        rows = db.execute(
+            "SELECT id, deleted IS NOT NULL, changed IS NULL OR changed > ?, added > ? FROM hands "
+            "WHERE match_id = ? AND number >= (SELECT MIN(number) FROM hands "
+            "WHERE match_id = ? AND (changed IS NULL OR changed > ?)) ORDER BY number",
+            [since, since, match_id, match_id, since]).fetchall()
+    return ChangedLines(version, [hand for hand, deleted, _changed, _new in rows if not deleted],
+                        [hand for hand, deleted, changed, new in rows
+                         if not new and (changed or not deleted)])

@@ -76,35 +76,66 @@ def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
 def records(db: sqlite_utils.Database, player_id: int | None = None, variant: str | None = None,
             since: str | None = None, page: tuple[int, int] | None = None,
             by_rating: bool = False) -> list[dict[str, Any]]:
-    """Each player's record (or one player's), from the seats alone: ``matches``, ``won`` and
-    ``drawn`` count finished matches, ``playing`` those still in play; the hands' figures
-    (``hands``, ``points``, ``sweeps``, the hands in which their side took each item, ``best``
-    and ``worst``) count every counted hand. Only the matches of ``variant`` and those started
-    at ``since`` or later, when given.
+    """Each player's record (or one player's): ``matches``, ``won`` and ``drawn`` count finished
+    matches, ``playing`` those still in play; the hands' figures (``hands``, ``points``,
+    ``sweeps``, the hands in which their side took each item, ``best`` and ``worst``) count
+    every counted hand. Only the matches of ``variant`` and those started at ``since`` or later,
+    when given.
+
+    Read from the totals the store keeps for each player and variant (``player_totals``, kept
+    by triggers on the seats), a few rows per player however many matches were played; a period
+    (``since``) adds up the seats of its matches (``records_from_seats``).
 
     ``page`` (offset, limit): a page of the leaderboard, in its order (most won, best share won,
     most points per hand, then by name), so that a club of thousands of players is never read
     whole; ``by_rating``, the highest rating first (``ratings.BY_RATING``), then in that order."""
+    if since:
+        return records_from_seats(db, player_id, variant, since, page, by_rating)
+    where, values = ["1"], []
+    if variant:
+        where.append("s.variant = ?")
+        values.append(variant)
+    return _summed(db, "player_totals s", "SUM(s.seats - s.over)", " AND ".join(where), values,
+                   player_id, page, by_rating and (variant or ""))
+
+
+def records_from_seats(db: sqlite_utils.Database, player_id: int | None = None,
+                       variant: str | None = None, since: str | None = None,
+                       page: tuple[int, int] | None = None, by_rating: bool = False) -> list[dict[str, Any]]:
+    """``records`` added up from the seats themselves: for a period, and what the kept totals
+    are checked against."""
     where, values = _filters(variant, since)
+    dated = " JOIN matches m ON m.id = s.match_id" if since else ""
+    return _summed(db, "seats s" + dated, "SUM(1 - s.over)", where, values, player_id, page,
+                   by_rating and (variant or ""))
+
+
+def _summed(db: sqlite_utils.Database, source: str, playing: str, where: str, values: list[Any],
+            player_id: int | None, page: tuple[int, int] | None,
+            rated: str | bool = False) -> list[dict[str, Any]]:
+    """The records grouped by player from ``source`` (the seats, or the kept totals: both have
+    the seats' columns, added up), in the leaderboard's order when a page is asked; ``rated``
+    (a variant, "" for all of them, or False): the highest rating there first."""
+    values = list(values)
     if player_id is not None:
         where += " AND s.player_id = ?"
         values.append(player_id)
     sums = ", ".join(f"SUM(s.{name}) AS {name}" for name in SEAT_SUMS)
-    dated = "JOIN matches m ON m.id = s.match_id " if since else ""
     order = ""
     if page:
         offset, limit = page
-        order = BY_RATING + _RANKED.removeprefix(" ORDER BY") if by_rating else _RANKED
-        values += [variant or "", limit, offset] if by_rating else [limit, offset]
+        order = _RANKED if rated is False else BY_RATING + _RANKED.removeprefix(" ORDER BY")
+        values += [limit, offset] if rated is False else [rated, limit, offset]
     return [dict(row) for row in db.query(
         "SELECT p.id, p.name, SUM(s.over) AS matches, SUM(s.won) AS won, SUM(s.drawn) AS drawn, "
-        f"SUM(1 - s.over) AS playing, {sums}, MAX(s.best) AS best, MIN(s.worst) AS worst "
-        f"FROM seats s {dated}JOIN players p ON p.id = s.player_id "
+        f"{playing} AS playing, {sums}, MAX(s.best) AS best, MIN(s.worst) AS worst "
+        f"FROM {source} JOIN players p ON p.id = s.player_id "
         f"WHERE {where} GROUP BY s.player_id{order}", values)]
 
 
 # The sums written out, not by their names: inside an expression SQLite would read "won" as
-# one seat's column rather than the sum named so.
+# one seat's column rather than the sum named so. The kept totals have the seats' columns, so
+# this one order serves both.
 _RANKED = (" ORDER BY SUM(s.won) DESC, COALESCE(1.0 * SUM(s.won) / NULLIF(SUM(s.over), 0), 0) DESC,"
            " COALESCE(1.0 * SUM(s.points) / NULLIF(SUM(s.hands), 0), 0) DESC, p.key, p.id"
            " LIMIT ? OFFSET ?")
@@ -149,7 +180,8 @@ def player_match_rows(db: sqlite_utils.Database, player_id: int, variant: str | 
 
 
 def variants_played(db: sqlite_utils.Database) -> list[str]:
-    return [row[0] for row in db.execute("SELECT DISTINCT variant FROM seats ORDER BY variant")]
+    """The variants someone has a seat in, from the kept totals (a few rows per player)."""
+    return [row[0] for row in db.execute("SELECT DISTINCT variant FROM player_totals ORDER BY variant")]
 
 
 def _active(db: sqlite_utils.Database, player_id: int) -> dict[str, Any]:

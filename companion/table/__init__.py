@@ -9,7 +9,7 @@ the live score every phone follows, joining from another phone, the edit PIN.
 """
 
 from . import hands  # noqa: F401  (a hand's routes, registered on bp)
-from .charts import running_totals
+from .charts import running_chart
 from .views import bp
 
-bp.add_app_template_global(running_totals, "running_chart")
+bp.add_app_template_global(running_chart)

@@ -79,6 +79,29 @@ def live_part(current: Match) -> dict[str, Any]:
             "may_record": not current.has_pin or unlocked(current.id)}
 
 
+# A changed poll sends a phone only the lines that changed when there are at most this many;
+# else (an old hand edited or deleted in a long match, a phone long asleep) the whole live region.
+DELTA_LINES = 12
+
+
+def live_delta(current: Match, since: int | None) -> dict[str, Any] | None:
+    """What a phone showing version ``since`` of the match needs of the list of hands to show
+    ``current`` (table/_live.html): ``lines``, the hands whose lines are new or changed, and
+    ``removed``, the ids of the lines it shows of those and of the hands deleted since, to take
+    away first. None when the whole live region must be sent: a version this match never had
+    (another store, restored), the store moved on since the match was built, too many lines,
+    or no line left as it was (the list itself may be new to the phone)."""
+    if since is None or not 0 <= since < current.version:
+        return None
+    changed = store.changed_since(store.get_db(), current.id, since)
+    if changed is None or changed.version != current.version or len(changed.hands) > DELTA_LINES:
+        return None
+    if len(changed.hands) >= len(current.hands) and (changed.hands or changed.shown or not current.hands):
+        return None
+    sent = set(changed.hands)
+    return {"lines": [hand for hand in current.hands if hand.id in sent], "removed": changed.shown}
+
+
 def match_url(match_id: int) -> str:
     """The match page's whole address, as the other phones at the table open it."""
     return join_url().rstrip("/") + url_for("table.match", match_id=match_id)
@@ -305,8 +328,9 @@ def delete_match(match_id: int):
 def poll(match_id: int):
     """Has the match changed since ``since``? If not: 200 with no body and ``HX-Reswap: none``
     (one primary-key read, nothing worked out; not 204, after which waitress closes the
-    connection, so a phone polling every 2 s would open a new one each time). Else the new live
-    region, or for the hand page (``part=notice``) a short notice."""
+    connection, so a phone polling every 2 s would open a new one each time). Else what changed
+    in the live region (``live_delta``), or all of it, or for the hand page (``part=notice``) a
+    short notice."""
     version = store.match_version(store.get_db(), match_id)
     if version is None:
         if request.headers.get("HX-Request") == "true" and request.args.get("since"):
@@ -325,8 +349,10 @@ def poll(match_id: int):
             response = make_response(render_template("table/_notice.html", match=current))
         else:
             # A poll from a page showing the Undo of a delete (``undo``) takes it away.
-            response = make_response(render_template("table/_live.html", **live_part(current), polled=True,
-                                                     undo_shown=request.args.get("undo") == "1"))
+            response = make_response(render_template(
+                "table/_live.html", **live_part(current), polled=True,
+                delta=live_delta(current, request.args.get("since", type=int)),
+                undo_shown=request.args.get("undo") == "1"))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -21,7 +21,7 @@ from ..matches import Match, build
 def load_match(match_id: int, missing: Callable[[], Exception] = NotFound) -> Match:
     """The match as it is now, worked out once per version and kept (``store.built_match``);
     else ``missing`` is raised: a 404 page, or the API's answer in words."""
-    current = store.built_match(store.get_db(), match_id, build)
+    current = store.built_match(store.get_db(), match_id, build, on_earlier=True)
     if current is None:
         raise missing()
     return current

@@ -3,6 +3,7 @@ against the real server (waitress), CSRF and all. Taps are counted: recording a 
 quicker than pen and paper."""
 
 import json
+import random
 import re
 
 import pytest
@@ -830,3 +831,54 @@ def test_a_round_robin_of_four_runs_to_its_end_from_the_pages_and_the_board(brow
         assert sorted(int(p) for p in points) != [0, 0, 0, 0] and sum(int(p) for p in points) == 12
     finally:
         context.close()
+
+
+def test_a_phone_sent_only_what_changed_shows_what_a_fresh_page_shows(phone, server):
+    """The poll sends a phone the lines that changed and the parts around them, out of band
+    (issue 24): after each change, whatever it was, the watching phone's live region is the one
+    a fresh page draws, line for line, and the list was changed in place, not drawn again."""
+    from helpers import api, random_hand
+
+    rng = random.Random(24)
+    match = api(server, "/matches", {"players": ["Vera", "Zeno"], "first_dealer": 0, "options": {"target": 1000}})
+    path = f"/matches/{match['id']}"
+    for _ in range(6):
+        api(server, f"{path}/hands", random_hand(2, rng))
+    watcher = phone.page
+    watcher.goto(path)
+    fresh = watcher.context.new_page()
+
+    def shown(page) -> dict:
+        return page.evaluate("""() => ({
+            lines: [...document.querySelectorAll('#live-hands > li')].map(li => li.outerHTML),
+            parts: ['live-score', 'live-next', 'live-after-end', 'live-last', 'live-chart'].map(
+                id => document.getElementById(id).innerHTML.replace(/name="csrf_token" value="[^"]*"/g, ''))})""")
+
+    def changed(in_place: bool) -> None:
+        version = api(server, path)["version"]
+        expect(watcher.locator("#live-poll")).to_have_attribute("data-version", str(version), timeout=8000)
+        fresh.goto(path)
+        expect(watcher.locator("#live-hands > li")).to_have_count(fresh.locator("#live-hands > li").count())
+        assert shown(watcher) == shown(fresh)
+        assert watcher.evaluate("document.getElementById('live-hands').kept === true") is in_place
+        watcher.evaluate("document.getElementById('live-hands').kept = true")
+
+    watcher.evaluate("document.getElementById('live-hands').kept = true")
+    hands = lambda: api(server, path)["hands"]          # noqa: E731
+    api(server, f"{path}/hands", random_hand(2, rng))                      # a new hand: its line
+    changed(in_place=True)
+    last = hands()[-1]
+    api(server, f"{path}/hands/{last['id']}", {**random_hand(2, rng), "version": last["version"]}, "PUT")
+    changed(in_place=True)                                                 # the last hand edited
+    api(server, f"{path}/hands/{last['id']}?version={last['version'] + 1}", method="DELETE")
+    changed(in_place=True)                                                 # the last hand deleted
+    middle = hands()[3]
+    api(server, f"{path}/hands/{middle['id']}?version={middle['version']}", method="DELETE")
+    changed(in_place=True)                                 # hand 4 deleted: 5 and 6 move up
+    for _ in range(3):                                     # several hands between two polls
+        api(server, f"{path}/hands", random_hand(2, rng))
+    changed(in_place=True)
+    first = hands()[0]
+    api(server, f"{path}/hands/{first['id']}", {**random_hand(2, rng), "version": first["version"]}, "PUT")
+    changed(in_place=False)                                # hand 1 edited: every line, drawn again
+    fresh.close()

@@ -293,7 +293,7 @@ def test_the_poll_takes_the_undo_away_once_the_match_changes(client):
     assert f'<div id="undo-match-{match_id}" hx-swap-oob="delete"></div>' in polled
     assert "undo=1" not in polled                  # taken away once
     plain = client.get(f"/matches/{match_id}/poll?since={version}").get_data(as_text=True)
-    assert "hx-swap-oob" not in plain
+    assert f"undo-match-{match_id}" not in plain        # the Undo left alone: this page shows none
 
 
 def test_removing_the_hands_played_after_the_end_can_be_undone(client):
