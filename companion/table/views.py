@@ -350,7 +350,7 @@ def poll(match_id: int):
         else:
             # A poll from a page showing the Undo of a delete (``undo``) takes it away.
             response = make_response(render_template(
-                "table/_live.html", **live_part(current), polled=True,
+                "table/_live.html", **live_part(current), **ratings_part(current), polled=True,
                 delta=live_delta(current, request.args.get("since", type=int)),
                 undo_shown=request.args.get("undo") == "1"))
     response.set_etag(etag, weak=True)
