@@ -16,7 +16,7 @@ from markupsafe import Markup
 from .. import store
 from ..i18n import explain, how_long
 from ..matches import Ledger, Match, listed
-from ..names import NAME_MAX
+from ..names import NAME_MAX, all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
@@ -203,6 +203,19 @@ def preset_rules():
     form = RulesPreviewForm(formdata=None, data=NewMatchForm.preset_data(
         preset if preset in PRESETS else "classica"))
     return render_template("table/_rules_fields.html", form=form, summary=rules_summary(form.rules()), oob=True)
+
+
+@bp.get("/matches/new/chances")
+def new_match_chances():
+    """Each side's chance to win, from its players' ratings, once every name is typed on the
+    new match form (htmx asks as the names change); nothing until then."""
+    form = RulesPreviewForm(request.args)
+    names = form.player_names
+    if not all(names) or not all_different(names) or form.layout.data not in PLAYER_COUNTS:
+        return ""
+    sides = form.sides()
+    chances = store.chances_by_name(store.get_db(), [side["players"] for side in sides])
+    return render_template("table/_chances.html", names=[side["name"] for side in sides], chances=chances)
 
 
 @bp.get("/matches/new/summary")

@@ -256,3 +256,24 @@ def test_the_pages_show_ratings(client):
     chances = client.get(f"/matches/{waiting}").get_data(as_text=True)
     shares = re.findall(r"<strong>(\d+)%</strong>", chances)
     assert len(shares) == 2 and int(shares[0]) > int(shares[1]) and abs(sum(map(int, shares)) - 100) <= 1
+
+
+def test_the_new_match_form_shows_each_sides_chance_once_every_name_is_typed(app, client):
+    """Issue 24: the new-match page shows each side's chance to win before the match starts,
+    from the ratings (the form asks /matches/new/chances as the names change)."""
+    rng = random.Random(7)
+    for _ in range(3):
+        play(client, {"players": ["Anna", "Bruno"]}, rng)
+    client.set_cookie("lang", "en")
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert 'hx-get="/matches/new/chances"' in page
+    answer = client.get("/matches/new/chances?layout=2&player1=Anna&player2=Bruno")
+    shown = dict(re.findall(r'<span class="side-name">([^<]+)</span> <strong>(\d+)%</strong>', answer.get_data(as_text=True)))
+    with app.app_context():
+        anna, bruno = store.chances_by_name(store.get_db(), [["Anna"], ["Bruno"]])
+    assert shown == {"Anna": str(round(anna * 100)), "Bruno": str(round(bruno * 100))}
+    teams = client.get("/matches/new/chances?layout=2x2&player1=Anna&player2=Bruno&player3=Carla&player4=Dario")
+    assert "Anna &amp; Carla" in teams.get_data(as_text=True) and "Bruno &amp; Dario" in teams.get_data(as_text=True)
+    for half_typed in ("layout=2&player1=Anna", "layout=2&player1=Anna&player2=anna", "layout=9&player1=A&player2=B"):
+        answer = client.get(f"/matches/new/chances?{half_typed}")
+        assert answer.status_code == 200 and answer.get_data(as_text=True) == ""
