@@ -6,8 +6,8 @@ In one process, on a fresh SQLite file, it measures (median of --repeat requests
 no network) at 1, 50 and 200 hands: the match page and a changed poll for the first phone after a
 change (nothing worked out yet) and for the others (the match worked out once per change is
 reused), a saved hand, and the poll fragment's size; then the home page and the first page of
-``GET /api/v1/matches``, the leaderboard, a player's page and ``GET /api/v1/players`` at 10,
-1,000 and 5,000 matches (among 40 players). Each figure is printed with its ratio to
+``GET /api/v1/matches``, the leaderboard, a player's page and ``GET /api/v1/players`` at 20,
+1,000 and 5,000 matches (among 40 players, each of whom has played from 20 matches on). Each figure is printed with its ratio to
 the smallest size, all measured in one run, since this machine is shared and noisy. It prints
 figures and asserts nothing.
 """
@@ -95,7 +95,9 @@ def match_growth(client, repeat: int) -> None:
 
 
 def home_growth(client, repeat: int) -> None:
-    sizes = [10, 1000, 5000]
+    # From 20 matches on, every one of the 40 players has played: a page then lists as many
+    # players at 20 matches as at 5,000, and its ratio measures the matches, not the rows.
+    sizes = [20, 1000, 5000]
     home, listing, board, record, players_api = [], [], [], [], []
     made = 0
     club = [f"Player {number}" for number in range(40)]     # a club's regulars
@@ -103,7 +105,8 @@ def home_growth(client, repeat: int) -> None:
         while made < target:
             # A finished match of a few hands, as a club night leaves them.
             match_id = client.post("/api/v1/matches", json={
-                "players": [club[made % 40], club[(made + 1 + made // 40 % 39) % 40]],   # two of them
+                "players": [club[2 * made], club[2 * made + 1]] if made < 20 else      # two of them
+                           [club[made % 40], club[(made + 1 + made // 40 % 39) % 40]],
                 "options": {"target": 5}}).get_json()["id"]
             for _ in range(2):
                 client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
