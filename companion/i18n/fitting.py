@@ -28,22 +28,36 @@ _BEFORE_A_VOWEL = {
 }
 
 
-# English verbs after a name agree with it: a team named after its players ("Carla & Dario", the
-# default) is two people, so "Carla & Dario have the Seven of coins", not "has". A team's own
-# name ("I Lupi") is left singular, as a club's name is.
-_AFTER_TWO = re.compile(r"(%\((\w+)\)[sd]|\{(\w+)\}) (has|is|was|wins|scores|deals|needs|takes|gets|holds|"
-                        r"costs|plays|starts|ends)\b")
-_PLURAL = {"has": "have", "is": "are", "was": "were"}
+# A verb right after a name agrees with it: a team named after its players ("Carla & Dario", the
+# default) is two people, so "Carla & Dario have the Seven of coins", "… ont le 7 de deniers",
+# "… hanno il settebello", not "has", "a", "ha". A team's own name ("I Lupi") is left singular,
+# as a club's name is. The verbs the messages put right after a name, and their plurals.
+_PLURAL_VERBS = {
+    "en": {"has": "have", "is": "are", "was": "were", "wins": "win", "scores": "score", "deals": "deal",
+           "needs": "need", "takes": "take", "gets": "get", "holds": "hold", "costs": "cost",
+           "plays": "play", "starts": "start", "ends": "end"},
+    "fr": {"a": "ont", "gagne": "gagnent", "doit": "doivent", "sort": "sortent", "récupère": "récupèrent",
+           "termine": "terminent", "joue": "jouent", "perdrait": "perdraient", "marque": "marquent",
+           "est": "sont"},
+    "it": {"ha": "hanno", "vince": "vincono", "è": "sono", "deve": "devono", "fa": "fanno",
+           "chiude": "chiudono", "segna": "segnano", "perderebbe": "perderebbero", "aveva": "avevano",
+           "riprende": "riprendono"},
+}
+_AFTER_TWO = {language: re.compile(r"(%\((\w+)\)[sd]|\{(\w+)\}) (" + "|".join(verbs) + r")(?!\w)")
+              for language, verbs in _PLURAL_VERBS.items()}
 
 
-def _agreed(text: str, values: Mapping[str, Any]) -> str:
+def _agreed(text: str, values: Mapping[str, Any], language: str) -> str:
+    verbs = _PLURAL_VERBS.get(language[:2])
+    if not verbs:
+        return text
+
     def one(found: re.Match) -> str:
         value = values.get(found.group(2) or found.group(3))
         if not (isinstance(value, str) and " & " in value):
             return found.group(0)
-        verb = found.group(4)
-        return f"{found.group(1)} {_PLURAL.get(verb, verb[:-1])}"
-    return _AFTER_TWO.sub(one, text)
+        return f"{found.group(1)} {verbs[found.group(4)]}"
+    return _AFTER_TWO[language[:2]].sub(one, text)
 
 
 def fit(text: str, values: Mapping[str, Any], language: str) -> str:
@@ -60,13 +74,17 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
     '{name} a l’{card}'
     >>> fit("{name} has the {card}, {name} takes", {"name": "Carla & Dario", "card": "7"}, "en")
     '{name} have the {card}, {name} take'
+    >>> fit("{winner} gagne, {name} a le {card}", {"winner": "Carla & Anna", "name": "Lupi", "card": "7"}, "fr")
+    '{winner} gagnent, {name} a le {card}'
+    >>> fit("%(name)s ha il settebello", {"name": "Anna & Carla"}, "it")
+    '%(name)s hanno il settebello'
     """
-    if values and language.startswith("en"):
-        changed = _agreed(text, values)
-        return Markup(changed) if isinstance(text, Markup) else changed
-    rule = _BEFORE_A_VOWEL.get(language)
-    if rule is None or not values:
+    if not values:
         return text
+    changed = _agreed(text, values, language)
+    rule = _BEFORE_A_VOWEL.get(language)
+    if rule is None:
+        return Markup(changed) if isinstance(text, Markup) else changed
     pattern, fitted = rule
 
     def one(found: re.Match) -> str:
@@ -74,7 +92,7 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
         starts = str(value).lstrip()[:1] if isinstance(value, str) else ""
         return fitted(found.group(1)) if starts in _VOWELS else found.group(0)
 
-    changed = pattern.sub(one, text)
+    changed = pattern.sub(one, changed)
     return Markup(changed) if isinstance(text, Markup) else changed
 
 

@@ -117,3 +117,23 @@ def test_in_english_a_team_named_after_its_players_is_two_people(client):
     client.post(f"/api/v1/matches/{match}/hands", json={"piles": [deck[10:], deck[:10]], "sweeps": [0, 0]})
     page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(f"/matches/{match}").get_data(as_text=True))))
     assert "Lupi has the Seven of coins" in page
+
+
+@pytest.mark.parametrize("lang, two, one", [
+    ("fr", "Anna & Carla ont le 7 de deniers", "Lupi a le 7 de deniers"),
+    ("it", "Anna & Carla hanno il 7 di denari", "Lupi ha il 7 di denari"),
+])
+def test_in_french_and_italian_a_team_named_after_its_players_is_two_people(client, lang, two, one):
+    """The screenshot of a finished team match read "Carla & Anna gagne" in French: the verb
+    after a team named after its players is plural there too."""
+    made = client.post("/api/v1/matches", json={"teams": [{"players": ["Anna", "Carla"]},
+                                                          {"name": "Lupi", "players": ["Bruno", "Dario"]}]})
+    match = made.get_json()["id"]
+    deck = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+    client.set_cookie("lang", lang)
+    client.post(f"/api/v1/matches/{match}/hands", json={"piles": [deck[:22], deck[22:]], "sweeps": [0, 0]})
+    page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(f"/matches/{match}").get_data(as_text=True))))
+    assert two in page
+    client.post(f"/api/v1/matches/{match}/hands", json={"piles": [deck[10:], deck[:10]], "sweeps": [0, 0]})
+    page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(f"/matches/{match}").get_data(as_text=True))))
+    assert one in page
