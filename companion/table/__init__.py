@@ -5,7 +5,8 @@ the live score every phone follows, joining from another phone, the edit PIN.
   delete, join, PIN, the match's CSV;
 - ``hands``: a hand recorded, shown, edited, deleted or undone, and its preview;
 - ``forms`` and ``hand_form``: the new match's form and the hand's;
-- ``charts``: the score hand by hand, as the match page draws it.
+- ``charts``: the score hand by hand, as the match page draws it;
+- ``ratings``: the players' ratings beside a match (the chance to win, the changes).
 """
 
 from . import hands  # noqa: F401  (a hand's routes, registered on bp)

@@ -34,6 +34,7 @@ from ..web.pages import (
     under_match,
 )
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
+from .ratings import ratings_part
 
 bp = Blueprint("table", __name__)
 
@@ -230,17 +231,6 @@ def rules_summary_line():
         return explain(error)
     except (KeyError, TypeError):
         return ""
-
-
-def ratings_part(current: Match) -> dict[str, Any]:
-    """The players' ratings beside the match: before its first hand, each side's chance to win;
-    once it is over, what it did to each player's rating."""
-    db = store.get_db()
-    over = bool(current.outcome and current.outcome.over)
-    chances = None
-    if not current.recorded and not over:
-        chances = store.chances_by_name(db, [side["players"] for side in current.sides])
-    return {"chances": chances, "rating_changes": store.match_rating_changes(db, current.id) if over else []}
 
 
 @bp.get("/matches/<int:match_id>")
