@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -38,28 +37,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))         # for helpers
-from helpers import free_port  # noqa: E402
+from helpers import start_companion  # noqa: E402
 
 PROBE_TIMEOUT = 5.0
 LINE_EVERY = 20.0
 
 
-def start_server(port: int, folder: str, extra: list[str]) -> subprocess.Popen:
+def start_server(folder: str, extra: list[str]) -> tuple[subprocess.Popen, int]:
+    """The companion started as a player starts it (helpers.start_companion), its store in
+    ``folder``; it and its port, once it answers. Its output goes to a file: a pipe nobody reads
+    fills up with waitress's warnings, and then every thread that logs blocks, and the server
+    with it."""
     env = dict(os.environ, SCOPA_DATA=os.path.join(folder, "data"))
-    log = open(os.path.join(folder, "server.log"), "w")     # a pipe nobody reads would fill
-    server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
-                               "--db", os.path.join(folder, "idle.sqlite"), *extra],
-                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    for _ in range(300):
-        if server.poll() is not None:
-            raise SystemExit(f"the companion did not start: {Path(log.name).read_text()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise SystemExit("the companion did not start")
+    log = open(os.path.join(folder, "server.log"), "w")
+    try:
+        server, base = start_companion("--db", os.path.join(folder, "idle.sqlite"), *extra, env=env,
+                                       output=log)
+    except RuntimeError as error:
+        raise SystemExit(f"the companion did not start: {error}\n{Path(log.name).read_text()}") from None
+    return server, int(base.rsplit(":", 1)[1])
 
 
 def raise_open_files(wanted: int) -> None:
@@ -274,8 +270,7 @@ def main() -> None:
     extra = ["--connection-limit", str(args.connection_limit)] if args.connection_limit else []
     raise_open_files(max(args.steps) + 1024)
     with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        server = start_server(port, folder, extra)
+        server, port = start_server(folder, extra)
         try:
             asyncio.run(run(args, port, server.pid))
         finally:

@@ -30,7 +30,6 @@ import json
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,32 +41,26 @@ from pathlib import Path
 from companion.rules import deck
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))        # tests/, for helpers
-from helpers import free_port  # noqa: E402
+from helpers import start_companion  # noqa: E402
 
 FULL = [str(card) for card in deck()]
 TIMEOUT = 30.0
 ARRIVALS = 10.0     # phones open their match within the first 10 s (a table sits down together)
 
 
-def start_server(port: int, folder: str, extra: list[str]) -> subprocess.Popen:
-    command = Path(sys.executable).with_name("scopa-companion")
+def start_server(folder: str, extra: list[str]) -> tuple[subprocess.Popen, int]:
+    """The companion started as a player starts it (helpers.start_companion), its store in
+    ``folder``; it and its port, once it answers. Its output goes to a file: a pipe nobody reads
+    fills up with waitress's warnings, and then every thread that logs blocks, and the server
+    with it."""
     env = dict(os.environ, SCOPA_DATA=os.path.join(folder, "data"))
-    # Its output goes to a file: a pipe nobody reads fills up with waitress's warnings, and
-    # then every thread that logs blocks, and the server with it.
     log = open(os.path.join(folder, "server.log"), "w")
-    server = subprocess.Popen([str(command), "--host", "127.0.0.1", "--port", str(port),
-                               "--db", os.path.join(folder, "bench.sqlite"), *extra],
-                              env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    for _ in range(300):
-        if server.poll() is not None:
-            raise SystemExit(f"the companion did not start: {Path(log.name).read_text()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise SystemExit("the companion did not start")
+    try:
+        server, base = start_companion("--db", os.path.join(folder, "bench.sqlite"), *extra, env=env,
+                                       output=log, command=str(Path(sys.executable).with_name("scopa-companion")))
+    except RuntimeError as error:
+        raise SystemExit(f"the companion did not start: {error}\n{Path(log.name).read_text()}") from None
+    return server, int(base.rsplit(":", 1)[1])
 
 
 def raise_open_files() -> None:
@@ -405,8 +398,7 @@ def main() -> None:
         extra += ["--connection-limit", str(args.connection_limit)]
     raise_open_files()
     with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        server = start_server(port, folder, extra)
+        server, port = start_server(folder, extra)
         try:
             asyncio.run(run(args, port))
             status = Path(f"/proc/{server.pid}/status")
