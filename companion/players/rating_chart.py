@@ -7,6 +7,8 @@ from __future__ import annotations
 from math import ceil, floor
 from typing import Any, Sequence
 
+from ..web.charts import numbered, round_step
+
 WIDTH, HEIGHT = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 42, 10, 10, 22
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)
@@ -27,7 +29,7 @@ def rating_chart(history: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         return None
     values = [START, *(point["rating"] for point in history)]
     top, bottom = max(values), min(values)
-    step = next((s for s in STEPS if (top - bottom) / s <= 4), STEPS[-1])
+    step = round_step(top - bottom, STEPS)
     bottom = floor(bottom / step) * step
     top = max(ceil(top / step) * step, bottom + step)
     steps = len(values) - 1
@@ -38,10 +40,7 @@ def rating_chart(history: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     def y(value: float) -> int:
         return round(HEIGHT - BOTTOM - (value - bottom) * (HEIGHT - TOP - BOTTOM) / (top - bottom))
 
-    every = ceil(steps / LABELS)
-    matches = [(x(i), i) for i in range(1, steps + 1) if i % every == 0 or i == steps]
-    if len(matches) > 1 and matches[-1][1] - matches[-2][1] < every:
-        del matches[-2]
+    matches = [(x(i), i) for i in numbered(steps, LABELS)]
     figures = [(y(v), v) for v in range(bottom, top + 1, step)]
     return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT,
             "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),

@@ -7,11 +7,11 @@ from math import ceil
 from typing import Any
 
 from ..matches import Match
+from ..web.charts import numbered, round_step
 
 # The drawing's size, and its margins: the points' figures on the left, the hands' numbers below.
 WIDTH, HEIGHT = 320, 170
 LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 24
-STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 GAP = 13        # the least room between two figures on the left, in the drawing's units
 HAND_LABELS = 8     # hands numbered below at most: every hand, or every second, third...
 
@@ -25,7 +25,7 @@ def ticks(bottom: int, top: int, target: int | None, y) -> list[int]:
     >>> ticks(-5, 21, 21, lambda v: 150 - v * 5)
     [0, 10, 21]
     """
-    step = next((s for s in STEPS if (top - bottom) / s <= 4), STEPS[-1])
+    step = round_step(top - bottom)
     values = set(range(ceil(bottom / step) * step, top + 1, step))
     if target is not None:
         values = {v for v in values if abs(y(v) - y(target)) >= GAP} | {target}
@@ -57,10 +57,7 @@ def running_totals(match: Match) -> dict[str, Any] | None:
              for side, values in enumerate(series)]
     ties = [(x(i), y(values[0])) for i, values in enumerate(zip(*series))
             if i and len(set(values)) == 1]
-    every = ceil(steps / HAND_LABELS)
-    hands = [(x(i), i) for i in range(1, steps + 1) if i % every == 0 or i == steps]
-    if len(hands) > 1 and hands[-1][1] - hands[-2][1] < every:
-        del hands[-2]           # the last hand always, not crowded by the one before
+    hands = [(x(i), i) for i in numbered(steps, HAND_LABELS)]
     return {"width": WIDTH, "height": HEIGHT, "lines": lines, "ties": ties,
             "target": None if target is None else y(target), "left": LEFT, "right": WIDTH - RIGHT,
             "zero": y(0), "totals": [s[-1] for s in series],
