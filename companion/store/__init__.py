@@ -6,6 +6,7 @@
 - ``matches``: matches and their hands, and their summaries;
 - ``undo``: hands deleted a moment ago brought back;
 - ``built``: the cache of matches worked out once per version, and which hands changed since one;
+- ``known``: the player a typed name or a number finds (one merged into another: that one);
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
 - ``players``: players' records (from the totals kept for each), renames and merges, and their
   log (undone from it);
@@ -42,6 +43,7 @@ from .db import (
     reading,
     writing,
 )
+from .known import player_key, player_row
 from .matches import (
     Conflict,
     Gone,
@@ -105,7 +107,7 @@ from .ratings import (
     rerate,
     shown,
 )
-from .seats import SEAT_STATS, SEAT_SUMS, player_key, player_row
+from .seats import SEAT_STATS, SEAT_SUMS
 from .tournaments import (
     RoundStarted,
     create_tournament,

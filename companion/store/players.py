@@ -17,9 +17,10 @@ import sqlite_utils
 from ..names import tidy
 from ..rules.said import Said, said
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .known import player_key
 from .matches import Gone, rename_seat
 from .ratings import BY_RATING, rerate_matches
-from .seats import SEAT_SUMS, player_key
+from .seats import SEAT_SUMS
 from .tournaments import rename_entrants, rename_entrants_at
 
 

@@ -29,8 +29,8 @@ from typing import Any, Iterable, Sequence
 import sqlite_utils
 from openskill.models import PlackettLuce
 
-from ..names import name_key
 from .db import now
+from .known import known_player
 
 MODEL = PlackettLuce()
 ALL = ""            # the scope of all variants together
@@ -272,13 +272,10 @@ def chances(db: sqlite_utils.Database, sides: Sequence[Sequence[int]]) -> list[f
 
 
 def _ids_by_name(db: sqlite_utils.Database, names: Iterable[str]) -> dict[str, int]:
-    found = {}
-    for name in set(names):
-        row = db.execute("SELECT id FROM players WHERE key = ? AND merged_into IS NULL",
-                         [name_key(name)]).fetchone()
-        if row:
-            found[name] = row[0]
-    return found
+    """The known players of these names, as a match would seat them (a name merged into another
+    player finds that one: seats.known_player)."""
+    found = {name: known_player(db, name) for name in set(names)}
+    return {name: player[0] for name, player in found.items() if player}
 
 
 def entrant_ratings(db: sqlite_utils.Database, entrants: Sequence[dict[str, Any]]) -> list[dict[str, Any] | None]:

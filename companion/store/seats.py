@@ -8,9 +8,10 @@ from typing import Any
 
 import sqlite_utils
 
-from ..names import name_key, tidy
+from ..names import tidy
 from ..stats import EXTREMES, SUMS
-from .db import MAX_ID, now
+from .db import now
+from .known import known_player, player_key
 from .ratings import settle
 
 # What each seat keeps of its side's figures (companion.stats): the sums a record adds up, and
@@ -19,24 +20,11 @@ SEAT_SUMS = SUMS
 SEAT_STATS = (*SUMS, *EXTREMES)
 
 
-def player_key(name: str) -> str:
-    """How a typed name finds its player: by the key that makes two names the same player
-    (``names.name_key``: "anna " is Anna), so a match the forms let in seats two players."""
-    return name_key(name)
-
-
 def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
     """The known player of that name (its id and name as first written), or a new one."""
-    found = db.execute("SELECT id, name FROM players WHERE key = ? AND merged_into IS NULL",
-                       [player_key(name)]).fetchone()
-    if found:
-        return found[0], found[1]
-    merged = db.execute("SELECT merged_into FROM players WHERE key = ? ORDER BY id DESC LIMIT 1",
-                        [player_key(name)]).fetchone()
-    if merged:          # a name merged into another player ("Annna" into "Anna") finds that one
-        target = player_row(db, merged[0])
-        if target:
-            return target["id"], target["name"]
+    known = known_player(db, name)
+    if known:
+        return known
     table = db["players"]
     table.insert({"name": tidy(name), "key": player_key(name), "created": now()})
     return table.last_pk, tidy(name)
@@ -58,19 +46,6 @@ def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str,
         known.append({**side, "name": names[0] if solo else side["name"], "players": names})
     return known
 
-
-def player_row(db: sqlite_utils.Database, player_id: int) -> dict[str, Any] | None:
-    """A player by number; one merged into another is that other."""
-    for _ in range(100):
-        if not 0 < player_id <= MAX_ID:
-            return None
-        rows = list(db.query("SELECT * FROM players WHERE id = ?", [player_id]))
-        if not rows:
-            return None
-        if rows[0]["merged_into"] is None:
-            return rows[0]
-        player_id = rows[0]["merged_into"]
-    return None
 
 
 def keep_seats(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:

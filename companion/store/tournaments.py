@@ -10,8 +10,8 @@ from typing import Any, Callable
 import sqlite_utils
 
 from .db import MAX_ID, MakeLedger, now, parsed_match, reading, writing
+from .known import player_key
 from .matches import Gone, insert_match
-from .seats import player_key
 
 
 class RoundStarted(Exception):

@@ -17,9 +17,9 @@ import sqlite_utils
 
 from ..rules.said import Said, said
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .known import player_row
 from .matches import Gone, InTournament, rename_seat
 from .ratings import rerate_matches
-from .seats import player_row
 
 KEPT = timedelta(days=1)
 

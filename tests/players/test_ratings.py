@@ -277,3 +277,17 @@ def test_the_new_match_form_shows_each_sides_chance_once_every_name_is_typed(app
     for half_typed in ("layout=2&player1=Anna", "layout=2&player1=Anna&player2=anna", "layout=9&player1=A&player2=B"):
         answer = client.get(f"/matches/new/chances?{half_typed}")
         assert answer.status_code == 200 and answer.get_data(as_text=True) == ""
+
+
+def test_a_name_merged_into_a_player_has_that_players_chance(app, client):
+    """A name merged into another player ("Ana" into "Anna") seats that player in a new match
+    (seats.known_player), so its chance to win is that player's, not a new player's."""
+    rng = random.Random(11)
+    for pair in (["Anna", "Bruno"], ["Anna", "Bruno"], ["Ana", "Carla"]):
+        play(client, {"players": pair}, rng)
+    players = {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
+    assert client.post(f"/players/{players['Ana']}/merge", data={"into": players["Anna"]}).status_code == 303
+    with app.app_context():
+        db = store.get_db()
+        assert store.chances_by_name(db, [["Ana"], ["Bruno"]]) == store.chances_by_name(db, [["Anna"], ["Bruno"]])
+        assert store.chances_by_name(db, [["Ana"], ["Bruno"]]) != store.chances_by_name(db, [["Ugo"], ["Bruno"]])
