@@ -21,7 +21,7 @@ from hypothesis import settings
 
 from companion import create_app
 from companion.web import limits
-from helpers import FUZZ, ORGANISER, ORGANISER_CODE, serving
+from helpers import FUZZ, ORGANISER_CODE, serving
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for
 # another (tests/app/test_languages.py renders every page in Italian, English and French). Servers
@@ -77,14 +77,16 @@ def app_config(tmp_path, csrf) -> dict:
 
 @pytest.fixture
 def app(app_config):
-    return create_app(app_config)
+    """The companion, with the organiser's code ``helpers.ORGANISER_CODE`` unless the module's
+    ``app_config`` sets its own (then the ``client`` sends that one)."""
+    return create_app({"ORGANISER_CODE": ORGANISER_CODE, **app_config})
 
 
 @pytest.fixture
 def client(app):
-    """The organiser's test client: it sends the organiser's code with every request."""
+    """The organiser's test client: it sends the app's organiser's code with every request."""
     client = app.test_client()
-    client.environ_base.update(ORGANISER)
+    client.environ_base["HTTP_X_SCOPA_ORGANISER"] = app.config["ORGANISER_CODE"]
     return client
 
 
@@ -101,7 +103,7 @@ def live_config(tmp_path) -> dict:
     """The configuration ``live_server`` is made with: as a real server runs (no TESTING, CSRF
     checked). A module that needs otherwise overrides it."""
     return {"SECRET_KEY": "live", "DATABASE": str(tmp_path / "server.sqlite"),
-            "ORGANISER_CODE": ORGANISER_CODE}
+            "ORGANISER_CODE": ORGANISER_CODE}       # helpers.api sends it
 
 
 @pytest.fixture
