@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts 
     ({"teams": [{"name": 7, "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}]}, "a team's name is text"),
     ({"teams": [{"name": "", "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}]}, "every name must be"),
     ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
-    ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 4 to 8 digits"),
+    ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 6 to 8 digits from 0 to 9"),
     ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
     ({"players": ["Anna", "Bruno"], "variant": "scopone"}, "Scopone is played by four players in two teams of two"),
     ({"players": ["Anna", "Bruno", "Carla"], "variant": "bazzica"}, "a game for two players"),

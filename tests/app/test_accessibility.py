@@ -65,7 +65,7 @@ def made(server):
                                                   {"name": "Voi", "players": ["Bruno", "Dario"]}]),
         "bazzica": match(variant="bazzica", players=["Anna", "Bruno"]),
         "claims": match(players=["Anna", "Bruno"], options={"claims": True}),
-        "pin": match(players=["Anna", "Bruno"], pin="4321"),
+        "pin": match(players=["Anna", "Bruno"], pin="432198"),
         "archived": match(players=["Elsa", "Fabio"]),
         "taken": match(players=["Anna", "Bruno"], options={"target": 61}),    # taken() many times
         "server": server,

@@ -107,21 +107,21 @@ def test_the_name_and_pin_rules_are_changed_for_every_door_in_one_place(tmp_path
     names apart: changed in companion/names.py alone, every door says so, in its own words."""
     seen = changed_companion(tmp_path, {"names.py": {
         "NAME_MAX = 24": "NAME_MAX = 5",
-        "PIN_MIN, PIN_MAX = 4, 8": "PIN_MIN, PIN_MAX = 5, 8",
+        "PIN_MIN, PIN_MAX = 6, 8": "PIN_MIN, PIN_MAX = 5, 8",
         "return tidy(name).casefold()": 'return "".join(tidy(name).split()).casefold()'}}, ASK_EVERY_DOOR)
     status, text = seen["form name"]
     assert status == 400 and "A name has at most 5 characters" in text
     status, text = seen["form pin"]
-    assert status == 400 and "A PIN is 5 to 8 digits" in text
+    assert status == 400 and "A PIN is 5 to 8 digits from 0 to 9" in text
     assert seen["form pin 5"] == 303
     status, text = seen["form same"]
     assert status == 400 and "Two players have the same name" in text
     assert seen["api name"] == [400, "every name must be 1 to 5 characters"]
-    assert seen["api pin"] == [400, "pin must be 5 to 8 digits"]
+    assert seen["api pin"] == [400, "pin must be 5 to 8 digits from 0 to 9"]
     assert seen["api pin 5"][0] == 201
     assert seen["api same"] == [400, "two names are the same: the score would be unclear"]
     assert seen["tournament name"] == [400, "every name must be 1 to 5 characters"]
-    assert seen["tournament pin"] == [400, "pin must be 5 to 8 digits"]
+    assert seen["tournament pin"] == [400, "pin must be 5 to 8 digits from 0 to 9"]
     assert seen["tournament same"] == [400, "two names are the same: the score would be unclear"]
     status, text = seen["tournament page"]
     assert status == 400 and "every name must be 1 to 5 characters" in text

@@ -55,10 +55,10 @@ def night(app, client):
     new_match(client, players=["Anna", "Carla"])
     ids = players(client)
     assert client.post(f"/players/{ids['Bruno']}/rename", data={"name": "Bruno R"}).status_code == 303
-    locked = new_match(client, players=["Elsa", "Fabio"], pin="2468")
+    locked = new_match(client, players=["Elsa", "Fabio"], pin="246813")
     tournament = client.post("/api/v1/tournaments", json={
         "name": "Giovedì", "format": "round-robin", "entrants": ["Gino", "Ugo", "Vera", "Zeno"],
-        "pin": "1357"}).get_json()
+        "pin": "135792"}).get_json()
     started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds").get_json()
     waiting = client.post("/api/v1/tournaments", json={
         "name": "Venerdì", "format": "round-robin", "entrants": ["Gino", "Ugo"]}).get_json()
@@ -173,7 +173,7 @@ def test_the_api_asks_for_the_organisers_code(app, night):
     assert "only the organiser may make a tournament" in refused.get_json()["error"]
     wrong = stranger.post("/api/v1/tournaments", json=body, headers={"X-Scopa-Organiser": "AAA-AAA"})
     assert wrong.status_code == 403
-    start = stranger.post(f"/api/v1/tournaments/{night['waiting']}/rounds", headers={"X-Scopa-PIN": "1357"})
+    start = stranger.post(f"/api/v1/tournaments/{night['waiting']}/rounds", headers={"X-Scopa-PIN": "135792"})
     assert start.status_code == 403 and "only the organiser may start a round" in start.get_json()["error"]
     table = stranger.post(f"/api/v1/matches/{night['table']}/hands", json=HAND)
     assert table.status_code == 403

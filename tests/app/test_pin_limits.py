@@ -22,8 +22,8 @@ def wrong_tries(client, match_id: int, addresses: range, each: int = 5) -> list[
 
 def test_a_rematch_shares_its_pins_limit(client):
     """A rematch copies its PIN: guessing it on two matches takes as long as on one."""
-    first = new_match(client, pin="2468", target=11)
-    headers = {"X-Scopa-PIN": "2468"}
+    first = new_match(client, pin="246813", target=11)
+    headers = {"X-Scopa-PIN": "246813"}
     for _ in range(2):
         assert client.post(f"/api/v1/matches/{first}/hands", json=WIN, headers=headers).status_code == 201
     second = client.post(f"/matches/{first}/rematch").headers["Location"].rsplit("/", 1)[1]
@@ -33,9 +33,9 @@ def test_a_rematch_shares_its_pins_limit(client):
 
 def test_a_tournaments_tables_share_its_pins_limit(client):
     tournament = client.post("/api/v1/tournaments", json={
-        "name": "Giovedì", "format": "round-robin", "pin": "2468",
+        "name": "Giovedì", "format": "round-robin", "pin": "246813",
         "entrants": ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]}).get_json()
-    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers={"X-Scopa-PIN": "2468"})
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers={"X-Scopa-PIN": "246813"})
     assert started.status_code == 201, started.get_json()
     tables = [t["match"] for t in started.get_json()["rounds"][0]["tables"]]
     assert len(tables) == 3
@@ -45,7 +45,7 @@ def test_a_tournaments_tables_share_its_pins_limit(client):
 
 
 def test_a_lockout_says_how_long_it_lasts(client):
-    match_id = new_match(client, pin="2468")
+    match_id = new_match(client, pin="246813")
     wrong_tries(client, match_id, range(1), each=5)
     page = client.post(f"/matches/{match_id}/pin", data={"pin": "0000"},
                        environ_base={"REMOTE_ADDR": "10.0.1.0"})
@@ -68,16 +68,16 @@ def test_a_lockout_says_how_long_it_lasts(client):
 def test_a_scorer_that_entered_the_pin_is_not_locked_out_by_a_guest(client):
     """Found in review: twenty wrong tries from a few addresses locked the right PIN out for an
     hour, and a scorer's program, which sends the PIN with every save, could not save."""
-    match_id = new_match(client, pin="2468")
+    match_id = new_match(client, pin="246813")
     scorer = {"REMOTE_ADDR": "10.0.9.9"}
     save = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND,
-                       headers={"X-Scopa-PIN": "2468"}, environ_base=scorer)
+                       headers={"X-Scopa-PIN": "246813"}, environ_base=scorer)
     assert save.status_code == 201
     assert wrong_tries(client, match_id, range(4)).count(403) == 20      # the guest's hour is spent
     save = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND,
-                       headers={"X-Scopa-PIN": "2468"}, environ_base=scorer)
+                       headers={"X-Scopa-PIN": "246813"}, environ_base=scorer)
     assert save.status_code == 201
     # A newcomer is still held by the PIN's limit: the guesses stay slow.
-    other = client.post(f"/matches/{match_id}/pin", data={"pin": "2468"},
+    other = client.post(f"/matches/{match_id}/pin", data={"pin": "246813"},
                         environ_base={"REMOTE_ADDR": "10.0.9.10"})
     assert other.status_code == 429

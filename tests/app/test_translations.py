@@ -219,7 +219,7 @@ def tour(tmp_path_factory):
         "options": {"scalette": True, "re_bello": True}}).get_json()
     second = api.post(f"/api/v1/matches/{scalette['id']}/hands", json={
         "piles": piles[::-1], "sweeps": [0, 2]}).get_json()
-    pinned = api.post("/api/v1/matches", json={"players": ["Elena", "Franco"], "pin": "4321"}).get_json()
+    pinned = api.post("/api/v1/matches", json={"players": ["Elena", "Franco"], "pin": "432198"}).get_json()
     ids = {"m": every["id"], "h": hand["hand"]["id"], "s": scalette["id"],
            "sh": second["hand"]["id"], "p": pinned["id"]}
     return app, ids

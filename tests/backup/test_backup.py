@@ -43,8 +43,8 @@ def test_a_file_that_is_not_a_backup_restores_nothing(client):
     assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
 
 
-def test_restore_only_by_the_organiser(client):
-    response = client.post("/backup/restore", environ_base={"REMOTE_ADDR": "192.0.2.7"},
+def test_restore_only_by_the_organiser(app):
+    response = app.test_client().post("/backup/restore",
                            data={"confirm": "y"}, follow_redirects=True)
     assert response.status_code == 403
     assert "only the organiser can make one" in response.get_data(as_text=True)

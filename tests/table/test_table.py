@@ -461,7 +461,7 @@ def test_no_rivincita_before_the_match_is_over(client):
 
 
 def test_a_rivincita_keeps_the_pin_and_the_phone_that_had_it(app, client):
-    match_id = won_match(client, pin="2468")          # its creator is unlocked
+    match_id = won_match(client, pin="246813")          # its creator is unlocked
     new_id = int(client.post(f"/matches/{match_id}/rematch").headers["Location"].rsplit("/", 1)[1])
     assert client.get(f"/matches/{new_id}/hands/new").status_code == 200
     stranger = phone(app)
@@ -508,7 +508,7 @@ def test_a_match_is_deleted_only_when_confirmed_on_what_it_is_now(client):
 
 
 def test_deleting_a_match_with_a_pin_needs_the_pin(app, client):
-    match_id = create(client, pin="2468")
+    match_id = create(client, pin="246813")
     stranger = phone(app)
     version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
     refused = stranger.post(f"/matches/{match_id}/delete", data={"version": version})

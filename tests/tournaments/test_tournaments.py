@@ -188,12 +188,12 @@ def test_a_corrected_result_moves_the_standings(client):
 def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_the_tables(client):
     pairs = [{"name": "Nord", "players": ["Anna", "Bruno"]}, {"name": "Sud", "players": ["Carla", "Dario"]},
              {"name": "Est", "players": ["Elsa", "Fabio"]}, {"name": "Ovest", "players": ["Gino", "Ugo"]}]
-    tournament = new(client, variant="scopone", entrants=pairs, pin="2468", options={})
+    tournament = new(client, variant="scopone", entrants=pairs, pin="246813", options={})
     client.application.config["ORGANISER_CODE"] = "K7P-2QX"
     other = phone(client.application)          # another phone: not the organiser's
     refused = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
     assert refused.status_code == 403 and "only the organiser" in refused.get_json()["error"]
-    with_pin = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers={"X-Scopa-PIN": "2468"})
+    with_pin = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers={"X-Scopa-PIN": "246813"})
     assert with_pin.status_code == 403              # the PIN is the scorers', not the organiser's
     started = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
                          headers={"X-Scopa-Organiser": "k7p-2qx"})
@@ -205,7 +205,7 @@ def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_
     hand = random_hand(2, random.Random(1))
     assert other.post(f"/api/v1/matches/{table['match']}/hands", json=hand).status_code == 403
     assert other.post(f"/api/v1/matches/{table['match']}/hands", json=hand,
-                      headers={"X-Scopa-PIN": "2468"}).status_code == 201
+                      headers={"X-Scopa-PIN": "246813"}).status_code == 201
     # Scopone is for pairs: players alone are refused, in words.
     alone = client.post("/api/v1/tournaments", json={"name": "x", "format": "swiss", "variant": "scopone",
                                                      "entrants": ["A", "B", "C", "D"]})
@@ -222,7 +222,7 @@ def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_
     ({"format": "swiss", "rounds": 9}, "1 to 3 rounds"),
     ({"format": "swiss", "rounds": True}, "1 to 3 rounds"),
     ({"seeding": "coin"}, "seeding"),
-    ({"pin": "12"}, "pin must be 4 to 8 digits"),
+    ({"pin": "12"}, "pin must be 6 to 8 digits from 0 to 9"),
     ({"name": ""}, "a name of 1 to 60"),
     ({"variant": "poker"}, "variant must be one of"),
     ({"variant": {}}, "variant must be one of"),          # found by the API fuzzer: was a 500
