@@ -21,7 +21,7 @@ from hypothesis import settings
 
 from companion import create_app
 from companion.web import limits
-from helpers import FUZZ, ORGANISER_CODE, serving
+from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for
 # another (tests/app/test_languages.py renders every page in Italian, English and French). Servers
@@ -85,9 +85,7 @@ def app(app_config):
 @pytest.fixture
 def client(app):
     """The organiser's test client: it sends the app's organiser's code with every request."""
-    client = app.test_client()
-    client.environ_base["HTTP_X_SCOPA_ORGANISER"] = app.config["ORGANISER_CODE"]
-    return client
+    return organiser(app)
 
 
 @pytest.fixture

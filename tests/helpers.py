@@ -82,6 +82,15 @@ ORGANISER_LINK = f"/organiser?code={ORGANISER_CODE}"
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
 
 
+def organiser(app):
+    """A test client that is the organiser's, as the ``client`` fixture is: it sends the app's
+    organiser's code (``ORGANISER_CODE`` given to an app made without one)."""
+    app.config["ORGANISER_CODE"] = app.config.get("ORGANISER_CODE") or ORGANISER_CODE
+    client = app.test_client()
+    client.environ_base["HTTP_X_SCOPA_ORGANISER"] = app.config["ORGANISER_CODE"]
+    return client
+
+
 def phone(app, address: str = PHONE["REMOTE_ADDR"]):
     """A test client that is a phone at ``address`` on the network: not the organiser."""
     client = app.test_client()

@@ -35,16 +35,18 @@ def _cross_site() -> bool:
 
 @bp.before_request
 def asks_for_json():
-    """Every write (any method but GET, HEAD, OPTIONS) is JSON, and never sent by another
-    site's page, from a phone or from the machine itself: a form cannot send
-    ``Content-Type: application/json`` (415 otherwise), and the browser says where a request
-    comes from (403). The API asks no CSRF token: this is its defence."""
+    """No write (any method but GET, HEAD, OPTIONS) is taken from another site's page, from a
+    phone or from the machine itself: the browser says where a request comes from (403). A
+    POST or a PUT, even one without a body (starting a round), is JSON: a form cannot send
+    ``Content-Type: application/json`` (415 otherwise). The API asks no CSRF token: this is
+    its defence. (A DELETE needs no Content-Type: no form sends one, and another site's script
+    could only after a CORS preflight, which the companion never grants.)"""
     if request.method in SAFE_METHODS:
         return None
     if _cross_site():
         return jsonify({"error": for_api(said(
             "this request comes from another site's page: nothing was done"))}), 403
-    if request.mimetype != "application/json":
+    if request.method != "DELETE" and request.mimetype != "application/json":
         return jsonify({"error": for_api(said(
             "send JSON, with Content-Type: application/json"))}), 415
     return None

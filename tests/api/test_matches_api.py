@@ -7,7 +7,7 @@ import os
 import pytest
 
 from companion import create_app
-from helpers import FULL, HAND, new_match
+from helpers import FULL, HAND, new_match, organiser
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -73,7 +73,7 @@ from helpers import examples  # noqa: E402
 
 _fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
                         "DATABASE": os.path.join(__import__("tempfile").mkdtemp(), "fuzz.sqlite")})
-_fuzz_app.test_client().post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
+organiser(_fuzz_app).post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _fuzz_app)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pytest
 
 from companion import create_app
-from helpers import SPILLING, api, serving
+from helpers import SPILLING, api, organiser, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -417,7 +417,7 @@ def club_server():
     player with a rename and a merge in their log."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/club.sqlite", "ORGANISER_CODE": CODE})
-        machine = app.test_client()
+        machine = organiser(app)
         for players in (["Annna", "Bruno"], ["Anna", "Carla"]):
             machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0})
         ids = {p["name"]: p["id"] for p in machine.get("/api/v1/players").get_json()["players"]}

@@ -50,8 +50,9 @@ def changed_companion(tmp_path: Path, changes: dict[str, dict[str, str]], probe:
         from companion import create_app
         assert pathlib.Path(sys.modules["companion"].__file__).parent == pathlib.Path("companion").resolve()
         app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                          "DATABASE": "t.sqlite"})
+                          "DATABASE": "t.sqlite", "ORGANISER_CODE": "T3S-TKY"})
         client = app.test_client()
+        client.environ_base["HTTP_X_SCOPA_ORGANISER"] = "T3S-TKY"     # the organiser's
         answers = {}
     """) + textwrap.dedent(probe) + "\nprint(json.dumps(answers))\n"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -59,7 +59,7 @@ def night(app, client):
     tournament = client.post("/api/v1/tournaments", json={
         "name": "Giovedì", "format": "round-robin", "entrants": ["Gino", "Ugo", "Vera", "Zeno"],
         "pin": "135792"}).get_json()
-    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds").get_json()
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}).get_json()
     waiting = client.post("/api/v1/tournaments", json={
         "name": "Venerdì", "format": "round-robin", "entrants": ["Gino", "Ugo"]}).get_json()
     return {"anna": ids["Anna"], "annna": ids["Annna"], "bruno": ids["Bruno"], "change": 1,
@@ -173,7 +173,7 @@ def test_the_api_asks_for_the_organisers_code(app, night):
     assert "only the organiser may make a tournament" in refused.get_json()["error"]
     wrong = stranger.post("/api/v1/tournaments", json=body, headers={"X-Scopa-Organiser": "AAA-AAA"})
     assert wrong.status_code == 403
-    start = stranger.post(f"/api/v1/tournaments/{night['waiting']}/rounds", headers={"X-Scopa-PIN": "135792"})
+    start = stranger.post(f"/api/v1/tournaments/{night['waiting']}/rounds", json={}, headers={"X-Scopa-PIN": "135792"})
     assert start.status_code == 403 and "only the organiser may start a round" in start.get_json()["error"]
     table = stranger.post(f"/api/v1/matches/{night['table']}/hands", json=HAND)
     assert table.status_code == 403
@@ -181,7 +181,7 @@ def test_the_api_asks_for_the_organisers_code(app, night):
     # The same with the code: and a table with the tournament's PIN needs no PIN.
     key = {"X-Scopa-Organiser": "k7p-2qx"}
     assert stranger.post("/api/v1/tournaments", json=body, headers=key).status_code == 201
-    assert stranger.post(f"/api/v1/tournaments/{night['waiting']}/rounds", headers=key).status_code == 201
+    assert stranger.post(f"/api/v1/tournaments/{night['waiting']}/rounds", json={}, headers=key).status_code == 201
     assert stranger.post(f"/api/v1/matches/{night['table']}/hands", json=HAND, headers=key).status_code == 201
     # Italian, for a program that asks for it.
     italian = stranger.post("/api/v1/tournaments", json=body, headers={"Accept-Language": "it"})

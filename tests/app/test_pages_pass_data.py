@@ -15,7 +15,7 @@ from flask import before_render_template, template_rendered
 from jinja2 import meta
 
 from companion import store
-from helpers import phone
+from helpers import organiser, phone
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -40,7 +40,7 @@ def made(app):
     """Matches of every kind the live part draws, through the JSON API: one being played, one over
     and its rematch (a series), one over and not yet followed, one with a PIN, one with a PIN and hands after its end, one that
     allows claims; a tournament with a round, another with a PIN that may start."""
-    client = app.test_client()
+    client = organiser(app)
 
     def post(path, body, pin=""):
         answer = client.post("/api/v1" + path, json=body, headers={"X-Scopa-PIN": pin})
@@ -128,7 +128,7 @@ def unlock(client, match_id: int, pin: str) -> None:
 
 
 def test_no_template_reads_the_store(app, made, store_out_of_reach_while_rendering):
-    watching, recording = app.test_client(), app.test_client()
+    watching, recording = organiser(app), organiser(app)
     unlock(recording, made["pin"], "432198")
     unlock(recording, made["after_end"], "123456")
     for client in (watching, recording):
@@ -182,8 +182,8 @@ def test_the_history_shows_nothing_of_one_phone(app):
 
 
 def test_the_board_has_base_htmls_one_head(app, made):
-    board = app.test_client().get(f"/tournaments/{made['tournament']}/board").get_data(as_text=True)
-    home = app.test_client().get("/").get_data(as_text=True)
+    board = organiser(app).get(f"/tournaments/{made['tournament']}/board").get_data(as_text=True)
+    home = organiser(app).get("/").get_data(as_text=True)
     assert board.count("<head>") == 1 and board.count("</head>") == 1
     assert "<head>" not in (TEMPLATES / "tournaments/board.html").read_text()
 
@@ -193,7 +193,7 @@ def test_the_board_has_base_htmls_one_head(app, made):
     assert head(board) == head(home)
     assert '<html lang="en" class="board-page">' in board and '<body class="board">' in board
     assert 'class="bar"' not in board and 'class="languages"' not in board
-    refreshed = app.test_client().get(f"/tournaments/{made['tournament']}/board?refresh=1").get_data(as_text=True)
+    refreshed = organiser(app).get(f"/tournaments/{made['tournament']}/board?refresh=1").get_data(as_text=True)
     assert '<meta http-equiv="refresh" content="10">' in head(refreshed)
     assert head(refreshed).replace('\n  <noscript><meta http-equiv="refresh" content="10"></noscript>', "") == head(home)
 
@@ -203,7 +203,7 @@ def test_a_token_is_written_one_way(app, made):
     for template in TEMPLATES.rglob("*.html"):
         if template.name != "_macros.html":
             assert "csrf_token()" not in template.read_text(), template.name
-    client = app.test_client()
+    client = organiser(app)
     page = client.get(f"/matches/{made['playing']}").get_data(as_text=True)
     archive = re.search(r'<form method="post" action="/matches/\d+/archive">.*?</form>', page, re.S)[0]
     assert re.search(r'<input type="hidden" name="csrf_token" value="[^"]+">', archive)

@@ -35,7 +35,7 @@ def test_a_tournaments_tables_share_its_pins_limit(client):
     tournament = client.post("/api/v1/tournaments", json={
         "name": "Giovedì", "format": "round-robin", "pin": "246813",
         "entrants": ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]}).get_json()
-    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers={"X-Scopa-PIN": "246813"})
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}, headers={"X-Scopa-PIN": "246813"})
     assert started.status_code == 201, started.get_json()
     tables = [t["match"] for t in started.get_json()["rounds"][0]["tables"]]
     assert len(tables) == 3

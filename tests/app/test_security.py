@@ -18,7 +18,7 @@ from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
-from helpers import phone, serving, start_companion
+from helpers import organiser, phone, serving, start_companion
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}
@@ -274,8 +274,8 @@ def test_an_unlock_holds_for_that_match_not_its_number_in_another_store(app, cli
     assert scorer.post(f"/matches/{match_id}/pin", data={"pin": "246813"}).status_code == 303
     assert scorer.get(f"/matches/{match_id}/hands/new").status_code == 200
     # Another store (a restore, or --db elsewhere) with a match of the same number and another PIN.
-    elsewhere = create_app({"TESTING": True, "SECRET_KEY": "test",
-                            "DATABASE": str(tmp_path / "other.sqlite")}).test_client()
+    elsewhere = organiser(create_app({"TESTING": True, "SECRET_KEY": "test",
+                                      "DATABASE": str(tmp_path / "other.sqlite")}))
     assert new_match(elsewhere, pin="999999") == match_id
     answer = restore(client, elsewhere.get("/backup/download").data)     # on the machine itself
     assert answer.status_code == 303

@@ -8,7 +8,7 @@ from io import BytesIO
 
 import pytest
 
-from helpers import HAND, new_match
+from helpers import HAND, new_match, organiser
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -58,7 +58,7 @@ def test_a_store_past_the_limit_restores_from_its_own_backup(monkeypatch, tmp_pa
     monkeypatch.setattr(companion, "RESTORE_FLOOR", 16 * 1024)
     config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
               "DATABASE": str(tmp_path / "store" / "big.sqlite")}
-    client = companion.create_app(config).test_client()
+    client = organiser(companion.create_app(config))
     match_id = new_match(client, options={"target": 1000})
     for _ in range(150):
         client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
@@ -68,7 +68,7 @@ def test_a_store_past_the_limit_restores_from_its_own_backup(monkeypatch, tmp_pa
     assert restarted.config["RESTORE_LIMIT"] >= 2 * len(backup)
 
     def restore(data: bytes):
-        return restarted.test_client().post(
+        return organiser(restarted).post(
             "/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y"},
             content_type="multipart/form-data")
 

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from companion import create_app
-from helpers import HAND, new_match, phone, start_companion
+from helpers import HAND, new_match, organiser, phone, start_companion
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -117,7 +117,8 @@ def test_the_pin_page_only_sends_back_into_the_app(client):
     assert response.headers["Location"] == f"/matches/{match_id}"
 
 
-def test_the_creator_of_a_match_with_a_pin_can_record_at_once(client):
+def test_the_creator_of_a_match_with_a_pin_can_record_at_once(app):
+    client = phone(app)
     data = {"layout": "2", "player1": "Anna", "player2": "Bruno", "first_dealer": "0", "preset": "classica",
             "deck": "40", "bonus_suit": "d", "primiera": "standard", "missing_suit": "loses", "napola": "off",
             "declarations": "off", "target": "11", "capture": "standard", "void_deal": "kings",
@@ -158,7 +159,7 @@ def test_security_headers_and_cookies(client):
 
 def test_the_preview_needs_the_csrf_token_like_every_post(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.sqlite")})
-    client = app.test_client()
+    client = organiser(app)
     match_id = new_match(client)
     assert client.post(f"/matches/{match_id}/hands/preview", data=tally(22, 6)).status_code == 400
     assert client.post(f"/referee/claim?match={match_id}", data={"claimer": "0"}).status_code == 400

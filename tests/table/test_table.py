@@ -7,7 +7,7 @@ import pytest
 from companion import create_app
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
-from helpers import match_form, phone
+from helpers import match_form, organiser, phone
 
 
 def create(client, preset="classica", **changes) -> int:
@@ -347,7 +347,7 @@ def test_a_saved_hand_survives_a_restart(app, client):
     match_id = create(client)
     client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
     again = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
-    assert totals(again.test_client(), match_id) == [5, 0]
+    assert totals(organiser(again), match_id) == [5, 0]
 
 
 def test_missing_matches_and_hands_are_404(client):
@@ -359,7 +359,7 @@ def test_missing_matches_and_hands_are_404(client):
 
 def test_without_the_csrf_token_nothing_is_saved(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "c.sqlite")})
-    client = app.test_client()
+    client = organiser(app)
     assert client.post("/matches/new", data=match_form()).status_code == 400
     assert "Anna – Bruno" not in client.get("/").get_data(as_text=True)
     page = client.get("/matches/new").get_data(as_text=True)
