@@ -190,6 +190,7 @@ def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_
              {"name": "Est", "players": ["Elsa", "Fabio"]}, {"name": "Ovest", "players": ["Gino", "Ugo"]}]
     tournament = new(client, variant="scopone", entrants=pairs, pin="246813", options={})
     client.application.config["ORGANISER_CODE"] = "K7P-2QX"
+    client.environ_base["HTTP_X_SCOPA_ORGANISER"] = "K7P-2QX"
     other = phone(client.application)          # another phone: not the organiser's
     refused = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={})
     assert refused.status_code == 403 and "only the organiser" in refused.get_json()["error"]
