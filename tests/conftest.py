@@ -127,6 +127,23 @@ def server(tmp_path_factory):
         yield base
 
 
+class OrganisersBrowser:
+    """Chromium whose every context sends the organiser's code (X-Scopa-Organiser), as the
+    test client does: the browser tests' pages are the organiser's, as the machine's own browser
+    was before issue 32, and their matches are not held by the limit on new matches. A context
+    that is a guest's phone passes ``extra_http_headers={}``."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("extra_http_headers", {"X-Scopa-Organiser": ORGANISER_CODE})
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, headless, driven by Playwright (never a downloaded browser), for a whole
@@ -140,5 +157,5 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield browser
+        yield OrganisersBrowser(browser)
         browser.close()

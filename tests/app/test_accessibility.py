@@ -413,8 +413,8 @@ CODE = "K7P-2QX"
 @pytest.fixture(scope="module")
 def club_server():
     """A companion with an organiser's code whose every request comes from a phone on the
-    network (the browser's own address is the machine's, which is always the organiser): a
-    player with a rename and a merge in their log."""
+    network, without the organiser's code the suite's browser sends: a player with a rename and
+    a merge in their log."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/club.sqlite", "ORGANISER_CODE": CODE})
         machine = organiser(app)
@@ -429,6 +429,7 @@ def club_server():
 
         def from_a_phone(environ, start_response):
             environ["REMOTE_ADDR"] = "192.168.1.23"
+            environ.pop("HTTP_X_SCOPA_ORGANISER", None)        # a phone's: not the organiser's
             return inner(environ, start_response)
 
         app.wsgi_app = from_a_phone
