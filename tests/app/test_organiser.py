@@ -211,7 +211,7 @@ def test_no_address_is_the_organiser_not_even_the_machines(app):
     assert phone(app, "127.0.0.1").get("/tournaments/new").status_code == 403
     refused = phone(app).get("/organiser?code=anything")
     assert refused.status_code == 403
-    assert "No organiser's code is set" in refused.get_data(as_text=True)
+    assert "code is set: start the companion with the scopa-companion command" in refused.get_data(as_text=True)
 
 
 def test_a_phone_is_the_organisers_until_it_logs_out_and_the_key_goes_with_it(app):
