@@ -14,7 +14,6 @@ from typing import Any, Mapping
 from flask import Flask, request
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .instance import adopt_old_store, data_folder, secret_key
 
@@ -56,10 +55,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             database = str(Path(app.instance_path) / "scopa.sqlite")
     app.config.from_mapping(
         DATABASE=database or str(folder / "scopa.sqlite"),
-        TRUST_PROXY=os.environ.get("SCOPA_TRUST_PROXY", "") not in ("", "0", "false", "no"),
+        # The one reverse proxy whose forwarding headers waitress believes (its address), or
+        # None: listening.waitress_options, docs/running.md.
+        TRUST_PROXY=os.environ.get("SCOPA_TRUST_PROXY") or None,
         STORE_NOTE=note,
         # The organiser's code (web.organiser): the scopa-companion command sets a fresh one at
-        # each start, or the club's own; without one only the machine itself is the organiser.
+        # each start, or the club's own; without one nobody is the organiser.
         ORGANISER_CODE=None,
         LANG=os.environ.get("SCOPA_LANG") or "it",   # when neither the switch nor the phone says
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
@@ -77,10 +78,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.setdefault("RESTORE_LIMIT", restore_limit(app.config["DATABASE"]))
 
     app.json.sort_keys = False  # points in the order they are scored, as players read them
-    if app.config.get("TRUST_PROXY"):
-        # Behind a reverse proxy: the phone's own address and the host it asked for, from the
-        # one proxy in front (never from headers a phone could send on its own).
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    # Behind a reverse proxy (TRUST_PROXY), waitress itself takes the phone's address, scheme
+    # and host from the proxy's headers, and only from that proxy's address: no ProxyFix here,
+    # which believed whoever connected (listening.waitress_options).
 
     @app.before_request
     def restore_size_limit():

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Callable, TextIO
 from urllib.parse import quote, urlsplit
 
-from .listening import bind, open_connections, refusal, waitress_options
+from .listening import bind, open_connections, proxy_address, refusal, waitress_options
+from .organiser.command import ORGANISER_PIN_MIN, organiser_options
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
@@ -142,11 +143,6 @@ def print_join(urls: list[str], local_url: str, stream: TextIO | None = None) ->
     say(f"On this machine: {local_url}")
 
 
-# A club's own organiser's PIN is at least this long: wrong codes are limited per address only,
-# so that no guest can lock the organiser out (web.organiser), and a short one would be guessed.
-ORGANISER_PIN_MIN = 6
-
-
 def organiser_line(url: str, code: str, fixed: bool) -> str:
     """What the terminal says to the organiser: the link with the fresh code (the join address's
     /organiser), or, for a club's own PIN, where to type it (the PIN itself is never printed: the
@@ -253,12 +249,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "QR code; a host or host:port becomes http://host:port/ (the "
                              "companion's port if none); requests naming any other host are "
                              "refused (repeatable; env SCOPA_URL, space-separated)")
-    parser.add_argument("--trust-proxy", action="store_true",
-                        default=os.environ.get("SCOPA_TRUST_PROXY", "") not in ("", "0", "false", "no"),
-                        help="the companion runs behind one reverse proxy: take each phone's "
-                             "address from its X-Forwarded-For header (off by default: a request "
-                             "with forwarding headers is then never taken as this machine's; env "
-                             "SCOPA_TRUST_PROXY=1)")
+    parser.add_argument("--trust-proxy", metavar="ADDRESS", default=os.environ.get("SCOPA_TRUST_PROXY") or None,
+                        help="the address of the one reverse proxy in front (such as 127.0.0.1): "
+                             "each phone's address is taken from its X-Forwarded-For, and only "
+                             "from it (env SCOPA_TRUST_PROXY); bind with --host 127.0.0.1 so that "
+                             "no phone bypasses it")
     parser.add_argument("--lang", choices=("it", "en", "fr"),
                         default=os.environ.get("SCOPA_LANG") if os.environ.get("SCOPA_LANG") in ("it", "en", "fr") else "it",
                         help="the pages' language for a phone that asks for none of Italian, "
@@ -275,15 +270,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "to the companion, so 600 phones hold 2,400 to 3,600; past the "
                              "limit a new phone waits, and its page may never load "
                              "(docs/running.md)")
-    parser.add_argument("--organiser-pin", default=os.environ.get("SCOPA_ORGANISER_PIN") or None,
-                        help="the organiser's code, the same at every start (at least "
-                             f"{ORGANISER_PIN_MIN} characters; env SCOPA_ORGANISER_PIN); by "
-                             "default a fresh one is printed at each start. A phone that opens "
-                             "the organiser's link or types the code is the organiser's until "
-                             "it logs out; this machine always is")
+    parser.add_argument("--organiser-pin-file", metavar="FILE",
+                        default=os.environ.get("SCOPA_ORGANISER_PIN_FILE") or None,
+                        help="a file whose first line is the organiser's code, the same at every "
+                             f"start (at least {ORGANISER_PIN_MIN} characters; env "
+                             "SCOPA_ORGANISER_PIN_FILE, or the code itself in SCOPA_ORGANISER_PIN); "
+                             "by default a fresh code is printed at each start. A phone that "
+                             "opens the organiser's link or types the code is the organiser's "
+                             "until it logs out")
+    parser.add_argument("--organiser-pin", help="the same code given on the command line, where "
+                        "every user of this machine sees it (ps): a warning says so")
     parser.add_argument("--organiser-qr", action="store_true",
                         help="also draw the organiser's link, code and all, as a QR code (off by "
-                             "default: the screen may be shared)")
+                             "default: the screen may be shared; refused with a club's own PIN, "
+                             "which would be drawn)")
     return parser.parse_args(argv)
 
 
@@ -314,10 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"scopa-companion: --url: {error}", file=sys.stderr)
         return 2
-    from .web.organiser import normalised
-    if args.organiser_pin is not None and len(normalised(args.organiser_pin)) < ORGANISER_PIN_MIN:
-        print(f"scopa-companion: --organiser-pin: at least {ORGANISER_PIN_MIN} characters (not "
-              f"counting spaces and dashes), so that it cannot be guessed", file=sys.stderr)
+    problem = organiser_options(args)
+    try:
+        args.trust_proxy = args.trust_proxy and proxy_address(args.trust_proxy)
+    except ValueError as error:
+        problem = problem or f"--trust-proxy: {error}"
+    if problem:
+        print(f"scopa-companion: {problem}", file=sys.stderr)
         return 2
     # The port first: nothing is printed for a server that cannot start.
     try:
@@ -337,7 +340,7 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     until Ctrl-C."""
     port = sockets[0].getsockname()[1]          # the one taken, for --port 0
     if args.trust_proxy:
-        os.environ["SCOPA_TRUST_PROXY"] = "1"
+        os.environ["SCOPA_TRUST_PROXY"] = args.trust_proxy
     os.environ["SCOPA_LANG"] = args.lang
     if args.db:
         path = Path(args.db).expanduser().resolve()
@@ -376,8 +379,11 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     urls = list(dict.fromkeys(given + urls))
     app.config["LAN_URLS"] = urls
     app.config["ALLOWED_HOSTS"] = allowed_hosts(args.host, addresses, args.url)
-    print_join(urls, f"http://127.0.0.1:{port}/")
     app.config["ORGANISER_CODE"] = args.organiser_pin or new_code()
+    # This machine is the organiser as a phone is, by the link (no address is: a relay on the
+    # machine would make every phone it). A club's own PIN is typed on the page it opens.
+    print_join(urls, f"http://127.0.0.1:{port}/organiser?" + (
+        "next=/" if args.organiser_pin else f"code={quote(app.config['ORGANISER_CODE'], safe='')}&next=/"))
     print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
     connections = open_connections(args.connection_limit)
     try:

@@ -6,6 +6,7 @@ docs/running.md says what these hold."""
 from __future__ import annotations
 
 import errno
+import ipaddress
 import os
 import socket
 import sys
@@ -137,11 +138,7 @@ def waitress_options(app, threads: int, connections: int) -> dict:
     """How waitress serves the companion (besides the sockets), for the command and for the
     tests' real servers (``tests/helpers.serving``):
 
-    - ``clear_untrusted_proxy_headers`` off: waitress would strip X-Forwarded-For and Forwarded
-      before the app sees them, and a request relayed by a proxy on this machine would pass for
-      the machine itself. The app reads them: without --trust-proxy such a request is never
-      the machine's (``web.pages.is_local``), with it Werkzeug's ProxyFix takes the phone's
-      address from the one proxy in front (``create_app``);
+    - the forwarding headers: ``proxy_options``;
     - ``max_request_body_size``: a restore's limit, the largest body the app accepts;
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
     - the connections and how long an idle one is kept: docs/running.md."""
@@ -149,4 +146,27 @@ def waitress_options(app, threads: int, connections: int) -> dict:
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
             "asyncore_use_poll": True,
             "max_request_body_size": restore_body_limit(app),
-            "clear_untrusted_proxy_headers": False}
+            **proxy_options(app)}
+
+
+def proxy_address(given: str) -> str:
+    """The trusted proxy's address as waitress compares it (``::1``, not ``[::1]``); ValueError
+    for anything else: ``*`` or ``1`` would trust whoever connects."""
+    try:
+        return str(ipaddress.ip_address(given.strip("[]")))
+    except ValueError:
+        raise ValueError(f"{given!r} is not an address: give the reverse proxy's own, such as "
+                         f"--trust-proxy 127.0.0.1") from None
+
+
+def proxy_options(app) -> dict:
+    """With ``TRUST_PROXY`` (--trust-proxy ADDRESS) waitress takes the phone's address, scheme
+    and host from X-Forwarded-For, -Proto and -Host when, and only when, the request comes from
+    that address (the one hop it adds), and strips every forwarding header from anyone else.
+    Without it the app reads none of them (it only says once that a proxy seems to be in
+    front: ``web.limits``). No address is the organiser's either way (``web.organiser``)."""
+    proxy = app.config.get("TRUST_PROXY")
+    if not proxy:
+        return {"clear_untrusted_proxy_headers": False}
+    return {"trusted_proxy": proxy, "trusted_proxy_count": 1, "clear_untrusted_proxy_headers": True,
+            "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}}

@@ -13,8 +13,8 @@ the same limits.
 (True, False, False)
 >>> all_different(["Anna", "Bruno"]), all_different(["Anna", " anna"])
 (True, False)
->>> valid_pin("1234"), valid_pin("123"), valid_pin(1234)
-(True, False, False)
+>>> valid_pin("246810"), valid_pin("1234"), valid_pin("١٢٣٤٥٦"), valid_pin(246810)
+(True, False, False, False)
 >>> tidy("  Anna\u200b  Maria "), all_different(["Anna", "An\u200bna"])
 ('Anna Maria', False)
 >>> team_name(["Anna", "Bruno"]), team_name(["Jean-Baptiste", "Gianmaria"])
@@ -30,12 +30,17 @@ from typing import Any, Iterable
 from .rules.said import said
 
 NAME_MAX = 24           # a name's characters at most: it must fit beside its score on a phone
-PIN_MIN, PIN_MAX = 4, 8     # a PIN's digits
-PIN_PATTERN = rf"\d{{{PIN_MIN},{PIN_MAX}}}"     # a whole PIN, as re.fullmatch takes it
+# A new PIN's digits: 6 at least, since wrong tries are limited per address only (web.limits), so
+# that 100 addresses trying all night have less than 1% odds (docs/running.md). PINs of 4 or 5
+# digits set before still work: a PIN is only checked against its hash.
+PIN_MIN, PIN_MAX = 6, 8
+# A whole PIN, as re.fullmatch takes it: ASCII digits only ([0-9], not \d, which takes "١٢٣٤٥٦"
+# too: digits other phones' keyboards can hardly type).
+PIN_PATTERN = rf"[0-9]{{{PIN_MIN},{PIN_MAX}}}"
 
 NAME_REFUSED = said("every name must be 1 to {most} characters", most=NAME_MAX)
 SAME_NAMES = said("two names are the same: the score would be unclear")
-PIN_REFUSED = said("pin must be {least} to {most} digits", least=PIN_MIN, most=PIN_MAX)
+PIN_REFUSED = said("pin must be {least} to {most} digits from 0 to 9", least=PIN_MIN, most=PIN_MAX)
 
 
 # Letters that show as nothing: fillers some keyboards offer as "blank" names.

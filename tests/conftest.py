@@ -3,6 +3,13 @@ profile, the companion as a test client sees it (``app``, ``client``), the wrong
 (``fresh_rate_limit``), a real server on waitress (``live_server``), and the browser's fixtures
 (``browser`` and its ``server``).
 
+The test client is the organiser: every app here is made with the organiser's code
+``helpers.ORGANISER_CODE``, and the ``client`` fixture sends it in X-Scopa-Organiser with every
+request, as a program does (no address is the organiser, not even 127.0.0.1). A phone, which
+is not, is ``helpers.phone(app)``; a test of what a guest may do uses one. A real server's
+caller sends the header itself (``helpers.api``, ``helpers.ORGANISER``) or logs a browser in
+with ``/organiser?code=`` (``helpers.ORGANISER_LINK``).
+
 The one conftest.py of the suite: --doctest-modules imports each conftest.py as a module named
 ``conftest``, so a second one in a subfolder (without packages) would clash with this one."""
 
@@ -13,8 +20,8 @@ import pytest
 from hypothesis import settings
 
 from companion import create_app
-from companion.web import access, organiser
-from helpers import FUZZ, serving
+from companion.web import limits
+from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for
 # another (tests/app/test_languages.py renders every page in Italian, English and French). Servers
@@ -61,7 +68,8 @@ def csrf() -> bool:
 def app_config(tmp_path, csrf) -> dict:
     """The configuration ``app`` is made with: testing, a store of the test's own, CSRF as
     ``csrf`` says. A module that needs more (another folder, another setting) overrides it."""
-    config = {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.sqlite")}
+    config = {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "t.sqlite"),
+              "ORGANISER_CODE": ORGANISER_CODE}
     if not csrf:
         config["WTF_CSRF_ENABLED"] = False
     return config
@@ -69,12 +77,15 @@ def app_config(tmp_path, csrf) -> dict:
 
 @pytest.fixture
 def app(app_config):
-    return create_app(app_config)
+    """The companion, with the organiser's code ``helpers.ORGANISER_CODE`` unless the module's
+    ``app_config`` sets its own (then the ``client`` sends that one)."""
+    return create_app({"ORGANISER_CODE": ORGANISER_CODE, **app_config})
 
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    """The organiser's test client: it sends the app's organiser's code with every request."""
+    return organiser(app)
 
 
 @pytest.fixture
@@ -82,16 +93,15 @@ def fresh_rate_limit():
     """The wrong PINs (and organiser's codes) counted so far forgotten: the limits' tables are
     one for the whole process. Modules that count tries ask for it with
     ``pytest.mark.usefixtures``."""
-    access._tries.clear()
-    access._trusted.clear()
-    organiser._tries.clear()
+    limits.reset()
 
 
 @pytest.fixture
 def live_config(tmp_path) -> dict:
     """The configuration ``live_server`` is made with: as a real server runs (no TESTING, CSRF
     checked). A module that needs otherwise overrides it."""
-    return {"SECRET_KEY": "live", "DATABASE": str(tmp_path / "server.sqlite")}
+    return {"SECRET_KEY": "live", "DATABASE": str(tmp_path / "server.sqlite"),
+            "ORGANISER_CODE": ORGANISER_CODE}       # helpers.api sends it
 
 
 @pytest.fixture
@@ -111,9 +121,27 @@ CHROMIUM = "/usr/bin/chromium"
 def server(tmp_path_factory):
     """The companion the browser talks to, on waitress as a real server is (CSRF and all), for a
     whole module of browser tests: its address."""
-    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(tmp_path_factory.mktemp("db") / "b.sqlite")})
+    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(tmp_path_factory.mktemp("db") / "b.sqlite"),
+                      "ORGANISER_CODE": ORGANISER_CODE})
     with serving(app, threads=4) as base:
         yield base
+
+
+class OrganisersBrowser:
+    """Chromium whose every context sends the organiser's code (X-Scopa-Organiser), as the
+    test client does: the browser tests' pages are the organiser's, as the machine's own browser
+    was before issue 32, and their matches are not held by the limit on new matches. A context
+    that is a guest's phone passes ``extra_http_headers={}``."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("extra_http_headers", {"X-Scopa-Organiser": ORGANISER_CODE})
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
 
 
 @pytest.fixture(scope="module")
@@ -129,5 +157,5 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield browser
+        yield OrganisersBrowser(browser)
         browser.close()

@@ -71,14 +71,28 @@ FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
 
 
-# A phone on the club's Wi-Fi. The test client is the machine itself (127.0.0.1) unless told
-# otherwise, and the machine is always the organiser: it needs no PIN, and may do what only the
-# organiser may. A test of what a phone may do asks for one.
+# The organiser's code of every app the tests make (conftest), and the header a program sends
+# it in. The ``client`` fixture sends it with every request: the test client is the organiser,
+# needs no PIN, and may do what only the organiser may. A test of what a phone may do asks for
+# one (``phone``), which does not send it. ``ORGANISER_LINK``: the link that logs a browser in.
+ORGANISER_CODE = "T3S-TKY"
+ORGANISER = {"HTTP_X_SCOPA_ORGANISER": ORGANISER_CODE}
+ORGANISER_HEADERS = {"X-Scopa-Organiser": ORGANISER_CODE}
+ORGANISER_LINK = f"/organiser?code={ORGANISER_CODE}"
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
 
 
+def organiser(app):
+    """A test client that is the organiser's, as the ``client`` fixture is: it sends the app's
+    organiser's code (``ORGANISER_CODE`` given to an app made without one)."""
+    app.config["ORGANISER_CODE"] = app.config.get("ORGANISER_CODE") or ORGANISER_CODE
+    client = app.test_client()
+    client.environ_base["HTTP_X_SCOPA_ORGANISER"] = app.config["ORGANISER_CODE"]
+    return client
+
+
 def phone(app, address: str = PHONE["REMOTE_ADDR"]):
-    """A test client that is a phone at ``address`` on the network, not the machine itself."""
+    """A test client that is a phone at ``address`` on the network: not the organiser."""
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = address
     return client
@@ -150,13 +164,15 @@ def start_companion(*args: str, env: dict[str, str], command: str | None = None,
     raise RuntimeError("the companion did not answer within 30 s")
 
 
-def api(base: str, path: str, body: dict | None = None, method: str | None = None) -> dict:
+def api(base: str, path: str, body: dict | None = None, method: str | None = None,
+        organiser: bool = True) -> dict:
     """A JSON API call to a real server at ``base``: POST ``body`` when given, else GET; the
-    answer's JSON."""
+    answer's JSON. As the organiser (its code in X-Scopa-Organiser) unless told otherwise."""
     request = urllib.request.Request(base + "/api/v1" + path,
                                      method=method or ("POST" if body is not None else "GET"),
                                      data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              **(ORGANISER_HEADERS if organiser else {})})
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read())
 

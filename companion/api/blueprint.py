@@ -1,11 +1,13 @@
 """The API's blueprint and how it answers a refusal: JSON with the reason in words and the
-status it deserves (400, 403, 404, 409, 429, 503), never an HTML page."""
+status it deserves (400, 403, 404, 409, 415, 429, 503), never an HTML page; and what every
+write must show before it is read (``asks_for_json``)."""
 
 from __future__ import annotations
 
 import math
+from urllib.parse import urlsplit
 
-from flask import Blueprint, g, jsonify
+from flask import Blueprint, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import store
@@ -18,6 +20,36 @@ from ..web.organiser import TooManyCodes, is_organiser
 from .parse import Forbidden, NotFoundError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _cross_site() -> bool:
+    """The browser says this request was sent by a page of another site: Sec-Fetch-Site (an
+    other origin, even of the same site), or an Origin that is not this host."""
+    if request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site"):
+        return True
+    origin = request.headers.get("Origin")
+    return origin is not None and urlsplit(origin).netloc.lower() != request.host.lower()
+
+
+@bp.before_request
+def asks_for_json():
+    """No write (any method but GET, HEAD, OPTIONS) is taken from another site's page, from a
+    phone or from the machine itself: the browser says where a request comes from (403). A
+    POST or a PUT, even one without a body (starting a round), is JSON: a form cannot send
+    ``Content-Type: application/json`` (415 otherwise). The API asks no CSRF token: this is
+    its defence. (A DELETE needs no Content-Type: no form sends one, and another site's script
+    could only after a CORS preflight, which the companion never grants.)"""
+    if request.method in SAFE_METHODS:
+        return None
+    if _cross_site():
+        return jsonify({"error": for_api(said(
+            "this request comes from another site's page: nothing was done"))}), 403
+    if request.method != "DELETE" and request.mimetype != "application/json":
+        return jsonify({"error": for_api(said(
+            "send JSON, with Content-Type: application/json"))}), 415
+    return None
 
 
 @bp.errorhandler(ScopaError)

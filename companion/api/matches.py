@@ -26,7 +26,7 @@ from ..names import (
 from ..rules import HandScore
 from ..rules.rulesets import check_seating
 from ..rules.said import said
-from ..web.access import hash_pin, needs_pin, new_access_key, try_pin
+from ..web.access import hash_pin, needs_pin, new_access_key, new_match_limit, try_pin
 from ..web.pages import load_match
 from .answers import hand_json, hand_json_of, match_summary
 from .blueprint import bp
@@ -111,6 +111,7 @@ def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
 
 
 @bp.post("/matches")
+@new_match_limit
 def create_match_api():
     data = body()
     rules = rules_of(data)

@@ -262,10 +262,10 @@ HAND_ID = {"name": "hand_id", "in": "path", "required": True, "schema": {"type":
 PIN = {"name": "X-Scopa-PIN", "in": "header", "required": False, "schema": {"type": "string"}}
 ORGANISER = {"name": "X-Scopa-Organiser", "in": "header", "required": False, "schema": {"type": "string"},
              "description": "the organiser's code, as scopa-companion prints it at start (K7P-2QX), "
-                            "or the club's own (--organiser-pin): what only the organiser may do "
-                            "needs it (403 without it, 429 after too many wrong codes from one "
-                            "address), and with it no match asks for its PIN. Requests from the "
-                            "machine that runs the companion need none."}
+                            "or the club's own: what only the organiser may do needs it (403 "
+                            "without it, 429 after too many wrong codes from one address), and "
+                            "with it no match asks for its PIN. The machine that runs the "
+                            "companion sends it too: no address is the organiser."}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
             "description": 'the hand\'s ETag ("<version>"): the version the change was made from'}
 WRITE_ERRORS = {"400": ERROR, "403": ERROR, "404": ERROR, "413": ERROR, "429": ERROR,
@@ -359,6 +359,8 @@ SPEC = {
             "summary": "Start the next round, the first included: one match per table (each with the "
                        "tournament's PIN, if it has one). The organiser only (X-Scopa-Organiser).",
             "operationId": "startRound", "parameters": [TOURNAMENT_ID, ORGANISER],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
+                            "description": "{} (nothing is read: the JSON is what a form cannot send)"},
             "responses": {"201": ok("Tournament", "started"),
                           "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
                           "403": {**ERROR, "description": "not the organiser"}, "404": ERROR,
@@ -384,3 +386,11 @@ SPEC = {
     },
     "components": {"schemas": SCHEMAS},
 }
+# Every write may be refused as sent by another site's page (403), a POST or PUT as not JSON
+# (415): api.blueprint.asks_for_json.
+for _operations in SPEC["paths"].values():
+    for _method, _operation in _operations.items():
+        if _method != "get":
+            _operation["responses"].setdefault("403", ERROR)
+        if _method in ("post", "put"):
+            _operation["responses"]["415"] = {**ERROR, "description": "not sent as application/json"}

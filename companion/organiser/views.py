@@ -13,7 +13,7 @@ from .. import store
 from ..i18n import explain
 from ..matches import Ledger, listed
 from ..web import organiser
-from ..web.pages import first_error, is_local, on_this_site
+from ..web.pages import first_error, on_this_site
 from .forms import CodeForm
 
 bp = Blueprint("organiser", __name__)
@@ -26,7 +26,7 @@ def show(form: CodeForm, error: str | None = None, status: int = 200):
         store.purge_deleted(db)
         deleted = [(listed(row), row["deleted"]) for row in store.deleted_matches(db)]
     return render_template(
-        "organiser/organiser.html", form=form, error=error, local=is_local(),
+        "organiser/organiser.html", form=form, error=error,
         this_phone=organiser.is_this_phone(), has_code=bool(organiser.current_code()),
         phones=store.organiser_phone_count(db), deleted=deleted), status
 
@@ -44,7 +44,7 @@ def page():
         code = form.code.data
     if code is None:
         return show(form)
-    if organiser.is_organiser() and (is_local() or organiser.is_this_phone()):
+    if organiser.is_this_phone():
         return redirect(target, code=303)       # the link opened again: nothing to do
     try:
         right = organiser.right_code(code)
@@ -55,8 +55,8 @@ def page():
                                    "wait %(num)d minutes, then try again.", minutes), 429)
     if not right:
         return show(form, _("That is not the organiser's code.") if organiser.current_code() else
-                    _("No organiser's code is set: only the machine that runs the companion is "
-                      "the organiser."), 403)
+                    _("No organiser's code is set: start the companion with the scopa-companion "
+                      "command, which prints one."), 403)
     organiser.log_in()
     current_app.logger.info("a phone at %s became the organiser's", request.remote_addr)
     flash(_("This phone is the organiser's until it logs out."))
@@ -74,12 +74,12 @@ def log_out():
 @bp.post("/organiser/logout-everyone")
 @organiser.organiser_required(lambda: _("Ask the organiser to log the phones out."))
 def log_out_everyone():
-    """Every phone logged out (a lost phone, another organiser next week); the machine stays."""
+    """Every phone logged out, this one too (a lost phone, another organiser next week)."""
     count = store.remove_organiser_phones(store.get_db())
-    flash(ngettext("%(num)d phone logged out. The machine that runs the companion is still the "
-                   "organiser; a phone becomes it again with the code.",
-                   "%(num)d phones logged out. The machine that runs the companion is still the "
-                   "organiser; a phone becomes it again with the code.", count))
+    flash(ngettext("%(num)d phone logged out, this one too: a phone becomes the organiser's "
+                   "again with the code.",
+                   "%(num)d phones logged out, this one too: a phone becomes the organiser's "
+                   "again with the code.", count))
     return redirect(url_for("organiser.page"), code=303)
 
 

@@ -20,7 +20,7 @@ from ..names import NAME_MAX, all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
-from ..web import exports
+from ..web import access, exports
 from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new, unlocked
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import (
@@ -153,6 +153,7 @@ def match_list():
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
+@access.new_match_limit
 def new_match():
     if request.method == "GET":
         last = store.last_casual_match(store.get_db())
@@ -242,6 +243,7 @@ def match(match_id: int):
 
 
 @bp.route("/matches/<int:match_id>/rematch", methods=["GET", "POST"])
+@access.new_match_limit
 @pin_required
 def rematch(match_id: int):
     """The next match with the same players and rules, the deal passing on. Asked twice (two

@@ -10,8 +10,9 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _
 
 from .. import store
-from ..i18n import explain, variant_title
+from ..i18n import explain, how_long, variant_title
 from ..rules import RulesError
+from ..web.access import TooManyTries, try_key
 from ..web.organiser import organiser_required
 from ..web.pages import join_url, qr_svg
 from .forms import FORMAT_WORDS, NewTournamentForm
@@ -151,3 +152,35 @@ def pairings(tournament_id: int):
 @bp.get("/tournaments/<int:tournament_id>/standings")
 def standings(tournament_id: int):
     return render_template("tournaments/standings_print.html", **page_data(the(tournament_id)))
+
+
+@bp.get("/tournaments/<int:tournament_id>/scorers")
+@organiser_required(lambda: _("Ask the organiser for your table's link."))
+def scorers(tournament_id: int):
+    """The round's tables, each with the link, and its QR code, that lets a scorer's phone record
+    at that table without typing the tournament's PIN: the organiser shows it table by table."""
+    t = the(tournament_id)
+    db, base = store.get_db(), join_url().rstrip("/")
+    links = []
+    for table in t.current.tables if t.current else []:
+        key = (store.pin_and_key(db, table.match_id) or (None, None))[1]
+        url = base + url_for("tournaments.scorer", tournament_id=t.id, match_id=table.match_id, key=key)
+        links.append((table, url, qr_svg(url)))
+    return render_template("tournaments/scorers.html", t=t, names=t.names, links=links)
+
+
+@bp.get("/tournaments/<int:tournament_id>/scorer/<int:match_id>")
+def scorer(tournament_id: int, match_id: int):
+    """A table's scorer's link opened: this phone records at that table from now on."""
+    t = the(tournament_id)
+    if match_id not in {table.match_id for r in t.rounds for table in r.tables}:
+        abort(404)
+    try:
+        if try_key(match_id, request.args.get("key", "")):
+            flash(_("This phone can record hands at this table."))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+    except TooManyTries as limit:
+        message = _("Too many wrong PINs: try again in %(wait)s.", wait=how_long(limit.wait))
+        return render_template("error.html", message=message), 429
+    message = _("This link is not this table's: ask the organiser for your table's link again.")
+    return render_template("error.html", message=message), 403

@@ -1,6 +1,6 @@
 """What every room's pages share, below the rooms and above the model: loading a match or
-answering 404, the safe ``next`` address, the PIN checks (``access``), who is the organiser
-(``organiser``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
+answering 404, the safe ``next`` address, the PIN checks (``access``), the limits per address
+(``limits``), who is the organiser (``organiser``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
 (``errors``), the host check (``hosts``), what the charts share (``charts``) and the pages that
 belong to no room (``site``: the language switch, the manifest, the health check).
 
@@ -18,7 +18,7 @@ from flask import Flask, request
 
 from ..names import one_line_form, short_form, text_width
 from ..rules.cards import parse_card
-from . import errors, hosts, organiser, site
+from . import errors, hosts, limits, organiser, site
 from .forms import rule_in_words
 from .pages import YEAR
 
@@ -30,6 +30,7 @@ def init_app(app: Flask) -> None:
     template."""
     hosts.init_app(app)
     errors.init_app(app)
+    limits.init_app(app)
     organiser.init_app(app)
     app.register_blueprint(site.bp)
     _static_files_cached_for_good(app)

@@ -5,25 +5,18 @@ record, edit or delete until the PIN is entered; the phone's signed session cook
 the match's *access key*, a random key made with the match and kept in its row: a restored store
 or another store with a match of the same number never honours it.
 
-Wrong PINs are limited per secret, not per match: a tournament's tables and a series of
-rematches share one PIN, and guessing it takes as long as guessing one match's. Per address and
-PIN 5 tries a minute; per PIN, whatever the address, 20 an hour (behind a proxy, or from many
-addresses, a PIN of 4 digits still takes about 250 hours of guessing for even odds). An address
-that entered the PIN right in the last 12 hours (a scorer's program sends it with every save)
-is not held by the others' wrong tries, only by its own: a hostile guest cannot stop the night.
-A try is counted before the PIN is checked, in the same step as the limit is checked, so a
-burst of tries at once cannot pass the limit; a phone already unlocked never needs a try, so
-nobody's wrong guesses lock it out. Nor does the organiser, who holds every match's keys
-(``organiser``).
+Wrong PINs are limited per address only (``web.limits``: 5 a minute, 10 an hour), never per
+PIN: a scorer who knows a tournament's or a match's PIN is never refused because of other
+addresses' wrong tries. A PIN is 6 to 8 digits (``names.PIN_MIN``; older ones of 4 or 5 still
+work), so 100 addresses trying all night still guess it with less than 1% odds
+(docs/running.md). A right PIN does not count, and a phone already unlocked never needs a try.
+Nor does the organiser, who holds every match's keys (``organiser``).
 """
 
 from __future__ import annotations
 
-import math
+import hmac
 import secrets
-import threading
-import time
-from collections import defaultdict, deque
 from functools import wraps
 from typing import Callable
 
@@ -31,14 +24,12 @@ from flask import redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
+from .limits import Limited, checked, new_matches
 from .organiser import is_organiser
 
-LIMITS = {"address": (5, 60.0), "secret": (20, 3600.0)}   # tries, in seconds
-TRUSTED_FOR = 12 * 3600.0       # an address that entered a PIN right is trusted this long
-
-_tries: dict[tuple, deque[float]] = defaultdict(deque)
-_trusted: dict[tuple[str, str], float] = {}     # (address, PIN hash): until when
-_lock = threading.Lock()
+# On a view that makes a match (the page, a rematch, the API): 20 an hour per address, the
+# organiser not limited (web.limits).
+new_match_limit = new_matches(exempt=is_organiser)
 
 
 def hash_pin(pin: str) -> str:
@@ -65,50 +56,17 @@ def needs_pin(match_id: int) -> bool:
     return bool(access and access[0]) and not unlocked(match_id)
 
 
-class TooManyTries(Exception):
-    """Too many wrong tries: ``wait`` is how many seconds until the next one is taken."""
+class TooManyTries(Limited):
+    """Too many wrong PINs from this address: ``wait`` is how many seconds until the next one
+    is taken."""
 
     def __init__(self, wait: float = 60.0):
         super().__init__(wait)
-        self.wait = max(1, math.ceil(wait))
-
-
-def _take_a_try(secret: str) -> list[tuple]:
-    """Count one try at ``secret`` (a PIN's hash) against every limit that holds this address,
-    or raise TooManyTries saying how long until the next is taken: one step under one lock."""
-    now = time.monotonic()
-    address = request.remote_addr or "?"
-    keys = [("address", address, secret)]
-    with _lock:
-        if _trusted.get((address, secret), 0.0) < now:
-            keys.append(("secret", secret))
-        waits = []
-        for key in keys:
-            tries, window = LIMITS[key[0]]
-            recent = _tries[key]
-            while recent and now - recent[0] > window:
-                recent.popleft()
-            if len(recent) >= tries:        # free again when the try that filled it is old
-                waits.append(recent[len(recent) - tries] + window - now)
-        if waits:
-            raise TooManyTries(max(waits))
-        for key in keys:
-            _tries[key].append(now)
-    return keys
-
-
-def _give_back(keys: list[tuple], secret: str) -> None:
-    """A right PIN does not count against the limits, and its address is trusted a while."""
-    with _lock:
-        for key in keys:
-            if _tries[key]:
-                _tries[key].pop()
-        _trusted[(request.remote_addr or "?", secret)] = time.monotonic() + TRUSTED_FOR
 
 
 def try_pin(match_id: int, pin: str) -> bool:
     """Check a PIN; remember the match's access key for this phone when right. Raises
-    TooManyTries when this address, or anyone, has tried too often for this match."""
+    TooManyTries when this address has tried too many wrong PINs."""
     access = store.pin_and_key(store.get_db(), match_id)
     if not access or not access[0] or not _right_pin(access[0], pin):
         return False
@@ -117,14 +75,23 @@ def try_pin(match_id: int, pin: str) -> bool:
     return True
 
 
+def try_key(match_id: int, key: str) -> bool:
+    """A scorer's link from the organiser's page (``key``, the match's access key): when it is
+    this match's, this phone records in it from now on, no PIN typed. A wrong key counts as a
+    wrong PIN (there is nothing to guess in 128 random bits, but nothing is tried for free)."""
+    access = store.pin_and_key(store.get_db(), match_id)
+    if not access or not access[1]:
+        return False
+    if not checked("pin", lambda: hmac.compare_digest(access[1].encode(), key.encode()), TooManyTries):
+        return False
+    _remember(access[1])
+    session.permanent = True
+    return True
+
+
 def _right_pin(pin_hash: str, pin: str | None) -> bool:
-    """Whether ``pin`` is the one hashed, counted against that PIN's limits (whichever match or
-    tournament it guards); a right PIN gives its try back."""
-    counted = _take_a_try(pin_hash)
-    if check_password_hash(pin_hash, pin or ""):
-        _give_back(counted, pin_hash)
-        return True
-    return False
+    """Whether ``pin`` is the one hashed; a wrong one counts against this address's tries."""
+    return checked("pin", lambda: check_password_hash(pin_hash, pin or ""), TooManyTries)
 
 
 def _remember(key: str) -> None:

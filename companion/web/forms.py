@@ -120,7 +120,7 @@ def rules_summary(rules) -> str:
 # The limits are the ones the API and the tournaments keep (companion.names); the words, the pages'.
 NAME_LENGTH = Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters: shorten this one"))
 PIN_FORMAT = Regexp(rf"^{PIN_PATTERN}$",
-                    message=_l("A PIN is %(least)d to %(most)d digits", least=PIN_MIN, most=PIN_MAX))
+                    message=_l("A PIN is %(least)d to %(most)d digits from 0 to 9", least=PIN_MIN, most=PIN_MAX))
 
 
 class CardGrid(SelectMultipleField):

@@ -2,24 +2,28 @@
 club (renaming and merging players, tournaments, any match whatever its PIN, the backups).
 
 The organiser is
-- the machine that runs the companion (``is_local``), always;
-- a phone that opened the organiser's link, or typed its code on /organiser, until it logs out.
-  Its signed cookie keeps a random key of its own, never the code; the store keeps the key's
-  hash (``store.organiser``). So a restart, which prints a fresh code, does not log the
-  organiser's phone out in the middle of a night (the code only lets a phone in; logging out,
-  or *Log out every phone*, is what takes the key back), and a logged-out cookie copied
-  beforehand is worth nothing;
+- a browser that opened the organiser's link, or typed its code on /organiser, until it logs
+  out: a phone, or the machine that runs the companion, which opens the link the command
+  prints for it ("On this machine"). Its signed cookie keeps a random key of its own, never the
+  code; the store keeps the key's hash (``store.organiser``). So a restart, which prints a fresh
+  code, does not log the organiser's phone out in the middle of a night (the code only lets a
+  phone in; logging out, or *Log out every phone*, is what takes the key back), and a
+  logged-out cookie copied beforehand is worth nothing;
 - a program that sends the code in the ``X-Scopa-Organiser`` header, with each request.
 
-The code is ``ORGANISER_CODE`` in the app's config: the ``scopa-companion`` command sets a fresh
-one at each start, or the club's own (``--organiser-pin``). Without one (the tests, ``flask
-run``) only the machine itself is the organiser.
+No address is the organiser, not even the machine's own: a relay on the machine (socat,
+stunnel, a proxy that adds no header or rewrites ``Host``) makes every phone's request come
+from 127.0.0.1, and nothing tells it apart from the machine's own browser.
 
-Wrong codes are limited per address only, 5 a minute and 20 an hour, checked in constant time.
-No limit counts everyone's tries together: that is the limit a guest could fill from a few
-addresses to lock the right code out for the night. The code is long instead: a fresh one is 6
-characters out of 31 (887 million), so 100 addresses at 20 tries an hour need about 25 years for
-even odds. A phone that is already the organiser's, and the machine, never try at all.
+The code is ``ORGANISER_CODE`` in the app's config: the ``scopa-companion`` command sets a fresh
+one at each start, or the club's own (``SCOPA_ORGANISER_PIN``, ``--organiser-pin-file``).
+Without one (``flask run``) nobody is the organiser.
+
+Wrong codes are limited per address only (``web.limits``: 5 a minute, 10 an hour), checked in
+constant time. No limit counts everyone's tries together: that is the limit a guest could fill
+from a few addresses to lock the right code out for the night. The code is long instead: a fresh
+one is 6 characters out of 31 (887 million), so 100 addresses at 10 tries an hour need about 50
+years for even odds. A phone that is already the organiser's never tries at all.
 """
 
 from __future__ import annotations
@@ -27,24 +31,18 @@ from __future__ import annotations
 import hmac
 import secrets
 import sqlite3
-import threading
-import time
-from collections import defaultdict, deque
 from functools import wraps
 from typing import Any, Callable
 
 from flask import Flask, current_app, g, has_request_context, render_template, request, session
 
 from .. import store
-from .pages import is_local, on_this_site
+from .limits import Limited, checked
+from .pages import on_this_site
 
 HEADER = "X-Scopa-Organiser"
 SESSION_KEY = "organiser"
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"    # no 0/O, 1/I/L: read aloud or typed, never mixed up
-LIMITS = ((5, 60.0), (20, 3600.0))              # (tries, in seconds), for each address
-
-_tries: dict[str, deque[float]] = defaultdict(deque)
-_lock = threading.Lock()
 
 
 def new_code() -> str:
@@ -58,51 +56,19 @@ def normalised(code: str) -> str:
     return "".join(ch for ch in code.upper() if not ch.isspace() and ch != "-")
 
 
-class TooManyCodes(Exception):
+class TooManyCodes(Limited):
     """This address sent too many wrong codes: ``wait`` seconds before the next try counts."""
-
-    def __init__(self, wait: float):
-        super().__init__(wait)
-        self.wait = wait
-
-
-def _take_a_try(address: str) -> None:
-    """Count one try for this address, or raise TooManyCodes saying how long until one frees."""
-    now = time.monotonic()
-    with _lock:
-        recent = _tries[address]
-        longest = max(window for _, window in LIMITS)
-        while recent and now - recent[0] > longest:
-            recent.popleft()
-        for tries, window in LIMITS:
-            inside = [moment for moment in recent if now - moment <= window]
-            if len(inside) >= tries:
-                raise TooManyCodes(window - (now - inside[-tries]))
-        recent.append(now)
-        if len(_tries) > 10_000:            # addresses that stopped trying: forgotten
-            for stale in [a for a, d in _tries.items() if not d or now - d[-1] > longest]:
-                del _tries[stale]
-
-
-def _give_back(address: str) -> None:
-    with _lock:
-        if _tries[address]:
-            _tries[address].pop()
 
 
 def right_code(code: Any) -> bool:
-    """Whether ``code`` is the organiser's, counted against this address's limits (a right code
-    gives its try back). False when no code is set. Raises TooManyCodes."""
+    """Whether ``code`` is the organiser's; a wrong one counts against this address's tries.
+    False when no code is set. Raises TooManyCodes."""
     expected = current_code()
     if not expected:
         return False
-    address = request.remote_addr or "?"
-    _take_a_try(address)
     given = normalised(code) if isinstance(code, str) else ""
-    if hmac.compare_digest(given.encode(), normalised(expected).encode()):
-        _give_back(address)
-        return True
-    return False
+    return checked("organiser code", lambda: hmac.compare_digest(
+        given.encode(), normalised(expected).encode()), TooManyCodes)
 
 
 def current_code() -> str | None:
@@ -126,11 +92,11 @@ def is_this_phone() -> bool:
 
 
 def is_organiser() -> bool:
-    """The machine itself, a phone logged in as the organiser, or a request with the right code
-    in X-Scopa-Organiser. Worked out once per request; a header with too many wrong codes
-    behind it leaves ``g.organiser_wait`` (seconds) for the answer to say."""
+    """A browser logged in as the organiser, or a request with the right code in
+    X-Scopa-Organiser (never an address). Worked out once per request; a header with too many
+    wrong codes behind it leaves ``g.organiser_wait`` (seconds) for the answer to say."""
     if "organiser" not in g:
-        g.organiser = is_local() or is_this_phone()
+        g.organiser = is_this_phone()
         if not g.organiser and request.headers.get(HEADER) is not None:
             try:
                 g.organiser = right_code(request.headers[HEADER])

@@ -1,5 +1,5 @@
 """What every room's pages share: loading a match or answering 404, the safe ``next`` address,
-the address phones open and its QR code, the machine's own requests, a form's first error, a
+the address phones open and its QR code, a form's first error, a
 CSV answer, and a notice that offers an action (an Undo)."""
 
 from __future__ import annotations
@@ -64,19 +64,6 @@ def qr_svg(url: str, scalable: bool = False) -> str:
     """The QR code of an address, drawn once: 5 px a module, or ``scalable``, with a viewBox and
     no size of its own, as large as the page's CSS draws it whole (the board on the wall)."""
     return segno.make(url, error="m").svg_inline(scale=5, omitsize=scalable, dark="#1d1d1b", light="#fffdf5")
-
-
-FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP")
-
-
-def is_local() -> bool:
-    """The request comes from the machine running the companion. A request relayed by a proxy
-    (it carries forwarding headers) is not, unless the companion was told to trust the proxy
-    (``--trust-proxy``), which then gives the phone's own address."""
-    if not current_app.config.get("TRUST_PROXY") and any(h in request.headers for h in FORWARDING):
-        return False
-    address = request.remote_addr or ""
-    return address.startswith("127.") or address == "::1"
 
 
 def first_error(form) -> str:

@@ -216,7 +216,6 @@ def test_napoleone_is_reported_as_outright(client):
 
 @pytest.mark.parametrize("data, content_type, message", [
     ("not json", "application/json", "send a JSON object"),
-    ('{"piles": []}', "text/plain", "send a JSON object"),
     ("[1, 2]", "application/json", "must be a JSON object"),
 ])
 def test_a_malformed_request_answers_400(client, data, content_type, message):

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from companion import create_app
-from helpers import FULL, HAND, new_match
+from helpers import FULL, HAND, new_match, organiser
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts 
     ({"teams": [{"name": 7, "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}]}, "a team's name is text"),
     ({"teams": [{"name": "", "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}]}, "every name must be"),
     ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
-    ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 4 to 8 digits"),
+    ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 6 to 8 digits from 0 to 9"),
     ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
     ({"players": ["Anna", "Bruno"], "variant": "scopone"}, "Scopone is played by four players in two teams of two"),
     ({"players": ["Anna", "Bruno", "Carla"], "variant": "bazzica"}, "a game for two players"),
@@ -73,7 +73,7 @@ from helpers import examples  # noqa: E402
 
 _fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
                         "DATABASE": os.path.join(__import__("tempfile").mkdtemp(), "fuzz.sqlite")})
-_fuzz_app.test_client().post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
+organiser(_fuzz_app).post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _fuzz_app)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pytest
 
 from companion import create_app
-from helpers import SPILLING, api, serving
+from helpers import SPILLING, api, organiser, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -65,7 +65,7 @@ def made(server):
                                                   {"name": "Voi", "players": ["Bruno", "Dario"]}]),
         "bazzica": match(variant="bazzica", players=["Anna", "Bruno"]),
         "claims": match(players=["Anna", "Bruno"], options={"claims": True}),
-        "pin": match(players=["Anna", "Bruno"], pin="4321"),
+        "pin": match(players=["Anna", "Bruno"], pin="432198"),
         "archived": match(players=["Elsa", "Fabio"]),
         "taken": match(players=["Anna", "Bruno"], options={"target": 61}),    # taken() many times
         "server": server,
@@ -413,11 +413,11 @@ CODE = "K7P-2QX"
 @pytest.fixture(scope="module")
 def club_server():
     """A companion with an organiser's code whose every request comes from a phone on the
-    network (the browser's own address is the machine's, which is always the organiser): a
-    player with a rename and a merge in their log."""
+    network, without the organiser's code the suite's browser sends: a player with a rename and
+    a merge in their log."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/club.sqlite", "ORGANISER_CODE": CODE})
-        machine = app.test_client()
+        machine = organiser(app)
         for players in (["Annna", "Bruno"], ["Anna", "Carla"]):
             machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0})
         ids = {p["name"]: p["id"] for p in machine.get("/api/v1/players").get_json()["players"]}
@@ -429,6 +429,7 @@ def club_server():
 
         def from_a_phone(environ, start_response):
             environ["REMOTE_ADDR"] = "192.168.1.23"
+            environ.pop("HTTP_X_SCOPA_ORGANISER", None)        # a phone's: not the organiser's
             return inner(environ, start_response)
 
         app.wsgi_app = from_a_phone

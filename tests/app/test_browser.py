@@ -676,7 +676,7 @@ def test_every_text_is_readable_in_light_and_dark(browser, server, scheme):
     try:
         playing = create_by_api(page, players=["Anna", "Bruno"])
         won = create_by_api(page, players=["Carla", "Dario"], options={"target": 3})
-        locked = create_by_api(page, hand=False, players=["Elsa", "Fabio"], pin="2468")
+        locked = create_by_api(page, hand=False, players=["Elsa", "Fabio"], pin="246813")
         page.goto(f"/matches/{playing}/hands/new")
         for card in ["7d", "1c", "3s"]:
             page.locator(f'.tile[data-card="{card}"]').tap()        # tiles on a side's colour

@@ -139,7 +139,7 @@ def test_a_tournament_on_the_home_page_is_one_readable_line_at_360_px(browser, s
     try:
         made = page.request.post("/api/v1/tournaments", data={
             "name": "Circolo Arci", "format": "round-robin", "entrants": ["Lia", "Ivo", "Eva", "Ada"]}).json()
-        page.request.post(f"/api/v1/tournaments/{made['id']}/rounds")
+        page.request.post(f"/api/v1/tournaments/{made['id']}/rounds", data={})
         page.goto("/")
         line = page.locator(f'[data-testid="night-{made["id"]}"]')
         expect(line).to_contain_text("Circolo Arci")

@@ -50,8 +50,9 @@ def changed_companion(tmp_path: Path, changes: dict[str, dict[str, str]], probe:
         from companion import create_app
         assert pathlib.Path(sys.modules["companion"].__file__).parent == pathlib.Path("companion").resolve()
         app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                          "DATABASE": "t.sqlite"})
+                          "DATABASE": "t.sqlite", "ORGANISER_CODE": "T3S-TKY"})
         client = app.test_client()
+        client.environ_base["HTTP_X_SCOPA_ORGANISER"] = "T3S-TKY"     # the organiser's
         answers = {}
     """) + textwrap.dedent(probe) + "\nprint(json.dumps(answers))\n"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -107,21 +108,21 @@ def test_the_name_and_pin_rules_are_changed_for_every_door_in_one_place(tmp_path
     names apart: changed in companion/names.py alone, every door says so, in its own words."""
     seen = changed_companion(tmp_path, {"names.py": {
         "NAME_MAX = 24": "NAME_MAX = 5",
-        "PIN_MIN, PIN_MAX = 4, 8": "PIN_MIN, PIN_MAX = 5, 8",
+        "PIN_MIN, PIN_MAX = 6, 8": "PIN_MIN, PIN_MAX = 5, 8",
         "return tidy(name).casefold()": 'return "".join(tidy(name).split()).casefold()'}}, ASK_EVERY_DOOR)
     status, text = seen["form name"]
     assert status == 400 and "A name has at most 5 characters" in text
     status, text = seen["form pin"]
-    assert status == 400 and "A PIN is 5 to 8 digits" in text
+    assert status == 400 and "A PIN is 5 to 8 digits from 0 to 9" in text
     assert seen["form pin 5"] == 303
     status, text = seen["form same"]
     assert status == 400 and "Two players have the same name" in text
     assert seen["api name"] == [400, "every name must be 1 to 5 characters"]
-    assert seen["api pin"] == [400, "pin must be 5 to 8 digits"]
+    assert seen["api pin"] == [400, "pin must be 5 to 8 digits from 0 to 9"]
     assert seen["api pin 5"][0] == 201
     assert seen["api same"] == [400, "two names are the same: the score would be unclear"]
     assert seen["tournament name"] == [400, "every name must be 1 to 5 characters"]
-    assert seen["tournament pin"] == [400, "pin must be 5 to 8 digits"]
+    assert seen["tournament pin"] == [400, "pin must be 5 to 8 digits from 0 to 9"]
     assert seen["tournament same"] == [400, "two names are the same: the score would be unclear"]
     status, text = seen["tournament page"]
     assert status == 400 and "every name must be 1 to 5 characters" in text

@@ -15,7 +15,7 @@ from flask import before_render_template, template_rendered
 from jinja2 import meta
 
 from companion import store
-from helpers import phone
+from helpers import organiser, phone
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -40,7 +40,7 @@ def made(app):
     """Matches of every kind the live part draws, through the JSON API: one being played, one over
     and its rematch (a series), one over and not yet followed, one with a PIN, one with a PIN and hands after its end, one that
     allows claims; a tournament with a round, another with a PIN that may start."""
-    client = app.test_client()
+    client = organiser(app)
 
     def post(path, body, pin=""):
         answer = client.post("/api/v1" + path, json=body, headers={"X-Scopa-PIN": pin})
@@ -51,17 +51,17 @@ def made(app):
         return post("/matches", {"first_dealer": 0, "players": ["Anna", "Bruno"], **body})["id"]
 
     ids = {"playing": match(), "over": match(options={"target": 3}),
-           "done": match(options={"target": 3}), "pin": match(pin="4321"),
-           "after_end": match(pin="1234", options={"target": 11}),
+           "done": match(options={"target": 3}), "pin": match(pin="432198"),
+           "after_end": match(pin="123456", options={"target": 11}),
            "claims": match(options={"claims": True})}
     ids["hand"] = post(f"/matches/{ids['playing']}/hands", points(3, 1))["hand"]["id"]
     post(f"/matches/{ids['over']}/hands", points(4, 0))
     post(f"/matches/{ids['done']}/hands", points(4, 0))
-    post(f"/matches/{ids['pin']}/hands", points(2, 1), pin="4321")
-    hands = [post(f"/matches/{ids['after_end']}/hands", points(a, b), pin="1234")["hand"]["id"]
+    post(f"/matches/{ids['pin']}/hands", points(2, 1), pin="432198")
+    hands = [post(f"/matches/{ids['after_end']}/hands", points(a, b), pin="123456")["hand"]["id"]
              for a, b in [(5, 0), (5, 0), (0, 1), (1, 0)]]
     edited = client.put(f"/api/v1/matches/{ids['after_end']}/hands/{hands[2]}",
-                        json={**points(1, 0), "version": 1}, headers={"X-Scopa-PIN": "1234"})
+                        json={**points(1, 0), "version": 1}, headers={"X-Scopa-PIN": "123456"})
     assert edited.status_code == 200
     page = client.get(f"/matches/{ids['over']}/rematch").get_data(as_text=True)
     rematch = client.post(f"/matches/{ids['over']}/rematch", data={"csrf_token": TOKEN.search(page)[1]})
@@ -71,7 +71,7 @@ def made(app):
     tournament = post("/tournaments", {"name": "Giovedì", "format": "round-robin",
                                        "entrants": ["Anna", "Bruno", "Carla", "Dario"]})
     ids["tournament"] = post(f"/tournaments/{tournament['id']}/rounds", {})["id"]
-    ids["locked"] = post("/tournaments", {"name": "Venerdì", "format": "round-robin", "pin": "9999",
+    ids["locked"] = post("/tournaments", {"name": "Venerdì", "format": "round-robin", "pin": "999999",
                                           "entrants": ["Anna", "Bruno", "Carla"]})["id"]
     players = {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
     ids["anna"], ids["bruno"] = players["Anna"], players["Bruno"]
@@ -128,9 +128,9 @@ def unlock(client, match_id: int, pin: str) -> None:
 
 
 def test_no_template_reads_the_store(app, made, store_out_of_reach_while_rendering):
-    watching, recording = app.test_client(), app.test_client()
-    unlock(recording, made["pin"], "4321")
-    unlock(recording, made["after_end"], "1234")
+    watching, recording = organiser(app), organiser(app)
+    unlock(recording, made["pin"], "432198")
+    unlock(recording, made["after_end"], "123456")
     for client in (watching, recording):
         for page in PAGES:
             answer = client.get(page.format(**made))
@@ -155,8 +155,8 @@ def test_two_phones_on_one_version_of_a_pin_match_each_see_their_own(app, made, 
     """The match (and its list of hands) is worked out once per version and shared; whether this
     phone may record is not part of it."""
     watching, recording = phone(app, "192.168.1.20"), phone(app)
-    unlock(recording, made["after_end"], "1234")
-    unlock(recording, made["pin"], "4321")
+    unlock(recording, made["after_end"], "123456")
+    unlock(recording, made["pin"], "432198")
     url = "/matches/{}" + ("/poll" if part == "poll" else "")
     for first, second in ((watching, recording), (recording, watching)):
         for match_id in (made["pin"], made["after_end"]):
@@ -182,8 +182,8 @@ def test_the_history_shows_nothing_of_one_phone(app):
 
 
 def test_the_board_has_base_htmls_one_head(app, made):
-    board = app.test_client().get(f"/tournaments/{made['tournament']}/board").get_data(as_text=True)
-    home = app.test_client().get("/").get_data(as_text=True)
+    board = organiser(app).get(f"/tournaments/{made['tournament']}/board").get_data(as_text=True)
+    home = organiser(app).get("/").get_data(as_text=True)
     assert board.count("<head>") == 1 and board.count("</head>") == 1
     assert "<head>" not in (TEMPLATES / "tournaments/board.html").read_text()
 
@@ -193,7 +193,7 @@ def test_the_board_has_base_htmls_one_head(app, made):
     assert head(board) == head(home)
     assert '<html lang="en" class="board-page">' in board and '<body class="board">' in board
     assert 'class="bar"' not in board and 'class="languages"' not in board
-    refreshed = app.test_client().get(f"/tournaments/{made['tournament']}/board?refresh=1").get_data(as_text=True)
+    refreshed = organiser(app).get(f"/tournaments/{made['tournament']}/board?refresh=1").get_data(as_text=True)
     assert '<meta http-equiv="refresh" content="10">' in head(refreshed)
     assert head(refreshed).replace('\n  <noscript><meta http-equiv="refresh" content="10"></noscript>', "") == head(home)
 
@@ -203,7 +203,7 @@ def test_a_token_is_written_one_way(app, made):
     for template in TEMPLATES.rglob("*.html"):
         if template.name != "_macros.html":
             assert "csrf_token()" not in template.read_text(), template.name
-    client = app.test_client()
+    client = organiser(app)
     page = client.get(f"/matches/{made['playing']}").get_data(as_text=True)
     archive = re.search(r'<form method="post" action="/matches/\d+/archive">.*?</form>', page, re.S)[0]
     assert re.search(r'<input type="hidden" name="csrf_token" value="[^"]+">', archive)

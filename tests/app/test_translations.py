@@ -20,6 +20,7 @@ from babel.messages.pofile import read_po
 import companion
 from companion import create_app
 from companion.rules import PRESETS
+from helpers import organiser
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
@@ -201,7 +202,7 @@ def tour(tmp_path_factory):
     Scalette and a hand, and a match with a PIN."""
     app = create_app({"TESTING": True, "SECRET_KEY": "tour", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(tmp_path_factory.mktemp("tour") / "t.sqlite")})
-    api = app.test_client()
+    api = organiser(app)
     # Anna takes every denari and coppe (the Napola and the Re Bello with them) and a sweep;
     # Bruno the spade and bastoni, the Piva among them; a bazzica of Anna's after deal 1.
     every = api.post("/api/v1/matches", json={
@@ -219,7 +220,7 @@ def tour(tmp_path_factory):
         "options": {"scalette": True, "re_bello": True}}).get_json()
     second = api.post(f"/api/v1/matches/{scalette['id']}/hands", json={
         "piles": piles[::-1], "sweeps": [0, 2]}).get_json()
-    pinned = api.post("/api/v1/matches", json={"players": ["Elena", "Franco"], "pin": "4321"}).get_json()
+    pinned = api.post("/api/v1/matches", json={"players": ["Elena", "Franco"], "pin": "432198"}).get_json()
     ids = {"m": every["id"], "h": hand["hand"]["id"], "s": scalette["id"],
            "sh": second["hand"]["id"], "p": pinned["id"]}
     return app, ids
@@ -227,7 +228,7 @@ def tour(tmp_path_factory):
 
 def render(tour, path: str, lang: str) -> tuple[int, str]:
     app, ids = tour
-    client = app.test_client()
+    client = organiser(app)
     client.set_cookie("lang", lang)
     answer = client.get(path.format(**ids), follow_redirects=True)
     return answer.status_code, answer.get_data(as_text=True)
@@ -298,7 +299,7 @@ def test_the_outcome_and_the_breakdown_in_each_language(tour):
 
 def test_a_tie_is_said_in_each_language(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
-    api = app.test_client()
+    api = organiser(app)
     match = api.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                               "options": {"target": 2}}).get_json()
     # Anna the coppe and spade, Bruno the denari and bastoni: 1 to 1 at the target? Each side
@@ -306,7 +307,7 @@ def test_a_tie_is_said_in_each_language(tmp_path):
     piles = [[f"{v}{s}" for s in "cs" for v in range(1, 11)],
              [f"{v}{s}" for s in "db" for v in range(1, 11)]]
     api.post(f"/api/v1/matches/{match['id']}/hands", json={"piles": piles, "sweeps": [2, 0]})
-    client = app.test_client()
+    client = organiser(app)
     said = {}
     for lang in LANGUAGES:
         client.set_cookie("lang", lang)
@@ -354,7 +355,7 @@ REFUSALS = {   # a refused hand by counts, and what the page says, in each langu
 def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(tmp_path, lang):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(tmp_path / "t.sqlite")})
-    client = app.test_client()
+    client = organiser(app)
     client.set_cookie("lang", lang)
     match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
     base = {"mode": "tallies", "rest": "1", "sweeps_0": "0", "sweeps_1": "0", "save": "1",
@@ -374,7 +375,7 @@ def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
     """The half scale's 19.5 is 19,5 in Italian and French; a match's date in the list is the
     language's own ('22 nov 2026', 'Nov 22, 2026', '22 nov. 2026')."""
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
-    api = app.test_client()
+    api = organiser(app)
     match = api.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                               "options": {"primiera": "half"}}).get_json()["id"]
     # Anna: the denari, the coppe and the Ace of spade, 7 + 7 + 5.5 = 19.5; Bruno 7 + 7 = 14.
@@ -385,7 +386,7 @@ def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
         from companion import store
         store.get_db().execute("UPDATE matches SET created = '2026-11-22T12:00:00+00:00'")
         store.get_db().conn.commit()
-    client = app.test_client()
+    client = organiser(app)
     expected = {"en": ("19.5 to 14", "Nov 22, 2026"), "it": ("19,5 a 14", "22 nov 2026"),
                 "fr": ("19,5 à 14", "22 nov. 2026")}
     for lang, (figures, date) in expected.items():
@@ -409,7 +410,7 @@ def test_small_whole_numbers_are_written_as_babel_writes_them(app, lang):
 def test_a_wrong_target_is_said_once_in_the_pages_words(tmp_path, lang, said):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(tmp_path / "t.sqlite")})
-    client = app.test_client()
+    client = organiser(app)
     client.set_cookie("lang", lang)
     form = re.findall(r'name="(\w+)"[^>]*?(?:value="([^"]*)")?', client.get("/matches/new").get_data(as_text=True))
     data = {"player1": "Anna", "player2": "Bruno", "layout": "2", "first_dealer": "0", "preset": "classica",

@@ -16,6 +16,7 @@ from test_translations import PAGES, render, tour  # noqa: F401  (tour: the page
 import companion
 from companion import create_app
 from companion.i18n.fitting import fit
+from helpers import organiser
 
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
 
@@ -114,7 +115,7 @@ def pages_about(client, first, second, lang):
 
 @pytest.mark.parametrize("first", ["Anna", "Elena"])
 def test_italian_says_ad_before_a_name_that_starts_with_a_vowel(names_app, first):
-    client = names_app.test_client()
+    client = organiser(names_app)
     pages = pages_about(client, first, "Bruno", "it")
     wrong = {path: re.findall(rf"\ba {first}\b.{{0,30}}", text) for path, text in pages.items()}
     assert {path: found for path, found in wrong.items() if found} == {}
@@ -127,13 +128,13 @@ def test_italian_says_ad_before_a_name_that_starts_with_a_vowel(names_app, first
 
 
 def test_italian_keeps_a_before_a_consonant(names_app):
-    every = " ".join(pages_about(names_app.test_client(), "Bruno", "Anna", "it").values())
+    every = " ".join(pages_about(organiser(names_app), "Bruno", "Anna", "it").values())
     assert "tocca a Bruno fare le carte" in every and "assegnata a Bruno dai giocatori" in every
 
 
 @pytest.mark.parametrize("first", ["Amélie", "Yves"])
 def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel(names_app, first):
-    client = names_app.test_client()
+    client = organiser(names_app)
     pages = pages_about(client, first, "Bruno", "fr")
     wrong = {path: re.findall(rf"\b(?:de|que|De|Que) {first}\b.{{0,30}}", text) for path, text in pages.items()}
     assert {path: found for path, found in wrong.items() if found} == {}
@@ -146,7 +147,7 @@ def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel(names_a
 
 def test_a_name_typed_in_a_refusal_is_fitted_too(names_app):
     """A rule's sentence (i18n.say): "the sweeps of Élodie" in French."""
-    client = names_app.test_client()
+    client = organiser(names_app)
     client.set_cookie("lang", "fr")
     match = client.post("/api/v1/matches", json={"players": ["Élodie", "Bruno"]}).get_json()["id"]
     page = client.post(f"/matches/{match}/hands/new", data={
@@ -171,10 +172,10 @@ def test_french_pages_put_a_no_break_space_before_the_double_signs(tour, name): 
 
 
 def test_french_tournament_and_player_pages_space_their_double_signs(names_app):
-    client = names_app.test_client()
+    client = organiser(names_app)
     made = client.post("/api/v1/tournaments", json={"name": "Cercle", "format": "swiss", "rounds": 2,
                                                      "entrants": ["Amélie", "Bruno", "Carla"]}).get_json()
-    client.post(f"/api/v1/tournaments/{made['id']}/rounds")
+    client.post(f"/api/v1/tournaments/{made['id']}/rounds", json={})
     client.set_cookie("lang", "fr")
     player = client.get("/api/v1/players").get_json()["players"][0]["id"]
     bad = {}
@@ -219,7 +220,7 @@ def test_italian_never_agrees_with_a_player_of_unknown_gender():
     ("it", "en-GB,en;q=0.9", "22 nov 2026"),        # an Italian page on a British phone
 ])
 def test_dates_follow_the_phones_locale_and_the_words_its_language(names_app, cookie, accept, date):
-    client = names_app.test_client()
+    client = organiser(names_app)
     client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]})
     with names_app.app_context():
         from companion import store

@@ -8,7 +8,7 @@ from io import BytesIO
 
 import pytest
 
-from helpers import HAND, new_match
+from helpers import HAND, new_match, organiser
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -43,8 +43,8 @@ def test_a_file_that_is_not_a_backup_restores_nothing(client):
     assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
 
 
-def test_restore_only_by_the_organiser(client):
-    response = client.post("/backup/restore", environ_base={"REMOTE_ADDR": "192.0.2.7"},
+def test_restore_only_by_the_organiser(app):
+    response = app.test_client().post("/backup/restore",
                            data={"confirm": "y"}, follow_redirects=True)
     assert response.status_code == 403
     assert "only the organiser can make one" in response.get_data(as_text=True)
@@ -58,7 +58,7 @@ def test_a_store_past_the_limit_restores_from_its_own_backup(monkeypatch, tmp_pa
     monkeypatch.setattr(companion, "RESTORE_FLOOR", 16 * 1024)
     config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
               "DATABASE": str(tmp_path / "store" / "big.sqlite")}
-    client = companion.create_app(config).test_client()
+    client = organiser(companion.create_app(config))
     match_id = new_match(client, options={"target": 1000})
     for _ in range(150):
         client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
@@ -68,7 +68,7 @@ def test_a_store_past_the_limit_restores_from_its_own_backup(monkeypatch, tmp_pa
     assert restarted.config["RESTORE_LIMIT"] >= 2 * len(backup)
 
     def restore(data: bytes):
-        return restarted.test_client().post(
+        return organiser(restarted).post(
             "/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y"},
             content_type="multipart/form-data")
 

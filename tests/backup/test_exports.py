@@ -19,7 +19,7 @@ def read(response):
 
 def test_a_match_export_gives_back_every_hands_points(client):
     match_id = client.post("/api/v1/matches", json={
-        "players": NAMES, "first_dealer": 0, "pin": "2468", "options": {"re_bello": True}}).get_json()["id"]
+        "players": NAMES, "first_dealer": 0, "pin": "246813", "options": {"re_bello": True}}).get_json()["id"]
     hands = [
         {"piles": [FULL[:14], FULL[14:27], FULL[27:]], "sweeps": [1, 0, 2]},
         {"tallies": [{"cards": 20, "coins": 6, "settebello": True, "re_bello": True, "primiera": True},
@@ -27,7 +27,7 @@ def test_a_match_export_gives_back_every_hands_points(client):
     ]
     for hand in hands:
         assert client.post(f"/api/v1/matches/{match_id}/hands", json=hand,
-                           headers={"X-Scopa-PIN": "2468"}).status_code == 201
+                           headers={"X-Scopa-PIN": "246813"}).status_code == 201
     played = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]
     rows = read(client.get(f"/matches/{match_id}/export.csv"))
     header, body = rows[0], rows[1:]
@@ -49,7 +49,7 @@ def test_a_match_export_gives_back_every_hands_points(client):
     assert [row[1] for row in body[:3]] == [NAMES[0], "'" + NAMES[1], NAMES[2]]
     assert running == client.get(f"/api/v1/matches/{match_id}").get_json()["totals"]
     text = client.get(f"/matches/{match_id}/export.csv").get_data(as_text=True)
-    assert "2468" not in text and "pbkdf2" not in text and "scrypt" not in text
+    assert "246813" not in text and "pbkdf2" not in text and "scrypt" not in text
 
 
 def test_every_match_in_one_file(client):

@@ -131,9 +131,10 @@ def main() -> None:
     parser.add_argument("--skip-home", action="store_true", help="only the match sizes")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
+        app = create_app({"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "ORGANISER_CODE": "BEN-CH0",
                           "DATABASE": str(Path(folder) / "growth.sqlite")})
         client = app.test_client()
+        client.environ_base["HTTP_X_SCOPA_ORGANISER"] = "BEN-CH0"      # the organiser: no limit
         match_growth(client, args.repeat)
         if not args.skip_home:
             home_growth(client, args.repeat)

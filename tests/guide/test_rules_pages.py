@@ -19,6 +19,7 @@ from companion.rules import PRESETS, legal_captures, parse_card, parse_cards, ru
 from companion.rules.cards import Card, deck, suit_values
 from companion.rules.describe import description
 from companion.rules.primiera import SCALES
+from helpers import organiser
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def client(tmp_path_factory):
     compiled once."""
     app = create_app({"TESTING": True, "SECRET_KEY": "guide", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(tmp_path_factory.mktemp("guide") / "g.sqlite")})
-    return app.test_client()
+    return organiser(app)
 
 
 def text(page: str) -> str:

@@ -13,7 +13,7 @@ import pytest
 
 from companion import create_app, store
 from companion.rules import deck
-from helpers import match_form, random_hand
+from helpers import match_form, organiser, random_hand
 
 TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
 
@@ -336,7 +336,7 @@ def test_a_store_from_before_players_gets_them(app, client):
                      "summary = replace(summary, 'Anna', 'anna') WHERE id = ?", [ids[1]])
     store.forget_built()
     again = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
-    client = again.test_client()
+    client = organiser(again)
     answered = {p["name"]: {**p, "id": expected[p["name"]]["id"]}
                 for p in client.get("/api/v1/players").get_json()["players"]}
     assert answered == expected

@@ -11,7 +11,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from companion import create_app, store
-from helpers import HAND, random_hand
+from helpers import HAND, organiser, random_hand
 
 MIRROR = {"piles": HAND["piles"][::-1], "sweeps": HAND["sweeps"][::-1]}    # 0 - 5
 
@@ -120,8 +120,8 @@ def test_teams_count_for_each_player(client):
 
 
 def _fresh(tmp_path, name):
-    return create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / name)}).test_client()
+    return organiser(create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                                 "DATABASE": str(tmp_path / name)}))
 
 
 def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, tmp_path):
@@ -213,7 +213,7 @@ def test_seeding_by_rating_orders_the_bracket(client):
     assert made.status_code == 201, made.get_json()
     tournament = made.get_json()
     assert [e["name"] for e in tournament["entrants"]] == order
-    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds").get_json()
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}).get_json()
     assert [t["entrants"] for t in started["rounds"][0]["tables"]] == [[order[0], order[3]], [order[1], order[2]]]
     # Left out, the seeding is by rating when every entrant has one, else in the order written.
     auto = client.post("/api/v1/tournaments", json={"name": "Domenica", "format": "swiss",

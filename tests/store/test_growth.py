@@ -9,6 +9,7 @@ import pytest
 
 from companion import create_app, matches, store
 from companion.rules import deck
+from helpers import organiser
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}
@@ -125,7 +126,7 @@ def test_a_store_of_an_older_version_gets_its_points_and_summaries(app, client):
         conn.execute("ALTER TABLE matches DROP COLUMN over")
     store.forget_built()
     again = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
-    client = again.test_client()
+    client = organiser(again)
     after = client.get(f"/api/v1/matches/{match_id}").get_json()
     assert after["outcome"] == before["outcome"] and after["totals"] == before["totals"]
     listed = client.get("/api/v1/matches").get_json()["matches"][0]

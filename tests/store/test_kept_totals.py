@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import create_app, store
 from companion.matches import Ledger
-from helpers import examples, random_hand
+from helpers import examples, organiser, random_hand
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina"]
 VARIANTS = ["classica", "re-bello", "scopone", "scopa-d-assi"]
@@ -162,7 +162,7 @@ class Club:
 def a_club(folder: str):
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(Path(folder) / "t.sqlite")})
-    return app, app.test_client(), store.connect(app.config["DATABASE"])
+    return app, organiser(app), store.connect(app.config["DATABASE"])
 
 
 @settings(max_examples=examples(12), deadline=None,

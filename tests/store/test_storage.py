@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion import adopt_old_store, create_app, data_folder, secret_key, store
-from helpers import free_port, start_companion
+from helpers import free_port, organiser, start_companion
 
 HAND = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "sweeps": 1},
                     {"cards": 18, "coins": 4, "settebello": False, "sweeps": 0}]}
@@ -50,13 +50,13 @@ def test_scopa_db_and_scopa_data_still_win(tmp_path, monkeypatch):
 def test_a_store_at_the_old_place_is_moved_once(tmp_path):
     old, new = tmp_path / "venv" / "var" / "companion-instance", tmp_path / "data"
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE": str(old / "scopa.sqlite")})
-    match_id = app.test_client().post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
+    match_id = organiser(app).post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
     (old / "secret_key").write_text("a" * 64)
     note = adopt_old_store(old, new)
     assert note == f"moved the store from {old / 'scopa.sqlite'} to {new / 'scopa.sqlite'}"
     assert not (old / "scopa.sqlite").exists() and (new / "secret_key").read_text() == "a" * 64
     moved = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE": str(new / "scopa.sqlite")})
-    assert moved.test_client().get(f"/api/v1/matches/{match_id}").status_code == 200
+    assert organiser(moved).get(f"/api/v1/matches/{match_id}").status_code == 200
     assert adopt_old_store(old, new) is None          # once: nothing left to move
 
 

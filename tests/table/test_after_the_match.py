@@ -27,7 +27,7 @@ def tournament_table(client, name="Circolo Arci", target=3):
                                                     "options": {"target": target},
                                                     "entrants": ["Anna", "Bruno"]})
     assert made.status_code == 201, made.get_json()
-    tournament = client.post(f"/api/v1/tournaments/{made.get_json()['id']}/rounds").get_json()
+    tournament = client.post(f"/api/v1/tournaments/{made.get_json()['id']}/rounds", json={}).get_json()
     return tournament["id"], tournament["rounds"][0]["tables"][0]["match"]
 
 

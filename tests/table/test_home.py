@@ -6,6 +6,7 @@ import re
 
 from companion import create_app, store
 from companion.table.views import PAGE
+from helpers import organiser
 
 EVERY_CARD = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
 
@@ -20,7 +21,7 @@ def night(client, entrants=4, name="Circolo Arci"):
     made = client.post("/api/v1/tournaments", json={
         "name": name, "format": "round-robin", "options": {"target": 1},
         "entrants": [f"{name[0]}{i}" for i in range(entrants)]}).get_json()
-    started = client.post(f"/api/v1/tournaments/{made['id']}/rounds").get_json()
+    started = client.post(f"/api/v1/tournaments/{made['id']}/rounds", json={}).get_json()
     return made["id"], [table["match"] for table in started["rounds"][-1]["tables"]]
 
 
@@ -82,7 +83,7 @@ def test_a_tournament_across_pages_is_listed_once(client):
 
 def test_the_list_reads_the_store_twice_however_many_tables(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
-    client = app.test_client()
+    client = organiser(app)
     for name in ("Lunedì", "Martedì", "Mercoledì"):
         night(client, entrants=10, name=name)
     with app.app_context():

@@ -18,8 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from companion import create_app
-from companion.web import access
-from helpers import HAND, PHONE, new_match, phone, start_companion
+from helpers import HAND, new_match, organiser, phone, start_companion
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -78,9 +77,9 @@ def test_the_join_view_shows_the_qr_code_and_the_address(client):
 
 # -- Who may change a score ----------------------------------------------------------------
 
-def test_without_the_pin_a_phone_watches_but_cannot_record(app, client):
-    client.environ_base.update(PHONE)
-    match_id = new_match(client, pin="2468")
+def test_without_the_pin_a_phone_watches_but_cannot_record(app):
+    client = phone(app)
+    match_id = new_match(client, pin="246813")
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Watching: this match has an edit PIN." in page
     response = client.get(f"/matches/{match_id}/hands/new")
@@ -90,42 +89,44 @@ def test_without_the_pin_a_phone_watches_but_cannot_record(app, client):
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [0, 0]
 
 
-def test_a_wrong_pin_says_so_and_a_right_one_opens_the_match(client):
-    match_id = new_match(client, pin="2468")
+def test_a_wrong_pin_says_so_and_a_right_one_opens_the_match(app):
+    client = phone(app)
+    match_id = new_match(client, pin="246813")
     wrong = client.post(f"/matches/{match_id}/pin", data={"pin": "1111", "next": f"/matches/{match_id}/hands/new"})
     assert wrong.status_code == 403 and "Wrong PIN." in wrong.get_data(as_text=True)
-    right = client.post(f"/matches/{match_id}/pin", data={"pin": "2468", "next": f"/matches/{match_id}/hands/new"})
+    right = client.post(f"/matches/{match_id}/pin", data={"pin": "246813", "next": f"/matches/{match_id}/hands/new"})
     assert right.status_code == 303 and right.headers["Location"] == f"/matches/{match_id}/hands/new"
     assert client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [4, 0]
 
 
-def test_the_pin_check_is_rate_limited(client):
-    client.environ_base.update(PHONE)
-    match_id = new_match(client, pin="2468")
-    for _ in range(access.LIMITS["address"][0]):
+def test_the_pin_check_is_rate_limited(app):
+    client = phone(app)
+    match_id = new_match(client, pin="246813")
+    for _ in range(5):
         assert client.post(f"/matches/{match_id}/pin", data={"pin": "0000"}).status_code == 403
-    blocked = client.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
+    blocked = client.post(f"/matches/{match_id}/pin", data={"pin": "246813"})
     assert blocked.status_code == 429 and "Too many wrong PINs" in blocked.get_data(as_text=True)
-    api = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND, headers={"X-Scopa-PIN": "2468"})
+    api = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND, headers={"X-Scopa-PIN": "246813"})
     assert api.status_code == 429
 
 
 def test_the_pin_page_only_sends_back_into_the_app(client):
-    match_id = new_match(client, pin="2468")
-    response = client.post(f"/matches/{match_id}/pin", data={"pin": "2468", "next": "//evil.example/"})
+    match_id = new_match(client, pin="246813")
+    response = client.post(f"/matches/{match_id}/pin", data={"pin": "246813", "next": "//evil.example/"})
     assert response.headers["Location"] == f"/matches/{match_id}"
 
 
-def test_the_creator_of_a_match_with_a_pin_can_record_at_once(client):
+def test_the_creator_of_a_match_with_a_pin_can_record_at_once(app):
+    client = phone(app)
     data = {"layout": "2", "player1": "Anna", "player2": "Bruno", "first_dealer": "0", "preset": "classica",
             "deck": "40", "bonus_suit": "d", "primiera": "standard", "missing_suit": "loses", "napola": "off",
             "declarations": "off", "target": "11", "capture": "standard", "void_deal": "kings",
-            "pack": "italian", "pin": "1357"}
+            "pack": "italian", "pin": "135792"}
     location = client.post("/matches/new", data=data).headers["Location"]
     assert client.get(location + "/hands/new").status_code == 200
     refused = client.post("/matches/new", data={**data, "pin": "12"})
-    assert "A PIN is 4 to 8 digits" in refused.get_data(as_text=True)
+    assert "A PIN is 6 to 8 digits from 0 to 9" in refused.get_data(as_text=True)
 
 
 # -- Nothing lost, nothing counted twice ---------------------------------------------------
@@ -150,15 +151,15 @@ def test_security_headers_and_cookies(client):
     assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
     assert page.headers["X-Frame-Options"] == "DENY"
     assert page.headers["X-Content-Type-Options"] == "nosniff"
-    match_id = new_match(client, pin="2468")
-    response = client.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
+    match_id = new_match(client, pin="246813")
+    response = client.post(f"/matches/{match_id}/pin", data={"pin": "246813"})
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
 def test_the_preview_needs_the_csrf_token_like_every_post(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.sqlite")})
-    client = app.test_client()
+    client = organiser(app)
     match_id = new_match(client)
     assert client.post(f"/matches/{match_id}/hands/preview", data=tally(22, 6)).status_code == 400
     assert client.post(f"/referee/claim?match={match_id}", data={"claimer": "0"}).status_code == 400
@@ -250,8 +251,8 @@ def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
 
 def test_every_write_needs_the_pin(app):
     owner, stranger = phone(app, "192.168.1.20"), phone(app)
-    match_id = new_match(owner, pin="2468", options={"claims": True})
-    owner.post(f"/matches/{match_id}/pin", data={"pin": "2468"})
+    match_id = new_match(owner, pin="246813", options={"claims": True})
+    owner.post(f"/matches/{match_id}/pin", data={"pin": "246813"})
     assert owner.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
     before = json.loads(owner.get(f"/api/v1/matches/{match_id}").data)
     writes = [

@@ -14,6 +14,7 @@ import pytest
 
 from companion import store
 from companion.matches import Ledger
+from helpers import ORGANISER_HEADERS
 
 
 def points(a: int, b: int) -> dict:
@@ -313,7 +314,7 @@ _opener = urllib.request.build_opener(NoRedirect)
 
 
 def send(method: str, url: str, form: dict | None = None, body: dict | None = None) -> tuple[int, str]:
-    data, headers = None, {}
+    data, headers = None, dict(ORGANISER_HEADERS)      # the organiser's, as the machine was
     if form is not None:
         data = urllib.parse.urlencode(form).encode()
         headers["Content-Type"] = "application/x-www-form-urlencoded"

@@ -7,7 +7,7 @@ import pytest
 from companion import create_app
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
-from helpers import match_form, phone
+from helpers import match_form, organiser, phone
 
 
 def create(client, preset="classica", **changes) -> int:
@@ -347,7 +347,7 @@ def test_a_saved_hand_survives_a_restart(app, client):
     match_id = create(client)
     client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
     again = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
-    assert totals(again.test_client(), match_id) == [5, 0]
+    assert totals(organiser(again), match_id) == [5, 0]
 
 
 def test_missing_matches_and_hands_are_404(client):
@@ -359,7 +359,7 @@ def test_missing_matches_and_hands_are_404(client):
 
 def test_without_the_csrf_token_nothing_is_saved(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "c.sqlite")})
-    client = app.test_client()
+    client = organiser(app)
     assert client.post("/matches/new", data=match_form()).status_code == 400
     assert "Anna – Bruno" not in client.get("/").get_data(as_text=True)
     page = client.get("/matches/new").get_data(as_text=True)
@@ -461,7 +461,7 @@ def test_no_rivincita_before_the_match_is_over(client):
 
 
 def test_a_rivincita_keeps_the_pin_and_the_phone_that_had_it(app, client):
-    match_id = won_match(client, pin="2468")          # its creator is unlocked
+    match_id = won_match(client, pin="246813")          # its creator is unlocked
     new_id = int(client.post(f"/matches/{match_id}/rematch").headers["Location"].rsplit("/", 1)[1])
     assert client.get(f"/matches/{new_id}/hands/new").status_code == 200
     stranger = phone(app)
@@ -508,7 +508,7 @@ def test_a_match_is_deleted_only_when_confirmed_on_what_it_is_now(client):
 
 
 def test_deleting_a_match_with_a_pin_needs_the_pin(app, client):
-    match_id = create(client, pin="2468")
+    match_id = create(client, pin="246813")
     stranger = phone(app)
     version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
     refused = stranger.post(f"/matches/{match_id}/delete", data={"version": version})

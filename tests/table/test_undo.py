@@ -17,7 +17,7 @@ from companion.matches import Ledger, extreme_of, score_entry, takes_every_point
 from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
-from helpers import FULL, PHONE, api, new_match, phone_context as phone
+from helpers import FULL, api, new_match, phone as a_phone, phone_context as phone
 
 NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
@@ -107,11 +107,11 @@ def test_the_last_hand_is_one_tap_from_its_form_in_play_and_after_the_end(client
 
 
 def test_a_phone_that_may_not_record_is_offered_no_edit(app, client):
-    match_id = new_match(client, pin="2468")
+    match_id = new_match(client, pin="246813")
     client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:22], FULL[22:]], "sweeps": [0, 0]},
-                headers={"X-Scopa-PIN": "2468"})
+                headers={"X-Scopa-PIN": "246813"})
     assert edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True))      # its creator's phone
-    page = app.test_client().get(f"/matches/{match_id}", environ_base=PHONE).get_data(as_text=True)
+    page = a_phone(app).get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Watching" in page and edit_last(page) is None
 
 

@@ -48,11 +48,14 @@ SUITS = "dcsb"
 DECK = [f"{value}{suit}" for suit in SUITS for value in range(1, 11)]
 
 
+CODE = "SHO-TS2"        # the organiser's code of the evening's companion
+
+
 def call(base: str, path: str, body: dict | None = None) -> dict:
-    """A JSON API call from this machine (which is the organiser): POST ``body``, else GET."""
+    """A JSON API call as the organiser (its code in X-Scopa-Organiser): POST ``body``, else GET."""
     request = urllib.request.Request(f"{base}/api/v1{path}", method="POST" if body is not None else "GET",
                                      data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "X-Scopa-Organiser": CODE})
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
             return json.loads(answer.read())
@@ -219,6 +222,7 @@ def main(folder: Path = SCREENSHOTS) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as store:
         app = create_app({"SECRET_KEY": "screenshots", "DATABASE": str(Path(store) / "evening.sqlite"),
+                          "ORGANISER_CODE": CODE,
                           # the address the board and the QR codes show, as on a club's Wi-Fi
                           "LAN_URLS": ["http://192.168.1.23:8000/"]})
         with serving(app, threads=4) as base, sync_playwright() as p:

@@ -12,7 +12,7 @@ from itertools import combinations
 import pytest
 
 from companion import create_app, store
-from helpers import phone, random_hand
+from helpers import organiser, phone, random_hand
 
 
 def new(client, **body):
@@ -25,7 +25,7 @@ def new(client, **body):
 def play_round(client, tournament, rng, decide=None):
     """Start the next round and play every table to its end; ``decide(entrants)`` may name the
     side that takes every card of each hand. Returns the tournament as it then is."""
-    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={})
     assert started.status_code == 201, started.get_json()
     tournament = started.get_json()
     for table in tournament["rounds"][-1]["tables"]:
@@ -119,15 +119,15 @@ def test_a_round_robin_meets_everyone_once_and_ranks_from_the_matches(client, n)
     assert (set(byes.values()) == {1} and len(byes) == n) if n % 2 else not byes
     assert tournament["winner"] == tournament["standings"][0]["entrant"]
     # Over: no round more.
-    late = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    late = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={})
     assert late.status_code == 409 and "over" in late.get_json()["error"]
 
 
 def test_a_round_is_refused_while_one_is_played_and_started_once(client):
     tournament = new(client, entrants=["Anna", "Bruno", "Carla", "Dario"])
-    first = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    first = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={})
     assert first.status_code == 201
-    again = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    again = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={})
     assert again.status_code == 409 and "round 1 is still being played" in again.get_json()["error"]
     assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["rounds"]) == 1
     # From the page: the button of round 1, sent again after round 1 started, starts nothing.
@@ -188,14 +188,15 @@ def test_a_corrected_result_moves_the_standings(client):
 def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_the_tables(client):
     pairs = [{"name": "Nord", "players": ["Anna", "Bruno"]}, {"name": "Sud", "players": ["Carla", "Dario"]},
              {"name": "Est", "players": ["Elsa", "Fabio"]}, {"name": "Ovest", "players": ["Gino", "Ugo"]}]
-    tournament = new(client, variant="scopone", entrants=pairs, pin="2468", options={})
+    tournament = new(client, variant="scopone", entrants=pairs, pin="246813", options={})
     client.application.config["ORGANISER_CODE"] = "K7P-2QX"
+    client.environ_base["HTTP_X_SCOPA_ORGANISER"] = "K7P-2QX"
     other = phone(client.application)          # another phone: not the organiser's
-    refused = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds")
+    refused = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={})
     assert refused.status_code == 403 and "only the organiser" in refused.get_json()["error"]
-    with_pin = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers={"X-Scopa-PIN": "2468"})
+    with_pin = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}, headers={"X-Scopa-PIN": "246813"})
     assert with_pin.status_code == 403              # the PIN is the scorers', not the organiser's
-    started = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
+    started = other.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={},
                          headers={"X-Scopa-Organiser": "k7p-2qx"})
     assert started.status_code == 201
     table = started.get_json()["rounds"][0]["tables"][0]
@@ -205,7 +206,7 @@ def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_
     hand = random_hand(2, random.Random(1))
     assert other.post(f"/api/v1/matches/{table['match']}/hands", json=hand).status_code == 403
     assert other.post(f"/api/v1/matches/{table['match']}/hands", json=hand,
-                      headers={"X-Scopa-PIN": "2468"}).status_code == 201
+                      headers={"X-Scopa-PIN": "246813"}).status_code == 201
     # Scopone is for pairs: players alone are refused, in words.
     alone = client.post("/api/v1/tournaments", json={"name": "x", "format": "swiss", "variant": "scopone",
                                                      "entrants": ["A", "B", "C", "D"]})
@@ -222,7 +223,7 @@ def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_
     ({"format": "swiss", "rounds": 9}, "1 to 3 rounds"),
     ({"format": "swiss", "rounds": True}, "1 to 3 rounds"),
     ({"seeding": "coin"}, "seeding"),
-    ({"pin": "12"}, "pin must be 4 to 8 digits"),
+    ({"pin": "12"}, "pin must be 6 to 8 digits from 0 to 9"),
     ({"name": ""}, "a name of 1 to 60"),
     ({"variant": "poker"}, "variant must be one of"),
     ({"variant": {}}, "variant must be one of"),          # found by the API fuzzer: was a 500
@@ -273,7 +274,7 @@ def test_the_pages_run_a_night(client):
 
 def test_a_tables_match_cannot_be_deleted(client):
     tournament = new(client, entrants=["Anna", "Bruno"])
-    tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds").get_json()
+    tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}).get_json()
     match_id = tournament["rounds"][0]["tables"][0]["match"]
     version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
     answer = client.post(f"/matches/{match_id}/delete", data={"version": version}, follow_redirects=True)
@@ -308,8 +309,8 @@ def test_a_rename_reads_only_the_tournaments_that_name_the_player(app, client):
         conn.execute("DROP TABLE tournament_players")
         conn.execute("DELETE FROM migrations WHERE version = 11")
     store.forget_built()
-    client = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                         "DATABASE": app.config["DATABASE"]}).test_client()
+    client = organiser(create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                                   "DATABASE": app.config["DATABASE"]}))
     anna = next(p["id"] for p in client.get("/api/v1/players").get_json()["players"] if p["name"] == "anna")
     with sqlite3.connect(app.config["DATABASE"]) as conn:
         keys = conn.execute("SELECT tournament_id FROM tournament_players WHERE key = 'anna'").fetchall()

@@ -1,0 +1,148 @@
+"""How often one address may try: wrong PINs, wrong organiser's codes, new matches. One use of
+Flask-Limiter (and the ``limits`` library it brings), with its storage in memory.
+
+Every limit is per address, never per PIN or per code across addresses: whoever knows a PIN
+is never refused because of other addresses' wrong tries, so no guest can lock a table, a
+tournament or the organiser out. An IPv6 address counts by its /64, the block a phone's
+network hands out: a phone that takes a new address within it is still the same phone.
+
+- A PIN (``web.access``) or an organiser's code (``web.organiser``): 5 wrong tries a minute and
+  10 an hour per address. A right one does not count: the wrong ones are counted after the
+  check, and the tries of one address are checked one at a time (a lock per address, among 64),
+  so a burst of tries at once cannot pass the limit.
+- A new match (the page, a rematch, the API): 20 an hour per address, a few more than a table
+  plays; the organiser is not limited.
+
+The state is bounded: the moving windows keep at most a limit's number of moments per address
+(10 for tries, 20 for new matches), and the storage drops a key once its last moment is older
+than its window (an hour at most). So it holds the addresses seen trying in the last hour, no
+more: on a club's network, its phones.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import threading
+import time
+from typing import Callable
+
+from flask import Flask, jsonify, render_template, request
+from flask_babel import ngettext
+from flask_limiter import Limiter, RateLimitExceeded
+from limits import parse_many
+
+from ..i18n import for_api
+from ..rules.said import said_n
+
+TRIES = parse_many("5/minute;10/hour")      # wrong PINs, and wrong organiser's codes, each
+NEW_MATCHES = "20/hour"
+
+
+def address_key() -> str:
+    """Whose tries these are: the request's address (the phone's, or the trusted proxy's word
+    for it), an IPv6 one by its /64."""
+    address = request.remote_addr or "?"
+    try:
+        parsed = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if parsed.version == 6:
+        if parsed.ipv4_mapped:          # ::ffff:192.168.1.23 is 192.168.1.23
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+limiter = Limiter(key_func=address_key, storage_uri="memory://", strategy="moving-window")
+_stripes = [threading.Lock() for _ in range(64)]
+
+
+class Limited(Exception):
+    """Too many tries from this address: ``wait``, whole seconds until the next is taken."""
+
+    def __init__(self, wait: float):
+        super().__init__(wait)
+        self.wait = max(1, math.ceil(wait))
+
+
+def _wait(kind: str, key: str) -> float:
+    """Seconds until this address may try ``kind`` again; 0 when it may now."""
+    waits = [limiter.limiter.get_window_stats(item, kind, key).reset_time - time.time()
+             for item in TRIES if not limiter.limiter.test(item, kind, key)]
+    return max(waits, default=0.0)
+
+
+def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limited) -> bool:
+    """``right()`` (a PIN's or a code's check), counted against this address's tries of
+    ``kind`` when it is wrong. Raises ``refusal`` (a Limited), checking nothing, when the
+    address has none left."""
+    key = address_key()
+    with _stripes[hash(key) % len(_stripes)]:
+        wait = _wait(kind, key)
+        if wait > 0:
+            raise refusal(wait)
+        if right():
+            return True
+        for item in TRIES:
+            limiter.limiter.hit(item, kind, key)
+        return False
+
+
+def new_matches(exempt: Callable[[], bool]):
+    """The limit on new matches, for a view that makes one (pages and API share it): counted
+    when a match is made (a 201, or the 303 to it), not for a form refused."""
+    return limiter.shared_limit(NEW_MATCHES, scope="new matches", exempt_when=exempt,
+                                methods=["POST"], deduct_when=lambda answer: answer.status_code in (201, 303))
+
+
+def wait_of(error: RateLimitExceeded) -> int:
+    """Whole seconds until this request's refused new match would be taken."""
+    breached = [limit for limit in limiter.current_limits if limit.breached]
+    if not breached:
+        return 60
+    return max(1, math.ceil(max(limit.window.reset_time for limit in breached) - time.time()))
+
+
+FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
+
+
+def init_app(app: Flask) -> None:
+    """Each app its own storage (a fresh one: the tests' apps never share their counts); a
+    refused new match answered in the phone's language; and, once, a word on the log when a
+    proxy seems to be in front without --trust-proxy: every phone then has its address, and
+    shares its limits."""
+    limiter.init_app(app)
+
+    @app.errorhandler(RateLimitExceeded)
+    def too_many_matches(error: RateLimitExceeded):
+        minutes = max(1, math.ceil(wait_of(error) / 60))
+        retry = {"Retry-After": str(wait_of(error))}
+        if request.path.startswith("/api/"):
+            return jsonify({"error": for_api(said_n(
+                "too many new matches from this address: wait {n} minute, then try again",
+                "too many new matches from this address: wait {n} minutes, then try again",
+                minutes))}), 429, retry
+        return render_template("error.html", message=ngettext(
+            "Too many new matches from this phone: wait %(num)d minute, then try again.",
+            "Too many new matches from this phone: wait %(num)d minutes, then try again.",
+            minutes)), 429, retry
+
+    @app.before_request
+    def proxy_in_front() -> None:
+        if (app.config.get("TRUST_PROXY") or app.extensions.get("scopa.proxy_said")
+                or not any(header in request.headers for header in FORWARDING)):
+            return
+        app.extensions["scopa.proxy_said"] = True
+        app.logger.warning(
+            "scopa-companion: a request from %(peer)s carries forwarding headers (X-Forwarded-For): "
+            "if a reverse proxy at %(peer)s is in front, every phone has its address and shares "
+            "its limits on PINs and new matches; start with --trust-proxy %(peer)s "
+            "(docs/running.md). Said once.", {"peer": request.remote_addr})
+
+
+def reset() -> None:
+    """Every count forgotten (the tests' ``fresh_rate_limit``); nothing to forget before the
+    first app is made."""
+    if limiter.initialized:
+        limiter.reset()
