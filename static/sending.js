@@ -48,8 +48,9 @@
     let said = form.querySelector(".unsent");
     if (!said) {
       said = model.cloneNode(true);
+      // Above the Save button, in its bar that stays at the foot of the screen; else first.
       const bar = form.querySelector(".save-bar");
-      if (bar) bar.before(said); else form.prepend(said);
+      if (bar) bar.prepend(said); else form.prepend(said);
     }
     said.textContent = kept ? model.dataset.kept : model.dataset.again;
   }
@@ -104,6 +105,7 @@
   }
 
   function sendAll() {
+    if (navigator.onLine === false) return;       // the online event will send them
     Object.values(read()).forEach((entry) => { if (!sending.has(entry.action)) sendAgain(entry); });
   }
 
@@ -196,8 +198,11 @@
     }
     if (form.dataset.resend !== undefined) form.remove();
     else sayUnsent(form, kept);
-    // The double-tap guard let go: the player may send it again (companion.js).
-    setTimeout(() => form.querySelectorAll("button[disabled]").forEach((b) => { b.disabled = false; }), 0);
+    // The double-tap guard (companion.js, which holds the button from the next turn on) lets
+    // go: the player may send it again.
+    const letGo = () => form.querySelectorAll("button[disabled]").forEach((b) => { b.disabled = false; });
+    letGo();
+    setTimeout(letGo, 0);
     if (kept) {
       tries += 1;
       showOutbox();
