@@ -130,8 +130,13 @@
     // The fields the form on screen does not hold (the extreme hand's answer, the choice made
     // on the conflict screen), and every field in a hidden copy.
     form.querySelectorAll("input[data-kept]").forEach((input) => input.remove());
-    entry.fields.forEach(([name, value]) => {
-      if (form.elements.namedItem(name)) return;
+    // The CSRF token of this page, if it has one: the session's own now (the one kept may be of
+    // a session the browser has since closed).
+    const token = document.querySelector('form:not([data-resend]) input[name="csrf_token"]')?.value;
+    const held = new Set([...form.elements].map((element) => element.name));
+    entry.fields.forEach(([name, stored]) => {
+      const value = name === "csrf_token" && token ? token : stored;
+      if (held.has(name)) return;
       const input = document.createElement("input");
       Object.assign(input, { type: "hidden", name, value });
       input.dataset.kept = "";
@@ -139,7 +144,7 @@
     });
     const buttons = [...form.querySelectorAll('button[type="submit"], button:not([type])')];
     let button = buttons.find((b) => b.name && entry.fields.some(([n, v]) => n === b.name && v === b.value))
-      || buttons.find((b) => b.name === "save");
+      || buttons.find((b) => b.name === "save") || buttons.find((b) => !b.name);
     if (!button) {
       button = document.createElement("button");
       button.type = "submit";
@@ -276,6 +281,7 @@
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     const { xhr } = event.detail;
+    if (isWrite(event.detail)) sending.delete(where(event.detail.requestConfig.path));
     if (source(event.detail)?.matches?.(POLLS) && xhr.status > 0 && xhr.status < 500) pollAnswered();
   });
   document.addEventListener("htmx:responseError", (event) => {

@@ -222,3 +222,29 @@ def test_a_watching_phone_offline_says_since_when_then_catches_up(browser, serve
         expect(banner).to_be_hidden()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("context", ["fr-FR"], indirect=True)
+def test_a_delete_and_its_undo_sent_offline_wait_and_land_once(context, server):
+    match_id = new_match(server)
+    for _ in range(2):
+        api(server, f"/matches/{match_id}/hands", {"tallies": [
+            {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+            {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]})
+    second = hands(server, match_id)[1]["id"]
+    page = context.new_page()
+    page.goto(f"/matches/{match_id}/hands/{second}/delete")
+    context.set_offline(True)
+    page.locator("form.two-buttons button").tap()
+    expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["fr-FR"])
+    assert len(hands(server, match_id)) == 2
+    context.set_offline(False)
+    undo = page.locator('[data-testid="notice-button"]')
+    expect(undo).to_be_visible(timeout=SOON)                # the match page, with its Undo
+    assert len(hands(server, match_id)) == 1
+    context.set_offline(True)
+    undo.tap()
+    expect(page.locator('[data-testid="unsent"]')).to_be_visible()
+    context.set_offline(False)
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("8", timeout=SOON)
+    assert len(hands(server, match_id)) == 2
