@@ -48,6 +48,7 @@
     let said = form.querySelector(".unsent");
     if (!said) {
       said = model.cloneNode(true);
+      said.classList.add("error", "big");         // not in the page's own HTML: no error there
       // Above the Save button, in its bar that stays at the foot of the screen; else first.
       const bar = form.querySelector(".save-bar");
       if (bar) bar.prepend(said); else form.prepend(said);
