@@ -248,3 +248,24 @@ def test_a_delete_and_its_undo_sent_offline_wait_and_land_once(context, server):
     context.set_offline(False)
     expect(page.locator('[data-testid="total-0"]')).to_have_text("8", timeout=SOON)
     assert len(hands(server, match_id)) == 2
+
+
+def test_the_tournaments_board_says_so_too_and_drops_it_when_back(browser, server):
+    """The board on the wall polls every 3 s: offline, it says since when, in the room's language."""
+    night = api(server, "/tournaments", {"name": "Giovedì", "format": "round-robin",
+                                         "entrants": ["Anna", "Bruno", "Carla", "Dario"]})
+    api(server, f"/tournaments/{night['id']}/rounds", {})
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="it-IT", base_url=server)
+    try:
+        page = context.new_page()
+        page.clock.install()
+        page.goto(f"/tournaments/{night['id']}/board")
+        banner = page.locator('[data-testid="offline"]')
+        context.set_offline(True)
+        page.clock.run_for(10_000)
+        expect(banner).to_contain_text(OFFLINE["it-IT"])
+        context.set_offline(False)
+        page.clock.run_for(3_000)
+        expect(banner).to_be_hidden(timeout=SOON)
+    finally:
+        context.close()
