@@ -102,7 +102,7 @@
   function later(now) {
     clearTimeout(timer);
     if (Object.keys(read()).length === 0) return;
-    timer = setTimeout(sendAll, now ? 0 : AGAIN[Math.min(tries, AGAIN.length - 1)] * 1000);
+    timer = setTimeout(sendAll, now ? 0 : AGAIN[Math.min(Math.max(tries - 1, 0), AGAIN.length - 1)] * 1000);
   }
 
   function sendAll() {

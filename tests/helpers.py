@@ -134,13 +134,15 @@ class Relay:
     starts again. ``cut()`` makes it as a stopped server is: every connection open is reset and
     every new one is reset as it comes (the browser's ERR_CONNECTION_RESET; the port is never let
     go, so no test binds it later); ``join(upstream)`` puts a server (the same, or one started
-    anew on a port of its own) behind it again."""
+    anew on a port of its own) behind it again. ``deaf``: the requests reach the server, its
+    answers are lost on the way back (a Wi-Fi that drops as the answer comes)."""
 
     def __init__(self, upstream: str):
         self.upstream = upstream
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.address = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.cut_off = False
+        self.deaf = False
         self.open: set[socket.socket] = set()
         self.lock = threading.Lock()
         threading.Thread(target=self._accept, name="relay", daemon=True).start()
@@ -172,13 +174,14 @@ class Relay:
                 continue
             with self.lock:
                 self.open |= {client, server}
-            for source, sink in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+            for source, sink, answers in ((client, server, False), (server, client, True)):
+                threading.Thread(target=self._pump, args=(source, sink, answers), daemon=True).start()
 
-    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
         try:
             while data := source.recv(65536):
-                sink.sendall(data)
+                if not (answers and self.deaf):
+                    sink.sendall(data)
         except OSError:
             pass
         with self.lock:
@@ -196,7 +199,7 @@ class Relay:
 
     def join(self, upstream: str) -> None:
         self.upstream = upstream
-        self.cut_off = False
+        self.cut_off = self.deaf = False
 
     def close(self) -> None:
         self.cut()

@@ -4,6 +4,7 @@ its score may be behind. Debian's Chromium at 360 px, against waitress, CSRF and
 is read back through the JSON API. (Without JavaScript the forms post as they always did: the
 other tests of the table cover them.)"""
 
+import time
 from contextlib import ExitStack
 
 import pytest
@@ -23,7 +24,7 @@ UNSENT = {"it-IT": "Non inviato: l'app non è raggiungibile. Resta su questo tel
           "fr-FR": "Non envoyé\u00a0: l’application est injoignable. C’est gardé sur ce téléphone"}
 OFFLINE = {"it-IT": "Offline dalle", "en-GB": "Offline since", "fr-FR": "Hors ligne depuis"}
 
-SOON = 20_000        # ms: the outbox tries again after 1, 2, 4, 8 s; a page can take a while too
+SOON = 30_000        # ms: the outbox tries again after 1, 2, 4, 8, 16 s; a page can take a while too
 
 
 def new_match(base: str) -> int:
@@ -32,6 +33,15 @@ def new_match(base: str) -> int:
 
 def hands(base: str, match_id: int) -> list:
     return api(base, f"/matches/{match_id}")["hands"]
+
+
+def recorded(base: str, match_id: int, count: int) -> None:
+    """Waits (10 s at most) until the match has ``count`` hands: the server may still be saving
+    one whose answer the phone will never get."""
+    deadline = time.monotonic() + 10
+    while len(hands(base, match_id)) != count:
+        assert time.monotonic() < deadline, hands(base, match_id)
+        time.sleep(0.05)
 
 
 def enter_counts(page, match_id: int) -> None:
@@ -101,6 +111,32 @@ def test_a_save_while_the_server_is_stopped_is_sent_once_it_is_back(browser, tmp
         finally:
             context.close()
             relay.close()
+
+
+def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, server):
+    """The worst case for counting twice: the hand reaches the server and is recorded, its answer
+    is lost, the phone gives up waiting (htmx's time-out, made 2 s here instead of 10) and sends
+    it again: the form's one-time key makes it one hand."""
+    relay = Relay(server)
+    context = phone_context(browser, relay.address, locale="it-IT")
+    try:
+        match_id = new_match(server)
+        page = context.new_page()
+        enter_counts(page, match_id)
+        page.evaluate("htmx.config.timeout = 2000")
+        relay.deaf = True
+        page.locator('[data-testid="save"]').tap()
+        expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
+        recorded(server, match_id, 1)                           # recorded, though not answered
+        counts_on_screen(page)
+        relay.cut()                                             # the deaf connections go
+        relay.join(server)
+        expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
+        expect(page.locator(".flash").first).to_contain_text("conta una volta sola")
+        assert len(hands(server, match_id)) == 1
+    finally:
+        context.close()
+        relay.close()
 
 
 @pytest.mark.parametrize("context", ["fr-FR"], indirect=True)
