@@ -305,3 +305,24 @@ def test_the_tournaments_board_says_so_too_and_drops_it_when_back(browser, serve
         expect(banner).to_be_hidden(timeout=SOON)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("context", ["it-IT"], indirect=True)
+def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(context, server):
+    """The hand's page left for another (here the list of matches): that page finds the hand
+    in the outbox and sends it, says it was sent, and stays where it is."""
+    match_id = new_match(server)
+    page = context.new_page()
+    enter_counts(page, match_id)
+    page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
+               if route.request.method == "POST" else route.continue_())
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="unsent"]')).to_be_visible()
+    page.goto("/matches")
+    expect(page.locator('[data-testid="outbox"]')).to_contain_text("Anna – Bruno · Mano 1")
+    assert hands(server, match_id) == []
+    page.unroute("**/hands/new")
+    expect(page.locator('[data-testid="sent"]')).to_have_text("Inviato: Anna – Bruno · Mano 1", timeout=SOON)
+    expect(page.locator('[data-testid="outbox"]')).to_be_hidden()
+    assert page.url.endswith("/matches")
+    assert len(hands(server, match_id)) == 1
