@@ -121,10 +121,19 @@ function setUpHandForm(form) {
     });
   }
 
+  // The fields put back from the phone's outbox (sending.js): each tile in its pile again.
+  form.addEventListener("scopa:restored", () => {
+    tiles.forEach((tile) => { tile.dataset.side = tile.querySelector("select").value; });
+    const mode = form.querySelector('input[name="mode"]');
+    if (mode?.value) form.dataset.mode = mode.value;
+    update();
+  });
+
   form.addEventListener("submit", (event) => {
     const button = event.submitter;
     if (button && button.name === "save") {
-      // Let the browser send it once, then refuse further taps until the answer comes.
+      // Let it be sent once, then refuse further taps until the answer comes (a form that
+      // could not be sent lets go of it: sending.js).
       setTimeout(() => { button.disabled = true; }, 0);
     }
   });
@@ -221,11 +230,23 @@ function celebrateOnce() {
 }
 document.addEventListener("htmx:afterSettle", celebrateOnce);
 
+// Each page, and each page htmx brings in whole (a form sent by htmx: sending.js): its forms
+// set up once.
+const within = (root, selector) => [...(root.matches?.(selector) ? [root] : []), ...(root.querySelectorAll?.(selector) ?? [])]
+  .filter((element) => {
+    if (element.dataset.ready !== undefined) return false;
+    element.dataset.ready = "";
+    return true;
+  });
+function setUp(root) {
+  within(root, "form.new-match").forEach(setUpNewMatch);
+  within(root, "form.hand-form").forEach(setUpHandForm);
+  within(root, "[data-stepper]").forEach(setUpStepper);
+}
+htmx.onLoad(setUp);
 document.addEventListener("DOMContentLoaded", () => {
+  setUp(document.body);
   celebrateOnce();
-  document.querySelectorAll("form.new-match").forEach(setUpNewMatch);
-  document.querySelectorAll("form.hand-form").forEach(setUpHandForm);
-  document.querySelectorAll("[data-stepper]").forEach(setUpStepper);
   setUpShare();
 });
 

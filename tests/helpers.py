@@ -6,6 +6,7 @@ import json
 import os
 import random
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -139,6 +140,84 @@ def serving(app, threads: int = 8):
         loop.join(timeout=30)
         if loop.is_alive():
             raise RuntimeError("waitress's loop did not stop within 30 s")
+
+
+class Relay:
+    """A TCP relay on 127.0.0.1 and a port of its own (bound once, port 0), in front of a server
+    at ``upstream`` (``http://127.0.0.1:PORT``): what a phone sees of a companion that stops and
+    starts again. ``cut()`` makes it as a stopped server is: every connection open is reset and
+    every new one is reset as it comes (the browser's ERR_CONNECTION_RESET; the port is never let
+    go, so no test binds it later); ``join(upstream)`` puts a server (the same, or one started
+    anew on a port of its own) behind it again. ``deaf``: the requests reach the server, its
+    answers are lost on the way back (a Wi-Fi that drops as the answer comes)."""
+
+    def __init__(self, upstream: str):
+        self.upstream = upstream
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.cut_off = False
+        self.deaf = False
+        self.open: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, name="relay", daemon=True).start()
+
+    @staticmethod
+    def _reset(sock: socket.socket) -> None:
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.shutdown(socket.SHUT_RDWR)         # wakes the pump reading it
+        except OSError:
+            pass
+        sock.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _address = self.listener.accept()
+            except OSError:
+                return                              # closed
+            if self.cut_off:
+                self._reset(client)
+                continue
+            host, port = self.upstream.rsplit("/", 1)[1].split(":")
+            try:
+                server = socket.create_connection((host, int(port)), timeout=5)
+                server.settimeout(None)
+            except OSError:
+                self._reset(client)
+                continue
+            with self.lock:
+                self.open |= {client, server}
+            for source, sink, answers in ((client, server, False), (server, client, True)):
+                threading.Thread(target=self._pump, args=(source, sink, answers), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if not (answers and self.deaf):
+                    sink.sendall(data)
+        except OSError:
+            pass
+        with self.lock:
+            for sock in (source, sink):
+                if sock in self.open:
+                    self.open.discard(sock)
+                    self._reset(sock)
+
+    def cut(self) -> None:
+        with self.lock:
+            self.cut_off = True
+            for sock in self.open:
+                self._reset(sock)
+            self.open.clear()
+
+    def join(self, upstream: str) -> None:
+        self.upstream = upstream
+        self.cut_off = self.deaf = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
 
 
 def start_companion(*args: str, env: dict[str, str], command: str | None = None,

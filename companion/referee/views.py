@@ -108,8 +108,9 @@ def context(sides: int = 2, **overrides: Any) -> Context:
 
 
 def answer(template: str, fragment: str, **values: Any):
-    """The whole page, or only the answer when htmx asks."""
-    if request.headers.get("HX-Request") == "true":
+    """The whole page, or only the answer when htmx asks for it (a boosted form, which is sent
+    by htmx too, wants the whole page: sending.js)."""
+    if request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true":
         response = make_response(render_template(fragment, **values))
     else:
         response = make_response(render_template(template, **values))

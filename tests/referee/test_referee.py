@@ -96,6 +96,15 @@ def test_htmx_gets_only_the_answer(client):
     assert "HX-Request" in response.vary
 
 
+def test_a_form_sent_by_htmx_whole_gets_the_whole_page(client):
+    """A boosted form (the hand form's "Who has it? Work it out", sent by htmx and redirected
+    here) swaps the whole page: it must get the page, not the answer alone."""
+    response = client.get("/referee/captures?table=2c&table=4s&played=6d",
+                          headers={"HX-Request": "true", "HX-Boosted": "true"})
+    text = response.get_data(as_text=True)
+    assert "<html" in text and 'data-cards="2c 4s"' in text
+
+
 # -- Primiera ------------------------------------------------------------------------------
 
 def primiera(client, **query):

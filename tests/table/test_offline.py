@@ -1,0 +1,328 @@
+"""A hand is never lost to the network (issue 31): a save that cannot reach the companion stays
+on the phone, is kept in its outbox and sent again by itself, once; a watching phone says when
+its score may be behind. Debian's Chromium at 360 px, against waitress, CSRF and all; the store
+is read back through the JSON API. (Without JavaScript the forms post as they always did: the
+other tests of the table cover them.)"""
+
+import time
+from contextlib import ExitStack
+
+import pytest
+
+from companion import create_app
+from companion.rules import deck
+from helpers import Relay, api, phone_context, serving
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+# What each language says when a save cannot be sent, and the banner's first words.
+UNSENT = {"it-IT": "Non inviato: l'app non è raggiungibile. Resta su questo telefono",
+          "en-GB": "Not sent: the companion can't be reached. It is kept on this phone",
+          "fr-FR": "Non envoyé\u00a0: l’application est injoignable. C’est gardé sur ce téléphone"}
+OFFLINE = {"it-IT": "Offline dalle", "en-GB": "Offline since", "fr-FR": "Hors ligne depuis"}
+
+SOON = 30_000        # ms: the outbox tries again after 1, 2, 4, 8, 16 s; a page can take a while too
+
+
+def new_match(base: str) -> int:
+    return api(base, "/matches", {"players": ["Anna", "Bruno"], "first_dealer": 0})["id"]
+
+
+def hands(base: str, match_id: int) -> list:
+    return api(base, f"/matches/{match_id}")["hands"]
+
+
+def recorded(base: str, match_id: int, count: int) -> None:
+    """Waits (10 s at most) until the match has ``count`` hands: the server may still be saving
+    one whose answer the phone will never get."""
+    deadline = time.monotonic() + 10
+    while len(hands(base, match_id)) != count:
+        assert time.monotonic() < deadline, hands(base, match_id)
+        time.sleep(0.05)
+
+
+def enter_counts(page, match_id: int) -> None:
+    """Anna 22 cards, 6 denari, the settebello and the primiera: 4 - 0."""
+    page.goto(f"/matches/{match_id}/hands/new?mode=tallies")
+    page.fill("#t_cards_0", "22")
+    page.fill("#t_coins_0", "6")
+    page.locator('label:has(input[name="settebello"][value="0"])').tap()
+    page.locator('label:has(input[name="primiera"][value="0"])').tap()
+
+
+def counts_on_screen(page) -> None:
+    expect(page.locator("#t_cards_0")).to_have_value("22")
+    expect(page.locator("#t_coins_0")).to_have_value("6")
+    expect(page.locator('input[name="settebello"][value="0"]')).to_be_checked()
+
+
+@pytest.fixture
+def context(browser, server, request):
+    made = phone_context(browser, server, locale=getattr(request, "param", "en-GB"))
+    yield made
+    made.close()
+
+
+@pytest.mark.parametrize("context", ["it-IT"], indirect=True)
+def test_a_save_while_offline_stays_on_screen_and_is_sent_once_back_online(context, server):
+    match_id = new_match(server)
+    page = context.new_page()
+    enter_counts(page, match_id)
+    context.set_offline(True)
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
+    counts_on_screen(page)                                   # the page never left
+    expect(page.locator('[data-testid="outbox"]')).to_contain_text("Mano 1")
+    assert hands(server, match_id) == []
+    context.set_offline(False)                               # no tap: the phone sends it
+    expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
+    assert page.url.endswith(f"/matches/{match_id}")
+    assert len(hands(server, match_id)) == 1
+    expect(page.locator('[data-testid="outbox"]')).to_be_hidden()
+
+
+def test_a_save_while_the_server_is_stopped_is_sent_once_it_is_back(browser, tmp_path):
+    """The companion stopped (waitress shut down) and started again on the same store, behind a
+    relay that holds the phone's address: a stopped server refuses its connections; it does not
+    keep them waiting, as a listening socket kept for the next server would."""
+    config = {"SECRET_KEY": "relay", "DATABASE": str(tmp_path / "relay.sqlite")}
+    with ExitStack() as first:
+        upstream = first.enter_context(serving(create_app(config), threads=4))
+        relay = Relay(upstream)
+        context = phone_context(browser, relay.address, locale="en-GB")
+        try:
+            match_id = new_match(relay.address)
+            page = context.new_page()
+            enter_counts(page, match_id)
+            relay.cut()
+            first.close()                                    # the server stops
+            page.locator('[data-testid="save"]').tap()
+            expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["en-GB"])
+            counts_on_screen(page)
+            with serving(create_app(config), threads=4) as again:   # started again
+                relay.join(again)
+                expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
+                expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
+                assert len(hands(again, match_id)) == 1
+        finally:
+            context.close()
+            relay.close()
+
+
+def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, server):
+    """The worst case for counting twice: the hand reaches the server and is recorded, its answer
+    is lost, the phone gives up waiting (htmx's time-out, made 2 s here instead of 10) and sends
+    it again: the form's one-time key makes it one hand."""
+    relay = Relay(server)
+    context = phone_context(browser, relay.address, locale="it-IT")
+    try:
+        match_id = new_match(server)
+        page = context.new_page()
+        enter_counts(page, match_id)
+        page.evaluate("htmx.config.timeout = 2000")
+        relay.deaf = True
+        page.locator('[data-testid="save"]').tap()
+        expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
+        recorded(server, match_id, 1)                           # recorded, though not answered
+        counts_on_screen(page)
+        relay.cut()                                             # the deaf connections go
+        relay.join(server)
+        expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
+        expect(page.locator(".flash").first).to_contain_text("conta una volta sola")
+        assert len(hands(server, match_id)) == 1
+    finally:
+        context.close()
+        relay.close()
+
+
+@pytest.mark.parametrize("context", ["fr-FR"], indirect=True)
+def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(context, server):
+    match_id = new_match(server)
+    page = context.new_page()
+    page.goto(f"/matches/{match_id}/hands/new")
+    anna = [str(c) for c in deck() if c.suit in "cs"][:18]
+    for card in anna:
+        page.locator(f'.tile[data-card="{card}"]').tap()
+    page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()
+    # The saves cannot get through; the pages still load (a network that drops the long posts).
+    page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
+               if route.request.method == "POST" else route.continue_())
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["fr-FR"])
+    expect(page.locator('.tile[data-side="0"]')).to_have_count(18)
+    page.reload()
+    # The page drawn anew holds the hand kept on the phone: its cards, its sweep, its key.
+    expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["fr-FR"])
+    expect(page.locator('.tile[data-side="0"]')).to_have_count(18)
+    expect(page.locator('.tile[data-card="7d"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#sweeps_0")).to_have_value("1")
+    expect(page.locator('[data-testid="outbox"]')).to_contain_text("Manche 1")
+    assert hands(server, match_id) == []
+    page.unroute("**/hands/new")
+    expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
+    recorded = hands(server, match_id)
+    assert len(recorded) == 1
+    assert sorted(recorded[0]["entry"]["piles"][0]) == sorted(anna)
+
+
+@pytest.mark.parametrize("context", ["it-IT"], indirect=True)
+def test_a_card_hand_saved_offline_is_sent_with_every_card(context, server):
+    match_id = new_match(server)
+    page = context.new_page()
+    page.goto(f"/matches/{match_id}/hands/new")
+    bruno = [str(c) for c in deck() if c.suit in "bd"][:15]
+    page.locator('input[name="rest"][value="0"]').check()   # tap Bruno's pile
+    for card in bruno:
+        page.locator(f'.tile[data-card="{card}"]').tap()
+    context.set_offline(True)
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
+    expect(page.locator('.tile[data-side="1"]')).to_have_count(15)
+    context.set_offline(False)
+    expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
+    recorded = hands(server, match_id)
+    assert len(recorded) == 1
+    assert sorted(recorded[0]["entry"]["piles"][1]) == sorted(bruno)
+
+
+@pytest.mark.parametrize("context", ["en-GB"], indirect=True)
+def test_a_hand_waiting_while_another_phone_records_it_brings_the_conflict_screen(context, server):
+    match_id = new_match(server)
+    page = context.new_page()
+    enter_counts(page, match_id)
+    context.set_offline(True)
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="unsent"]')).to_be_visible()
+    api(server, f"/matches/{match_id}/hands", {"tallies": [                 # another phone
+        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0},
+        {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0}]})
+    context.set_offline(False)
+    expect(page.locator('[data-testid="taken"]')).to_contain_text(
+        "Another phone recorded hand 1 while you were entering it", timeout=SOON)
+    assert len(hands(server, match_id)) == 1
+    # Kept out of the outbox: the choice is the table's now.
+    expect(page.locator('[data-testid="outbox"]')).to_be_hidden()
+    page.locator('[data-testid="keep"]').tap()
+    expect(page.locator(".scoreboard")).to_be_visible()
+    assert len(hands(server, match_id)) == 1
+
+
+@pytest.mark.parametrize("context", ["en-GB"], indirect=True)
+def test_a_waiting_hand_may_be_discarded_and_is_never_sent(context, server):
+    match_id = new_match(server)
+    page = context.new_page()
+    enter_counts(page, match_id)
+    context.set_offline(True)
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="outbox"]')).to_contain_text("Anna – Bruno · Hand 1")
+    page.locator('[data-testid="discard"]').tap()
+    expect(page.locator('[data-testid="outbox"]')).to_be_hidden()
+    expect(page.locator('[data-testid="unsent"]')).to_have_count(0)
+    context.set_offline(False)
+    page.goto(f"/matches/{match_id}")           # a page of the match opened again: nothing to send
+    expect(page.locator(".scoreboard")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('scopa-outbox')") == "{}"
+    assert hands(server, match_id) == []
+
+
+@pytest.mark.parametrize("locale", ["it-IT", "fr-FR"])
+def test_a_watching_phone_offline_says_since_when_then_catches_up(browser, server, locale):
+    """Ten seconds offline, passed on the page's own clock: the banner comes once, the polls back
+    off, and the next poll that gets through brings the score and takes the banner away."""
+    match_id = new_match(server)
+    context = phone_context(browser, server, locale=locale)
+    try:
+        page = context.new_page()
+        page.clock.install()
+        page.goto(f"/matches/{match_id}")
+        banner = page.locator('[data-testid="offline"]')
+        expect(banner).to_be_hidden()
+        context.set_offline(True)
+        page.clock.run_for(10_000)
+        expect(banner).to_contain_text(OFFLINE[locale])
+        expect(banner).to_have_attribute("role", "status")
+        first = banner.text_content()
+        api(server, f"/matches/{match_id}/hands", {"tallies": [                # another phone
+            {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+            {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]})
+        page.clock.run_for(10_000)
+        assert banner.text_content() == first            # filled once: heard once
+        expect(page.locator('[data-testid="total-0"]')).to_have_text("0")
+        context.set_offline(False)
+        page.clock.run_for(2_000)
+        expect(page.locator('[data-testid="total-0"]')).to_have_text("4", timeout=SOON)
+        expect(banner).to_be_hidden()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("context", ["fr-FR"], indirect=True)
+def test_a_delete_and_its_undo_sent_offline_wait_and_land_once(context, server):
+    match_id = new_match(server)
+    for _ in range(2):
+        api(server, f"/matches/{match_id}/hands", {"tallies": [
+            {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+            {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]})
+    second = hands(server, match_id)[1]["id"]
+    page = context.new_page()
+    page.goto(f"/matches/{match_id}/hands/{second}/delete")
+    context.set_offline(True)
+    page.locator("form.two-buttons button").tap()
+    expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["fr-FR"])
+    assert len(hands(server, match_id)) == 2
+    context.set_offline(False)
+    undo = page.locator('[data-testid="notice-button"]')
+    expect(undo).to_be_visible(timeout=SOON)                # the match page, with its Undo
+    assert len(hands(server, match_id)) == 1
+    context.set_offline(True)
+    undo.tap()
+    expect(page.locator('[data-testid="unsent"]')).to_be_visible()
+    context.set_offline(False)
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("8", timeout=SOON)
+    assert len(hands(server, match_id)) == 2
+
+
+def test_the_tournaments_board_says_so_too_and_drops_it_when_back(browser, server):
+    """The board on the wall polls every 3 s: offline, it says since when, in the room's language."""
+    night = api(server, "/tournaments", {"name": "Giovedì", "format": "round-robin",
+                                         "entrants": ["Anna", "Bruno", "Carla", "Dario"]})
+    api(server, f"/tournaments/{night['id']}/rounds", {})
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="it-IT", base_url=server)
+    try:
+        page = context.new_page()
+        page.clock.install()
+        page.goto(f"/tournaments/{night['id']}/board")
+        banner = page.locator('[data-testid="offline"]')
+        context.set_offline(True)
+        page.clock.run_for(10_000)
+        expect(banner).to_contain_text(OFFLINE["it-IT"])
+        context.set_offline(False)
+        page.clock.run_for(3_000)
+        expect(banner).to_be_hidden(timeout=SOON)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("context", ["it-IT"], indirect=True)
+def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(context, server):
+    """The hand's page left for another (here the list of matches): that page finds the hand
+    in the outbox and sends it, says it was sent, and stays where it is."""
+    match_id = new_match(server)
+    page = context.new_page()
+    enter_counts(page, match_id)
+    page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
+               if route.request.method == "POST" else route.continue_())
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="unsent"]')).to_be_visible()
+    page.goto("/matches")
+    expect(page.locator('[data-testid="outbox"]')).to_contain_text("Anna – Bruno · Mano 1")
+    assert hands(server, match_id) == []
+    page.unroute("**/hands/new")
+    expect(page.locator('[data-testid="sent"]')).to_have_text("Inviato: Anna – Bruno · Mano 1", timeout=SOON)
+    expect(page.locator('[data-testid="outbox"]')).to_be_hidden()
+    assert page.url.endswith("/matches")
+    assert len(hands(server, match_id)) == 1
