@@ -30,6 +30,7 @@ from typing import Any, Iterable
 from .rules.said import said
 
 NAME_MAX = 24           # a name's characters at most: it must fit beside its score on a phone
+TOURNAMENT_NAME_MAX = 60    # a tournament's name's characters at most (its board's title)
 PIN_MIN, PIN_MAX = 4, 8     # a PIN's digits
 PIN_PATTERN = rf"\d{{{PIN_MIN},{PIN_MAX}}}"     # a whole PIN, as re.fullmatch takes it
 
