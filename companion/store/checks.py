@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
-from urllib.parse import quote
 
 import sqlite_utils
 
@@ -37,7 +36,7 @@ def read_only(path: str) -> sqlite3.Connection:
     file is opened as immutable, which makes no -wal or -shm file either; with one (a store
     stopped without a checkpoint) read-only, so what the WAL holds is read too (SQLite may then
     add a -shm file, never change the store's). Code in the file's schema is not trusted."""
-    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro"       # file:///C:/... on Windows too
     if not Path(f"{path}-wal").exists():
         uri += "&immutable=1"
     conn = sqlite3.connect(uri, uri=True)

@@ -122,7 +122,7 @@ def test_a_store_this_version_must_not_open_is_refused_and_left_alone(tmp_path, 
     """Found in review: a damaged store started without a word and failed page by page (503);
     a newer one even took writes. Now: one line, exit 1, the file as it was (its hash), and no
     -wal or -shm file made beside it."""
-    db = made_store(tmp_path / "store" / "scopa.sqlite")
+    db = made_store(tmp_path / "the store" / "scopa.sqlite")      # a space: the URI quotes it
     harm(db)
     before = sha(db)
     started = command("--host", "127.0.0.1", "--port", "0", "--db", db, tmp_path=tmp_path)
