@@ -17,6 +17,7 @@ import argparse
 import os
 import shutil
 import signal
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         print(in_use_line(path), file=sys.stderr)
     except store.NotABackup as problem:
         print(f"scopa-companion: nothing restored: {problem.args[0]}", file=sys.stderr)
-    except (OSError, store.StorageError, store.Unfit) as error:
+    except (OSError, sqlite3.Error, store.StorageError, store.Unfit) as error:
         print(f"scopa-companion: {args.command}: {error}", file=sys.stderr)
     return 1
 
@@ -188,7 +189,10 @@ def restore(path: Path, backup_file: Path) -> int:
     with held(path), tempfile.TemporaryDirectory(dir=path.parent) as folder:
         received = Path(folder) / "restore.sqlite"
         shutil.copyfile(backup_file, received)
+        had = path.is_file()
         keep = store.restore_from(str(path), str(received), Ledger)
-    print(f"Restored {backup_file} into {path}: {_matches(path)}; the store as it was "
-          f"is kept as {keep}", flush=True)
+        if not had:
+            keep.unlink()           # a copy of the empty store the restore started from
+    kept = f"the store as it was is kept as {keep}" if had else "there was no store before"
+    print(f"Restored {backup_file} into {path}: {_matches(path)}; {kept}", flush=True)
     return 0

@@ -228,3 +228,17 @@ def test_a_restore_on_the_machine_refuses_what_the_web_refuses(tmp_path):
         1, "scopa-companion: nothing restored: that file is not a Scopa companion backup\n")
     assert sha(db) == before and junk.read_bytes() == b"shopping list\n" * 300
     store.check_backup(str(made_store(tmp_path / "other.sqlite")), Ledger)     # a store passes
+
+
+def test_a_store_refused_at_start_is_replaced_by_a_restore_on_the_machine(tmp_path):
+    """What the refusal's line advises works: a restore on the machine onto a damaged store
+    (kept beside it, as it was), after which the companion opens it."""
+    good = made_store(tmp_path / "good.sqlite", hands=2)
+    db = made_store(tmp_path / "data" / "scopa.sqlite")
+    damage(db)
+    damaged = sha(db)
+    restored = command("restore", good, "--db", db, tmp_path=tmp_path)
+    assert restored.returncode == 0, restored.stderr
+    assert store.examine(str(db)) == len(store.MIGRATIONS) and hands_in(db) == 2
+    kept = list(db.parent.glob("before-restore-*.sqlite"))
+    assert len(kept) == 1 and sha(kept[0]) == damaged
