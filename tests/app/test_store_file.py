@@ -116,8 +116,26 @@ def newer(path):
     conn.close()
 
 
+def newer_in_the_wal(path):
+    """The same, left in the WAL by a companion that stopped without a word (a power cut): a
+    check that read the store's file alone would miss it."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    with conn:
+        conn.execute("INSERT INTO migrations (version, applied) VALUES (?, '2030-01-01')",
+                     [len(store.MIGRATIONS) + 1])
+    for kept in ("", "-wal"):                   # the files as the power cut left them
+        shutil.copyfile(f"{path}{kept}", f"{path}{kept}.cut")
+    conn.close()                                # (which checkpoints: put back what was cut)
+    for kept in ("", "-wal"):
+        os.replace(f"{path}{kept}.cut", f"{path}{kept}")
+    assert os.path.getsize(f"{path}-wal") > 0
+
+
 @pytest.mark.parametrize("harm, words", [(damage, "is damaged (SQLite's quick check fails)"),
-                                         (newer, "was written by a newer version of the companion")])
+                                         (newer, "was written by a newer version of the companion"),
+                                         (newer_in_the_wal, "was written by a newer version")])
 def test_a_store_this_version_must_not_open_is_refused_and_left_alone(tmp_path, harm, words):
     """Found in review: a damaged store started without a word and failed page by page (503);
     a newer one even took writes. Now: one line, exit 1, the file as it was (its hash), and no
@@ -132,7 +150,8 @@ def test_a_store_this_version_must_not_open_is_refused_and_left_alone(tmp_path, 
     assert len(lines) == 1 and lines[0].startswith("scopa-companion: cannot open the store: ")
     assert words in lines[0] and "Nothing was written to it" in lines[0]
     assert sha(db) == before
-    assert not any(db.parent.glob("scopa.sqlite-*"))          # no -wal, no -shm
+    if harm is not newer_in_the_wal:
+        assert not any(db.parent.glob("scopa.sqlite-*"))      # no -wal, no -shm made
 
 
 # -- Backup and restore on the machine ----------------------------------------------------------
