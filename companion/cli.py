@@ -354,7 +354,7 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
 
 
 def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: int) -> int:
-    from waitress.server import create_server
+    from waitress import serve
 
     from . import store
     from .upkeep import opened_app, stopped_by_signals
@@ -384,12 +384,10 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     app.config["ORGANISER_CODE"] = args.organiser_pin or new_code()
     print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
     connections = open_connections(args.connection_limit)
-    server = create_server(app, sockets=sockets, **waitress_options(app, args.threads, connections))
     try:
         with stopped_by_signals():      # SIGTERM as Ctrl-C: waitress finishes what it serves
-            server.run()
+            serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
     finally:
-        server.close()
         if withdraw:
             withdraw()
         store.stop_cleanly(app.config["DATABASE"])     # the store one whole file, no WAL
