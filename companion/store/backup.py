@@ -98,6 +98,16 @@ def keep_copy(path: str, folder: Path) -> Path:
     raise OSError("no free name for the safety copy")
 
 
+def _same_pages(source: sqlite3.Connection, destination: sqlite3.Connection) -> None:
+    """The checked backup rewritten with the live store's page size, if another: SQLite's backup
+    API cannot change a WAL store's page size (it fails with "readonly")."""
+    size = destination.execute("PRAGMA page_size").fetchone()[0]
+    if source.execute("PRAGMA page_size").fetchone()[0] != size:
+        source.execute("PRAGMA journal_mode=DELETE")
+        source.execute(f"PRAGMA page_size={int(size)}")
+        source.execute("VACUUM")
+
+
 def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
     """Replace the live store at ``path`` with the backup file ``backup``, once it is checked
     whole, after saving the live store beside it (returned). The copy goes through SQLite's
@@ -110,6 +120,7 @@ def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
     source = sqlite3.connect(backup)
     destination = sqlite3.connect(path, timeout=30)
     try:
+        _same_pages(source, destination)
         source.backup(destination)
     finally:
         source.close()
