@@ -192,10 +192,12 @@ def test_a_backup_while_phones_save_holds_every_hand_saved_before_it(tmp_path):
         conn = sqlite3.connect(tmp_path / "night.sqlite")
         assert conn.execute("SELECT COUNT(*) FROM organiser_phones").fetchone()[0] == 0
         conn.close()
+        in_use = (f"scopa-companion: another scopa-companion is using {db} (serving it, or "
+                  "restoring into it): stop it first (Ctrl-C where it runs)\n")
         refused = command("restore", tmp_path / "night.sqlite", "--db", db, tmp_path=tmp_path)
-        assert refused.returncode == 1                          # not under a serving companion
-        assert refused.stderr == (f"scopa-companion: another scopa-companion is using {db} (serving "
-                                  "it, or restoring into it): stop it first (Ctrl-C where it runs)\n")
+        assert (refused.returncode, refused.stderr) == (1, in_use)     # not under a server
+        second = command("--host", "127.0.0.1", "--port", "0", "--db", db, tmp_path=tmp_path)
+        assert (second.returncode, second.stderr, second.stdout) == (1, in_use, "")
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=30)
