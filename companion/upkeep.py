@@ -73,7 +73,9 @@ def while_held(given: str | None, serve: Callable[[], int]) -> int:
             return serve()
     except InUse:
         print(in_use_line(path), file=sys.stderr)
-        return 1
+    except OSError as error:        # its folder cannot be made, or is read-only
+        print(f"scopa-companion: cannot open the store: {error}", file=sys.stderr)
+    return 1
 
 
 @contextmanager
