@@ -72,15 +72,16 @@ def sha(path) -> str:
 
 # -- A clean stop -----------------------------------------------------------------------------
 
-def test_a_stop_by_sigterm_leaves_the_store_one_whole_file(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_clean_stop_leaves_the_store_one_whole_file(tmp_path, stop):
     """Found in review: after SIGTERM (docker compose stop, systemd) the WAL was left beside the
-    store, and a copy of scopa.sqlite alone held none of the matches."""
+    store, and a copy of scopa.sqlite alone held none of the matches. Ctrl-C (SIGINT) alike."""
     db = tmp_path / "data" / "scopa.sqlite"
     process, base = launch(db, tmp_path)
     match_id = api(base, "/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})["id"]
     for _ in range(6):
         api(base, f"/matches/{match_id}/hands", HAND)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(stop)
     said, _ = process.communicate(timeout=30)
     assert process.returncode == 0, said
     for leftover in ("-wal", "-shm"):
