@@ -21,20 +21,11 @@ __version__ = "0.1.0"
 
 csrf = CSRFProtect()
 compress = Compress()
-RESTORE_FLOOR = 200 * 1024 * 1024     # years of club nights are a few MiB
-
-
-def restore_limit(database: str) -> int:
-    """The largest restore taken: 200 MiB, or twice the store as it was at start-up if that is
-    more, so that a store can always be restored from its own backup, with room to have grown
-    since; plus 64 KiB for the form around the file. (A larger backup of another store: copy it
-    over the store's file while the companion is stopped, docs/running.md says how.) It is also the
-    largest body waitress takes (``listening.waitress_options``)."""
-    try:
-        size = os.path.getsize(database)
-    except OSError:
-        size = 0
-    return max(RESTORE_FLOOR, 2 * size) + 64 * 1024
+# The largest request the companion takes, a backup restored from the organiser's phone: waitress
+# refuses a larger one as soon as it is announced, on any URL (``listening.waitress_options``),
+# so that no phone can make the server hold more. Years of club nights are a few MiB; a larger
+# store is restored on the machine, ``scopa-companion restore FILE`` (docs/running.md).
+RESTORE_LIMIT = 8 * 1024 * 1024
 
 
 # In a checkout templates/ and static/ stand beside the package; an installed wheel carries
@@ -75,7 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret_key(folder)
     else:
         app.config.from_mapping(test_config)
-    app.config.setdefault("RESTORE_LIMIT", restore_limit(app.config["DATABASE"]))
+    app.config.setdefault("RESTORE_LIMIT", RESTORE_LIMIT)
 
     app.json.sort_keys = False  # points in the order they are scored, as players read them
     # Behind a reverse proxy (TRUST_PROXY), waitress itself takes the phone's address, scheme

@@ -284,6 +284,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="also draw the organiser's link, code and all, as a QR code (off by "
                              "default: the screen may be shared; refused with a club's own PIN, "
                              "which would be drawn)")
+    from .upkeep import add_commands
+    add_commands(parser)
     return parser.parse_args(argv)
 
 
@@ -308,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if hasattr(sys.stdout, "reconfigure"):      # a path or a name this console cannot print
         sys.stdout.reconfigure(errors="backslashreplace")
+    if args.command:                            # backup FILE, restore FILE: no serving
+        from .upkeep import run
+        return run(args)
     try:
         for url in args.url:
             full_url(url, args.port)
@@ -346,26 +351,25 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
         path = Path(args.db).expanduser().resolve()
         path.parent.mkdir(parents=True, exist_ok=True)
         os.environ["SCOPA_DB"] = str(path)
+    from .upkeep import while_held
+    # The store's lock held while serving: no restore command runs under a serving companion.
+    return while_held(args.db, lambda: _serve_store(sockets, args, port))
 
+
+def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: int) -> int:
     from waitress import serve
 
-    from . import create_app, store
+    from . import store
+    from .upkeep import opened_app, stopped_by_signals
     from .web.organiser import new_code
 
-    try:
-        app = create_app()
-    except store.StorageError as failure:
-        print(f"scopa-companion: cannot open the store: {str(failure.message)} ({failure})",
-              file=sys.stderr)
-        return 1
-    except OSError as error:
-        print(f"scopa-companion: cannot open the store: {error}", file=sys.stderr)
+    app = opened_app()
+    if app is None:             # said why, in one line
         return 1
     if app.config.get("STORE_NOTE"):
         print(f"Scopa companion: {app.config['STORE_NOTE']}", flush=True)
-    print(f"Scopa companion: scores kept in {app.config['DATABASE']} "
-          f"(back it up from the home page, Backup, or copy the file while the companion is "
-          f"stopped)", flush=True)
+    print(f"Scopa companion: scores kept in {app.config['DATABASE']} (back it up with "
+          f"scopa-companion backup FILE, or from the home page, Backup)", flush=True)
     given = [full_url(url, port) for url in args.url]
     addresses = lan_addresses() if args.host in ("0.0.0.0", "::", "") else []
     if addresses:
@@ -387,8 +391,10 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
     connections = open_connections(args.connection_limit)
     try:
-        serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
+        with stopped_by_signals():      # SIGTERM as Ctrl-C: waitress finishes what it serves
+            serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
     finally:
         if withdraw:
             withdraw()
+        store.stop_cleanly(app.config["DATABASE"])     # the store one whole file, no WAL
     return 0

@@ -118,8 +118,9 @@ def raise_open_file_limit(wanted: int) -> int:
 
 def restore_body_limit(app) -> int:
     """waitress's ``max_request_body_size``: the largest body the app accepts, a restore's
-    (see ``restore_limit``). Without it waitress takes up to 1 GiB of any request on disk
-    before the app can refuse it; it refuses a body of this size or more, hence the one."""
+    (``companion.RESTORE_LIMIT``), on every URL. Without it waitress takes up to 1 GiB of any
+    request on disk before the app can refuse it; it refuses a body of this size or more, hence
+    the one."""
     return app.config["RESTORE_LIMIT"] + 1
 
 
@@ -139,7 +140,9 @@ def waitress_options(app, threads: int, connections: int) -> dict:
     tests' real servers (``tests/helpers.serving``):
 
     - the forwarding headers: ``proxy_options``;
-    - ``max_request_body_size``: a restore's limit, the largest body the app accepts;
+    - ``max_request_body_size``: a restore's limit, the largest body the app accepts (8 MiB):
+      a request that announces more is refused before any of its body is read, and one sent in
+      chunks as soon as it passes it;
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
     - the connections and how long an idle one is kept: docs/running.md."""
     return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,

@@ -30,6 +30,7 @@ from typing import Any, Iterable
 from .rules.said import said
 
 NAME_MAX = 24           # a name's characters at most: it must fit beside its score on a phone
+TOURNAMENT_NAME_MAX = 60    # a tournament's name's characters at most (its board's title)
 # A new PIN's digits: 6 at least, since wrong tries are limited per address only (web.limits), so
 # that 100 addresses trying all night have less than 1% odds (docs/running.md). PINs of 4 or 5
 # digits set before still work: a PIN is only checked against its hash.

@@ -24,7 +24,7 @@ bp = Blueprint("backup", __name__)
 @bp.get("/backup")
 def page():
     """The backup page: download and restore for the organiser; whom to ask for anyone else."""
-    return render_template("backup/backup.html")
+    return render_template("backup/backup.html", restore_mib=current_app.config["RESTORE_LIMIT"] // 2**20)
 
 
 @bp.get("/backup/download")

@@ -15,6 +15,8 @@
 - ``organiser``: the phones that are the organiser's, by their keys' hashes;
 - ``tournaments``: tournaments, their rounds and tables;
 - ``trash``: deleted matches, kept a day for the organiser to bring back;
+- ``checks``: whether a file is a store this version may open (at start-up, and a backup before
+  it is restored: its schema and its texts too);
 - ``backup``: backups, and restoring one.
 
 A hand row keeps what the players entered and the points it was scored at when saved; the rules
@@ -26,11 +28,13 @@ write does to the match. Callers use ``store.x`` whatever module ``x`` lives in.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 from flask import Flask
 
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
 from .built import ChangedLines, built_match, changed_since, forget_built
+from .checks import Unfit, examine
 from .db import (
     MAX_ID,
     MakeLedger,
@@ -41,6 +45,7 @@ from .db import (
     now,
     parsed_match,
     reading,
+    stop_cleanly,
     writing,
 )
 from .known import player_key, player_row
@@ -125,7 +130,11 @@ from .undo import restore_hands
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:
     """Bring the store to this version's schema (``ledger``, the model's, works out what a
-    migration adds to each match), and close each request's use of its connection."""
+    migration adds to each match), and close each request's use of its connection. A store
+    that fails SQLite's quick check, or of a newer version than this one, is refused (Unfit)
+    before anything is written to it: ``checks.examine`` reads it read-only."""
+    if Path(app.config["DATABASE"]).is_file():
+        examine(app.config["DATABASE"])
     try:
         db = connect(app.config["DATABASE"])
         try:

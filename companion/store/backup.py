@@ -7,13 +7,12 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-import sqlite_utils
-
 from ..rules.said import said
 from .built import forget_built
+from .checks import Unfit, examine, read_only, schema_difference, text_over_limit
 from .db import MakeLedger, connect, parsed_match
 from .matches import hand_rows
-from .migrations import MIGRATIONS, migrate
+from .migrations import migrate
 from .organiser import keep_organiser_phones, organiser_phone_rows
 
 
@@ -34,52 +33,47 @@ def backup_to(path: str, target: str) -> None:
         source.close()
 
 
-def _schema_at(level: int, ledger: MakeLedger) -> dict[str, set[str]]:
-    """The tables and columns a store has at a migration level: the migrations applied to an
-    empty store in memory."""
-    db = sqlite_utils.Database(sqlite3.connect(":memory:", isolation_level=None))
-    db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
-    for step in MIGRATIONS[:level]:
-        step(db, ledger)
-    return {name: {column.name for column in db[name].columns} for name in db.table_names()}
+# What a restore says of a file the checks it shares with the start-up find unfit.
+_UNFIT = {"damaged": said("the file is damaged (SQLite's integrity check fails)"),
+          "not_store": said("that file is not a Scopa companion backup"),
+          "newer": said("that backup was made by a newer version of the companion: update it first")}
 
 
 def check_backup(path: str, ledger: MakeLedger) -> None:
     """Refuse, with what is wrong, anything but a whole companion store this version can run:
-    SQLite's integrity check, the companion's tables and columns at the file's migration level
-    (not newer than this version's), then, once brought to this version's schema, every match
-    worked out by the rules engine. The file at ``path`` is brought to this version's schema."""
-    plain = said("that file is not a Scopa companion backup")
+    SQLite's integrity check and the file's migration level (not newer than this version's),
+    as at start-up; a schema exactly this version's at that level (a trigger, a view or a
+    table of the file's own never comes in, nor runs: this is read before anything is written);
+    then, once brought to this version's schema, every text within the companion's limits and
+    every match worked out by the rules engine. The file at ``path`` is brought to this
+    version's schema."""
     try:
-        conn = sqlite3.connect(path)
+        level = examine(path, thorough=True)
+        conn = read_only(path)
         try:
-            if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise NotABackup(said("the file is damaged (SQLite's integrity check fails)"))
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if "migrations" not in tables:
-                raise NotABackup(plain)
-            level = conn.execute("SELECT COALESCE(MAX(version), 0) FROM migrations").fetchone()[0]
-            columns = {name: {row[1] for row in conn.execute(f'PRAGMA table_info("{name}")')}
-                       for name in tables}
+            different = schema_difference(conn, level, ledger) if level else None
         finally:
             conn.close()
+    except Unfit as unfit:
+        raise NotABackup(_UNFIT[unfit.reason]) from None
     except sqlite3.DatabaseError:
-        raise NotABackup(plain) from None
-    if not isinstance(level, int) or not 1 <= level:
-        raise NotABackup(plain)
-    if level > len(MIGRATIONS):
-        raise NotABackup(said("that backup was made by a newer version of the companion: update it first"))
-    for table, needed in _schema_at(level, ledger).items():
-        if not needed <= columns.get(table, set()):
-            raise NotABackup(said("that file is not a Scopa companion backup (its {table} table is "
-                                      "not the companion's)", table=table))
+        raise NotABackup(_UNFIT["not_store"]) from None
+    if not level:
+        raise NotABackup(_UNFIT["not_store"])
+    if different:
+        raise NotABackup(said("that file is not a Scopa companion backup: {problem}", problem=different))
     db = connect(path)
     match_id = None
     try:
         migrate(db, ledger)
+        over = text_over_limit(db)
+        if over:
+            raise NotABackup(over)
         for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL")):
             match_id = row["id"]
             ledger(parsed_match(row)).after_change(hand_rows(db, match_id))
+    except NotABackup:
+        raise
     except Exception as problem:     # anything at all: the backup is refused, never served
         if match_id is None:
             raise NotABackup(said("it cannot be read ({problem})", problem=str(problem))) from None
@@ -104,6 +98,16 @@ def keep_copy(path: str, folder: Path) -> Path:
     raise OSError("no free name for the safety copy")
 
 
+def _same_pages(source: sqlite3.Connection, destination: sqlite3.Connection) -> None:
+    """The checked backup rewritten with the live store's page size, if another: SQLite's backup
+    API cannot change a WAL store's page size (it fails with "readonly")."""
+    size = destination.execute("PRAGMA page_size").fetchone()[0]
+    if source.execute("PRAGMA page_size").fetchone()[0] != size:
+        source.execute("PRAGMA journal_mode=DELETE")
+        source.execute(f"PRAGMA page_size={int(size)}")
+        source.execute("VACUUM")
+
+
 def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
     """Replace the live store at ``path`` with the backup file ``backup``, once it is checked
     whole, after saving the live store beside it (returned). The copy goes through SQLite's
@@ -116,6 +120,7 @@ def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
     source = sqlite3.connect(backup)
     destination = sqlite3.connect(path, timeout=30)
     try:
+        _same_pages(source, destination)
         source.backup(destination)
     finally:
         source.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import weakref
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
@@ -119,6 +120,8 @@ def now() -> str:
 # 0.4 ms, more than answering a poll. A request still has the connection to itself, and ends with
 # no transaction left open.
 _threads = threading.local()
+# Every thread's connection, so that a clean stop closes them all (``stop_cleanly``).
+_opened: "weakref.WeakSet[sqlite_utils.Database]" = weakref.WeakSet()
 
 
 def get_db() -> sqlite_utils.Database:
@@ -128,6 +131,7 @@ def get_db() -> sqlite_utils.Database:
         path = current_app.config["DATABASE"]
         if path not in kept:
             kept[path] = connect(path)
+            _opened.add(kept[path])
         g.db = kept[path]
     return g.db
 
@@ -148,6 +152,21 @@ def close_db(_error: BaseException | None = None) -> None:
         db.conn.rollback()
     if db not in _threads.__dict__.get("connections", {}).values():
         db.conn.close()     # dropped after a failure
+
+
+def stop_cleanly(path: str) -> None:
+    """At a clean stop, once the server's threads are done: every connection the threads kept to
+    the store at ``path`` closed, and the WAL folded into the store's file (a TRUNCATE checkpoint) through a fresh
+    connection, whose close, the last, removes the -wal and -shm files. The store is then one
+    whole file, which may be copied alone."""
+    for db in list(_opened):
+        if db.path == path:
+            db.conn.close()
+    conn = sqlite3.connect(path, timeout=10)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
 
 
 def parsed_match(row: dict[str, Any]) -> dict[str, Any]:

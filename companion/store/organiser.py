@@ -63,7 +63,7 @@ def organiser_phone_rows(path: str) -> list[tuple[str, str]]:
     conn = sqlite3.connect(path, timeout=10)
     try:
         return conn.execute("SELECT key_hash, created FROM organiser_phones").fetchall()
-    except sqlite3.OperationalError:        # a store from before the organiser
+    except sqlite3.DatabaseError:       # a store from before the organiser, or a damaged one
         return []
     finally:
         conn.close()

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import store
 from ..matches import Ledger
-from ..names import PIN_REFUSED, tidy, valid_pin
+from ..names import PIN_REFUSED, TOURNAMENT_NAME_MAX, tidy, valid_pin
 from ..rules import rules_for
 from ..rules.rulesets import PRESETS, check_seating
 from ..rules.said import said
@@ -24,7 +24,7 @@ def load(tournament_id: int) -> Tournament | None:
 def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, rounds: Any,
            seeding: Any, pin: Any) -> int:
     """A new tournament, checked whole first: TournamentError (or RulesError) in words."""
-    if not isinstance(name, str) or not 0 < len(tidy(name)) <= 60:
+    if not isinstance(name, str) or not 0 < len(tidy(name)) <= TOURNAMENT_NAME_MAX:
         raise TournamentError(said("a tournament needs a name of 1 to 60 characters"))
     if not isinstance(format, str) or format not in FORMATS:
         raise TournamentError(said("format must be one of: {names}", names=", ".join(FORMATS)))

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+import companion
 from companion import cli, create_app
 from companion.cli import parse_args
 from companion.listening import CHANNEL_TIMEOUT, CLEANUP_INTERVAL, raise_open_file_limit
@@ -118,8 +119,8 @@ def test_the_companion_can_be_put_on_a_phones_home_screen(client):
 
 def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path):
     """What main() hands waitress: the sockets it bound before printing anything, a body
-    limit that is the largest body the app accepts (a restore's), the forwarding headers left
-    for the app to read, and the connections bounded."""
+    limit that is the largest body the app accepts (a restore's, a few MiB), the forwarding
+    headers left for the app to read, and the connections bounded."""
     import waitress
     served = {}
     monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(
@@ -133,11 +134,29 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     assert served["bound"] == [("127.0.0.1", port)]
     assert "host" not in served and "port" not in served
     assert served["max_request_body_size"] == app.config["RESTORE_LIMIT"] + 1     # waitress: >= refused
-    assert app.config["RESTORE_LIMIT"] >= 200 * 1024 * 1024
+    assert app.config["RESTORE_LIMIT"] == companion.RESTORE_LIMIT == 8 * 1024 * 1024
     assert served["clear_untrusted_proxy_headers"] is False
     assert served["connection_limit"] <= 500
     assert (served["channel_timeout"], served["cleanup_interval"]) == (CHANNEL_TIMEOUT, CLEANUP_INTERVAL)
     assert served["asyncore_use_poll"] is True
+
+
+def test_no_url_takes_a_body_over_a_few_mib_not_even_announced(live_server):
+    """Found in review: any phone could make the server hold about 200 MiB per connection, on
+    any URL (the restore's limit applied to every request): waitress spooled a POST /healthz
+    announcing 190 MiB to disk before the app saw it. Now a request announcing more than the
+    largest a phone sends (a restore of up to 8 MiB) is refused at once, before a byte of its
+    body is read, and its connection closed: nothing of it is held."""
+    base, _ = live_server
+    with socket.create_connection(("127.0.0.1", urlsplit(base).port), timeout=10) as conn:
+        conn.sendall(b"POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/octet-stream\r\n"
+                     b"Content-Length: 199229440\r\n\r\n")          # 190 MiB, never sent
+        answer = b""
+        while chunk := conn.recv(65536):                            # until waitress closes it
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413 ")
+    assert b"Connection: close" in answer
 
 
 def test_waitress_refuses_a_body_over_the_limit_before_reading_it(tmp_path):
@@ -150,7 +169,7 @@ def test_waitress_refuses_a_body_over_the_limit_before_reading_it(tmp_path):
         with socket.create_connection(("127.0.0.1", urlsplit(base).port), timeout=10) as conn:
             conn.sendall(b"POST /backup/restore HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                          b"Content-Type: multipart/form-data; boundary=x\r\n"
-                         b"Content-Length: 300000000\r\n\r\n")          # 286 MiB, never sent
+                         b"Content-Length: 9000000\r\n\r\n")          # 8.6 MiB, never sent
             assert conn.recv(100).startswith(b"HTTP/1.1 413 ")
     finally:
         process.terminate()

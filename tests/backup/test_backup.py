@@ -50,27 +50,10 @@ def test_restore_only_by_the_organiser(app):
     assert "only the organiser can make one" in response.get_data(as_text=True)
 
 
-def test_a_store_past_the_limit_restores_from_its_own_backup(monkeypatch, tmp_path):
-    """Found in review: a store grown past 200 MiB could not be restored from its own backup
-    (413). The limit follows the store: twice its size at start-up, 200 MiB at least. (Here the
-    200 MiB floor is made small rather than the store large.)"""
-    import companion
-    monkeypatch.setattr(companion, "RESTORE_FLOOR", 16 * 1024)
-    config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-              "DATABASE": str(tmp_path / "store" / "big.sqlite")}
-    client = organiser(companion.create_app(config))
-    match_id = new_match(client, options={"target": 1000})
-    for _ in range(150):
-        client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
-    backup = client.get("/backup/download").data
-    restarted = companion.create_app(config)                   # the companion started again
-    assert len(backup) > companion.RESTORE_FLOOR + 64 * 1024   # over the floor and the form's room
-    assert restarted.config["RESTORE_LIMIT"] >= 2 * len(backup)
-
-    def restore(data: bytes):
-        return organiser(restarted).post(
-            "/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y"},
-            content_type="multipart/form-data")
-
-    assert restore(backup).status_code == 303
-    assert restore(backup + b"\0" * restarted.config["RESTORE_LIMIT"]).status_code == 413
+def test_the_restore_page_says_its_limit_and_what_to_do_beyond_it(client):
+    """The web restore takes a backup of up to 8 MiB (the largest request waitress takes, on any
+    URL); the page says so before a file is chosen, and how a larger one is restored on the
+    machine (tests/app/test_store_file.py restores one there)."""
+    page = client.get("/backup").get_data(as_text=True)
+    assert "A backup of up to 8 MiB restores from here." in page
+    assert "<code>scopa-companion restore FILE</code>" in page

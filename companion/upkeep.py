@@ -1,0 +1,200 @@
+"""The store's upkeep from the command line: ``scopa-companion backup FILE`` and ``restore
+FILE``, the lock a serving companion holds on its store, the clean stop on SIGTERM as on Ctrl-C,
+and the start-up's refusal of a store it must not open, in one line each.
+
+The store is found as the server finds it: ``--db``, else ``SCOPA_DB``, else ``scopa.sqlite`` in
+the data folder. A restore replaces the store under a server's feet, whose caches (the matches
+worked out once per version) would then be stale: so a serving companion holds a lock on its
+store (a file beside it, ``scopa.sqlite.lock``, locked by the operating system through
+filelock, on Windows, macOS and Linux alike, and let go if the process dies), and the restore
+command takes the same lock or refuses. The web restore, made inside the serving companion,
+needs no lock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import sqlite3
+import sys
+import tempfile
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+from filelock import FileLock, Timeout
+
+from . import store
+from .instance import data_folder
+from .matches import Ledger
+from .store.checks import read_only
+
+
+class InUse(Exception):
+    """Another scopa-companion holds the store (serving it, or restoring into it)."""
+
+
+def store_path(given: str | None) -> Path:
+    """The store as the server finds it: ``given`` (--db), ``SCOPA_DB``, or the data folder's."""
+    named = given or os.environ.get("SCOPA_DB")
+    return Path(named).expanduser().resolve() if named else data_folder() / "scopa.sqlite"
+
+
+@contextmanager
+def held(path: Path) -> Iterator[None]:
+    """The store's lock, held until the end of the block; InUse at once if another process
+    holds it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(f"{path}.lock", blocking=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise InUse(str(path)) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def in_use_line(path: Path) -> str:
+    return (f"scopa-companion: another scopa-companion is using {path} (serving it, or restoring "
+            f"into it): stop it first (Ctrl-C where it runs)")
+
+
+def while_held(given: str | None, serve: Callable[[], int]) -> int:
+    """``serve()`` with the store's lock held (the store found from ``given``, --db); 1 and one
+    line on stderr if another companion holds it."""
+    path = store_path(given)
+    try:
+        with held(path):
+            return serve()
+    except InUse:
+        print(in_use_line(path), file=sys.stderr)
+    except OSError as error:        # its folder cannot be made, or is read-only
+        print(f"scopa-companion: cannot open the store: {error}", file=sys.stderr)
+    return 1
+
+
+@contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """SIGTERM (what ``docker compose stop``, systemd and ``kill`` send) ends the block as
+    Ctrl-C does: as a KeyboardInterrupt, which waitress's loop takes as the end of serving. Only
+    the main thread can be given a signal handler; elsewhere (a test) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signal, _frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def unfit_line(unfit: store.Unfit) -> str:
+    """The one line that refuses to start on a store this version must not open."""
+    path = unfit.path
+    said = {"damaged": f"{path} is damaged (SQLite's quick check fails)",
+            "not_store": f"The server's store is not a Scopa companion store ({path})",
+            "newer": f"{path} was written by a newer version of the companion (its schema is at "
+                     f"step {unfit.level}, this version's at {len(store.MIGRATIONS)}): update the companion"}
+    return (f"scopa-companion: cannot open the store: {said[unfit.reason]}. Nothing was written "
+            f"to it; start with another --db, or restore a backup (scopa-companion restore FILE)")
+
+
+def opened_app():
+    """The companion's app on its store, or None once one line on stderr says why not: a store
+    this version must not open (left as it was), or one it cannot open."""
+    from . import create_app
+    try:
+        return create_app()
+    except store.Unfit as unfit:
+        print(unfit_line(unfit), file=sys.stderr)
+    except store.StorageError as failure:
+        print(f"scopa-companion: cannot open the store: {str(failure.message)} ({failure})",
+              file=sys.stderr)
+    except OSError as error:
+        print(f"scopa-companion: cannot open the store: {error}", file=sys.stderr)
+    return None
+
+
+def add_commands(parser: argparse.ArgumentParser) -> None:
+    """``backup FILE`` and ``restore FILE``, each with its own ``--db`` too."""
+    commands = parser.add_subparsers(dest="command", metavar="{backup,restore}",
+                                     title="the store (instead of serving)")
+    for name, text in (("backup", "copy the store into FILE, consistently, also while the "
+                                  "companion runs (the organiser's phones left out)"),
+                       ("restore", "replace the store with the backup FILE, once checked whole, "
+                                   "keeping the present one beside it (the companion must be "
+                                   "stopped)")):
+        command = commands.add_parser(name, help=text, description=text)
+        command.add_argument("file", metavar="FILE")
+        command.add_argument("--db", default=argparse.SUPPRESS,
+                             help="the store (default: as the server finds it: SCOPA_DB, or "
+                                  "scopa.sqlite in the data folder)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """The command given: backup or restore. Exit 0, or 1 with one line on stderr."""
+    path = store_path(args.db)
+    given = Path(args.file).expanduser()
+    try:
+        return (backup if args.command == "backup" else restore)(path, given)
+    except InUse:
+        print(in_use_line(path), file=sys.stderr)
+    except store.NotABackup as problem:
+        print(f"scopa-companion: nothing restored: {problem.args[0]}", file=sys.stderr)
+    except (OSError, sqlite3.Error, store.StorageError, store.Unfit) as error:
+        print(f"scopa-companion: {args.command}: {error}", file=sys.stderr)
+    return 1
+
+
+def _matches(path: Path) -> str:
+    """How many matches the store at ``path`` holds, in words: "1 match", "12 matches"."""
+    conn = read_only(str(path))
+    try:
+        count = conn.execute("SELECT COUNT(*) FROM matches WHERE deleted IS NULL").fetchone()[0]
+    finally:
+        conn.close()
+    return f"{count} match{'' if count == 1 else 'es'}"
+
+
+def backup(path: Path, target: Path) -> int:
+    """The store copied into ``target`` with SQLite's backup API (one consistent state, while
+    phones save), without the organiser's phones' keys, as the web download is. ``target`` is
+    written whole or not at all, and never over another file."""
+    if not path.is_file():
+        raise OSError(f"there is no store at {path}")
+    if target.exists():
+        raise OSError(f"{target} already exists: name another file")
+    with tempfile.TemporaryDirectory(dir=target.parent.resolve()) as folder:
+        copy = Path(folder) / "backup.sqlite"
+        store.backup_to(str(path), str(copy))
+        store.without_organiser_phones(str(copy))
+        os.replace(copy, target)
+    print(f"Backed up {path} into {target}: {_matches(target)}", flush=True)
+    return 0
+
+
+def restore(path: Path, backup_file: Path) -> int:
+    """The store replaced with ``backup_file`` (checked whole first, as the web restore checks
+    it: a copy is checked, the file given is never changed), the present store kept beside it;
+    of any size. Refused while a companion serves the store (InUse)."""
+    if not backup_file.is_file():
+        raise OSError(f"there is no file {backup_file}")
+    with held(path), tempfile.TemporaryDirectory(dir=path.parent) as folder:
+        received = Path(folder) / "restore.sqlite"
+        shutil.copyfile(backup_file, received)
+        had = path.is_file()
+        keep = store.restore_from(str(path), str(received), Ledger)
+        if not had:
+            keep.unlink()           # a copy of the empty store the restore started from
+    kept = f"the store as it was is kept as {keep}" if had else "there was no store before"
+    print(f"Restored {backup_file} into {path}: {_matches(path)}; {kept}", flush=True)
+    return 0

@@ -1,0 +1,266 @@
+"""The store's file as the organiser handles it on the machine: a stop by SIGTERM leaves it one
+whole file, a store this version must not open is refused at start and left as it was, and
+``scopa-companion backup`` and ``restore`` (which a serving companion's lock keeps away)."""
+
+import hashlib
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from io import BytesIO
+
+import pytest
+
+import companion
+from companion import store
+from companion.matches import Ledger
+from helpers import HAND, api, new_match
+
+
+def launch(db, tmp_path):
+    """``scopa-companion`` on 127.0.0.1, port 0 (the one it takes is read from what it prints),
+    on the store ``db``: the process and its address."""
+    env = dict(os.environ, SCOPA_DATA=str(tmp_path / "data"))
+    process = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1",
+                                "--port", "0", "--db", str(db)], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for line in process.stdout:
+        found = re.search(r"On this machine: (http://127\.0\.0\.1:\d+)/", line)
+        if found:
+            return process, found.group(1)
+    process.wait(timeout=10)
+    raise RuntimeError("the companion stopped before it served")
+
+
+def command(*args, tmp_path):
+    """``scopa-companion ARGS`` run to its end."""
+    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], text=True,
+                          capture_output=True, timeout=120,
+                          env=dict(os.environ, SCOPA_DATA=str(tmp_path / "data")))
+
+
+def hands_in(path) -> int:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT COUNT(*) FROM hands WHERE deleted IS NULL").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def made_store(path, matches=1, hands=3):
+    """A store with ``matches`` matches of ``hands`` hands, made through the API and copied
+    whole into ``path``, one file and nothing beside it."""
+    made = path.parent / "made" / path.name
+    app = companion.create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                                "DATABASE": str(made)})
+    client = app.test_client()
+    for _ in range(matches):
+        match_id = new_match(client, options={"target": 1000})
+        for _ in range(hands):
+            assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
+    store.backup_to(str(made), str(path))
+    return path
+
+
+def sha(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# -- A clean stop -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_clean_stop_leaves_the_store_one_whole_file(tmp_path, stop):
+    """Found in review: after SIGTERM (docker compose stop, systemd) the WAL was left beside the
+    store, and a copy of scopa.sqlite alone held none of the matches. Ctrl-C (SIGINT) alike."""
+    db = tmp_path / "data" / "scopa.sqlite"
+    process, base = launch(db, tmp_path)
+    match_id = api(base, "/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})["id"]
+    for _ in range(6):
+        api(base, f"/matches/{match_id}/hands", HAND)
+    process.send_signal(stop)
+    said, _ = process.communicate(timeout=30)
+    assert process.returncode == 0, said
+    for leftover in ("-wal", "-shm"):
+        beside = db.parent / f"scopa.sqlite{leftover}"
+        assert not beside.exists() or beside.stat().st_size == 0
+    copied = tmp_path / "elsewhere" / "scopa.sqlite"
+    copied.parent.mkdir()
+    shutil.copyfile(db, copied)                     # the main file only
+    assert hands_in(copied) == 6
+
+
+# -- Refused at start, and left as it was -------------------------------------------------------
+
+def damage(path):
+    """A byte flipped in the header of a page of the hands' table: SQLite's quick check fails."""
+    conn = sqlite3.connect(path)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'hands'").fetchone()[0]
+    conn.close()
+    with open(path, "r+b") as file:
+        file.seek((root - 1) * page_size)
+        kind = file.read(1)[0]
+        file.seek((root - 1) * page_size)
+        file.write(bytes([kind ^ 0xFF]))
+
+
+def newer(path):
+    """The migration of a later version than this one recorded in the store."""
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("INSERT INTO migrations (version, applied) VALUES (?, '2030-01-01')",
+                     [len(store.MIGRATIONS) + 1])
+    conn.close()
+
+
+def newer_in_the_wal(path):
+    """The same, left in the WAL by a companion that stopped without a word (a power cut): a
+    check that read the store's file alone would miss it."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    with conn:
+        conn.execute("INSERT INTO migrations (version, applied) VALUES (?, '2030-01-01')",
+                     [len(store.MIGRATIONS) + 1])
+    for kept in ("", "-wal"):                   # the files as the power cut left them
+        shutil.copyfile(f"{path}{kept}", f"{path}{kept}.cut")
+    conn.close()                                # (which checkpoints: put back what was cut)
+    for kept in ("", "-wal"):
+        os.replace(f"{path}{kept}.cut", f"{path}{kept}")
+    assert os.path.getsize(f"{path}-wal") > 0
+
+
+@pytest.mark.parametrize("harm, words", [(damage, "is damaged (SQLite's quick check fails)"),
+                                         (newer, "was written by a newer version of the companion"),
+                                         (newer_in_the_wal, "was written by a newer version")])
+def test_a_store_this_version_must_not_open_is_refused_and_left_alone(tmp_path, harm, words):
+    """Found in review: a damaged store started without a word and failed page by page (503);
+    a newer one even took writes. Now: one line, exit 1, the file as it was (its hash), and no
+    -wal or -shm file made beside it."""
+    db = made_store(tmp_path / "the store" / "scopa.sqlite")      # a space: the URI quotes it
+    harm(db)
+    before = sha(db)
+    started = command("--host", "127.0.0.1", "--port", "0", "--db", db, tmp_path=tmp_path)
+    assert started.returncode == 1
+    assert started.stdout == ""                         # no banner, no QR code
+    lines = started.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("scopa-companion: cannot open the store: ")
+    assert words in lines[0] and "Nothing was written to it" in lines[0]
+    assert sha(db) == before
+    if harm is not newer_in_the_wal:
+        assert not any(db.parent.glob("scopa.sqlite-*"))      # no -wal, no -shm made
+
+
+# -- Backup and restore on the machine ----------------------------------------------------------
+
+def test_a_backup_while_phones_save_holds_every_hand_saved_before_it(tmp_path):
+    """``scopa-companion backup FILE`` while a phone saves hand after hand: a consistent copy
+    (it restores) with every hand saved before the copy began, and without the organiser's
+    phones' keys."""
+    db = tmp_path / "data" / "scopa.sqlite"
+    process, base = launch(db, tmp_path)
+    try:
+        match_id = api(base, "/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})["id"]
+        conn = sqlite3.connect(db)
+        with conn:
+            conn.execute("INSERT INTO organiser_phones (key_hash, created) VALUES ('secret', 'now')")
+        conn.close()
+        saved, stop, enough = [], threading.Event(), threading.Event()
+
+        def phone():
+            while not stop.is_set() and len(saved) < 190:      # 5 points a hand: 200 end it
+                api(base, f"/matches/{match_id}/hands", HAND)
+                saved.append(1)
+                if len(saved) >= 10:
+                    enough.set()
+
+        saving = threading.Thread(target=phone)
+        saving.start()
+        try:
+            assert enough.wait(timeout=60)
+            before = len(saved)                                 # saved before the copy began
+            backup = command("backup", tmp_path / "night.sqlite", "--db", db, tmp_path=tmp_path)
+        finally:
+            stop.set()
+            saving.join(timeout=60)
+        assert backup.returncode == 0, backup.stderr
+        assert re.fullmatch(r"Backed up .* into .*night\.sqlite: 1 match\n", backup.stdout)
+        assert hands_in(tmp_path / "night.sqlite") >= before
+        conn = sqlite3.connect(tmp_path / "night.sqlite")
+        assert conn.execute("SELECT COUNT(*) FROM organiser_phones").fetchone()[0] == 0
+        conn.close()
+        in_use = (f"scopa-companion: another scopa-companion is using {db} (serving it, or "
+                  "restoring into it): stop it first (Ctrl-C where it runs)\n")
+        refused = command("restore", tmp_path / "night.sqlite", "--db", db, tmp_path=tmp_path)
+        assert (refused.returncode, refused.stderr) == (1, in_use)     # not under a server
+        second = command("--host", "127.0.0.1", "--port", "0", "--db", db, tmp_path=tmp_path)
+        assert (second.returncode, second.stderr, second.stdout) == (1, in_use, "")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=30)
+    kept = hands_in(tmp_path / "night.sqlite")
+    assert hands_in(db) == len(saved) >= kept             # every answered save is in the store
+    restored = command("restore", tmp_path / "night.sqlite", "--db", db, tmp_path=tmp_path)
+    assert restored.returncode == 0, restored.stderr
+    assert hands_in(db) == kept
+    assert len(list(db.parent.glob("before-restore-*.sqlite"))) == 1
+
+
+def test_a_store_larger_than_the_web_restore_takes_is_restored_on_the_machine(tmp_path):
+    """The web restore takes up to companion.RESTORE_LIMIT (8 MiB, waitress's limit for every
+    request); ``scopa-companion restore FILE`` takes a store of any size, checked as the web
+    restore checks one. Here a real store a few MiB over the limit: its matches copied."""
+    backup = made_store(tmp_path / "big.sqlite", matches=1, hands=8)
+    conn = sqlite3.connect(backup, isolation_level=None)
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(matches)") if row[1] != "id"]
+    hand_columns = [row[1] for row in conn.execute("PRAGMA table_info(hands)") if row[1] not in ("id", "match_id")]
+    while backup.stat().st_size <= companion.RESTORE_LIMIT + 2 * 1024 * 1024:
+        count = conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]
+        conn.execute("BEGIN")
+        conn.execute(f"INSERT INTO matches ({', '.join(columns)}) SELECT {', '.join(columns)} FROM matches ORDER BY id")
+        conn.execute(f"INSERT INTO hands (match_id, {', '.join(hand_columns)}) "
+                     f"SELECT match_id + {count}, {', '.join(hand_columns)} FROM hands ORDER BY id")
+        conn.execute("COMMIT")
+    matches = conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    conn.close()
+    db = made_store(tmp_path / "data" / "scopa.sqlite")
+    restored = command("restore", backup, "--db", db, tmp_path=tmp_path)
+    assert restored.returncode == 0, restored.stderr
+    assert restored.stdout.startswith(f"Restored {backup} into {db}: {matches} matches;")
+    assert hands_in(db) == 8 * matches
+    assert backup.stat().st_size > companion.RESTORE_LIMIT                  # the web refuses it
+    refused = companion.create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                                    "DATABASE": str(db)}).test_client().post(
+        "/backup/restore", data={"backup": (BytesIO(backup.read_bytes()), "big.sqlite"), "confirm": "y"},
+        content_type="multipart/form-data")
+    assert refused.status_code == 413
+
+
+def test_a_restore_on_the_machine_refuses_what_the_web_refuses(tmp_path):
+    db = made_store(tmp_path / "data" / "scopa.sqlite")
+    before = sha(db)
+    junk = tmp_path / "notes.sqlite"
+    junk.write_bytes(b"shopping list\n" * 300)
+    refused = command("restore", junk, "--db", db, tmp_path=tmp_path)
+    assert (refused.returncode, refused.stderr) == (
+        1, "scopa-companion: nothing restored: that file is not a Scopa companion backup\n")
+    assert sha(db) == before and junk.read_bytes() == b"shopping list\n" * 300
+    store.check_backup(str(made_store(tmp_path / "other.sqlite")), Ledger)     # a store passes
+
+
+def test_a_store_refused_at_start_is_replaced_by_a_restore_on_the_machine(tmp_path):
+    """What the refusal's line advises works: a restore on the machine onto a damaged store
+    (kept beside it, as it was), after which the companion opens it."""
+    good = made_store(tmp_path / "good.sqlite", hands=2)
+    db = made_store(tmp_path / "data" / "scopa.sqlite")
+    damage(db)
+    damaged = sha(db)
+    restored = command("restore", good, "--db", db, tmp_path=tmp_path)
+    assert restored.returncode == 0, restored.stderr
+    assert store.examine(str(db)) == len(store.MIGRATIONS) and hands_in(db) == 2
+    kept = list(db.parent.glob("before-restore-*.sqlite"))
+    assert len(kept) == 1 and sha(kept[0]) == damaged
