@@ -205,7 +205,7 @@ def test_a_token_is_written_one_way(app, made):
             assert "csrf_token()" not in template.read_text(), template.name
     client = organiser(app)
     page = client.get(f"/matches/{made['playing']}").get_data(as_text=True)
-    archive = re.search(r'<form method="post" action="/matches/\d+/archive">.*?</form>', page, re.S)[0]
+    archive = re.search(r'<form method="post" action="/matches/\d+/archive"[^>]*>.*?</form>', page, re.S)[0]
     assert re.search(r'<input type="hidden" name="csrf_token" value="[^"]+">', archive)
     assert client.post(f"/matches/{made['playing']}/archive",
                        data={"archived": "1", "csrf_token": TOKEN.search(archive)[1]}).status_code == 303

@@ -90,7 +90,7 @@ def crafted(tmp_path, sql: str) -> bytes:
 
 @pytest.mark.parametrize("sql, message", [
     ("CREATE TABLE matches (x); CREATE TABLE hands (y); CREATE TABLE migrations (version INTEGER);"
-     "INSERT INTO migrations VALUES (5);", "table is not the companion"),
+     "INSERT INTO migrations VALUES (5);", "what the companion makes is missing"),
     ("CREATE TABLE migrations (version INTEGER); INSERT INTO migrations VALUES (99);",
      "made by a newer version"),
     ("CREATE TABLE notes (x);", "not a Scopa companion backup"),

@@ -18,7 +18,7 @@ import pytest
 import companion
 from companion import store
 from companion.matches import Ledger
-from helpers import HAND, api, new_match
+from helpers import HAND, api, new_match, organiser
 
 
 def launch(db, tmp_path):
@@ -233,8 +233,8 @@ def test_a_store_larger_than_the_web_restore_takes_is_restored_on_the_machine(tm
     assert restored.stdout.startswith(f"Restored {backup} into {db}: {matches} matches;")
     assert hands_in(db) == 8 * matches
     assert backup.stat().st_size > companion.RESTORE_LIMIT                  # the web refuses it
-    refused = companion.create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                                    "DATABASE": str(db)}).test_client().post(
+    refused = organiser(companion.create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                                              "DATABASE": str(db)})).post(
         "/backup/restore", data={"backup": (BytesIO(backup.read_bytes()), "big.sqlite"), "confirm": "y"},
         content_type="multipart/form-data")
     assert refused.status_code == 413

@@ -8,7 +8,7 @@ from io import BytesIO
 
 import pytest
 
-from helpers import HAND, new_match, organiser
+from helpers import HAND, new_match
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
 def backup_of(client, tmp_path):
     """The store's backup as the organiser downloads it, as a file to change."""
-    match_id = new_match(client, pin="1234")
+    match_id = new_match(client, pin="123456")
     client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
     path = tmp_path / "backup.sqlite"
     path.write_bytes(client.get("/backup/download").data)
@@ -73,7 +73,7 @@ def test_a_backup_with_a_schema_of_its_own_is_refused(app, client, tmp_path, sta
     assert f"Nothing restored: that file is not a Scopa companion backup: {words}." in page
     assert state(app) == before
     assert not list(tmp_path.glob("before-restore-*"))
-    match_id = new_match(client, pin="4321")                    # the trigger never came in
+    match_id = new_match(client, pin="654321")                    # the trigger never came in
     assert client.get(f"/api/v1/matches/{match_id}").get_json()["pin"] is True
 
 
