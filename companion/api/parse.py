@@ -146,9 +146,9 @@ def query_number(name: str, default: int | None) -> int | None:
     value = request.args.get(name)
     if value is None:
         return default
-    if not value.isascii() or not value.isdigit() or int(value) < 1:
+    if not value.isascii() or not value.isdigit() or store.number_from(value) < 1:
         raise BadRequest(said("{field} must be a whole number from 1", field=name))
-    return min(int(value), store.MAX_ID)     # beyond the biggest id: no id is left out
+    return min(store.number_from(value), store.MAX_ID)     # beyond the biggest id: no id is left out
 
 
 def created(body: dict[str, Any], location: str):

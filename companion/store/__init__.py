@@ -39,6 +39,7 @@ from .db import (
     connect,
     get_db,
     now,
+    number_from,
     parsed_match,
     reading,
     writing,
