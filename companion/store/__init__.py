@@ -120,7 +120,15 @@ from .tournaments import (
     tournament_state,
     tournament_version,
 )
-from .trash import CannotRestore, delete_match, deleted_matches, purge_deleted, restore_match
+from .trash import (
+    CannotRestore,
+    delete_match,
+    delete_matches,
+    deleted_matches,
+    purge_deleted,
+    restore_match,
+    restore_matches,
+)
 from .undo import restore_hands
 
 
