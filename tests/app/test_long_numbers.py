@@ -134,3 +134,15 @@ def test_a_version_in_other_digits_is_refused_not_a_500(client):
     assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
     response = client.delete(f"/api/v1/matches/{match_id}/hands/1", headers={"If-Match": '"²"'})
     assert response.status_code == 400 and "version" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "a number in the JSON has more than 4300 digits"),
+    ("it", "un numero nel JSON ha più di 4300 cifre"),
+    ("fr", "un nombre du JSON a plus de 4300 chiffres"),
+])
+def test_a_long_number_in_a_json_body_is_named(client, language, words):
+    """Python's JSON reader refuses the body: the API says why, not "send a JSON object"."""
+    response = client.post("/api/v1/captures", data='{"table": [], "played": "7d", "page": %s}' % LONG,
+                           content_type="application/json", headers={"Accept-Language": language})
+    assert response.status_code == 400 and response.get_json()["error"] == words
