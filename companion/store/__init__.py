@@ -30,7 +30,7 @@ import sqlite3
 from flask import Flask
 
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
-from .built import ChangedLines, built_match, changed_since, forget_built
+from .built import ChangedLines, built_match, changed_since, each_match, forget_built
 from .db import (
     MAX_ID,
     MakeLedger,
