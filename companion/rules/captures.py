@@ -62,42 +62,47 @@ class _Listed:
 class _Sums:
     """The sets of table cards whose values add up to ``total``, of ``smallest`` to ``largest``
     cards. They are counted, never listed: a table of 39 cards holds thousands of sets making 15
-    (RULES §7, quindici), so the sets of each size are counted by a subset-sum count, and the
-    n-th set of a size (in the order a search by value would find them) is read from those
-    counts. Only the sets a page shows are ever built."""
+    (RULES §7, quindici), so the sets of each size are counted by a subset-sum count (``ways``:
+    at most 40 x 15 x 15 counts, each worked out once), and the n-th set of a size (in the
+    order a search by value would find them) is read from those counts. Only the sets a page
+    shows are ever built."""
 
     def __init__(self, table: Sequence[Card], total: int, smallest: int, largest: int,
                  plus: Card | None = None):
         self.table, self.total, self.smallest, self.plus = table, total, smallest, plus
         self.order = sorted(range(len(table)), key=lambda i: table[i].value)
-        values = self.values = [table[i].value for i in self.order]
+        self.values = [table[i].value for i in self.order]
         # every card is worth at least 1: a set has at most ``total`` cards
         self.largest = min(largest, len(table), total) if total > 0 else -1
-        width, top = max(total, 0) + 1, self.largest + 1
-        # ways[i][k][r]: the sets of k cards among order[i:] whose values add up to r
-        below = [[0] * width for _ in range(top)]
-        if top:
-            below[0][0] = 1
-        self.ways = [below]
-        for value in reversed(values):
-            here = [row[:] for row in below]
-            for k in range(1, top):
-                for r in range(value, width):
-                    here[k][r] += below[k - 1][r - value]
-            self.ways.append(here)
-            below = here
-        self.ways.reverse()
+        self.known: dict[tuple[int, int, int], int] = {}
+
+    def ways(self, start: int, size: int, remaining: int) -> int:
+        """The sets of ``size`` cards among ``order[start:]`` whose values add up to
+        ``remaining``, each count worked out once."""
+        if size == 0:
+            return 1 if remaining == 0 else 0
+        values = self.values
+        # sorted by value: ``size`` cards from here are worth at least ``size`` times this one
+        if len(values) - start < size or values[start] * size > remaining:
+            return 0
+        key = (start, size, remaining)
+        found = self.known.get(key)
+        if found is None:
+            found = (self.ways(start + 1, size, remaining)
+                     + self.ways(start + 1, size - 1, remaining - values[start]))
+            self.known[key] = found
+        return found
 
     def count(self, size: int) -> int:
         if self.total <= 0 or not self.smallest <= size <= self.largest:
             return 0
-        return self.ways[0][size][self.total]
+        return self.ways(0, size, self.total)
 
     def nth(self, size: int, index: int) -> Option:
         chosen, remaining, position = [], self.total, 0
         while size:
             value = self.values[position]
-            with_it = self.ways[position + 1][size - 1][remaining - value] if value <= remaining else 0
+            with_it = self.ways(position + 1, size - 1, remaining - value) if value <= remaining else 0
             if index < with_it:
                 chosen.append(self.order[position])
                 remaining, size = remaining - value, size - 1
