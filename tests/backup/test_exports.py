@@ -165,3 +165,16 @@ def test_the_file_of_every_match_after_a_restore_is_the_restored_stores(client, 
                          content_type="multipart/form-data")
     assert answer.status_code == 303
     assert read(client.get("/export.csv"))[1][5] == "Carla"
+
+
+def test_a_phones_territory_writes_no_file_of_its_own(client, monkeypatch):
+    """The lines are kept by language: a guest naming another territory in each request
+    (en-AU, en-IN, en-NZ...) gets the lines written already, not each match worded again."""
+    from companion.web import exports
+    client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
+    written = []
+    line = exports.match_line
+    monkeypatch.setattr(exports, "match_line", lambda match: written.append(match.id) or line(match))
+    for territory in ("AU", "IN", "NZ", "GB"):
+        assert read(client.get("/export.csv", headers={"Accept-Language": f"en-{territory}"}))[1][5] == "Anna"
+    assert len(written) == 1
