@@ -213,11 +213,11 @@ def _made_from(data: dict[str, Any] | None = None) -> int:
     # A compressed answer's ETag carries the encoding: "2:gzip" names version 2 too.
     # The tag is taken weak or strong (a compressed answer's is weak); an empty tag is no tag.
     tags = [tag.split(":")[0] for tag in request.if_match.as_set(include_weak=True) if tag]
-    if len(tags) == 1 and tags[0].isdigit():
-        return int(tags[0])
+    if len(tags) == 1 and tags[0].isascii() and tags[0].isdigit():
+        return store.number_from(tags[0])
     value = (data or {}).get("version", request.args.get("version"))
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = store.number_from(value)
     if value is None:
         raise BadRequest(said('say which version of the hand this was made from: "version" or an '
                                 'If-Match header with the hand\'s ETag'))

@@ -116,10 +116,15 @@ SCHEMAS = {
         "outright": {"type": "object", "nullable": True},
         "rules": {"type": "object"}}},
     "CapturesRequest": {"type": "object", "required": ["table", "played"], "properties": {
-        **RULES_IN, "table": CARDS, "played": {"type": "string"}, "last_play": {"type": "boolean"}}},
-    "Captures": {"type": "object", "required": ["captures", "may_place"], "properties": {
+        **RULES_IN, "table": CARDS, "played": {"type": "string"}, "last_play": {"type": "boolean"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+        "page": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 1}}},
+    # One page of the captures (``limit`` of them, from page ``page``): ``count`` counts them all,
+    # ``after`` those after this page.
+    "Captures": {"type": "object", "required": ["captures", "count", "after", "may_place"], "properties": {
         "captures": {"type": "array", "items": {"type": "object", "required": ["cards", "sweep"], "properties": {
             "cards": CARDS, "sweep": {"type": "boolean"}, "reason": {"type": "string"}}}},
+        "count": {"type": "integer", "minimum": 0}, "after": {"type": "integer", "minimum": 0},
         "may_place": {"type": "boolean"}, "reasons": {"type": "array", "items": {"type": "string"}}}},
     # The four cards of the first table (RULES §10); Scopone, which deals none, answers 400.
     "DealRequest": {"type": "object", "required": ["table"], "properties": {

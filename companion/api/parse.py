@@ -4,6 +4,7 @@ when it is not of the API's form; and the exceptions the API answers with a stat
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import jsonify, request
@@ -32,6 +33,7 @@ class NotFoundError(Exception):
 DEPTH = 8     # the deepest a real request nests: a hand's piles in a list in an object
 
 
+_LONG_NUMBER = re.compile(rb"[0-9]{4301}")
 _TOO_DEEP = said("the JSON is nested too deeply (at most {most} levels)", most=DEPTH)
 
 
@@ -43,6 +45,9 @@ def body() -> dict[str, Any]:
         raise BadRequest(_TOO_DEEP) from None
     if _depth(data) > DEPTH:
         raise BadRequest(_TOO_DEEP)
+    if data is None and request.is_json and _LONG_NUMBER.search(request.get_data()):
+        # Python reads no integer of more than 4,300 digits: the JSON reader refused the body.
+        raise BadRequest(said("a number in the JSON has more than {most} digits", most=4300))
     if data is None:
         raise BadRequest(said("send a JSON object, with Content-Type: application/json"))
     if not isinstance(data, dict):
@@ -146,9 +151,9 @@ def query_number(name: str, default: int | None) -> int | None:
     value = request.args.get(name)
     if value is None:
         return default
-    if not value.isascii() or not value.isdigit() or int(value) < 1:
+    if not value.isascii() or not value.isdigit() or store.number_from(value) < 1:
         raise BadRequest(said("{field} must be a whole number from 1", field=name))
-    return min(int(value), store.MAX_ID)     # beyond the biggest id: no id is left out
+    return min(store.number_from(value), store.MAX_ID)     # beyond the biggest id: no id is left out
 
 
 def created(body: dict[str, Any], location: str):

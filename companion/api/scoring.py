@@ -16,6 +16,7 @@ from ..rules import (
     score_piles,
     score_tallies,
 )
+from ..rules.captures import LONGEST_PAGE, PAGE
 from ..rules.describe import description
 from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
 from ..rules.said import said
@@ -52,13 +53,25 @@ def captures():
     last_play = data.get("last_play", False)
     if not isinstance(last_play, bool):
         raise BadRequest(said("{name} must be true or false", name="last_play"))
-    ruling = legal_captures(table, played, rules, last_play)
+    limit = _capture_number(data, "limit", PAGE, LONGEST_PAGE)
+    page = _capture_number(data, "page", 1, 1_000_000)
+    ruling = legal_captures(table, played, rules, last_play, first=(page - 1) * limit, limit=limit)
     return jsonify({
         "captures": [{"cards": [str(c) for c in capture.cards], "sweep": capture.sweep,
                       "reason": for_api(capture.reason)} for capture in ruling.captures],
+        "count": ruling.count,
+        "after": ruling.after,
         "may_place": ruling.may_place,
         "reasons": [for_api(reason) for reason in ruling.reasons],
     })
+
+
+def _capture_number(data: dict, name: str, default: int, most: int) -> int:
+    """``limit`` (the captures listed at once) or ``page`` (from 1) of a captures question."""
+    value = data.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+        raise BadRequest(said("{name} must be a whole number from 1 to {most}", name=name, most=most))
+    return value
 
 
 @bp.post("/deal")

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from .. import store
 from ..i18n import explain, value_words
 from ..matches import Match
 from ..rules import RulesError, rules_for
@@ -46,7 +47,7 @@ def asked_items(args: Mapping[str, str]) -> dict[str, Any]:
         text = args[name].strip()
         if name in NUMBERS:
             items[name] = (None if text == "" and name in ("hands", "double_under")
-                           else int(text) if text.isdecimal() else text)
+                           else store.number_from(text) if text.isdecimal() else text)
         elif isinstance(getattr(Rules, name), bool):
             low = text.lower()
             items[name] = True if low in YES else False if low in NO else text

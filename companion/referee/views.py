@@ -37,6 +37,7 @@ from ..rules import (
     parse_cards,
     rules_for,
 )
+from ..rules.captures import PAGE as CAPTURES_PAGE, Ruling
 from ..rules.cards import SUITS
 from ..rules.deal import deal_plan
 from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_cards
@@ -139,14 +140,27 @@ def captures():
     })
     form = form_class(request.args)
     ruling = error = None
+    # A page of the captures at a time: a table of 39 cards under quindici holds thousands.
+    page = min(max(request.args.get("page", 1, type=int), 1), 1_000_000)
     if form.played.data:
         try:
             table = parse_cards(form.table.data or [], said("the table"))
-            ruling = legal_captures(table, parse_card(form.played.data), ctx.rules, form.last_play.data)
+            ruling = legal_captures(table, parse_card(form.played.data), ctx.rules, form.last_play.data,
+                                    first=(page - 1) * CAPTURES_PAGE, limit=CAPTURES_PAGE)
         except ScopaError as problem:
             error = explain(problem)
     return answer("referee/captures.html", "referee/_ruling.html", ctx=ctx, form=form,
-                  ruling=ruling, error=error)
+                  ruling=ruling, error=error, page=page, pages=captures_pages(ruling, page))
+
+
+def captures_pages(ruling: Ruling | None, page: int) -> dict[str, str | None]:
+    """The addresses of the pages of captures before and after this one (None where none)."""
+    asked = {key: request.args.getlist(key) for key in request.args if key != "page"}
+
+    def at(number: int) -> str:
+        return url_for("referee.captures", **asked, page=number) + "#ruling"
+    return {"previous": at(page - 1) if ruling and page > 1 and ruling.count else None,
+            "next": at(page + 1) if ruling and ruling.after else None}
 
 
 # -- Primiera ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ False
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from .cards import Card, CardError, HandError, deck_set
 from .deal import deal_plan
@@ -20,6 +20,10 @@ from .said import Said, said, said_n
 ACE_RULES = ("asso-pigliatutto", "scopa-d-assi", "quindici-3")
 
 
+PAGE = 20          # the captures a ruling lists at once; the rest are counted
+LONGEST_PAGE = 100  # the most a caller may ask to be listed at once
+
+
 class Capture(NamedTuple):
     cards: tuple[Card, ...]   # the table cards taken, in table order
     sweep: bool
@@ -27,33 +31,89 @@ class Capture(NamedTuple):
 
 
 class Ruling(NamedTuple):
-    captures: tuple[Capture, ...]
+    captures: tuple[Capture, ...]   # one page of the legal captures, the ``first`` on
     may_place: bool
     reasons: tuple[Said, ...]
+    count: int                      # every legal capture, listed or not
+    first: int                      # the place of ``captures[0]`` among them, from 0
+
+    @property
+    def after(self) -> int:
+        """The legal captures after this page."""
+        return max(self.count - self.first - len(self.captures), 0)
 
 
-def _sets(table: Sequence[Card], total: int, smallest: int, largest: int) -> Iterator[tuple[Card, ...]]:
-    """Every set of table cards (kept in table order) whose values add up to ``total``."""
-    order = sorted(range(len(table)), key=lambda i: table[i].value)
-    chosen: list[int] = []
+Option = tuple[tuple[Card, ...], "Said | str"]
 
-    def walk(start: int, remaining: int) -> Iterator[tuple[Card, ...]]:
-        if remaining == 0:
-            if len(chosen) >= smallest:
-                yield tuple(table[i] for i in sorted(chosen))
-            return
-        if len(chosen) == largest:
-            return
-        for position in range(start, len(order)):
-            card = table[order[position]]
-            if card.value > remaining:
-                break  # sorted by value: every later card is too big as well
-            chosen.append(order[position])
-            yield from walk(position + 1, remaining - card.value)
-            chosen.pop()
 
-    if total > 0:
-        yield from walk(0, total)
+class _Listed:
+    """Options known one by one (an Ace's, a card of equal value)."""
+
+    def __init__(self, options: list[Option]):
+        self.options = options
+
+    def count(self, size: int) -> int:
+        return sum(1 for cards, _ in self.options if len(cards) == size)
+
+    def nth(self, size: int, index: int) -> Option:
+        return [option for option in self.options if len(option[0]) == size][index]
+
+
+class _Sums:
+    """The sets of table cards whose values add up to ``total``, of ``smallest`` to ``largest``
+    cards. They are counted, never listed: a table of 39 cards holds thousands of sets making 15
+    (RULES §7, quindici), so the sets of each size are counted by a subset-sum count (``ways``:
+    at most 40 x 15 x 15 counts, each worked out once), and the n-th set of a size (in the
+    order a search by value would find them) is read from those counts. Only the sets a page
+    shows are ever built."""
+
+    def __init__(self, table: Sequence[Card], total: int, smallest: int, largest: int,
+                 plus: Card | None = None):
+        self.table, self.total, self.smallest, self.plus = table, total, smallest, plus
+        self.order = sorted(range(len(table)), key=lambda i: table[i].value)
+        self.values = [table[i].value for i in self.order]
+        # every card is worth at least 1: a set has at most ``total`` cards
+        self.largest = min(largest, len(table), total) if total > 0 else -1
+        self.known: dict[tuple[int, int, int], int] = {}
+
+    def ways(self, start: int, size: int, remaining: int) -> int:
+        """The sets of ``size`` cards among ``order[start:]`` whose values add up to
+        ``remaining``, each count worked out once."""
+        if size == 0:
+            return 1 if remaining == 0 else 0
+        values = self.values
+        # sorted by value: ``size`` cards from here are worth at least ``size`` times this one
+        if len(values) - start < size or values[start] * size > remaining:
+            return 0
+        key = (start, size, remaining)
+        found = self.known.get(key)
+        if found is None:
+            found = (self.ways(start + 1, size, remaining)
+                     + self.ways(start + 1, size - 1, remaining - values[start]))
+            self.known[key] = found
+        return found
+
+    def count(self, size: int) -> int:
+        if self.total <= 0 or not self.smallest <= size <= self.largest:
+            return 0
+        return self.ways(0, size, self.total)
+
+    def nth(self, size: int, index: int) -> Option:
+        chosen, remaining, position = [], self.total, 0
+        while size:
+            value = self.values[position]
+            with_it = self.ways(position + 1, size - 1, remaining - value) if value <= remaining else 0
+            if index < with_it:
+                chosen.append(self.order[position])
+                remaining, size = remaining - value, size - 1
+            else:
+                index -= with_it
+            position += 1
+        cards = tuple(self.table[i] for i in sorted(chosen))
+        return cards, _sum_words(cards, self.plus)
+
+    def any(self, smallest: int = 0) -> bool:
+        return any(self.count(size) for size in range(max(smallest, self.smallest), self.largest + 1))
 
 
 def _sum_words(cards: Sequence[Card], plus: Card | None = None) -> str:
@@ -73,9 +133,12 @@ def check_table(table: Sequence[Card], played: Card, deck_size: int = 40) -> Non
 
 
 def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
-                   last_play: bool = False, ace_takes_itself: bool = False) -> Ruling:
-    """Every legal capture of ``played`` on ``table`` under a capture rule, whether each is a
-    sweep, whether the card may be placed instead, and the reasons in words."""
+                   last_play: bool = False, ace_takes_itself: bool = False, *,
+                   first: int = 0, limit: int = PAGE) -> Ruling:
+    """The legal captures of ``played`` on ``table`` under a capture rule (fewest cards first),
+    whether each is a sweep, whether the card may be placed instead, and the reasons in words.
+    Only ``limit`` captures (at most ``LONGEST_PAGE``) are listed, from the ``first``; the
+    ruling counts them all."""
     if isinstance(rule, Rules):
         ace_takes_itself = rule.ace_takes_itself
         check_table(table, played, rule.deck)
@@ -83,33 +146,34 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
     value = played.value
     reasons: list[Said] = []
 
+    families: list[_Listed | _Sums]
     if value == 1 and rule in ACE_RULES:
-        options = _ace(table, rule, ace_takes_itself, reasons)
+        families = [_Listed(_ace(table, rule, ace_takes_itself, reasons))]
     elif rule == "quindici-1":
-        options = [(s, _sum_words(s, played)) for s in _sets(table, 15 - value, 1, 40)]
+        families = [_Sums(table, 15 - value, 1, 40, played)]
         reasons.append(said("only cards that make 15 with the played card may be taken"))
     elif rule in ("quindici-2", "quindici-3"):
-        options = [((c,), said("equal value")) for c in table if c.value == value]
-        options += [(s, _sum_words(s)) for s in _sets(table, value, 2, 40)]
-        options += [(s, _sum_words(s, played)) for s in _sets(table, 15 - value, 1, 40)]
-        if options:
+        families = [_Listed([((c,), said("equal value")) for c in table if c.value == value]),
+                    _Sums(table, value, 2, 40), _Sums(table, 15 - value, 1, 40, played)]
+        if any(family.count(size) for family in families for size in range(len(table) + 1)):
             reasons.append(said("a card of equal value, a set adding up to it, or a set making 15 "
                            "with it: free choice"))
     else:
-        options = _standard(table, played, rule, reasons)
+        families = _standard(table, played, rule, reasons)
 
+    count, listed = _page(families, len(table), max(first, 0), min(max(limit, 0), LONGEST_PAGE))
     captures = []
-    for cards, why in sorted(options, key=lambda option: len(option[0])):
+    for cards, why in listed:
         clears = bool(table) and len(cards) == len(table)
         sweep = clears and not last_play and not (rule == "scopa-d-assi" and value == 1)
         captures.append(Capture(tuple(cards), sweep, why))
-    if any(bool(table) and len(c.cards) == len(table) for c in captures):
+    if table and any(family.count(len(table)) for family in families):
         if last_play:
             reasons.append(said("the last card of the hand never makes a sweep"))
         elif rule == "scopa-d-assi" and value == 1:
             reasons.append(said("in Scopa d'Assi taking the table with an Ace is not a sweep"))
 
-    if not captures:
+    if not count:
         may_place = True
         if table:
             reasons.append(said("nothing on the table can be taken with a {value}: the card is placed",
@@ -122,33 +186,48 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
     else:
         may_place = False
         reasons.append(said("a card that can capture must capture"))
-    return Ruling(tuple(captures), may_place, tuple(reasons))
+    return Ruling(tuple(captures), may_place, tuple(reasons), count, max(first, 0))
+
+
+def _page(families: list[_Listed | _Sums], most: int, first: int, limit: int) -> tuple[int, list[Option]]:
+    """How many options the families hold, and ``limit`` of them from the ``first``: the fewest
+    cards first, then family by family, each in its own order."""
+    count, page = 0, []
+    for size in range(most + 1):
+        for family in families:
+            here = family.count(size)
+            for index in range(max(first - count, 0), here):
+                if len(page) == limit:
+                    break
+                page.append(family.nth(size, index))
+            count += here
+    return count, page
 
 
 def _standard(table: Sequence[Card], played: Card, rule: str,
-              reasons: list[Said]) -> list[tuple[tuple[Card, ...], Said | str]]:
+              reasons: list[Said]) -> list[_Listed | _Sums]:
     value = played.value
     singles = [((card,), said("equal value")) for card in table if card.value == value]
     if singles:
-        if next(_sets(table, value, 2, 40), None):
+        if _Sums(table, value, 2, 40).any():
             reasons.append(said("a single card of equal value must be taken before a sum"))
-        return singles
+        return [_Listed(singles)]
     if rule == "fewest":
-        sets = list(_sets(table, value, 2, 2))
-        if next(_sets(table, value, 3, 40), None):
+        if _Sums(table, value, 3, 40).any():
             reasons.append(said("only sets of two cards may be taken"))
-    else:
-        sets = list(_sets(table, value, 2, 40))
-        if rule == "fewest-any" and sets:
-            fewest = min(len(s) for s in sets)
-            if any(len(s) > fewest for s in sets):
-                reasons.append(said("only the fewest cards possible may be taken"))
-            sets = [s for s in sets if len(s) == fewest]
-    return [(s, _sum_words(s)) for s in sets]
+        return [_Sums(table, value, 2, 2)]
+    sets = _Sums(table, value, 2, 40)
+    if rule == "fewest-any":
+        sizes = [size for size in range(2, sets.largest + 1) if sets.count(size)]
+        if len(sizes) > 1:
+            reasons.append(said("only the fewest cards possible may be taken"))
+        if sizes:
+            return [_Sums(table, value, sizes[0], sizes[0])]
+    return [sets]
 
 
 def _ace(table: Sequence[Card], rule: str, takes_itself: bool,
-         reasons: list[Said]) -> list[tuple[tuple[Card, ...], Said | str]]:
+         reasons: list[Said]) -> list[Option]:
     if not table:
         if rule == "scopa-d-assi" and takes_itself:
             reasons.append(said("an Ace played on the empty table takes itself"))

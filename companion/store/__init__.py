@@ -33,7 +33,7 @@ from pathlib import Path
 from flask import Flask
 
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
-from .built import ChangedLines, built_match, changed_since, forget_built
+from .built import ChangedLines, built_match, changed_since, each_match, forget_built
 from .checks import Unfit, examine
 from .db import (
     MAX_ID,
@@ -43,6 +43,7 @@ from .db import (
     connect,
     get_db,
     now,
+    number_from,
     parsed_match,
     reading,
     stop_cleanly,
@@ -124,7 +125,15 @@ from .tournaments import (
     tournament_state,
     tournament_version,
 )
-from .trash import CannotRestore, delete_match, deleted_matches, purge_deleted, restore_match
+from .trash import (
+    CannotRestore,
+    delete_match,
+    delete_matches,
+    deleted_matches,
+    purge_deleted,
+    restore_match,
+    restore_matches,
+)
 from .undo import restore_hands
 
 

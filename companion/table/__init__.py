@@ -4,12 +4,13 @@ the live score every phone follows, joining from another phone, the edit PIN.
 - ``views``: the list, a new match, the match page and its live poll, rematch, archive,
   delete, join, PIN, the match's CSV;
 - ``hands``: a hand recorded, shown, edited, deleted or undone, and its preview;
+- ``selected``: the matches the organiser ticked in a list, deleted at once, and the Undo;
 - ``forms`` and ``hand_form``: the new match's form and the hand's;
 - ``charts``: the score hand by hand, as the match page draws it;
 - ``ratings``: the players' ratings beside a match (the chance to win, the changes).
 """
 
-from . import hands  # noqa: F401  (a hand's routes, registered on bp)
+from . import hands, selected  # noqa: F401  (their routes, registered on bp)
 from .charts import running_chart
 from .views import bp
 

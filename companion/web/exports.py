@@ -40,11 +40,13 @@ def cell(value: Any) -> Any:
     return "'" + value if value.startswith(FORMULA) else value
 
 
-def to_csv(rows: Iterable[list[Any]]) -> str:
+def to_csv(rows: Iterable[list[Any]], mark: bool = True) -> str:
     """The rows as CSV, every field quoted (numbers too: a spreadsheet still reads them as
-    numbers)."""
+    numbers), after the byte-order mark that tells a spreadsheet it is UTF-8 (unless ``mark``
+    is False: lines to add to a file begun)."""
     out = io.StringIO()
-    out.write("\ufeff")
+    if mark:
+        out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     for row in rows:
         writer.writerow([cell(value) for value in row])
@@ -69,18 +71,25 @@ def match_rows(match: Match) -> list[list[Any]]:
     return rows
 
 
-def matches_rows(matches: Iterable[Match]) -> list[list[Any]]:
-    """One row per match: its number, date, variant, state, hands, and each side with its
-    total (up to four sides)."""
+def matches_header() -> list[Any]:
+    """The columns of the CSV of every match: number, date, variant, state, hands, and each
+    side with its total (up to four sides)."""
     header = [_("Match"), _("Date"), _("Variant"), _("Result"), _("Hands")]
     for number in range(1, 5):
         header += [_("Side %(number)s", number=number), _("Total %(number)s", number=number)]
-    rows = [header]
-    for match in matches:
-        row = [match.id, match.created[:16].replace("T", " "), variant_title(match.rules.preset),
-               say(match.outcome.text) if match.outcome.reason != "playing" else _("in play"),
-               match.recorded]
-        for name, total in zip(match.names, match.totals):
-            row += [name, total]
-        rows.append(row)
-    return rows
+    return header
+
+
+def match_line(match: Match) -> list[Any]:
+    """A match's row in the CSV of every match."""
+    row = [match.id, match.created[:16].replace("T", " "), variant_title(match.rules.preset),
+           say(match.outcome.text) if match.outcome.reason != "playing" else _("in play"),
+           match.recorded]
+    for name, total in zip(match.names, match.totals):
+        row += [name, total]
+    return row
+
+
+def matches_rows(matches: Iterable[Match]) -> list[list[Any]]:
+    """One row per match (``match_line``) under the header."""
+    return [matches_header(), *(match_line(match) for match in matches)]

@@ -252,6 +252,34 @@ def test_captures_endpoint(client):
     assert last["captures"][0]["sweep"] is False
 
 
+FULL_TABLE = [f"{value}{suit}" for suit in "dcsb" for value in range(1, 11) if f"{value}{suit}" != "5d"]
+
+
+def test_captures_of_a_full_table_come_a_page_at_a_time(client):
+    # RULES §7 quindici-2: "an equal-valued card or set, or a set totalling 15 with the played
+    # card". 39 cards on the table hold 1,702 of them: counted, and listed 20 at a time (it was
+    # every one, 5 MB).
+    asked = {"variant": "quindici", "table": FULL_TABLE, "played": "5d"}
+    first = client.post("/api/v1/captures", json=asked).get_json()
+    assert len(first["captures"]) == 20 and first["count"] == 1702 and first["after"] == 1682
+    assert [c["cards"] for c in first["captures"][:4]] == [["5c"], ["5s"], ["5b"], ["10d"]]
+    last = client.post("/api/v1/captures", json={**asked, "limit": 100, "page": 18}).get_json()
+    assert len(last["captures"]) == 2 and last["after"] == 0 and last["count"] == 1702
+    small = client.post("/api/v1/captures", json={"table": ["3c", "4s"], "played": "7d"}).get_json()
+    assert small["count"] == 1 and small["after"] == 0
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("limit", 101, "limit must be a whole number from 1 to 100"),
+    ("limit", 0, "limit must be a whole number from 1 to 100"),
+    ("page", "2", "page must be a whole number from 1 to 1000000"),
+    ("page", True, "page must be a whole number from 1 to 1000000"),
+])
+def test_a_page_of_captures_out_of_bounds_is_refused_in_words(client, field, value, message):
+    response = client.post("/api/v1/captures", json={"table": ["3c"], "played": "3d", field: value})
+    assert response.status_code == 400 and response.get_json()["error"] == message
+
+
 @pytest.mark.parametrize("body, message", [
     ({"table": ["7d"], "played": "7d"}, "both on the table and played"),
     ({"table": ["7d", "7d"], "played": "1c"}, "7d is entered twice in the table"),

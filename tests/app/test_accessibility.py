@@ -259,6 +259,9 @@ PAGES = [
     Page("referee-captures", "/referee/captures"),
     Page("referee-captures-ruled",
          "/referee/captures?table=1c&table=3c&table=4c&table=5c&table=7c&played=8d"),
+    Page("referee-captures-paged",      # 39 cards under quindici: a page of 1,702, and its links
+         "/referee/captures?variant=quindici&page=2&played=5d&" + "&".join(
+             f"table={v}{s}" for s in "dcsb" for v in range(1, 11) if f"{v}{s}" != "5d")),
     Page("referee-primiera", "/referee/primiera"),
     Page("referee-primiera-decided", "/referee/primiera?best_0_d=7&best_0_c=7&best_1_s=7&best_1_b=6"),
     Page("referee-deal", "/referee/deal"),
@@ -443,6 +446,7 @@ ORGANISER_PAGES = [
     ("organiser-only", "/tournaments/new", 403, False),
     ("player-watching", "/players/{anna}", 200, False),
     ("organiser-logged-in", "/organiser", 200, True),
+    ("home-organiser", "/", 200, True),         # a box beside each match, and its delete
     ("player-organiser", "/players/{anna}", 200, True),
 ]
 

@@ -123,3 +123,58 @@ def test_no_spreadsheet_finds_a_formula_whatever_it_splits_on(client):
                     assert not field.lstrip(' "').startswith(("=", "+", "-", "@")), (separator, field)
     names = [row[5] for row in read(client.get("/export.csv"))[1:]]
     assert names == ["Ugo;'=1+1", "x;'=1+1;", 'x;"\'=A1+1";', "Ada, '+39", "Eva;'@SUM(A1)", "Lia; '-2"]
+
+
+def test_the_file_of_every_match_works_out_only_the_matches_changed_since(client, monkeypatch):
+    """Issue 32: at 5,000 matches the file took most of a second for any guest, each time. Each
+    match's line is now written once per version of the match (and language): asked again, only
+    a match changed since is worked out, and the file still says what is so now."""
+    from companion.web import exports
+    ids = [client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0}).get_json()["id"]
+           for _ in range(5)]
+    written = []
+    line = exports.match_line
+    monkeypatch.setattr(exports, "match_line", lambda match: written.append(match.id) or line(match))
+    assert len(read(client.get("/export.csv"))) == 6 and sorted(written) == ids
+    written.clear()
+    assert len(read(client.get("/export.csv"))) == 6 and written == []
+    client.post(f"/api/v1/matches/{ids[2]}/hands", json={"tallies": [
+        {"cards": 22, "coins": 6, "settebello": True, "primiera": True}, {"cards": 18, "coins": 4}]})
+    rows = read(client.get("/export.csv"))
+    assert written == [ids[2]] and rows[3][4] == "1" and rows[3][5:9] == ["Anna", "4", "Bruno", "0"]
+    written.clear()
+    assert read(client.get("/export.csv", headers={"Accept-Language": "fr"}))[0][0] == "Partie"
+    assert sorted(written) == ids           # another language: its own lines
+
+
+def test_the_file_of_every_match_after_a_restore_is_the_restored_stores(client, app_config, tmp_path):
+    """A restored store's match may have the id and version of a line written before: a restore
+    forgets every line written (store.forget_built)."""
+    import sqlite3
+    from io import BytesIO
+
+    from companion import create_app
+    other = create_app({**app_config, "DATABASE": str(tmp_path / "other.sqlite")}).test_client()
+    other.post("/api/v1/matches", json={"players": ["Carla", "Dario"], "first_dealer": 0})
+    with sqlite3.connect(tmp_path / "other.sqlite") as kept, sqlite3.connect(tmp_path / "saved.sqlite") as copy:
+        kept.backup(copy)          # the other store as a backup holds it
+    saved = (tmp_path / "saved.sqlite").read_bytes()
+    client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
+    assert read(client.get("/export.csv"))[1][5] == "Anna"
+    answer = client.post("/backup/restore", data={"backup": (BytesIO(saved), "saved.sqlite"), "confirm": "y"},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 303
+    assert read(client.get("/export.csv"))[1][5] == "Carla"
+
+
+def test_a_phones_territory_writes_no_file_of_its_own(client, monkeypatch):
+    """The lines are kept by language: a guest naming another territory in each request
+    (en-AU, en-IN, en-NZ...) gets the lines written already, not each match worded again."""
+    from companion.web import exports
+    client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
+    written = []
+    line = exports.match_line
+    monkeypatch.setattr(exports, "match_line", lambda match: written.append(match.id) or line(match))
+    for territory in ("AU", "IN", "NZ", "GB"):
+        assert read(client.get("/export.csv", headers={"Accept-Language": f"en-{territory}"}))[1][5] == "Anna"
+    assert len(written) == 1

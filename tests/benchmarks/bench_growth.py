@@ -94,23 +94,32 @@ def match_growth(client, repeat: int) -> None:
         row(label, sizes, values, "KB" if "KB" in label else "ms")
 
 
+CLUB = [f"Player {number}" for number in range(40)]     # a club's regulars
+
+
+def add_club_matches(client, made: int, target: int) -> int:
+    """Matches added through the API until there are ``target`` (``made`` so far), each
+    finished in a few hands as a club night leaves them, among the 40 players of ``CLUB``: from
+    the 20th on, every one of them has played. bench_guest builds its store the same way."""
+    while made < target:
+        match_id = client.post("/api/v1/matches", json={
+            "players": [CLUB[2 * made], CLUB[2 * made + 1]] if made < 20 else      # two of them
+                       [CLUB[made % 40], CLUB[(made + 1 + made // 40 % 39) % 40]],
+            "options": {"target": 5}}).get_json()["id"]
+        for _ in range(2):
+            client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
+        made += 1
+    return made
+
+
 def home_growth(client, repeat: int) -> None:
     # From 20 matches on, every one of the 40 players has played: a page then lists as many
     # players at 20 matches as at 5,000, and its ratio measures the matches, not the rows.
     sizes = [20, 1000, 5000]
     home, listing, board, record, players_api = [], [], [], [], []
     made = 0
-    club = [f"Player {number}" for number in range(40)]     # a club's regulars
     for target in sizes:
-        while made < target:
-            # A finished match of a few hands, as a club night leaves them.
-            match_id = client.post("/api/v1/matches", json={
-                "players": [club[2 * made], club[2 * made + 1]] if made < 20 else      # two of them
-                           [club[made % 40], club[(made + 1 + made // 40 % 39) % 40]],
-                "options": {"target": 5}}).get_json()["id"]
-            for _ in range(2):
-                client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
-            made += 1
+        made = add_club_matches(client, made, target)
         home.append(timed(lambda: client.get("/"), max(3, repeat // 3)))
         listing.append(timed(lambda: client.get("/api/v1/matches?limit=20"), max(3, repeat // 3)))
         board.append(timed(lambda: client.get("/players"), max(3, repeat // 3)))

@@ -275,3 +275,35 @@ def test_every_tool_is_one_tap_from_the_match_page(client):
     for tool in ("captures", "primiera", "deal", "rules", "claim"):
         assert f'href="/referee/{tool}?match={match_id}"' in page
         assert client.get(f"/referee/{tool}?match={match_id}").status_code == 200
+
+
+# -- Issue 32, finding 6: a full table lists a page of captures and counts the rest --------------
+
+FULL_TABLE = " ".join(f"{value}{suit}" for suit in "dcsb" for value in range(1, 11) if f"{value}{suit}" != "5d")
+
+
+def test_a_table_of_39_cards_lists_a_page_and_counts_the_rest(client):
+    # RULES §7 quindici: "an equal-valued card or set, or a set totalling 15 with the played
+    # card". 39 cards on the table make 1,702 choices: the page lists 20, says how many more,
+    # and links to the next 20 (it was every choice, 5 MB).
+    found, verdict, page = captures(client, FULL_TABLE, "5d", variant="quindici")
+    assert len(found) == 20 and len(page) < 100_000
+    assert "1,702 captures" in page and "and 1,682 more" in page
+    assert verdict == "The card must capture: it may not be placed."
+    following = re.search(r'rel="next" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    second = client.get(following).get_data(as_text=True)
+    assert "Captures 21 to 40" in second and "and 1,662 more" in second and 'rel="prev"' in second
+    assert not set(re.findall(r'data-cards="([^"]*)"', second)) & {cards for cards, _ in found}
+
+
+@pytest.mark.parametrize("language, words", [
+    ("it", "1.702 prese"), ("fr", "1\u202f702 prises"), ("en", "1,702 captures")])
+def test_the_count_is_said_in_the_phones_language(client, language, words):
+    params = [("table", card) for card in FULL_TABLE.split()] + [("played", "5d"), ("variant", "quindici")]
+    page = client.get("/referee/captures", query_string=params, headers={"Accept-Language": language})
+    assert words in page.get_data(as_text=True)
+
+
+def test_a_page_past_the_last_lists_nothing_and_leads_back(client):
+    found, _, page = captures(client, FULL_TABLE, "5d", variant="quindici", page="9999")
+    assert found == [] and "1,702 captures" in page and 'rel="prev"' in page and 'rel="next"' not in page

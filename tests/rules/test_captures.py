@@ -1,9 +1,12 @@
 """RULES §7: the capture referee, with every capture example of the seed documents."""
 
+import random
+from itertools import combinations
+
 import pytest
 
-from companion.rules import parse_card
-from companion.rules.captures import check_deal, legal_captures
+from companion.rules import deck, parse_card
+from companion.rules.captures import LONGEST_PAGE, PAGE, check_deal, legal_captures
 from companion.rules.cards import CardError
 from companion.rules.rulesets import rules_for
 from helpers import cards
@@ -137,6 +140,82 @@ def test_third_quindici_king_has_a_free_choice():
 def test_third_quindici_ace_takes_all_with_a_sweep():
     ruling = legal_captures(cards("3c 5c 7c"), parse_card("1d"), "quindici-3")
     assert [len(c.cards) for c in ruling.captures] == [3] and ruling.captures[0].sweep
+
+
+# -- A full table: the captures counted, a page listed ------------------------------------------
+
+def sets_making(total, values):
+    """How many sets of cards with these values add up to ``total``: the coefficient of
+    x**total in the product of (1 + x**value) over the cards (a generating function, worked out
+    apart from the engine's own count)."""
+    ways = [1] + [0] * total
+    for value in values:
+        for reached in range(total, value - 1, -1):
+            ways[reached] += ways[reached - value]
+    return ways[total]
+
+
+def test_a_table_of_39_cards_under_quindici_counts_every_choice_and_lists_a_page():
+    # RULES §7 quindici-2: "an equal-valued card or set, or a set totalling 15 with the played
+    # card; free choice". With every other card of the deck on the table, a 5 has thousands of
+    # choices: the ruling counts them all and lists the first page, the fewest cards first.
+    played = parse_card("5d")
+    table = [card for card in deck(40) if card != played]
+    ruling = legal_captures(table, played, "quindici-2")
+    values = [card.value for card in table]
+    # an equal card or a set adding up to 5 (every set of 5, singles included), or a set of 10
+    assert ruling.count == sets_making(5, values) + sets_making(10, values) == 1702
+    assert len(ruling.captures) == PAGE and ruling.first == 0 and ruling.after == 1702 - PAGE
+    shown = [" ".join(map(str, capture.cards)) for capture in ruling.captures]
+    assert shown[:7] == ["5c", "5s", "5b", "10d", "10c", "10s", "10b"]
+    assert not ruling.may_place
+
+
+def test_the_pages_of_a_ruling_follow_one_another():
+    played = parse_card("5d")
+    table = [card for card in deck(40) if card != played]
+    pages = [legal_captures(table, played, "quindici-2", first=first, limit=100).captures
+             for first in range(0, 1702, 100)]
+    every = [capture.cards for page in pages for capture in page]
+    assert len(every) == len(set(every)) == 1702
+    assert [len(cards) for cards in every] == sorted(len(cards) for cards in every)
+    assert all(sum(c.value for c in cards) in (5, 10) for cards in every)
+    assert legal_captures(table, played, "quindici-2", first=1702).captures == ()
+
+
+def test_a_page_is_never_longer_than_the_longest_allowed():
+    table = [card for card in deck(40) if card != parse_card("1d")]
+    ruling = legal_captures(table, parse_card("1d"), "quindici-1", limit=10**9)
+    assert len(ruling.captures) == LONGEST_PAGE and ruling.count == sets_making(14, [c.value for c in table])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_counted_captures_are_every_set_the_rule_allows(seed):
+    """Every legal capture of a random table, found the slow way (every set of table cards,
+    kept if RULES §7 allows it), is what the pages of the ruling list, in the same order."""
+    rng = random.Random(seed)
+    dealt = rng.sample(list(deck(40)), 13)
+    table, played = dealt[:12], dealt[12]
+    rule = ("standard", "fewest", "fewest-any", "quindici-1", "quindici-2")[seed % 5]
+    value = played.value
+    every = [chosen for size in range(1, 13) for chosen in combinations(table, size)]
+    total = {chosen: sum(c.value for c in chosen) for chosen in every}
+    if rule == "quindici-1":
+        allowed = [s for s in every if total[s] + value == 15]
+    elif rule == "quindici-2":
+        allowed = [s for s in every if total[s] == value or total[s] + value == 15]
+    else:
+        allowed = [s for s in every if total[s] == value]
+        if any(len(s) == 1 for s in allowed):       # a single card of equal value first
+            allowed = [s for s in allowed if len(s) == 1]
+        elif rule == "fewest":
+            allowed = [s for s in allowed if len(s) == 2]
+        elif rule == "fewest-any" and allowed:
+            allowed = [s for s in allowed if len(s) == min(map(len, allowed))]
+    listed = [capture.cards for first in range(0, 4096, 7)
+              for capture in legal_captures(table, played, rule, first=first, limit=7).captures]
+    assert sorted(listed) == sorted(allowed)
+    assert legal_captures(table, played, rule).count == len(allowed)
 
 
 # -- Asso pigliatutto and Scopa d'Assi (003) ---------------------------------------------------
