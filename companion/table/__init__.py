@@ -6,10 +6,11 @@ the live score every phone follows, joining from another phone, the edit PIN.
 - ``hands``: a hand recorded, shown, edited, deleted or undone, and its preview;
 - ``forms`` and ``hand_form``: the new match's form and the hand's;
 - ``charts``: the score hand by hand, as the match page draws it;
-- ``ratings``: the players' ratings beside a match (the chance to win, the changes).
+- ``ratings``: the players' ratings beside a match (the chance to win, the changes);
+- ``rated``: the organiser leaves a match out of the ratings, or counts it again.
 """
 
-from . import hands  # noqa: F401  (a hand's routes, registered on bp)
+from . import hands, rated  # noqa: F401  (a hand's routes, and not rated, registered on bp)
 from .charts import running_chart
 from .views import bp
 
