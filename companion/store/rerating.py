@@ -29,6 +29,7 @@ import json
 import logging
 import sqlite3
 import threading
+import time
 from itertools import groupby
 from typing import NamedTuple
 
@@ -115,6 +116,7 @@ def compute(db: sqlite_utils.Database, start: Key | None) -> Work:
         "ORDER BY r.finished, r.match_id, s.side, s.seat", bound).fetchall()
     changes = []
     for match_id, rows in groupby(seats, key=lambda row: row[0]):
+        time.sleep(0)       # the other threads' turn: a phone's save never waits for the GIL
         rows = list(rows)
         ranks = json.loads(rows[0][1])
         sides = [[player for _m, _p, s, player, _v in rows if s == side] for side in range(len(ranks))]
