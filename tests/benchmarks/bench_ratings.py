@@ -14,13 +14,14 @@ two, in four variants), then prints the median time of:
 
 Then (issue 32) a phone's saves through the companion served by waitress, as the command serves
 it: ``--saves`` hands posted one after the other to fresh matches, their p50 and p99, first
-alone, then while the organiser marks the first match ever finished "not rated" and back in a
-loop (each change re-rates every match after it, outside the write lock), then while the same
-loop re-rates inside the write lock (as every change did before issue 32: a fifth as many
-saves, each of which may wait its 10 s for the lock and fail), each as a ratio to the saves
-alone, in one run.
+alone, then (for at least ``--changes`` old-match changes) while the organiser marks the first
+match ever finished "not rated" and back in a loop (each change re-rates every match after it,
+outside the write lock), then while the same loop re-rates inside the write lock (as every
+change did before issue 32: a tenth as many saves, each of which may wait its 10 s for the lock
+and fail), each as a ratio to the saves alone, in one run.
 
-Run: .venv/bin/python tests/benchmarks/bench_ratings.py [--matches 5000] [--repeat 3] [--saves 200]
+Run: .venv/bin/python tests/benchmarks/bench_ratings.py [--matches 5000] [--repeat 3]
+[--saves 200] [--changes 10]
 
 It prints figures and asserts nothing.
 """
@@ -99,10 +100,11 @@ class Phone:
                                   [{"name": "Dario", "players": ["Dario"]},
                                    {"name": "Elena", "players": ["Elena"]}], 0, ledger=Ledger)
 
-    def saves(self, count: int) -> tuple[list[float], int]:
-        """Each save's time, and how many failed (503: the store busy past its 10 s wait)."""
+    def saves(self, count: int, until=lambda: True) -> tuple[list[float], int]:
+        """Each save's time, and how many failed (503: the store busy past its 10 s wait):
+        ``count`` saves, and more until ``until()``."""
         samples, failed = [], 0
-        for _ in range(count):
+        while len(samples) + failed < count or not until():
             if self.match is None:
                 try:
                     self.match = self.fresh()
@@ -144,8 +146,9 @@ def organiser_loop(path: str, stop: threading.Event, inside_lock: bool, done: li
     db.conn.close()
 
 
-def saves_beside(app, path: str, count: int) -> list[tuple[str, list[float], int, int]]:
-    """The phone's saves alone, beside the organiser's loop, and beside the old way's loop."""
+def saves_beside(app, path: str, count: int, changes: int) -> list[tuple[str, list[float], int, int]]:
+    """The phone's saves alone, beside the organiser's loop (at least ``changes`` changes), and
+    beside the old way's loop."""
     runs = []
     with serving(app) as base:
         phone = Phone(base, path)
@@ -158,7 +161,8 @@ def saves_beside(app, path: str, count: int) -> list[tuple[str, list[float], int
                 worker.start()
                 time.sleep(0.5)         # the loop under way
             try:       # the old way: fewer saves, each may wait its 10 s
-                samples, failed = phone.saves(max(10, count // 5) if inside else count)
+                samples, failed = (phone.saves(max(10, count // 10)) if inside else
+                                   phone.saves(count, lambda: not loop or done[0] >= changes))
             finally:
                 stop.set()
                 if worker:
@@ -174,6 +178,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--saves", type=int, default=200)
+    parser.add_argument("--changes", type=int, default=10)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "bench", "DATABASE": str(Path(folder) / "ratings.sqlite")})
@@ -228,7 +233,7 @@ def main() -> None:
                 settling()
             compute = statistics.median(c for c, _w in written) * 1000
             write = statistics.median(w for _c, w in written) * 1000
-            runs = saves_beside(app, app.config["DATABASE"], args.saves)
+            runs = saves_beside(app, app.config["DATABASE"], args.saves, args.changes)
     print(f"{rated} matches rated ({changes} rating changes kept: all variants and each match's own)")
     print(f"from scratch                 {scratch:9.1f} ms  ({scratch / rated * 1000:.0f} µs a match)")
     print(f"a match finishing now        {finish:9.1f} ms  (inside its save)")
@@ -239,7 +244,8 @@ def main() -> None:
     alone = runs[0][1]
     for label, samples, failed, loops in runs:
         p50, p99 = percentile(samples, 0.5), percentile(samples, 0.99)
-        print(f"  {label:36} p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  "
+        print(f"  {label:36} {len(samples):5} saves  p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  "
+              f"max {max(samples) * 1000:7.1f} ms  "
               f"({p50 / percentile(alone, 0.5):4.1f}x, {p99 / percentile(alone, 0.99):4.1f}x alone)"
               + (f"  {loops} old-match changes" if loops else "") + (f"  {failed} failed" if failed else ""))
 
