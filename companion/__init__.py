@@ -8,6 +8,7 @@ blueprint each (``table``, ``referee``, ``players``, ``tournaments``, ``backup``
 from __future__ import annotations
 
 import os
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -67,6 +68,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config.setdefault("RESTORE_LIMIT", RESTORE_LIMIT)
+    # When the companion started: a match finished before it is the club's record (web.record).
+    app.config.setdefault("STARTED", datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     app.json.sort_keys = False  # points in the order they are scored, as players read them
     # Behind a reverse proxy (TRUST_PROXY), waitress itself takes the phone's address, scheme

@@ -214,8 +214,8 @@ class Match:
     follows: int | None = None        # the match this one is the "Rivincita" of
     followed_by: int | None = None    # its own Rivincita, once started
     archived: bool = False
-    # the list of hands as the match page shows it, made once per language; and its chart
-    history_html: dict[str, Any] = field(default_factory=dict)
+    rated: bool = True      # False: the organiser left it out of the ratings
+    history_html: dict[str, Any] = field(default_factory=dict)   # the hands' list drawn, per language
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -321,9 +321,9 @@ def listed(row: dict[str, Any]) -> Match:
 
 
 def links(row: dict[str, Any]) -> dict[str, Any]:
-    """What a match's row says of the matches around it, and whether it is archived."""
+    """What a match's row says of the matches around it, whether it is archived, and rated."""
     return {"follows": row.get("follows"), "followed_by": row.get("followed_by"),
-            "archived": bool(row.get("archived"))}
+            "archived": bool(row.get("archived")), "rated": not row.get("unrated")}
 
 
 def claim_of(entry: dict[str, Any], totals: Sequence[int], rules: Rules,

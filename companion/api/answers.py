@@ -62,6 +62,7 @@ def match_summary(match: Match) -> dict[str, Any]:
         "id": match.id, "created": match.created, "version": match.version,
         "sides": match.sides, "rules": match.rules.as_dict(), "pin": match.has_pin,
         "totals": list(match.totals), "hands": match.recorded, "outcome": outcome_json(match),
+        "rated": match.rated,
         "next_hand": None if match.over else {"number": match.next_number, "dealer": dealer,
                                               "plays_first": leader},
     }

@@ -28,8 +28,9 @@ from ..rules.rulesets import check_seating
 from ..rules.said import said
 from ..web.access import hash_pin, needs_pin, new_access_key, new_match_limit, try_pin
 from ..web.pages import load_match
+from ..web.record import may_change
 from .answers import hand_json, hand_json_of, match_summary
-from .blueprint import bp
+from .blueprint import bp, organiser_only
 from .parse import (
     BadRequest,
     Forbidden,
@@ -169,6 +170,10 @@ def _entry(data: dict[str, Any], match: Match) -> tuple[dict[str, Any], HandScor
 
 def _may_write(match_id: int) -> None:
     _version(match_id)
+    if not may_change(match_id):        # the club's record (web.record): the organiser's alone
+        organiser_only(said("this match finished more than three hours ago, or before the companion "
+                            "was last started: it is the club's record, and only the organiser may "
+                            "change it: send the organiser's code in the X-Scopa-Organiser header"))
     pin = request.headers.get("X-Scopa-PIN")
     if needs_pin(match_id) and not (pin and try_pin(match_id, pin)):
         raise Forbidden(said("this match has an edit PIN: send it in the X-Scopa-PIN header"))
@@ -276,3 +281,18 @@ def _answer(body: dict[str, Any], status: int, match_id: int, hand_id: int, vers
     response.set_etag(str(version))
     response.headers["Location"] = url_for("api.one_hand", match_id=match_id, hand_id=hand_id)
     return response
+
+
+@bp.put("/matches/<int:match_id>/rated")
+def set_rated_api(match_id: int):
+    """Leave a match out of the players' ratings (``{"rated": false}``), or count it again: the
+    organiser's alone."""
+    _version(match_id)
+    organiser_only(said("only the organiser may leave a match out of the ratings: send the "
+                        "organiser's code in the X-Scopa-Organiser header"))
+    rated = body().get("rated")
+    if not isinstance(rated, bool):
+        raise BadRequest(said('say "rated": true or false'))
+    if not store.set_rated(store.get_db(), match_id, rated):
+        raise NotFoundError() from None
+    return jsonify(match_summary(load(match_id)))

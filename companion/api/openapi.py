@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..names import NAME_MAX, PIN_MAX, PIN_MIN
 from ..rules.rulesets import ITEMS, PRESETS
 from ..stats import EXTREMES, RECORD
-from .openapi_ratings import RATING, RATING_HISTORY, RATINGS, ratings_path
+from .openapi_ratings import RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -43,7 +43,7 @@ MATCH_PROPERTIES = {
     "id": {"type": "integer"}, "version": {"type": "integer"}, "created": {"type": "string"},
     "sides": {"type": "array", "items": {"type": "object", "required": ["name", "players"], "properties": {
         "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}}}}},
-    "rules": {"type": "object"}, "pin": {"type": "boolean"},
+    "rules": {"type": "object"}, "pin": {"type": "boolean"}, "rated": RATED,
     "totals": {"type": "array", "items": {"type": "integer"}}, "outcome": OUTCOME,
     "next_hand": {"type": "object", "nullable": True, "required": ["number", "dealer", "plays_first"],
                   "properties": {"number": {"type": "integer"}, "dealer": {"type": "string"},
@@ -210,6 +210,7 @@ SCHEMAS = {
                              "description": "the ids of their last 10 matches, newest first"},
             "rating_history": RATING_HISTORY}}]},
     "Ratings": RATINGS,
+    "Rated": {"type": "object", "required": ["rated"], "properties": {"rated": RATED}},
     "NewTournament": {"type": "object", "required": ["name", "format", "entrants"], "properties": {
         "name": {"type": "string", "minLength": 1, "maxLength": 60}, **RULES_IN,
         "format": {"type": "string", "enum": ["round-robin", "swiss", "knockout"]},
@@ -388,6 +389,7 @@ SPEC = {
                             "schema": {"type": "integer"}}, *PLAYER_SCOPE],
             "responses": {"200": ok("PlayerRecord"), "400": ERROR, "404": ERROR}}},
         "/api/v1/ratings": ratings_path(PLAYER_SCOPE[0], ok, ERROR),
+        "/api/v1/matches/{match_id}/rated": rated_path([MATCH_ID, ORGANISER], ok, body, WRITE_ERRORS),
     },
     "components": {"schemas": SCHEMAS},
 }

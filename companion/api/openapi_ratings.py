@@ -32,3 +32,16 @@ def ratings_path(variant: dict[str, Any], ok: Callable[..., Any], error: Any) ->
         "summary": "Every rated player's rating (OpenSkill, Plackett-Luce), the highest mu - 3 sigma "
                    "first: all variants together, or one variant's",
         "parameters": [variant], "responses": {"200": ok("Ratings"), "400": error}}}
+
+
+RATED = {"type": "boolean", "description": "false: the organiser left the match out of the ratings (and "
+                                           "so of the chances to win); it still counts in the records"}
+
+
+def rated_path(parameters: list[Any], ok: Callable[..., Any], body: Callable[..., Any],
+               errors: dict[str, Any]) -> dict[str, Any]:
+    return {"put": {
+        "summary": "Leave a match out of the players' ratings (rated: false), or count it again. "
+                   "The organiser only (X-Scopa-Organiser).",
+        "operationId": "setRated", "parameters": parameters, "requestBody": body("Rated"),
+        "responses": {"200": ok("Match", "the match, as it is now"), **errors}}}

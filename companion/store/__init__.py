@@ -11,7 +11,8 @@
 - ``players``: players' records (from the totals kept for each), renames and merges, and their
   log (undone from it);
 - ``ratings``: players' ratings (OpenSkill), kept by every write that finishes or changes a
-  finished match;
+  finished match, and when a match finished (``finished_at``);
+- ``rerating``: the ratings worked out again after an old match changed, outside the write lock;
 - ``organiser``: the phones that are the organiser's, by their keys' hashes;
 - ``tournaments``: tournaments, their rounds and tables;
 - ``trash``: deleted matches, kept a day for the organiser to bring back;
@@ -105,14 +106,16 @@ from .ratings import (
     chances,
     chances_by_name,
     entrant_ratings,
+    finished_at,
     match_rating_changes,
     new_rating,
     rating_history,
     rating_list,
     ratings_of,
-    rerate,
+    set_rated,
     shown,
 )
+from .rerating import rerate, settle_ratings
 from .seats import SEAT_STATS, SEAT_SUMS
 from .tournaments import (
     RoundStarted,
@@ -149,6 +152,7 @@ def init_app(app: Flask, ledger: MakeLedger) -> None:
         try:
             migrate(db, ledger)
             purge_deleted(db)       # matches deleted more than a day ago: gone for good
+            settle_ratings(db)      # ratings a write asked for before a crash: worked out now
         finally:
             db.conn.close()
     except sqlite3.DatabaseError as error:      # not a store at all, or an unreadable one

@@ -104,6 +104,7 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
             raise
         db.execute("COMMIT")
     except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
+        db.__dict__.pop("after_commit", None)
         if isinstance(error, sqlite3.IntegrityError):
             raise
         if db.conn.in_transaction:
@@ -113,6 +114,17 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
                 pass
         _forget(db)
         raise StorageError.of(error) from error
+    except BaseException:
+        db.__dict__.pop("after_commit", None)
+        raise
+    for call in db.__dict__.pop("after_commit", {}).values():
+        call(db)
+
+
+def after_commit(db: sqlite_utils.Database, call: Callable[[sqlite_utils.Database], Any]) -> None:
+    """Inside a write: ``call(db)`` once the write has committed (once, however often asked),
+    outside its transaction; never if it rolls back. The ratings' re-rating is done so."""
+    db.__dict__.setdefault("after_commit", {})[call] = call
 
 
 @contextmanager

@@ -17,7 +17,8 @@ import sqlite_utils
 from ..names import name_key
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
-from .ratings import places, rerate
+from .ratings import places
+from .rerating import rerate
 from .seats import seat_players
 from .tournaments import index_entrants
 
@@ -320,12 +321,22 @@ def _line_versions(db: sqlite_utils.Database) -> None:
                "UPDATE hands SET changed = NEW.version + 1 WHERE match_id = NEW.id; END")
 
 
+def _m015_rating_work_and_unrated(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # rating_work: the re-rating a write asked for, from one match on (finished, match_id; both
+    # NULL: every match), done after the write, outside its lock (store.rerate), and taken away
+    # once done; kept in the store, so work a crash interrupted is done at the next start.
+    # matches.unrated: the organiser left the match out of the ratings (1); every match is rated
+    # until then.
+    db["rating_work"].create({"id": int, "finished": str, "match_id": int}, pk="id")
+    db["matches"].add_column("unrated", int, not_null_default=0)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
     _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
     _m010_tidy_name_keys, _m011_tournament_players, _m012_organiser_and_player_changes,
-    _m013_ratings, _m014_kept_not_worked_out_again]
+    _m013_ratings, _m014_kept_not_worked_out_again, _m015_rating_work_and_unrated]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

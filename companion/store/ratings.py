@@ -14,26 +14,26 @@ Tables (migration 13): ``rated_matches`` (each finished match's moment and place
 the ratings follow), ``rating_changes`` (each rated player's mu and sigma before and after each
 match, in each scope: a player's history, a match's changes) and ``ratings`` (each player's
 rating now, in each scope: the leaderboard's order). Every write that finishes, changes or
-removes a finished match, or moves its seats, calls ``settle`` or ``rerate_matches``: the
-matches from the earliest one changed on are rated again (a match finishing now is the last:
-one match rated). ``rerate`` with no start rates every match again from scratch.
+removes a finished match, or moves its seats, or marks it "not rated", calls ``settle`` or
+``rerate_matches``: the matches from the earliest one changed on are rated again (a match
+finishing now is the last: one match rated, inside its save; an older one is only asked for
+inside the write, and worked out after it, outside the write lock: ``store.rerating``).
+``rerate`` with no start rates every match again from scratch. A match marked "not rated"
+(``set_rated``) keeps its place in the order but rates nobody.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from itertools import groupby
 from typing import Any, Iterable, Sequence
 
 import sqlite_utils
-from openskill.models import PlackettLuce
 
-from .db import now
+from .db import MAX_ID, now, writing
 from .known import known_player
+from .rerating import ALL, MODEL, rerate_from
 
-MODEL = PlackettLuce()
-ALL = ""            # the scope of all variants together
 SETTLED = 5         # finished matches before a rating is no longer provisional
 # The figure shown: 1,500 for a new player (mu - 3 sigma = 0), each unit of mu - 3 sigma worth 24
 # (an advantage of 2 beta, 8.3 units, wins about 3 times in 4: some 200 points, as in chess).
@@ -43,8 +43,6 @@ BASE, SCALE = 1500, 24
 # none as a new one (0); the variant's rating, or all variants' ("").
 BY_RATING = (" ORDER BY COALESCE((SELECT r.ordinal FROM ratings r WHERE r.player_id = p.id"
              " AND r.variant = ?), 0) DESC,")
-
-Key = tuple[str, int]       # a match's place in the order of ratings: (finished, match id)
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -98,13 +96,13 @@ def settle(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) ->
         return
     if new is None:                 # no longer finished: out of the order until it ends again
         db.execute("UPDATE rated_matches SET places = NULL WHERE match_id = ?", [match_id])
-        rerate(db, (row[0], match_id))
+        rerate_from(db, (row[0], match_id))
         return
     finished = row[0] if old is not None else now()
     db.execute("INSERT INTO rated_matches (match_id, finished, places) VALUES (?, ?, ?) "
                "ON CONFLICT (match_id) DO UPDATE SET finished = excluded.finished, "
                "places = excluded.places", [match_id, finished, json.dumps(new)])
-    rerate(db, (finished, match_id) if old is None else (row[0], match_id))
+    rerate_from(db, (finished, match_id) if old is None else (row[0], match_id))
 
 
 def rerate_matches(db: sqlite_utils.Database, match_ids: Iterable[int]) -> None:
@@ -122,84 +120,34 @@ def rerate_matches(db: sqlite_utils.Database, match_ids: Iterable[int]) -> None:
         if found and (first is None or tuple(found) < first):
             first = tuple(found)
     if first is not None:
-        rerate(db, first)
+        rerate_from(db, first)
 
 
-def _latest(db: sqlite_utils.Database, player_id: int, scope: str) -> tuple[float, float, int] | None:
-    row = db.execute("SELECT c.mu, c.sigma, c.matches FROM rating_changes c "
-                     "JOIN rated_matches r ON r.match_id = c.match_id "
-                     "WHERE c.player_id = ? AND c.variant = ? "
-                     "ORDER BY r.finished DESC, r.match_id DESC LIMIT 1", [player_id, scope]).fetchone()
-    return tuple(row) if row else None
+def set_rated(db: sqlite_utils.Database, match_id: int, rated: bool) -> bool:
+    """The organiser leaves a match out of the ratings (``rated`` False), or counts it again; its
+    players' ratings from it on are worked out again. False if there is no such match."""
+    if not 0 < match_id <= MAX_ID:
+        return False
+    with writing(db):
+        changed = db.execute("UPDATE matches SET unrated = ?, version = version + 1 WHERE id = ? "
+                             "AND deleted IS NULL AND unrated != ?", [int(not rated), match_id,
+                                                                      int(not rated)]).rowcount
+        if changed:
+            rerate_matches(db, [match_id])
+        elif db.execute("SELECT 1 FROM matches WHERE id = ? AND deleted IS NULL", [match_id]).fetchone() is None:
+            return False
+    return True
 
 
-def rerate(db: sqlite_utils.Database, start: Key | None = None) -> int:
-    """Rate again every finished match from ``start`` on (every one, if None), in the order
-    they finished, and keep each player's rating; returns how many matches were rated."""
-    if start and db.execute("SELECT 1 FROM rated_matches WHERE finished < ? OR (finished = ? AND match_id < ?) "
-                            "LIMIT 1", [start[0], *start]).fetchone() is None:
-        start = None            # nothing finished before it: from scratch
-    # Written so that SQLite walks the index on (finished, match_id) from ``start`` on.
-    after = "r.finished >= ? AND (r.finished > ? OR r.match_id >= ?)" if start else "1"
-    bound = [start[0], *start] if start else []
-    touched = {tuple(row) for row in db.execute(
-        "SELECT DISTINCT player_id, variant FROM rating_changes WHERE match_id IN "
-        f"(SELECT r.match_id FROM rated_matches r WHERE {after})", bound)}
-    if start:
-        db.execute("DELETE FROM rating_changes WHERE match_id IN "
-                   f"(SELECT r.match_id FROM rated_matches r WHERE {after})", bound)
-    else:
-        db.execute("DELETE FROM rating_changes")
-        db.execute("DELETE FROM ratings")
-    state: dict[tuple[int, str], tuple[float, float, int] | None] = {}
-
-    def current(player_id: int, scope: str) -> tuple[float, float, int]:
-        """The player's rating before ``start``: kept in ``ratings`` if no match from ``start``
-        on had rated them, else their last change before it."""
-        if (player_id, scope) not in state:
-            if not start:
-                state[player_id, scope] = None
-            elif (player_id, scope) in touched:
-                state[player_id, scope] = _latest(db, player_id, scope)
-            else:
-                row = db.execute("SELECT mu, sigma, matches FROM ratings WHERE player_id = ? AND variant = ?",
-                                 [player_id, scope]).fetchone()
-                state[player_id, scope] = tuple(row) if row else None
-        return state[player_id, scope] or (MODEL.mu, MODEL.sigma, 0)
-
-    seats = db.execute(
-        "SELECT r.match_id, r.places, s.side, s.player_id, s.variant FROM rated_matches r "
-        f"JOIN seats s ON s.match_id = r.match_id WHERE r.places IS NOT NULL AND {after} "
-        "ORDER BY r.finished, r.match_id, s.side, s.seat", bound)
-    changes, rated = [], 0
-    for match_id, rows in groupby(seats, key=lambda row: row[0]):
-        rows = list(rows)
-        ranks = json.loads(rows[0][1])
-        sides = [[player for _m, _p, s, player, _v in rows if s == side] for side in range(len(ranks))]
-        if any(not side for side in sides):
-            continue
-        rated += 1
-        for scope in (ALL, rows[0][4]):
-            before = [[current(player, scope) for player in side] for side in sides]
-            teams = [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma, _n in side] for side in before]
-            after_rating = MODEL.rate(teams, ranks=ranks)
-            for side, old, new in zip(sides, before, after_rating):
-                for player, (mu0, sigma0, count), rating in zip(side, old, new):
-                    state[player, scope] = (rating.mu, rating.sigma, count + 1)
-                    changes.append((match_id, player, scope, mu0, sigma0, rating.mu, rating.sigma, count + 1))
-            if scope == rows[0][4]:
-                break           # a variant called "" would be all variants: rated once
-    db.conn.executemany("INSERT INTO rating_changes (match_id, player_id, variant, mu_before, sigma_before, "
-                   "mu, sigma, matches) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", changes)
-    for player, scope in touched | set(state):
-        kept = state.get((player, scope)) if (player, scope) in state else _latest(db, player, scope)
-        if kept is None:
-            db.execute("DELETE FROM ratings WHERE player_id = ? AND variant = ?", [player, scope])
-        else:
-            mu, sigma, count = kept
-            db.execute("INSERT OR REPLACE INTO ratings (player_id, variant, mu, sigma, matches, ordinal) "
-                       "VALUES (?, ?, ?, ?, ?, ?)", [player, scope, mu, sigma, count, mu - 3 * sigma])
-    return rated
+def finished_at(db: sqlite_utils.Database, match_id: int) -> str | None:
+    """When the match finished (ISO, UTC: the moment it became over, kept in the order of
+    ratings), or None while it is being played, or if there is no such match."""
+    if not 0 < match_id <= MAX_ID:
+        return None
+    row = db.execute("SELECT r.finished FROM rated_matches r JOIN matches m ON m.id = r.match_id "
+                     "WHERE r.match_id = ? AND r.places IS NOT NULL AND m.over = 1 AND m.deleted IS NULL",
+                     [match_id]).fetchone()
+    return row[0] if row else None
 
 
 # -- Read -----------------------------------------------------------------------------------------

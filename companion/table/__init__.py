@@ -7,10 +7,11 @@ the live score every phone follows, joining from another phone, the edit PIN.
 - ``selected``: the matches the organiser ticked in a list, deleted at once, and the Undo;
 - ``forms`` and ``hand_form``: the new match's form and the hand's;
 - ``charts``: the score hand by hand, as the match page draws it;
-- ``ratings``: the players' ratings beside a match (the chance to win, the changes).
+- ``ratings``: the players' ratings beside a match (the chance to win, the changes);
+- ``rated``: the organiser leaves a match out of the ratings, or counts it again.
 """
 
-from . import hands, selected  # noqa: F401  (their routes, registered on bp)
+from . import hands, rated, selected  # noqa: F401  (their routes, registered on bp)
 from .charts import running_chart
 from .views import bp
 

@@ -18,6 +18,7 @@ from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..web.access import pin_required
 from ..web.pages import first_error, flash_action, load_match, under_match
+from ..web.record import record_guarded
 from .hand_form import hand_form
 from .views import bp
 
@@ -48,6 +49,7 @@ def hand_gone(error: HandGone):
 
 
 @bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
+@record_guarded
 @pin_required
 def new_hand(match_id: int):
     current = load_match(match_id)
@@ -229,6 +231,7 @@ def primiera_tool(current: Match, hand: Hand | None) -> str:
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
+@record_guarded
 @pin_required
 def edit_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
@@ -265,6 +268,7 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>/delete", methods=["GET", "POST"])
+@record_guarded
 @pin_required
 def delete_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
@@ -297,6 +301,7 @@ def offer_undo(match_id: int, hand_ids: list[int], version: int, text: str) -> N
 
 
 @bp.post("/matches/<int:match_id>/hands/restore")
+@record_guarded
 @pin_required
 def restore_hands(match_id: int):
     """Undo a delete: the hands come back with their ids and entries, in their places, if
@@ -322,6 +327,7 @@ def restore_hands(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/hands/after-end/delete")
+@record_guarded
 @pin_required
 def delete_after_end(match_id: int):
     """Remove the hands played after the end, as they were when the page showed them."""
@@ -347,6 +353,7 @@ def delete_after_end(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:hand_id>/undo")
+@record_guarded
 @pin_required
 def undo_edit(match_id: int, hand_id: int):
     """Put back the entry a hand had before its last edit."""

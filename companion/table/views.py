@@ -33,6 +33,7 @@ from ..web.pages import (
     qr_svg,
     under_match,
 )
+from ..web.record import may_change, record_guarded
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 from .ratings import ratings_part
 
@@ -73,11 +74,12 @@ def live_part(current: Match) -> dict[str, Any]:
     match page and its poll, which draws it only when the match changed): the series of
     rematches; the tournament table it is, if it is one (one indexed read: its page leads back
     to the tournament, and offers no rematch); the address other phones open, to share the
-    result; and whether this phone may record (its session holds the PIN's key), which is never
-    kept with the match."""
+    result; and whether this phone may record (its session holds the PIN's key, and the match is
+    not yet the club's record, web.record), which is never kept with the match."""
     return {"match": current, "items": ITEMS, "series": series_of(current),
             "table": store.table_of(store.get_db(), current.id), "share_url": match_url(current.id),
-            "may_record": not current.has_pin or unlocked(current.id)}
+            "may_record": (not current.has_pin or unlocked(current.id)) and may_change(current.id),
+            "record": not may_change(current.id)}
 
 
 # A changed poll sends a phone only the lines that changed when there are at most this many;
@@ -276,6 +278,7 @@ def rematch(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/archive")
+@record_guarded
 @pin_required
 def archive(match_id: int):
     """Put a match out of the lists, or back (to ``next``, the page the player was on). A match
@@ -300,6 +303,7 @@ def archive(match_id: int):
 
 
 @bp.route("/matches/<int:match_id>/delete", methods=["GET", "POST"])
+@record_guarded
 @pin_required
 def delete_match(match_id: int):
     """Delete a whole match, once confirmed; a change made meanwhile on another phone asks

@@ -222,7 +222,7 @@ def test_a_store_from_before_the_kept_totals_gets_them(tmp_path):
         conn.execute("DROP INDEX idx_hands_match_id_changed")
         conn.execute("ALTER TABLE hands DROP COLUMN changed")
         conn.execute("ALTER TABLE hands DROP COLUMN added")
-        conn.execute("DELETE FROM migrations WHERE version >= ?", [version])
+        conn.execute("DELETE FROM migrations WHERE version = ?", [version])
     create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": app.config["DATABASE"]})
     db = store.connect(app.config["DATABASE"])
     try:
