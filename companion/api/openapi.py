@@ -10,6 +10,7 @@ from ..names import NAME_MAX, PIN_MAX, PIN_MIN
 from ..rules.rulesets import ITEMS, PRESETS
 from ..stats import EXTREMES, RECORD
 from .openapi_ratings import RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
+from .openapi_tournaments import STANDINGS
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -239,22 +240,14 @@ SCHEMAS = {
                 "entrants": {"type": "array", "items": {"type": "string"}, "description": "the match's sides, in order"},
                 "totals": {"type": "array", "items": {"type": "integer"}}, "over": {"type": "boolean"},
                 "winner": {"type": "string", "nullable": True}}}}}}},
-        "standings": {"type": "array", "items": {"type": "object", "required": [
-            "entrant", "played", "won", "lost", "match_points", "scored", "conceded"], "properties": {
-            "entrant": {"type": "string"}, "played": {"type": "integer"}, "won": {"type": "integer"},
-            "drawn": {"type": "integer"}, "lost": {"type": "integer"}, "byes": {"type": "integer"},
-            "match_points": {"type": "integer", "description": "a win 2, a draw 1, a bye counts as a win"},
-            "scored": {"type": "integer"}, "conceded": {"type": "integer"}, "difference": {"type": "integer"},
-            "head_to_head": {"type": "integer"}, "buchholz": NULLABLE_INT,
-            "decided_by": {"type": "string", "nullable": True,
-                           "description": "what put this row below the one above: points, head_to_head, "
-                                          "difference, scored, buchholz (Swiss) or seed"}}}},
+        "standings": STANDINGS,
         "over": {"type": "boolean"}, "winner": {"type": "string", "nullable": True}}},
     "TournamentRefused": {"allOf": [{"$ref": "#/components/schemas/Tournament"}, {
         "type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}]},
     "HandDeleted": {"type": "object", "required": ["deleted", "match"], "properties": {
         "deleted": {"type": "integer"}, "match": {"$ref": "#/components/schemas/Match"}}},
 }
+
 
 def question(summary: str, request: str, answer: str) -> dict:
     """A POST that asks the rules engine something and stores nothing."""
@@ -267,11 +260,10 @@ MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type
 HAND_ID = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 PIN = {"name": "X-Scopa-PIN", "in": "header", "required": False, "schema": {"type": "string"}}
 ORGANISER = {"name": "X-Scopa-Organiser", "in": "header", "required": False, "schema": {"type": "string"},
-             "description": "the organiser's code, as scopa-companion prints it at start (K7P-2QX), "
-                            "or the club's own: what only the organiser may do needs it (403 "
-                            "without it, 429 after too many wrong codes from one address), and "
-                            "with it no match asks for its PIN. The machine that runs the "
-                            "companion sends it too: no address is the organiser."}
+             "description": "the organiser's code as scopa-companion prints it (K7P-2QX), or the club's "
+                            "own: what only the organiser may do needs it (403 without it, 429 after too many "
+                            "wrong codes from one address); with it no match asks for its PIN. No address is "
+                            "the organiser: the machine that runs the companion sends it too."}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
             "description": 'the hand\'s ETag ("<version>"): the version the change was made from'}
 WRITE_ERRORS = {"400": ERROR, "403": ERROR, "404": ERROR, "413": ERROR, "429": ERROR,
