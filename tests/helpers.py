@@ -4,13 +4,14 @@ the import path: ``from helpers import ...`` works from any folder.)"""
 
 import json
 import os
+import queue
 import random
+import re
 import socket
 import struct
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from contextlib import contextmanager
 
@@ -104,12 +105,6 @@ def new_match(client, **extra):
     response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
     assert response.status_code == 201, response.get_json()
     return response.get_json()["id"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager
@@ -220,27 +215,96 @@ class Relay:
         self.listener.close()
 
 
+def quietly_closed(file) -> None:
+    try:
+        file.close()
+    except (OSError, ValueError):       # its reader gone: what was left unsent is dropped
+        pass
+
+
+class Companion(subprocess.Popen):
+    """A started companion (start_companion) whose output a thread copies: once waited for
+    (``wait()``, which ``communicate()`` ends with), all it said is where it was sent."""
+    copier: threading.Thread | None = None
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = super().wait(timeout)
+        if self.copier:
+            self.copier.join(timeout)       # it ends at the output's end, which the exit brings
+        return code
+
+
 def start_companion(*args: str, env: dict[str, str], command: str | None = None,
                     output=subprocess.DEVNULL) -> tuple[subprocess.Popen, str]:
     """The companion as a player starts it (``python -m companion``, or an installed
-    ``command``) on 127.0.0.1 and a free port; returns it and its address once it answers.
-    ``output``: where its messages go (a pipe must be read, or a chatty server blocks on it)."""
-    port = free_port()
+    ``command``) on 127.0.0.1 and port 0: it takes a free port itself, and the address is read
+    from the line it prints ("On this machine: http://127.0.0.1:PORT/..."), printed once its
+    socket listens (cli.main binds before printing), so nothing here picks a port that another
+    process could take before the companion binds it. Returns it and its address once it
+    answers (``args`` come last: a ``--host`` among them wins; the address stays 127.0.0.1's).
+
+    A thread reads everything it says, to its end, and copies it to ``output``: DEVNULL, a file
+    (the thread writes to a copy of its descriptor; all is there once ``process.wait()``
+    returns), or PIPE, where ``process.stdout`` then gives every line, those read here included
+    (such a pipe must be read, or a chatty server blocks on it). Raises RuntimeError, with what it said, if it stops before printing its
+    address, prints none within 30 s or does not answer there within 30 s."""
     started = [command] if command else [sys.executable, "-m", "companion"]
-    process = subprocess.Popen([*started, "--host", "127.0.0.1", "--port", str(port), *args],
-                               env=env, stdout=output, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1).close()
-            return process, base
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(f"the companion stopped: {process.stdout.read() if process.stdout else ''}") from None
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("the companion did not answer within 30 s")
+    process = Companion([*started, "--host", "127.0.0.1", "--port", "0", *args],
+                        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said, sink = process.stdout, None
+    if output == subprocess.PIPE:
+        read_end, write_end = os.pipe()
+        process.stdout = open(read_end, encoding=said.encoding, errors=said.errors)
+        sink = open(write_end, "w", encoding=said.encoding, errors=said.errors)
+    else:
+        process.stdout = None
+        if output != subprocess.DEVNULL:
+            sink = open(os.dup(output.fileno()), "w", encoding=said.encoding, errors=said.errors)
+    before: list[str] = []              # what it said before its address, for the error
+    found: queue.Queue[str | None] = queue.Queue()
+
+    def copy() -> None:
+        nonlocal sink
+        address = None
+        with said:
+            for line in said:
+                if sink:
+                    try:
+                        sink.write(line)
+                        sink.flush()
+                    except (OSError, ValueError):       # the reader closed its end: drained only
+                        quietly_closed(sink)
+                        sink = None
+                if address is None:
+                    address = re.search(r"On this machine: (http://127\.0\.0\.1:\d+)/", line)
+                    if address:
+                        found.put(address.group(1))
+                    else:
+                        before.append(line)
+            found.put(None)             # its end: after its address, if it printed one
+            if sink:
+                quietly_closed(sink)
+
+    process.copier = threading.Thread(target=copy, name="companion's output", daemon=True)
+    process.copier.start()
+    try:
+        base = found.get(timeout=30)
+    except queue.Empty:
+        process.kill()
+        process.wait()
+        raise RuntimeError("the companion printed no address within 30 s:\n" + "".join(before)) from None
+    if base is None:
+        process.wait(timeout=30)
+        raise RuntimeError(f"the companion stopped (exit code {process.returncode}):\n" + "".join(before))
+    # Its socket listens already: this request waits in its queue and is answered once waitress
+    # serves (no polling), after which a SIGTERM stops it cleanly, as it stops a running server.
+    try:
+        urllib.request.urlopen(base + "/healthz", timeout=30).close()
+    except OSError as error:
+        process.kill()
+        process.wait()
+        raise RuntimeError(f"the companion did not answer at {base}: {error}\n" + "".join(before)) from None
+    return process, base
 
 
 def api(base: str, path: str, body: dict | None = None, method: str | None = None,

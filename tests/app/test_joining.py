@@ -11,7 +11,7 @@ import pytest
 
 from companion import cli
 from companion.cli import allowed_hosts, full_url, lan_addresses, parse_ip_addr, print_join
-from helpers import free_port, start_companion
+from helpers import start_companion
 
 # As ``ip -4 -o addr show scope global`` prints it: one interface a line, its name in field 2.
 IP_OUTPUT = (
@@ -133,15 +133,16 @@ def test_the_first_url_given_is_printed_first_and_drawn(monkeypatch, tmp_path):
     the terminal's lines; the machine's addresses follow."""
     import waitress
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(app=app))
+    monkeypatch.setattr(waitress, "serve", lambda app, sockets, **options: served.update(
+        app=app, port=sockets[0].getsockname()[1]))
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.23"])
     monkeypatch.setattr(cli, "announce", lambda address, port, stream=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
     drawn = []
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: drawn.append(urls))
-    port = free_port()
-    assert cli.main(["--port", str(port), "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
+    assert cli.main(["--port", "0", "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
+    port = served["port"]                       # the one the system gave for port 0
     urls = served["app"].config["LAN_URLS"]
     assert urls == [f"http://scopa.lan:{port}/", "https://scopa.example/", f"http://192.168.1.23:{port}/"]
     assert drawn == [urls]
@@ -262,15 +263,16 @@ def test_without_zeroconf_nothing_is_announced(monkeypatch):
 def test_the_local_name_follows_the_address_and_is_withdrawn_at_exit(monkeypatch, tmp_path):
     import waitress
     served, withdrawn = {}, []
-    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(app=app))
+    monkeypatch.setattr(waitress, "serve", lambda app, sockets, **options: served.update(
+        app=app, port=sockets[0].getsockname()[1]))
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.23", "172.17.0.1"])
     monkeypatch.setattr(cli, "announce",
                         lambda address, port, stream=None: lambda: withdrawn.append((address, port)))
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    port = free_port()
-    assert cli.main(["--port", str(port)]) == 0
+    assert cli.main(["--port", "0"]) == 0
+    port = served["port"]                       # the one the system gave for port 0
     assert served["app"].config["LAN_URLS"] == [
         f"http://192.168.1.23:{port}/", f"http://scopa-companion.local:{port}/", f"http://172.17.0.1:{port}/"]
     assert withdrawn == [("192.168.1.23", port)]

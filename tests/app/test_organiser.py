@@ -14,7 +14,6 @@ import random
 import re
 import sqlite3
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -24,7 +23,7 @@ import pytest
 
 from companion import cli, create_app
 from companion.web import organiser
-from helpers import HAND, free_port, new_match, phone, random_hand
+from helpers import HAND, new_match, phone, random_hand, start_companion
 
 CODE = "K7P-2QX"
 
@@ -363,7 +362,7 @@ def start_main(monkeypatch, tmp_path, *args, keep_pin=False):
     if not keep_pin:
         monkeypatch.delenv("SCOPA_ORGANISER_PIN", raising=False)
     monkeypatch.delenv("SCOPA_ORGANISER_PIN_FILE", raising=False)
-    status = cli.main(["--port", str(free_port()), *args])     # main() binds it before printing
+    status = cli.main(["--port", "0", *args])     # a free port, bound before anything is printed
     return status, served.get("app")
 
 
@@ -425,11 +424,11 @@ def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path)
     lan = cli.lan_addresses()
     if not lan:
         pytest.skip("no network address besides loopback")
-    port = free_port()
     env = {**os.environ, "SCOPA_DATA": str(tmp_path), "SCOPA_LANG": "en"}
     env.pop("SCOPA_ORGANISER_PIN", None)
-    process = subprocess.Popen([sys.executable, "-m", "companion", "--host", "0.0.0.0", "--port", str(port)],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # Port 0, on every interface (the --host given wins); listening once it printed its address.
+    process, local = start_companion("--host", "0.0.0.0", env=env, output=subprocess.PIPE)
+    port = int(local.rsplit(":", 1)[1])
     try:
         line = ""
         for line in process.stdout:
@@ -450,14 +449,6 @@ def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path)
             except urllib.error.HTTPError as error:
                 return error.code
 
-        deadline = time.monotonic() + 30     # the line may come before the port is bound
-        while True:
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and process.poll() is None
-                time.sleep(0.05)
         assert make_tournament() == 403
         assert browser.open(link, timeout=10).status == 200          # redirected to /organiser
         assert make_tournament() == 201

@@ -37,6 +37,20 @@ def server(tmp_path):
     process.stdout.close()
 
 
+def test_the_companion_takes_its_own_port_and_the_test_reads_all_it_said(server):
+    """No test picks a free port for a server to bind later: another program may take it
+    first ("Port 58075 is in use" in a busy run). helpers.start_companion starts it on port 0
+    and reads the port it took from the address it prints; all it printed before that is still
+    there for the test to read."""
+    base, process = server
+    assert process.args[process.args.index("--port") + 1] == "0"
+    with urllib.request.urlopen(base + "/healthz") as answer:
+        assert answer.status == 200
+    process.terminate()
+    said, _ = process.communicate(timeout=30)
+    assert 0 <= said.index("scores kept in") < said.index(f"On this machine: {base}/organiser?")
+
+
 def test_the_server_answers_pages_and_the_api(server, tmp_path):
     base, process = server
     with urllib.request.urlopen(base + "/") as page:

@@ -14,7 +14,7 @@ import companion
 from companion import cli, create_app
 from companion.cli import parse_args
 from companion.listening import CHANNEL_TIMEOUT, CLEANUP_INTERVAL, raise_open_file_limit
-from helpers import free_port, serving, start_companion
+from helpers import serving, start_companion
 
 
 @pytest.fixture
@@ -128,10 +128,11 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    port = free_port()
-    assert cli.main(["--host", "127.0.0.1", "--port", str(port), "--connection-limit", "500"]) == 0
+    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "500"]) == 0
     app = served["app"]
-    assert served["bound"] == [("127.0.0.1", port)]
+    [(host, port)] = served["bound"]                # port 0: the one the system gave
+    assert host == "127.0.0.1" and port > 0
+    assert app.config["LAN_URLS"] == [f"http://127.0.0.1:{port}/"]
     assert "host" not in served and "port" not in served
     assert served["max_request_body_size"] == app.config["RESTORE_LIMIT"] + 1     # waitress: >= refused
     assert app.config["RESTORE_LIMIT"] == companion.RESTORE_LIMIT == 8 * 1024 * 1024

@@ -18,22 +18,14 @@ import pytest
 import companion
 from companion import store
 from companion.matches import Ledger
-from helpers import HAND, api, new_match, organiser
+from helpers import HAND, api, new_match, organiser, start_companion
 
 
 def launch(db, tmp_path):
-    """``scopa-companion`` on 127.0.0.1, port 0 (the one it takes is read from what it prints),
-    on the store ``db``: the process and its address."""
-    env = dict(os.environ, SCOPA_DATA=str(tmp_path / "data"))
-    process = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1",
-                                "--port", "0", "--db", str(db)], env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    for line in process.stdout:
-        found = re.search(r"On this machine: (http://127\.0\.0\.1:\d+)/", line)
-        if found:
-            return process, found.group(1)
-    process.wait(timeout=10)
-    raise RuntimeError("the companion stopped before it served")
+    """``scopa-companion`` on 127.0.0.1 and a port of its own (helpers.start_companion), on the
+    store ``db``: the process (its output in ``process.stdout``) and its address."""
+    return start_companion("--db", str(db), env=dict(os.environ, SCOPA_DATA=str(tmp_path / "data")),
+                           output=subprocess.PIPE)
 
 
 def command(*args, tmp_path):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion import adopt_old_store, create_app, data_folder, secret_key, store
-from helpers import free_port, organiser, start_companion
+from helpers import organiser, start_companion
 
 HAND = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "sweeps": 1},
                     {"cards": 18, "coins": 4, "settebello": False, "sweeps": 0}]}
@@ -193,7 +193,7 @@ def test_a_real_full_disk_on_a_running_server(small_disk, tmp_path):
 def test_starting_on_a_file_that_is_not_a_store_says_so(tmp_path):
     junk = tmp_path / "notes.sqlite"
     junk.write_bytes(b"shopping list: bread, milk\n" * 200)
-    started = subprocess.run([sys.executable, "-m", "companion", "--port", str(free_port()),
+    started = subprocess.run([sys.executable, "-m", "companion", "--port", "0",
                               "--db", str(junk)], capture_output=True, text=True, timeout=60,
                              env=dict(os.environ, SCOPA_DATA=str(tmp_path / "data")))
     assert started.returncode == 1
