@@ -347,10 +347,8 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     if args.trust_proxy:
         os.environ["SCOPA_TRUST_PROXY"] = args.trust_proxy
     os.environ["SCOPA_LANG"] = args.lang
-    if args.db:
-        path = Path(args.db).expanduser().resolve()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        os.environ["SCOPA_DB"] = str(path)
+    if args.db:     # its folder is made under the store's lock (upkeep.held), or said in one line
+        os.environ["SCOPA_DB"] = str(Path(args.db).expanduser().resolve())
     from .upkeep import while_held
     # The store's lock held while serving: no restore command runs under a serving companion.
     return while_held(args.db, lambda: _serve_store(sockets, args, port))
@@ -393,6 +391,8 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     try:
         with stopped_by_signals():      # SIGTERM as Ctrl-C: waitress finishes what it serves
             serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
+    except KeyboardInterrupt:           # a stop before waitress's own loop took it: still a stop
+        pass
     finally:
         if withdraw:
             withdraw()

@@ -200,3 +200,33 @@ def test_starting_on_a_file_that_is_not_a_store_says_so(tmp_path):
     assert "cannot open the store: The server's store is not a Scopa companion store" in started.stderr
     assert "Traceback" not in started.stderr
     assert junk.read_bytes().startswith(b"shopping list")      # left as it was
+
+
+def test_a_store_in_a_folder_that_cannot_be_made_is_said_in_one_line(tmp_path, capsys):
+    """Found in review: --db in a folder the system will not make (under a file here) ended in
+    mkdir's traceback. Now one line, exit 1, and nothing else is started."""
+    from companion import cli
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    status = cli.main(["--port", "0", "--db", str(blocker / "club" / "scopa.sqlite")])
+    said = capsys.readouterr()
+    assert status == 1
+    assert said.err.startswith("scopa-companion: cannot open the store: ")
+    assert str(blocker / "club") in said.err and "Traceback" not in said.err
+    assert "Open on the phones" not in said.out
+
+
+def test_a_stop_before_waitress_serves_is_a_clean_stop(tmp_path, monkeypatch, capsys):
+    """Found in review: a SIGTERM (or Ctrl-C) arriving after the addresses are printed but before
+    waitress's loop has started came out of the command as a KeyboardInterrupt traceback. It is
+    a stop like any other: exit 0, the store left one whole file."""
+    import waitress
+
+    from companion import cli
+
+    def stopped_at_once(app, **options):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(waitress, "serve", stopped_at_once)
+    database = tmp_path / "data" / "scopa.sqlite"
+    assert cli.main(["--port", "0", "--db", str(database)]) == 0
+    assert database.exists() and not database.with_name("scopa.sqlite-wal").exists()
