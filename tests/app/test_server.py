@@ -87,8 +87,18 @@ def test_a_port_in_use_is_said_alone_with_a_free_one(tmp_path):
     said = re.fullmatch(rf"Port {port} is in use: is the companion already running\? "
                         r"Use --port (\d+)\n", done.stderr)
     assert said, done.stderr
-    with socket.socket() as other:                              # the port offered is free
-        other.bind(("127.0.0.1", int(said.group(1))))
+    assert port < int(said.group(1)) <= port + 100              # one of the next ports
+
+
+def test_the_port_offered_instead_is_the_next_free_one(monkeypatch):
+    """Which port ``refusal`` offers, the machine's ports stood in for (binding the one offered
+    afterwards would race with any other program on a busy machine)."""
+    import errno
+
+    from companion import listening
+    monkeypatch.setattr(listening, "_free", lambda host, port: port not in (8001, 8002))
+    in_use = OSError(errno.EADDRINUSE, "in use")
+    assert listening.refusal("0.0.0.0", 8000, in_use).endswith("Use --port 8003")
 
 
 def test_a_mistaken_option_is_said_before_the_port_is_looked_at(monkeypatch, tmp_path, capsys):
