@@ -8,8 +8,11 @@ two with hands entered by cards, a match of two teams, a tournament night with a
 board), serves it with waitress on a free port (helpers.serving, as the browser tests do), and
 takes each picture with Playwright and Debian's Chromium (/usr/bin/chromium, never a downloaded
 browser): phones at 390 px and a device scale of 2, in English, light but for one in dark, and
-the board at 1280x720. tests/app/test_docs.py runs it into a temporary folder and checks that it
-makes every picture the docs name, each under PICTURE_LIMIT bytes.
+the board at 1280x720; then the Wi-Fi dropping (static/sending.js) on two phones in Italian, cut
+off with Playwright's set_offline, their clock fixed at 21:03 (page.clock) so that the time they
+show, and so each picture, is the same at every run. tests/app/test_docs.py runs it into a
+temporary folder and checks that it makes every picture the docs name, each under PICTURE_LIMIT
+bytes.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import sys
 import tempfile
 import urllib.error
 import urllib.request
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -37,12 +42,22 @@ PICTURES = {
     "live-dark.png": "the score of a team match on a second phone, which follows every hand saved (dark theme)",
     "referee.png": "the referee: every capture a card may make on the table, and why",
     "board.png": "the board for the wall: a tournament round's live scores and the standings",
+    "unsent-hand-it.png": "a hand saved with the Wi-Fi down (in Italian): the counts still on screen, "
+                          "'Non inviato' above Save, the hand waiting in the phone's outbox with Scarta",
+    "offline-banner-it.png": "a watching phone whose polls fail (in Italian): 'Offline dalle 21:03' "
+                             "above the score",
 }
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True, "locale": "en-GB", "color_scheme": "light"}
 BOARD = {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1, "locale": "en-GB",
          "color_scheme": "light"}
+
+# The Italian pictures' phone: the page in Italian, its clock stopped at 21:03 of a Thursday in
+# Rome (Date.now fixed, timers running), so the time the outbox and the banner show is the same
+# at every run.
+ITALIAN = {**PHONE, "locale": "it-IT", "timezone_id": "Europe/Rome"}
+NINE_PM = datetime(2026, 11, 26, 21, 3, tzinfo=ZoneInfo("Europe/Rome"))
 
 SUITS = "dcsb"
 DECK = [f"{value}{suit}" for suit in SUITS for value in range(1, 11)]
@@ -207,8 +222,46 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     shoot(page, folder / "board.png")
     wall.close()
 
+    offline(browser, base, ids, folder)
     for name in PICTURES:
         optimise(folder / name)
+
+
+def offline(browser, base: str, ids: dict, folder: Path) -> None:
+    """The Wi-Fi drops (static/sending.js), on Italian phones: a hand saved offline stays on
+    screen and waits in the outbox; a watching phone's failed poll brings the banner."""
+    from playwright.sync_api import expect
+    pair = ids["pair"]
+    phone = browser.new_context(base_url=base, **ITALIAN)
+    page = phone.new_page()
+    page.set_default_timeout(10_000)
+    page.clock.set_fixed_time(NINE_PM)
+    page.goto(f"/matches/{pair}/hands/new?mode=tallies")
+    page.fill("#t_cards_0", "22")
+    page.fill("#t_coins_0", "6")
+    page.locator('label:has(input[name="settebello"][value="0"])').tap()
+    page.locator('label:has(input[name="primiera"][value="0"])').tap()
+    phone.set_offline(True)
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="unsent"]')).to_contain_text("Non inviato")
+    expect(page.locator('[data-testid="outbox"]')).to_contain_text("Mano 4")
+    # A tap on the outbox's title, which does nothing: headless Chromium keeps the tint of the
+    # last tap on Save (its tap highlight), which a phone lets fade.
+    page.locator("#outbox-title").tap()
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, folder / "unsent-hand-it.png")
+    phone.close()
+
+    watching = browser.new_context(base_url=base, **ITALIAN)
+    page = watching.new_page()
+    page.set_default_timeout(10_000)
+    page.clock.set_fixed_time(NINE_PM)
+    page.goto(f"/matches/{pair}")
+    page.wait_for_selector(".scoreboard")
+    watching.set_offline(True)          # the next poll (every 2 s) fails
+    expect(page.locator('[data-testid="offline"]')).to_contain_text("Offline dalle 21:03")
+    shoot(page, folder / "offline-banner-it.png")
+    watching.close()
 
 
 def main(folder: Path = SCREENSHOTS) -> list[Path]:
