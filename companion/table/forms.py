@@ -109,8 +109,7 @@ class NewMatchForm(FlaskForm):
             raise ValidationError(_("Give the two teams different names"))
 
     def validate_first_dealer(self, field: Field) -> None:
-        if field.data != "random" and (not str(field.data).isdigit()
-                                       or int(field.data) >= len(self.player_names)):
+        if field.data != "random" and str(field.data) not in map(str, range(len(self.player_names))):
             raise ValidationError(_("Choose one of the %(count)s players to deal first", count=len(self.player_names)))
 
     def seat_choices(self) -> "NewMatchForm":

@@ -61,11 +61,11 @@ class HandFormBase(FlaskForm):
         """Each side's cards and bonus-suit cards as tapped so far, the rest counted for the
         side that gets it: what the pile picker shows beside each name."""
         n = len(self.match.sides)
-        rest = int(self.rest.data) if str(self.rest.data).isdigit() and int(self.rest.data) < n else n - 1
+        named = {str(side): side for side in range(n)}     # a crafted value names no side
+        rest = named.get(str(self.rest.data), n - 1)
         counts = [[0, 0] for _ in range(n)]
         for card in deck(self.match.rules.deck):
-            chosen = self[f"c_{card}"].data
-            side = int(chosen) if chosen not in (None, "") else rest
+            side = named.get(str(self[f"c_{card}"].data), rest)
             counts[side][0] += 1
             counts[side][1] += card.suit == self.match.rules.bonus_suit
         return [tuple(count) for count in counts]
