@@ -31,6 +31,9 @@ def organiser_options(args: argparse.Namespace) -> str | None:
         args.organiser_pin = lines[0].strip() if lines else ""
     else:
         args.organiser_pin = os.environ.get("SCOPA_ORGANISER_PIN") or None
+    if args.organiser_pin is not None and not (args.organiser_pin.isascii() and args.organiser_pin.isprintable()):
+        return ("--organiser-pin: letters, digits and signs of a plain keyboard only (A-Z, 0-9...): "
+                "every phone's keyboard types those")
     if args.organiser_pin is not None and len(normalised(args.organiser_pin)) < ORGANISER_PIN_MIN:
         return (f"--organiser-pin: at least {ORGANISER_PIN_MIN} characters (not counting spaces "
                 f"and dashes), so that it cannot be guessed")

@@ -3,8 +3,10 @@ Flask-Limiter (and the ``limits`` library it brings), with its storage in memory
 
 Every limit is per address, never per PIN or per code across addresses: whoever knows a PIN
 is never refused because of other addresses' wrong tries, so no guest can lock a table, a
-tournament or the organiser out. An IPv6 address counts by its /64, the block a phone's
-network hands out: a phone that takes a new address within it is still the same phone.
+tournament or the organiser out. An IPv6 address counts whole, not by its /64: every phone on a
+Wi-Fi shares the network's /64 (and every link-local fe80::/64), so counting by it would let one
+guest hold the whole club. A guest who gives its phone many IPv6 addresses escapes the count:
+docs/running.md says so, and the companion listens on IPv4 by default.
 
 - A PIN (``web.access``) or an organiser's code (``web.organiser``): 5 wrong tries a minute and
   10 an hour per address. A right one does not count: the wrong ones are counted after the
@@ -41,16 +43,14 @@ NEW_MATCHES = "20/hour"
 
 def address_key() -> str:
     """Whose tries these are: the request's address (the phone's, or the trusted proxy's word
-    for it), an IPv6 one by its /64."""
+    for it), written one way (an IPv6 address whole: see above)."""
     address = request.remote_addr or "?"
     try:
         parsed = ipaddress.ip_address(address.strip("[]"))
     except ValueError:
         return address
-    if parsed.version == 6:
-        if parsed.ipv4_mapped:          # ::ffff:192.168.1.23 is 192.168.1.23
-            return str(parsed.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    if parsed.version == 6 and parsed.ipv4_mapped:      # ::ffff:192.168.1.23 is 192.168.1.23
+        return str(parsed.ipv4_mapped)
     return str(parsed)
 
 
@@ -137,8 +137,10 @@ def init_app(app: Flask) -> None:
         app.logger.warning(
             "scopa-companion: a request from %(peer)s carries forwarding headers (X-Forwarded-For): "
             "if a reverse proxy at %(peer)s is in front, every phone has its address and shares "
-            "its limits on PINs and new matches; start with --trust-proxy %(peer)s "
-            "(docs/running.md). Said once.", {"peer": request.remote_addr})
+            "its limits on PINs and new matches; if that proxy sets X-Forwarded-For itself (nginx "
+            "with proxy_set_header), start with --trust-proxy %(peer)s; never for a relay that "
+            "passes the phones' own headers on (socat): docs/running.md. Said once.",
+            {"peer": request.remote_addr})
 
 
 def reset() -> None:

@@ -392,6 +392,17 @@ def test_a_clubs_own_pin_is_kept_and_never_printed(monkeypatch, tmp_path, capsys
     assert status == 2 and app is None and "at least 6 characters" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("pin", ["١٢٣٤٥٦٧٨", "１２３４５６７８", "circolo\t77", "scopa-clüb"])
+def test_a_clubs_own_pin_is_typed_on_any_phones_keyboard(monkeypatch, tmp_path, capsys, pin):
+    """Found in review: an organiser's PIN of Arabic-Indic digits was taken at start, which
+    another phone's keyboard can hardly type (the organiser would be locked out of their own
+    companion). Plain keyboard characters only: exit 2 with the reason."""
+    monkeypatch.setenv("SCOPA_ORGANISER_PIN", pin)
+    status, app = start_main(monkeypatch, tmp_path, keep_pin=True)
+    assert status == 2 and app is None
+    assert "plain keyboard" in capsys.readouterr().err
+
+
 def test_the_clubs_pin_from_a_file_never_on_the_command_line(monkeypatch, tmp_path, capsys):
     """Issue 32, finding 11: --organiser-pin is read by every user of the machine in ps. The
     PIN comes from the environment or a file; on the command line it still works, with a

@@ -65,12 +65,16 @@ def test_a_right_pin_never_counts(app):
     assert wrong_tries(app, match_id, ["192.168.1.77"], each=5) == [403] * 5
 
 
-def test_an_ipv6_phone_counts_by_its_64(app):
-    """A phone may take a new IPv6 address for each request: its tries count by its /64."""
+def test_ipv6_phones_on_one_network_each_have_their_own_count(app):
+    """Found in review: counted by the /64, every phone of an IPv6 Wi-Fi (one /64, and one
+    link-local fe80::/64 for all) shared one count, so one guest's wrong PINs held the whole
+    club. Each address counts whole; an IPv4-mapped one as its IPv4 address."""
     match_id = new_match(phone(app), pin="246813")
-    statuses = wrong_tries(app, match_id, [f"2001:db8:1:2::{n}" for n in range(1, 7)], each=1)
-    assert statuses == [403] * 5 + [429]
-    assert wrong_tries(app, match_id, ["2001:db8:1:3::1"], each=1) == [403]         # another /64
+    assert wrong_tries(app, match_id, ["2001:db8:1:2::10"], each=6) == [403] * 5 + [429]
+    for scorer in ("2001:db8:1:2::dddd", "fe80::abcd:1234", "fe80::1"):
+        assert wrong_tries(app, match_id, [scorer], each=1) == [403]
+    assert wrong_tries(app, match_id, ["192.0.2.7"], each=5) == [403] * 5
+    assert wrong_tries(app, match_id, ["::ffff:192.0.2.7"], each=1) == [429]
 
 
 @pytest.fixture
