@@ -7,13 +7,16 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+import sqlite_utils
+
 from ..rules.said import said
 from .built import forget_built
-from .checks import Unfit, examine, read_only, schema_difference, text_over_limit
-from .db import MakeLedger, connect, parsed_match
+from .checks import Unfit, examine, read_only, schema_difference, text_over_limit, time_in_future
+from .db import MakeLedger, connect, parsed_match, writing
 from .matches import hand_rows
-from .migrations import migrate
+from .migrations import count_totals, migrate
 from .organiser import keep_organiser_phones, organiser_phone_rows
+from .rerating import rerate
 
 
 class NotABackup(Exception):
@@ -44,9 +47,10 @@ def check_backup(path: str, ledger: MakeLedger) -> None:
     SQLite's integrity check and the file's migration level (not newer than this version's),
     as at start-up; a schema exactly this version's at that level (a trigger, a view or a
     table of the file's own never comes in, nor runs: this is read before anything is written);
-    then, once brought to this version's schema, every text within the companion's limits and
-    every match worked out by the rules engine. The file at ``path`` is brought to this
-    version's schema."""
+    then, once brought to this version's schema, every text within the companion's limits, no
+    time in the future, and every match worked out by the rules engine. The file at ``path`` is
+    brought to this version's schema, and what the companion works out of the matches (totals,
+    ratings) is worked out again in it (``worked_out_again``): a file's own figures never come in."""
     try:
         level = examine(path, thorough=True)
         conn = read_only(path)
@@ -66,12 +70,14 @@ def check_backup(path: str, ledger: MakeLedger) -> None:
     match_id = None
     try:
         migrate(db, ledger)
-        over = text_over_limit(db)
-        if over:
-            raise NotABackup(over)
+        problem = text_over_limit(db) or time_in_future(db)
+        if problem:
+            raise NotABackup(problem)
         for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL")):
             match_id = row["id"]
             ledger(parsed_match(row)).after_change(hand_rows(db, match_id))
+        match_id = None
+        worked_out_again(db)
     except NotABackup:
         raise
     except Exception as problem:     # anything at all: the backup is refused, never served
@@ -81,6 +87,16 @@ def check_backup(path: str, ledger: MakeLedger) -> None:
                               number=match_id, problem=str(problem))) from None
     finally:
         db.conn.close()
+
+
+def worked_out_again(db: sqlite_utils.Database) -> None:
+    """What the companion works out of the matches, worked out again on a checked backup, never
+    taken from it: the players' totals counted from the seats, every finished match rated from
+    scratch in the order they finished, and no re-rating left asked for."""
+    with writing(db):
+        count_totals(db)
+        rerate(db)
+        db.execute("DELETE FROM rating_work")
 
 
 def keep_copy(path: str, folder: Path) -> Path:

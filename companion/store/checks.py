@@ -5,13 +5,14 @@ its migration level (a store of a newer version is never opened: its schema is n
 A restore then asks more of a backup (``check_backup``), since it comes from outside: a schema
 that is exactly what this version builds at the file's level (``schema_difference``: a trigger
 or a view is code, which a backup must not bring), and every text the companion limits within
-its limit (``text_over_limit``).
+its limit (``text_over_limit``), and no time in the future (``time_in_future``).
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import sqlite_utils
@@ -186,4 +187,30 @@ def text_over_limit(db: sqlite_utils.Database) -> Said | None:
             if not fits(text):
                 return said("a PIN or access key in it is not one the companion makes ({table}, "
                             "row {id})", table=table, id=row_id)
+    return None
+
+
+# Every time the companion keeps (each written by the server's own clock, ``db.now``; a phone
+# sends none): its table, the column naming its row, and the time's columns.
+_TIMES = [("matches", "id", ("created", "deleted")), ("hands", "id", ("created", "updated", "deleted")),
+          ("rated_matches", "match_id", ("finished",)), ("players", "id", ("created",)),
+          ("player_changes", "id", ("created", "undone")), ("tournaments", "id", ("created",)),
+          ("tournament_rounds", "tournament_id", ("created",)), ("migrations", "version", ("applied",))]
+CLOCKS_DIFFER = timedelta(minutes=10)   # two computers' clocks may differ by this much
+
+
+def time_in_future(db: sqlite_utils.Database) -> Said | None:
+    """The first time a store keeps that is later than this computer's clock (by more than
+    ``CLOCKS_DIFFER``), said with its row; None when there is none. Compared as the companion
+    compares them, as texts (web.record): a match "finished in 9999" would never become the
+    club's record, and would come after every match in the ratings' order."""
+    limit = (datetime.now(timezone.utc) + CLOCKS_DIFFER).isoformat(timespec="seconds")
+    for table, key, columns in _TIMES:
+        for column in columns:
+            row = db.execute(f"SELECT {key}, {column} FROM {table} WHERE {column} > ? LIMIT 1",
+                             [limit]).fetchone()
+            if row:
+                return said("a time in it is in the future ({table}, row {id}: {time}); if this "
+                            "computer's clock is behind, set it right first",
+                            table=table, id=row[0], time=str(row[1]))
     return None

@@ -287,11 +287,21 @@ def _m014_kept_not_worked_out_again(db: sqlite_utils.Database, ledger: MakeLedge
     db.execute(f"CREATE TRIGGER seats_totals_delete AFTER DELETE ON seats BEGIN {take('OLD')} END")
     db.execute(f"CREATE TRIGGER seats_totals_update AFTER UPDATE ON seats BEGIN {take('OLD')} "
                f"{add('NEW')} END")
+    count_totals(db)
+    _line_versions(db)
+
+
+def count_totals(db: sqlite_utils.Database) -> None:
+    """player_totals made again from the seats, whole (m014; a restore, which never takes the
+    totals a file carries): each of its columns but the keys, "seats", best and worst is the
+    seats' column of that name added up, so a column a later migration adds is counted too."""
+    counted = [name for name in db["player_totals"].columns_dict
+               if name not in ("player_id", "variant", "seats", "best", "worst")]
     sums = ", ".join(f"COALESCE(SUM({name}), 0)" for name in counted)
+    db.execute("DELETE FROM player_totals")
     db.execute(f"INSERT INTO player_totals (player_id, variant, seats, {', '.join(counted)}, best, worst) "
                f"SELECT player_id, variant, COUNT(*), {sums}, MAX(best), MIN(worst) FROM seats "
                "GROUP BY player_id, variant")
-    _line_versions(db)
 
 
 def _line_versions(db: sqlite_utils.Database) -> None:

@@ -4,6 +4,7 @@ past the companion's limits, is refused in words, and the live store is left as 
 
 import hashlib
 import sqlite3
+from datetime import datetime, timedelta, timezone
 from io import BytesIO
 
 import pytest
@@ -147,3 +148,70 @@ def test_a_backup_of_another_page_size_restores(app, client, tmp_path):
     page = restore(client, backup).get_data(as_text=True)
     assert "Restored." in page
     assert [m["id"] for m in client.get("/api/v1/matches").get_json()["matches"]] == [1]
+
+
+def finished_matches(client) -> None:
+    """Two matches of one hand each, finished one after the other: totals and ratings to keep."""
+    for players in (["Anna", "Bruno"], ["Carla", "Anna"]):
+        answer = client.post("/api/v1/matches", json={"players": players, "first_dealer": 0,
+                                                      "options": {"hands": 1}})
+        assert client.post(f"/api/v1/matches/{answer.get_json()['id']}/hands", json=HAND).status_code == 201
+
+
+DERIVED = ("player_totals", "ratings", "rating_changes", "rating_work")
+
+
+def derived(app) -> dict:
+    """What the companion works out of the matches and keeps: every row of it."""
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return {table: sorted(conn.execute(f"SELECT * FROM {table}")) for table in DERIVED}
+    finally:
+        conn.close()
+
+
+def test_what_the_companion_works_out_is_worked_out_again(app, client, tmp_path):
+    """Found in review: a backup whose totals said a player won 999 matches, whose ratings gave
+    one a mu of 1000, and which asked for a re-rating of its own, restored as it was."""
+    finished_matches(client)
+    backup = backup_of(client, tmp_path)
+    honest = derived(app)
+    assert honest["ratings"] and honest["player_totals"] and not honest["rating_work"]
+    changed(backup, "UPDATE player_totals SET won = 999, over = 999, seats = 999 WHERE player_id = 1",
+            "DELETE FROM player_totals WHERE player_id = 2",
+            "UPDATE ratings SET mu = 1000, ordinal = 1000 WHERE player_id = 1",
+            "UPDATE rating_changes SET mu = 1000",
+            "INSERT INTO rating_work (finished, match_id) VALUES (NULL, NULL)")
+    client.post(f"/api/v1/matches/{new_match(client)}/hands", json=HAND)      # a later match
+    assert "Restored." in restore(client, backup).get_data(as_text=True)
+    assert derived(app) == honest
+
+
+FUTURE = "9999-12-31T00:00:00+00:00"
+
+
+@pytest.mark.parametrize("statement, where", [
+    (f"UPDATE rated_matches SET finished = '{FUTURE}'", "rated_matches, row 1"),
+    (f"UPDATE hands SET created = '{FUTURE}' WHERE id = 2", "hands, row 2"),
+    (f"UPDATE players SET created = '{FUTURE}' WHERE id = 3", "players, row 3"),
+], ids=["match finished", "hand", "player"])
+def test_a_time_in_the_future_is_refused(app, client, tmp_path, statement, where):
+    """Found in review: a match "finished in 9999" restored, and so could never become the
+    club's record (web.record): every phone could go on changing it."""
+    finished_matches(client)
+    backup = changed(backup_of(client, tmp_path), statement)
+    before = state(app)
+    page = restore(client, backup).get_data(as_text=True)
+    assert (f"Nothing restored: a time in it is in the future ({where}: {FUTURE}); if this "
+            "computer&#39;s clock is behind, set it right first.") in page
+    assert state(app) == before
+    assert not list(tmp_path.glob("before-restore-*"))
+
+
+def test_a_clock_a_little_ahead_still_restores(app, client, tmp_path):
+    """Two computers' clocks differ a little: a time a minute ahead of this one's is no reason
+    to refuse a backup."""
+    finished_matches(client)
+    ahead = (datetime.now(timezone.utc) + timedelta(minutes=1)).isoformat(timespec="seconds")
+    backup = changed(backup_of(client, tmp_path), f"UPDATE rated_matches SET finished = '{ahead}' WHERE match_id = 2")
+    assert "Restored." in restore(client, backup).get_data(as_text=True)
