@@ -135,3 +135,15 @@ def test_the_organiser_brings_back_the_matches_ticked(app, client):
     assert deleted(app) == {made[1]}
     # One match left: its own Bring back, no boxes.
     assert not deleted_list(client).boxes
+
+
+def test_past_a_hundred_the_button_brings_back_the_newest_hundred(app, client):
+    made = [new_match(client) for _ in range(101)]
+    assert client.post("/matches/delete", data=MultiDict([("match", made[0])])).status_code == 303
+    assert client.post("/matches/delete", data=MultiDict([("match", i) for i in made[1:]])).status_code == 303
+    page = client.get("/organiser").get_data(as_text=True)
+    assert "Bring back the newest 100" in page and "Bring them all back" not in page
+    bring = deleted_list(client).forms["restore-all"]
+    assert sorted(int(value) for name, value in bring["fields"] if name == "match") == made[1:]
+    assert client.post(bring["action"], data=MultiDict(bring["fields"])).status_code == 303
+    assert deleted(app) == {made[0]}
