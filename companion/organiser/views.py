@@ -1,6 +1,7 @@
 """/organiser: a phone becomes the organiser's by opening the link ``scopa-companion`` prints
 (``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out. The
-organiser's page also lists the matches deleted in the last day, to bring one back."""
+organiser's page also lists the matches deleted in the last day, to bring one back, those ticked
+or all of them at once (the table's ``/matches/restore``, the Undo of its delete of several)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def show(form: CodeForm, error: str | None = None, status: int = 200):
     return render_template(
         "organiser/organiser.html", form=form, error=error,
         this_phone=organiser.is_this_phone(), has_code=bool(organiser.current_code()),
-        phones=store.organiser_phone_count(db), deleted=deleted), status
+        phones=store.organiser_phone_count(db), deleted=deleted, at_once=store.AT_ONCE), status
 
 
 @bp.route("/organiser", methods=["GET", "POST"])

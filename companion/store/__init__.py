@@ -129,6 +129,7 @@ from .tournaments import (
     tournament_version,
 )
 from .trash import (
+    AT_ONCE,
     CannotRestore,
     delete_match,
     delete_matches,

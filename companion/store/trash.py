@@ -22,6 +22,7 @@ from .matches import Gone, InTournament, rename_seat
 from .ratings import rerate_matches
 
 KEPT = timedelta(days=1)
+AT_ONCE = 100       # matches one request deletes or brings back (a page lists at most 40)
 
 
 class CannotRestore(Exception):

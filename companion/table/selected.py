@@ -17,7 +17,7 @@ from ..web.organiser import organiser_required
 from ..web.pages import flash_action, on_this_site
 from .views import bp
 
-MOST = 100      # matches at once: a page shows at most 40 (in play and finished)
+MOST = store.AT_ONCE        # matches at once: a page shows at most 40 (in play and finished)
 
 
 def ticked() -> list[int] | None:

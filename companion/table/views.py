@@ -20,7 +20,7 @@ from ..names import NAME_MAX, all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
-from ..web import access, exports
+from ..web import access, exports, limits
 from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new, unlocked
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import (
@@ -142,8 +142,7 @@ def index():
 
 @bp.get("/matches")
 def match_list():
-    """Every match, a page at a time: ``state`` playing, finished or archived, ``before`` an
-    id."""
+    """Every match, a page at a time: ``state`` playing, finished or archived, ``before`` an id."""
     state = request.args.get("state")
     state = state if state in ("playing", "finished", "archived") else "playing"
     before = request.args.get("before", type=int)
@@ -303,11 +302,11 @@ def archive(match_id: int):
 
 
 @bp.route("/matches/<int:match_id>/delete", methods=["GET", "POST"])
+@access.match_delete_limit
 @record_guarded
 @pin_required
 def delete_match(match_id: int):
-    """Delete a whole match, once confirmed; a change made meanwhile on another phone asks
-    again."""
+    """Delete a whole match, once confirmed; a change made meanwhile on another phone asks again."""
     current = load_match(match_id)
     table = store.table_of(store.get_db(), match_id)
     if table:       # never deleted: said at once, not after the confirmation
@@ -328,6 +327,7 @@ def delete_match(match_id: int):
         except store.InTournament as refused:      # the store's own guard: not reached from here
             flash(in_tournament(refused.table, refused.tournament))
             return redirect(url_for("table.match", match_id=match_id), code=303)
+        limits.deleted_one()        # counted against this address's deletes (web.limits)
         flash(_("%(match)s deleted: for a day the organiser can bring it back.", match=current.title))
         return redirect(url_for("table.index"), code=303)
     return render_template("table/delete_match.html", match=current)

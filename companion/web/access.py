@@ -24,12 +24,14 @@ from flask import redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
-from .limits import Limited, checked, new_matches
+from .limits import Limited, checked, match_deletes, new_matches
 from .organiser import is_organiser
 
 # On a view that makes a match (the page, a rematch, the API): 20 an hour per address, the
 # organiser not limited (web.limits).
 new_match_limit = new_matches(exempt=is_organiser)
+# On the view that deletes a match: 5 an hour per address, the organiser not limited.
+match_delete_limit = match_deletes(exempt=is_organiser)
 
 
 def hash_pin(pin: str) -> str:

@@ -1,4 +1,5 @@
-"""How often one address may try: wrong PINs, wrong organiser's codes, new matches. One use of
+"""How often one address may try: wrong PINs, wrong organiser's codes, new matches, deleted
+matches. One use of
 Flask-Limiter (and the ``limits`` library it brings), with its storage in memory.
 
 Every limit is per address, never per PIN or per code across addresses: whoever knows a PIN
@@ -14,9 +15,12 @@ docs/running.md says so, and the companion listens on IPv4 by default.
   so a burst of tries at once cannot pass the limit.
 - A new match (the page, a rematch, the API): 20 an hour per address, a few more than a table
   plays; the organiser is not limited.
+- A match deleted (the page; the API deletes no match): 5 an hour per address. A match without a
+  PIN is every phone's to delete, so one guest could otherwise empty the lists in a second and
+  leave the organiser to bring each back; the organiser is not limited.
 
 The state is bounded: the moving windows keep at most a limit's number of moments per address
-(10 for tries, 20 for new matches), and the storage drops a key once its last moment is older
+(10 for tries, 20 for new matches, 5 for deletes), and the storage drops a key once its last moment is older
 than its window (an hour at most). So it holds the addresses seen trying in the last hour, no
 more: on a club's network, its phones.
 """
@@ -29,7 +33,7 @@ import threading
 import time
 from typing import Callable
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, g, jsonify, render_template, request
 from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse_many
@@ -39,6 +43,8 @@ from ..rules.said import said_n
 
 TRIES = parse_many("5/minute;10/hour")      # wrong PINs, and wrong organiser's codes, each
 NEW_MATCHES = "20/hour"
+DELETES = "5/hour"
+DELETES_SCOPE = "match deletes"
 
 
 def address_key() -> str:
@@ -96,8 +102,21 @@ def new_matches(exempt: Callable[[], bool]):
                                 methods=["POST"], deduct_when=lambda answer: answer.status_code in (201, 303))
 
 
+def match_deletes(exempt: Callable[[], bool]):
+    """The limit on deleting a match: counted only when the view says a match was deleted
+    (``deleted_one``), not for a confirmation asked again, a tournament's table refused or a
+    PIN asked for."""
+    return limiter.shared_limit(DELETES, scope=DELETES_SCOPE, exempt_when=exempt, methods=["POST"],
+                                deduct_when=lambda answer: bool(g.get("scopa_deleted_match")))
+
+
+def deleted_one() -> None:
+    """This request deleted a match: it counts against its address's deletes."""
+    g.scopa_deleted_match = True
+
+
 def wait_of(error: RateLimitExceeded) -> int:
-    """Whole seconds until this request's refused new match would be taken."""
+    """Whole seconds until this request's refused new match (or delete) would be taken."""
     breached = [limit for limit in limiter.current_limits if limit.breached]
     if not breached:
         return 60
@@ -109,15 +128,21 @@ FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
 
 def init_app(app: Flask) -> None:
     """Each app its own storage (a fresh one: the tests' apps never share their counts); a
-    refused new match answered in the phone's language; and, once, a word on the log when a
+    refused new match or delete answered in the phone's language; and, once, a word on the log when a
     proxy seems to be in front without --trust-proxy: every phone then has its address, and
     shares its limits."""
     limiter.init_app(app)
 
     @app.errorhandler(RateLimitExceeded)
-    def too_many_matches(error: RateLimitExceeded):
+    def too_many(error: RateLimitExceeded):
         minutes = max(1, math.ceil(wait_of(error) / 60))
         retry = {"Retry-After": str(wait_of(error))}
+        if error.limit.scope == DELETES_SCOPE:
+            return render_template("error.html", message=ngettext(
+                "Too many matches deleted from this phone: wait %(num)d minute, then try again, "
+                "or ask the organiser.",
+                "Too many matches deleted from this phone: wait %(num)d minutes, then try again, "
+                "or ask the organiser.", minutes)), 429, retry
         if request.path.startswith("/api/"):
             return jsonify({"error": for_api(said_n(
                 "too many new matches from this address: wait {n} minute, then try again",
@@ -137,7 +162,7 @@ def init_app(app: Flask) -> None:
         app.logger.warning(
             "scopa-companion: a request from %(peer)s carries forwarding headers (X-Forwarded-For): "
             "if a reverse proxy at %(peer)s is in front, every phone has its address and shares "
-            "its limits on PINs and new matches; if that proxy sets X-Forwarded-For itself (nginx "
+            "its limits on PINs, new and deleted matches; if that proxy sets X-Forwarded-For itself (nginx "
             "with proxy_set_header), start with --trust-proxy %(peer)s; never for a relay that "
             "passes the phones' own headers on (socat): docs/running.md. Said once.",
             {"peer": request.remote_addr})

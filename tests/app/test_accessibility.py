@@ -417,7 +417,7 @@ CODE = "K7P-2QX"
 def club_server():
     """A companion with an organiser's code whose every request comes from a phone on the
     network, without the organiser's code the suite's browser sends: a player with a rename and
-    a merge in their log."""
+    a merge in their log, and two deleted matches."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/club.sqlite", "ORGANISER_CODE": CODE})
         machine = organiser(app)
@@ -428,6 +428,11 @@ def club_server():
         token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)[1]
         machine.post(f"/players/{ids['Anna']}/rename", data={"name": "Anna Rossi", "csrf_token": token})
         machine.post(f"/players/{ids['Annna']}/merge?into={ids['Anna']}", data={"csrf_token": token})
+        for players in (["Dario", "Elsa"], ["Fabio", "Gina"]):     # the Deleted list, its boxes
+            made = machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0}).get_json()
+            gone = machine.post(f"/matches/{made['id']}/delete",
+                                data={"version": made["version"], "csrf_token": token})
+            assert gone.status_code == 303
         inner = app.wsgi_app
 
         def from_a_phone(environ, start_response):
