@@ -334,9 +334,9 @@ def delete_after_end(match_id: int):
     chosen: dict[int, int] = {}
     for value in request.form.getlist("hand"):
         hand_id, __, version = value.partition(":")        # not "_": that is gettext here
-        if not (hand_id.isdigit() and version.isdigit()):
-            abort(400)
-        chosen[int(hand_id)] = int(version)
+        if not all(part.isascii() and part.isdigit() for part in (hand_id, version)):
+            abort(400)      # "²" is a digit to isdigit, never to int()
+        chosen[store.number_from(hand_id)] = store.number_from(version)
     current = load_match(match_id)
     if not chosen or not set(chosen) <= {h.id for h in current.after_end}:
         flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))

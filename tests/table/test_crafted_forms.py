@@ -25,3 +25,13 @@ def test_a_new_match_whose_first_dealer_is_no_seat_is_refused(client, value):
                                                "preset": "classica", "first_dealer": value})
     assert answer.status_code == 400
     assert client.get("/api/v1/matches").get_json()["matches"] == []
+
+
+@pytest.mark.parametrize("value", ["²:1", "1:²", "9" * 5000 + ":1", "1:" + "9" * 5000, "x:1", "1"])
+def test_a_crafted_hand_after_the_end_is_refused(client, value):
+    """Found in reading the change: the hands after the end are sent as "id:version", read with
+    str.isdigit, which takes "²" and 5,000 digits that int() then refuses: a 500."""
+    match_id = new_match(client)
+    answer = client.post(f"/matches/{match_id}/hands/after-end/delete", data={"hand": value})
+    assert answer.status_code in (303, 400)
+    assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
