@@ -12,7 +12,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # Installed as a wheel, built from the checkout (the pages, their files and the catalogues ride
 # inside the package), then the sources are dropped.
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY companion ./companion
 COPY templates ./templates
 COPY static ./static

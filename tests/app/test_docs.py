@@ -205,6 +205,10 @@ def test_the_image_runs_the_readmes_command_as_a_user_with_the_data_in_a_volume(
         if word == "COPY":
             for source in arguments.split()[:-1]:
                 assert (ROOT / source).exists() and source not in ignored, source
+    # What `pip install .` reads besides the code must be copied into the image, or it fails.
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    copied = {source for word, arguments in dockerfile() if word == "COPY" for source in arguments.split()[:-1]}
+    assert {project["readme"], *project.get("license-files", [])} <= copied
 
 
 def test_compose_names_the_port_the_volume_the_health_check_and_the_address():

@@ -123,3 +123,15 @@ def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wh
             assert answer.status == 200 and b"{" in answer.read()
     finally:
         stop(process)
+
+
+def test_the_wheel_says_its_licence(wheel):
+    """Whoever installs it may lawfully run it at their club: the MIT licence in the wheel and in
+    its metadata, as in the checkout's LICENSE."""
+    import zipfile
+    archive = zipfile.ZipFile(wheel)
+    metadata = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
+    said = archive.read(metadata).decode()
+    assert "License-Expression: MIT" in said or "License: MIT" in said
+    carried = [name for name in archive.namelist() if name.rsplit("/", 1)[-1] == "LICENSE"]
+    assert carried and archive.read(carried[0]) == (ROOT / "LICENSE").read_bytes()
