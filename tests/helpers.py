@@ -113,28 +113,37 @@ def serving(app, threads: int = 8):
     forwarding headers left for the app, the body limit...), in a thread of this process, on
     127.0.0.1 and a free port; yields its address (``http://127.0.0.1:PORT``).
 
-    On the way out it stops in waitress's own order: the task dispatcher's worker threads finish
-    the answers under way while the loop still sends them (queued ones are cancelled); then a
-    thunk run by the loop's own thread closes the listening socket, the trigger and every
-    connection, which empties the loop's map and ends it; the loop's thread is waited for.
-    Closing the server from another thread while its loop was in select() on those sockets
-    was an intermittent ``OSError: Bad file descriptor`` in the loop's thread at teardown."""
+    On the way out it stops in an order that leaves no socket closed under a running loop: the
+    task dispatcher's worker threads finish the answers under way while the loop still sends them
+    (queued ones are cancelled); then the loop, which this helper runs itself one poll of at
+    most 50 ms at a time, is told to stop and waited for; only then are the listening socket,
+    the trigger and every connection closed, from this thread, with no loop left to use them.
+    Closing them from another thread while the loop polled them was an intermittent
+    ``OSError: Bad file descriptor`` at teardown, and so was pulling waitress's trigger to have
+    the loop close them (a CI run found the trigger closed already)."""
     from waitress import wasyncore
     from waitress.server import create_server
 
     from companion.listening import waitress_options
 
     server = create_server(app, host="127.0.0.1", port=0, **waitress_options(app, threads, 1000))
-    loop = threading.Thread(target=server.run, name="waitress loop", daemon=True)
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.is_set():
+            wasyncore.loop(timeout=0.05, map=server._map, use_poll=True, count=1)
+
+    loop = threading.Thread(target=run, name="waitress loop", daemon=True)
     loop.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         server.task_dispatcher.shutdown(timeout=30)
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        stop.set()
         loop.join(timeout=30)
         if loop.is_alive():
             raise RuntimeError("waitress's loop did not stop within 30 s")
+        wasyncore.close_all(server._map)
 
 
 class Relay:

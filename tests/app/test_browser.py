@@ -12,6 +12,7 @@ from companion.rules import deck
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
+PlaywrightTimeout = playwright_api.TimeoutError
 
 # Every test here drives Chromium (the browser and server fixtures: tests/conftest.py).
 pytestmark = pytest.mark.browser
@@ -69,7 +70,11 @@ def start_match(phone, names=("Anna", "Bruno"), preset=None, target=None):
         page.locator("details.rules > summary").tap()     # the rules are folded under a line
         page.fill("#target", str(target))
     page.locator("button.primary", has_text="Start the match").last.tap()
-    page.wait_for_selector(".scoreboard")
+    try:
+        page.wait_for_selector(".scoreboard")
+    except PlaywrightTimeout:       # say what the phone showed instead (a CI run timed out here once)
+        said = page.locator(".unsent, .flash, .error, [role=alert]").all_text_contents()
+        raise AssertionError(f"no scoreboard at {page.url}; the page said {said}") from None
     return page.url.rsplit("/", 1)[1]
 
 
