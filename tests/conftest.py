@@ -153,6 +153,9 @@ def browser():
         if os.environ.get("CI"):
             raise RuntimeError("CI must install Debian's chromium for the browser tests (.ci/run)")
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    # Every wait of an expect() ends as soon as its condition holds: its bound is only how long
+    # a loaded machine may take, never a claim about speed (5 s by default; CI is busy).
+    playwright_api.expect.set_options(timeout=20_000)
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

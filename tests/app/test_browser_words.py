@@ -100,7 +100,7 @@ def test_a_match_won_on_another_phone_is_celebrated_when_the_poll_brings_it(brow
         page.goto(f"/matches/{match_id}")
         expect(page.locator(".scoreboard")).not_to_have_class(re.compile(r"\bcelebrate\b"))
         page.request.post(f"/api/v1/matches/{match_id}/hands", data={"piles": [EVERY_CARD, []], "sweeps": [1, 0]})
-        expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"), timeout=6000)
+        expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"))
         page.reload()
         expect(page.locator(".scoreboard")).not_to_have_class(re.compile(r"\bcelebrate\b"))
     finally:

@@ -248,7 +248,7 @@ def test_in_the_browser_a_table_leads_back_to_its_tournament(browser, server, sc
             page.reload()
         # With JavaScript the live region learns of it by itself (the poll, every 2 s).
         back = page.locator('[data-testid="back-to-tournament"]')
-        expect(back).to_be_visible(timeout=6000)
+        expect(back).to_be_visible()
         expect(back).to_contain_text("Back to the tournament")
         expect(page.locator('[data-testid="rematch"]')).to_have_count(0)
         expect(page.get_by_text("Delete…")).to_have_count(0)

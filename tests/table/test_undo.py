@@ -554,7 +554,7 @@ def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts
         api(server, f"/matches/{match_id}/hands", FOUR_NIL)                # another phone
         if scripts:
             # The next poll brings the new score and takes the Undo away; the words stay.
-            expect(page.locator('[data-testid="total-0"]')).to_have_text("4", timeout=4000)
+            expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
             expect(offer.locator('[data-testid="notice-button"]')).to_have_count(0)
             expect(offer).to_contain_text("Hand 1 deleted")
         else:
