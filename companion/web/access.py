@@ -114,6 +114,13 @@ def pin_required(view: Callable) -> Callable:
     @wraps(view)
     def guarded(match_id: int, *args, **kwargs):
         if needs_pin(match_id):
-            return redirect(url_for("table.enter_pin", match_id=match_id, next=request.full_path), code=303)
+            return pin_page(match_id, request.full_path)
         return view(match_id, *args, **kwargs)
     return guarded
+
+
+def pin_page(match_id: int, back: str):
+    """Where a phone without the match's PIN is sent: the PIN page, then ``back`` (a view not
+    under ``/matches/<id>``, which ``pin_required`` cannot guard, asks ``needs_pin`` and sends
+    the phone here)."""
+    return redirect(url_for("table.enter_pin", match_id=match_id, next=back), code=303)
