@@ -132,11 +132,10 @@ class HandForm(FlaskForm):
                           "alta": _("%(suit)s in a row from the King down", suit=suit)}
         for i, name in enumerate(names):
             self.sweeps[i].label.text = _("Scope of %(name)s", name=name)
+            labels = {"napola": _("%(suit)s in a row from the Ace (%(name)s)", suit=suit, name=name),
+                      "alta": _("%(suit)s in a row from the King down (%(name)s)", suit=suit, name=name)}
             for row, field in self.count_rows().items():
-                field[i].label.text = (
-                    _("%(suit)s in a row from the Ace (%(name)s)", suit=suit, name=name) if row == "napola" else
-                    _("%(suit)s in a row from the King down (%(name)s)", suit=suit, name=name) if row == "alta" else
-                    _("%(what)s of %(name)s", what=self.row_words[row], name=name))
+                field[i].label.text = labels.get(row) or _("%(what)s of %(name)s", what=self.row_words[row], name=name)
 
     def __iter__(self) -> Iterator[Field]:
         """Every field one by one (each side's and each card's too), in the order the first
@@ -207,6 +206,7 @@ class HandForm(FlaskForm):
         """Each field, then what no field says alone: each declaration made by a side, with
         cards that are cards; by cards, whose the cards in no pile are. Those refusals are the
         form's (``form_errors``: a rules' ``Said``, worded by the page)."""
+        self.form_errors = []
         if not super().validate(extra_validators):
             return False
         try:
