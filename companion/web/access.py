@@ -120,7 +120,7 @@ def pin_required(view: Callable) -> Callable:
 
 
 def pin_page(match_id: int, back: str):
-    """Where a phone without the match's PIN is sent: the PIN page, then ``back`` (a view not
-    under ``/matches/<id>``, which ``pin_required`` cannot guard, asks ``needs_pin`` and sends
-    the phone here)."""
+    """The PIN page for a phone that may not record in the match yet, then back to ``back``:
+    where ``pin_required`` sends it, and a view that records outside ``/matches/<id>`` (the
+    referee's claim) when ``needs_pin``."""
     return redirect(url_for("table.enter_pin", match_id=match_id, next=back), code=303)
