@@ -7,9 +7,7 @@ Recording a chiamarsi fuori in a match is the one POST.
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import parse_qsl
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -44,8 +42,8 @@ from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_ca
 from ..rules.rulesets import PRESETS, Rules
 from ..rules.said import said
 from ..rules.scoring import ITEMS
-from ..web.access import needs_pin
-from ..web.forms import RULE_CHOICES, CardGrid, card_rows, options, pile_fields
+from ..web.access import needs_pin, pin_page
+from ..web.forms import RULE_CHOICES, CardGrid, PrimieraTrip, card_rows, options, pile_fields
 from ..web.pages import first_error, under_match
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -208,35 +206,25 @@ def primiera():
                   result=result, overtake=overtake, error=error, n=n, back=back_to_hand(ctx, result))
 
 
-# What a hand's form carries through the tool (``keep``): its own fields' names, at most so
-# many, but the CSRF token and the button (the page gives them afresh); the answer sets the
-# primiera. The rest goes back as it came.
-FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-GIVEN_AFRESH = {"csrf_token", "switch"}
-SET_BY_THE_ANSWER = {"primiera", "primiera_best"}
-
-
 def back_to_hand(ctx: Context, result: PrimieraResult | None) -> dict[str, Any] | None:
     """Where the answer goes when the tool was opened from a hand's form in counts mode ("Who
-    has it? Work it out"): the form's address, and what the form held (``keep``, carried
-    through the tool's own questions), posted back with the answer (each side's best card of
-    each suit: ``best``), or without one. None when the tool was opened on its own, or where
-    the counts decide the primiera."""
-    keep = request.args.get("keep")
-    if ctx.match is None or keep is None or len(keep) > 6000 or ctx.rules.primiera not in SCALES:
+    has it? Work it out", ``PrimieraTrip``): the form's address, and what the form held
+    (``keep``, carried through the tool's own questions), posted back with the answer (each
+    side's best card of each suit: ``best``), or without one. None when the tool was opened on
+    its own, or where the counts decide the primiera."""
+    trip = PrimieraTrip(request.args)
+    fields = trip.kept()
+    if ctx.match is None or fields is None or ctx.rules.primiera not in SCALES:
         return None
-    fields = [(name, value) for name, value in parse_qsl(keep)[:400]
-              if FIELD_NAME.fullmatch(name) and name not in GIVEN_AFRESH]
-    hand = request.args.get("hand", type=int)
+    hand = trip.hand.data
     action = (url_for("table.edit_hand", match_id=ctx.match.id, hand_id=hand) if hand
               else url_for("table.new_hand", match_id=ctx.match.id))
     edited = ctx.match.hand(hand) if hand else None
     number = edited.number if edited else ctx.match.next_number
     best = "/".join(" ".join(str(side.best[suit]) for suit in SUITS if suit in side.best)
                     for side in result.sides) if result else ""
-    return {"action": action, "keep": keep, "hand": hand, "fields": fields, "number": number,
-            "best": best,
-            "answered": [(name, value) for name, value in fields if name not in SET_BY_THE_ANSWER]}
+    return {"action": action, "keep": trip.keep.data, "hand": hand, "fields": fields,
+            "number": number, "best": best, "answered": trip.answered()}
 
 
 # -- The deal ------------------------------------------------------------------------------
@@ -328,8 +316,7 @@ def claim():
         flash(_("This match was created without chiamarsi fuori."))
         return redirect(url_for("table.match", match_id=match.id), code=303)
     if posted and match is not None and needs_pin(match.id):
-        return redirect(url_for("table.enter_pin", match_id=match.id,
-                                next=url_for("referee.claim", match=match.id)), code=303)
+        return pin_page(match.id, url_for("referee.claim", match=match.id))
     form = claim_form(ctx)(request.form if posted else request.args)
     valid = form.validate()
     claimer, piles, sweeps, totals = form.asked(ctx, valid)

@@ -5,7 +5,8 @@ the live score every phone follows, joining from another phone, the edit PIN.
   delete, join, PIN, the match's CSV;
 - ``hands``: a hand recorded, shown, edited, deleted or undone, and its preview;
 - ``selected``: the matches the organiser ticked in a list, deleted at once, and the Undo;
-- ``forms`` and ``hand_form``: the new match's form and the hand's;
+- ``forms`` and ``hand_form``: the new match's form and the hand's (``hand_counts``: a hand
+  by counts worked out from what was typed);
 - ``charts``: the score hand by hand, as the match page draws it;
 - ``ratings``: the players' ratings beside a match (the chance to win, the changes);
 - ``rated``: the organiser leaves a match out of the ratings, or counts it again.

@@ -1,61 +1,191 @@
 """A hand's form: the cards of each pile tapped on a grid, or the counts; what was entered turned
-into the entry the store keeps, and a stored entry put back into the fields to edit it."""
+into the entry the store keeps, and a stored entry put back into the fields to edit it.
+
+Its fields are declared once, on ``HandForm``, under the names the pages and the scripts post:
+whose pile each card is in (``c_7d``), the side the cards not tapped go to (``rest``), each
+side's scope and counts (``sweeps_0``, ``t_cards_1``: a list of one field per side), the side
+that holds the settebello, the Re Bello, the Piva and the primiera (``settebello``: "1"), and
+four declarations (``decl_0_side``, ``decl_0_deal``, ``decl_0_cards``). A form is made for a
+match: its sides say how many fields each list holds and what every field naming a side
+offers, and its rules drop the fields they have no use for.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
-from flask_babel import gettext as _
+from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field, HiddenField, IntegerField, RadioField, SelectField
+from werkzeug.datastructures import MultiDict
+from wtforms import Field, FormField, HiddenField, IntegerField, RadioField, SelectField
 from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
 from ..i18n import card_in_words, suit_words
 from ..matches import Match, score_entry
-from ..rules import HandScore, ScopaError, Tally, deck
-from ..rules.cards import Card, parse_cards, suit_values
-from ..rules.primiera import SCALES, PrimieraResult, decide_piles
+from ..rules import HandScore, ScopaError, deck
+from ..rules.cards import SUITS, Card, parse_cards
+from ..rules.primiera import SCALES, PrimieraResult
 from ..rules.said import said, said_n
-from ..rules.tally import primiera_cards_of
-from ..web.forms import CardGrid, card_rows, options, pile_fields
+from ..web.forms import CardGrid, FieldsFor, options
+from .hand_counts import COUNT_WORDS, counts_entered, worked_out
 
-# The counts a hand by counts asks for, as its refusals name them (translated with them).
-COUNT_WORDS = {"cards": said("cards"), "coins": said("coins"),
-               "sevens": said("sevens"), "sixes": said("sixes"), "aces": said("aces")}
+# The runs of the bonus suit a hand by counts asks for (Napola, Scalette): the row, its key in
+# a stored tally.
+RUNS = {"napola": "napola", "alta": "scaletta_alta"}
+# The cards and the point one side holds: the side's number ("1"), as a hand by counts says it.
+HOLDERS = ("settebello", "re_bello", "piva", "primiera")
+DECLARATIONS = 4        # the declarations a hand's form has room for
 
 
-COUNTS = ("cards", "coins", "sevens", "sixes", "aces")
+def each_side(meta) -> range:
+    return range(meta.sides)
 
 
-class HandFormBase(FlaskForm):
+def each_card(meta) -> list[Card]:
+    return deck(meta.deck)
+
+
+def count_field(most: int):
+    return IntegerField(validators=[Optional(), NumberRange(0, most)])
+
+
+class Declaration(FlaskForm):
+    """One declaration: who made it, after which deal, and the three cards shown."""
+
+    class Meta:
+        csrf = False        # a row of the hand's form, which carries the token
+
+    side = SelectField(_l("Who"), default="")
+    deal = SelectField(_l("After deal"), default="1", choices=options((str(d), str(d)) for d in range(1, 7)))
+    # Tapped on a grid; cards typed as codes ("1d 1c 2s") are read too, as the API writes
+    # them. The rules say what is wrong with them.
+    cards = CardGrid(_l("Cards shown"), validate_choice=False)
+
+    def shown(self) -> list[str]:
+        return [code for value in self.cards.data or [] for code in value.replace(",", " ").split()]
+
+
+class HandForm(FlaskForm):
+    """A hand as a phone sends it (fields: the module's docstring); ``HandForm(match, ...)``
+    takes FlaskForm's arguments after the match."""
+
+    class Meta:
+        sides = 2           # set per form, from its match: how many sides, which deck
+        deck = 40
+
     mode = HiddenField(default="piles")
     key = HiddenField()   # one per form shown: a form sent twice records one hand
     version = HiddenField()   # the version of the hand an edit was made from
     number = IntegerField(widget=HiddenInput(), validators=[Optional()])  # the hand it records
+    c = FieldsFor(SelectField(default=""), each_card)       # a tile: the side, "" if not tapped
+    rest = RadioField(_l("The cards not tapped go to"))
+    sweeps = FieldsFor(IntegerField(validators=[Optional(), NumberRange(0, 20)], default=0), each_side)
+    t_cards = FieldsFor(count_field(40), each_side)
+    t_coins = FieldsFor(count_field(40), each_side)
+    t_sevens = FieldsFor(count_field(40), each_side)
+    t_sixes = FieldsFor(count_field(40), each_side)
+    t_aces = FieldsFor(count_field(40), each_side)
+    t_napola = FieldsFor(count_field(10), each_side)
+    t_alta = FieldsFor(count_field(10), each_side)
+    settebello = RadioField(_l("Settebello"), validators=[Optional()])
+    re_bello = RadioField(_l("Re Bello"), validators=[Optional()])
+    piva = RadioField(validators=[Optional()])        # labelled with the card in the pack's words
+    primiera = RadioField(validators=[Optional()])    # labelled as the rules decide it
+    # Each side's best cards, where the referee's tool worked the primiera out (worked_out).
+    primiera_best = HiddenField()
+    decl = FieldsFor(FormField(Declaration, separator="_"), lambda meta: range(DECLARATIONS))
 
     def __init__(self, match: Match, *args, **kwargs):
         self.match = match
-        super().__init__(*args, **kwargs)
+        sides = len(match.sides)
+        super().__init__(*args, meta={"sides": sides, "deck": match.rules.deck},
+                         rest=str(sides - 1), **kwargs)
+        for name in unused_fields(match.rules):
+            del self[name]
+        self._name_sides()
+
+    def _name_sides(self) -> None:
+        """Offer the match's sides in every field that names one, and label each side's
+        fields with its name ("Cards of Bruno", also the start of its error: "Cards of Bruno:
+        Number must be..."; without a colon of its own)."""
+        rules, names = self.match.rules, self.match.names
+        sides = [(str(i), name) for i, name in enumerate(names)]
+        to_tap = options([("", "—"), *sides])
+        for field in (self.rest, *self.holders().values()):
+            field.choices = options(sides)
+        if self.primiera is not None:
+            self.primiera.choices = options([*sides, ("none", _("nobody"))])
+            self.primiera.label.text = (_("Primiera, if sevens, sixes and aces tie")
+                                        if rules.primiera == "count-down" else _("Primiera"))
+        if self.piva is not None:
+            self.piva.label.text = _("Piva (the %(card)s)", card=card_in_words(Card(2, "b"), rules.pack))
+        for tile in self.c:
+            tile.choices, tile.label.text = to_tap, str(tile.index)
+        shown = options((str(card), str(card)) for card in deck(rules.deck))
+        for row in self.decl or ():
+            row.side.choices, row.cards.choices = to_tap, shown
+        suit = suit_words(rules.bonus_suit, rules.pack).capitalize()
+        # Each count's row as the grid names it ("Cards"), and as the preview says it is awaited.
+        self.row_words = {"cards": _("Cards"), "coins": suit, "sevens": _("Sevens"), "sixes": _("Sixes"),
+                          "aces": _("Aces"), "napola": _("%(suit)s in a row from the Ace", suit=suit),
+                          "alta": _("%(suit)s in a row from the King down", suit=suit)}
+        for i, name in enumerate(names):
+            self.sweeps[i].label.text = _("Scope of %(name)s", name=name)
+            labels = {"napola": _("%(suit)s in a row from the Ace (%(name)s)", suit=suit, name=name),
+                      "alta": _("%(suit)s in a row from the King down (%(name)s)", suit=suit, name=name)}
+            for row, field in self.count_rows().items():
+                field[i].label.text = labels.get(row) or _("%(what)s of %(name)s", what=self.row_words[row], name=name)
+
+    def __iter__(self) -> Iterator[Field]:
+        """Every field one by one (each side's and each card's too), in the order the first
+        refusal is looked for (``web.pages.first_error``): the cards, the side given the rest,
+        then side by side its scope and counts, the holders, the declarations."""
+        per_side = [self.sweeps, *self.count_rows().values()]
+        for field in self._fields.values():
+            if field is self.sweeps:
+                yield from (row[i] for i in range(len(self.match.sides)) for row in per_side)
+            elif any(field is row for row in per_side):
+                continue
+            elif field is self.decl:
+                yield from (part for row in field for part in row)
+            elif isinstance(field, FieldsFor):
+                yield from field
+            else:
+                yield field
 
     # The fields each mode shows, for the templates.
     def card_fields(self) -> list[tuple[str, list[Field]]]:
-        return card_rows(self, self.match.rules.deck)
+        """The cards' tiles suit by suit, as the grid shows them."""
+        return [(suit, [tile for tile in self.c if tile.index.suit == suit]) for suit in SUITS]
 
-    def side_fields(self, prefix: str) -> list[Field]:
-        return [self[f"{prefix}_{i}"] for i in range(len(self.match.sides)) if f"{prefix}_{i}" in self]
+    def count_rows(self) -> dict[str, FieldsFor]:
+        """The counts these rules ask for, each a row of the grid (``row_words``) with a field
+        for each side."""
+        rows = {"cards": self.t_cards, "coins": self.t_coins, "sevens": self.t_sevens,
+                "sixes": self.t_sixes, "aces": self.t_aces, "napola": self.t_napola, "alta": self.t_alta}
+        return {row: field for row, field in rows.items() if field is not None}
 
-    def declaration_rows(self) -> list[tuple[Field, Field, Field]]:
-        return [(self[f"decl_{k}_side"], self[f"decl_{k}_deal"], self[f"decl_{k}_cards"])
-                for k in range(4) if f"decl_{k}_side" in self]
+    def holders(self) -> dict[str, RadioField]:
+        """Who holds the cards and the point these rules ask about (``HOLDERS``)."""
+        return {name: self[name] for name in HOLDERS if name in self}
+
+    def carried(self, posted: MultiDict) -> list[tuple[str, str]]:
+        """What of a post is this form's own fields (but the CSRF token), in the post's order,
+        as it was typed: what the referee's primiera tool carries (``web.forms.PrimieraTrip``)."""
+        names = {field.name for field in self if field.name != "csrf_token"}
+        return [(name, value) for name, value in posted.items(multi=True) if value != "" and name in names]
+
+    def counted(self, name: str) -> bool:
+        """Whether ``name`` is one of the fields a count is typed in (a scopa, a count)."""
+        return any(field.name == name for row in (self.sweeps, *self.count_rows().values()) for field in row)
 
     def is_blank(self) -> bool:
         """Nothing entered yet in the way chosen: no card tapped, or no count typed."""
         if self.mode.data == "tallies":
-            return all(f.data is None for name, f in self._fields.items() if name.startswith("t_")) \
-                and not any(self[h].data not in (None, "", "none") for h in
-                            ("settebello", "re_bello", "piva", "primiera") if h in self)
-        return not any(self[f"c_{card}"].data for card in deck(self.match.rules.deck))
+            return all(field.data is None for row in self.count_rows().values() for field in row) \
+                and not any(holder.data not in (None, "", "none") for holder in self.holders().values())
+        return not any(tile.data for tile in self.c)
 
     def pile_counts(self) -> list[tuple[int, ...]]:
         """Each side's cards and bonus-suit cards as tapped so far, the rest counted for the
@@ -64,17 +194,46 @@ class HandFormBase(FlaskForm):
         named = {str(side): side for side in range(n)}     # a crafted value names no side
         rest = named.get(str(self.rest.data), n - 1)
         counts = [[0, 0] for _ in range(n)]
-        for card in deck(self.match.rules.deck):
-            side = named.get(str(self[f"c_{card}"].data), rest)
+        for tile in self.c:
+            side = named.get(str(tile.data), rest)
             counts[side][0] += 1
-            counts[side][1] += card.suit == self.match.rules.bonus_suit
+            counts[side][1] += tile.index.suit == self.match.rules.bonus_suit
         return [tuple(count) for count in counts]
 
-    # From the fields to a stored entry --------------------------------------------------
+    # What no field says alone ------------------------------------------------------------
+
+    def validate(self, extra_validators=None) -> bool:
+        """Each field, then what no field says alone: each declaration made by a side, with
+        cards that are cards; by cards, whose the cards in no pile are. Those refusals are the
+        form's (``form_errors``: a rules' ``Said``, worded by the page)."""
+        self.form_errors = []
+        if not super().validate(extra_validators):
+            return False
+        try:
+            self._declarations()
+            if self.mode.data != "tallies":
+                self._check_untapped()
+        except ScopaError as refusal:
+            self.form_errors.append(refusal.args[0])
+        return not self.form_errors
+
+    def _check_untapped(self) -> None:
+        """Cards picked one by one for the side that also gets the rest: the rest would go
+        there silently (without JavaScript nothing stops it). Ask where they go instead."""
+        chosen = [tile.data for tile in self.c]
+        untapped = sum(side in (None, "") for side in chosen)
+        if untapped and str(self.rest.data) in chosen:
+            raise ScopaError(said_n(
+                "{count} card is in no pile: choose whose it is, or tap only the cards of "
+                "the side that does not get the rest ({name} gets it)",
+                "{count} cards are in no pile: choose whose they are, or tap only the cards "
+                "of the side that does not get the rest ({name} gets it)",
+                untapped, count=untapped, name=self.match.names[int(self.rest.data)]))
+
+    # From the fields to a stored entry (once validated) -----------------------------------
 
     def entry(self) -> dict[str, Any]:
         """What was entered, as stored; ScopaError when it cannot be a real hand."""
-        sides = range(len(self.match.sides))
         entry: dict[str, Any] = {"mode": self.mode.data if self.mode.data == "tallies" else "piles"}
         declarations = self._declarations()
         if declarations:
@@ -82,22 +241,9 @@ class HandFormBase(FlaskForm):
         sweeps = self._sweeps()
         if entry["mode"] == "piles":
             rest = int(self.rest.data)
-            piles: list[list[str]] = [[] for _ in sides]
-            untapped = picked_for_rest = 0
-            for card in deck(self.match.rules.deck):
-                chosen = self[f"c_{card}"].data
-                untapped += chosen in (None, "")
-                picked_for_rest += chosen == str(rest)
-                piles[int(chosen) if chosen not in (None, "") else rest].append(str(card))
-            # Cards picked one by one for the side that also gets the rest: the rest would go
-            # there silently (without JavaScript nothing stops it). Ask where they go instead.
-            if untapped and picked_for_rest:
-                raise ScopaError(said_n(
-                    "{count} card is in no pile: choose whose it is, or tap only the cards of "
-                    "the side that does not get the rest ({name} gets it)",
-                    "{count} cards are in no pile: choose whose they are, or tap only the cards "
-                    "of the side that does not get the rest ({name} gets it)",
-                    untapped, count=untapped, name=self.match.names[rest]))
+            piles: list[list[str]] = [[] for _ in self.match.sides]
+            for tile in self.c:
+                piles[int(tile.data) if tile.data not in (None, "") else rest].append(str(tile.index))
             entry.update(piles=piles, sweeps=sweeps)
         else:
             entry["tallies"] = self._tallies(sweeps)
@@ -107,14 +253,14 @@ class HandFormBase(FlaskForm):
 
     def _declarations(self) -> list[dict[str, Any]]:
         declared = []
-        for side, deal, cards in self.declaration_rows():
-            typed = [code for value in cards.data or [] for code in value.replace(",", " ").split()]
-            if side.data in (None, "") and not typed:
+        for row in self.decl or ():
+            typed = row.shown()
+            if row.side.data in (None, "") and not typed:
                 continue
-            if side.data in (None, ""):
-                raise ScopaError("say which side made each declaration")
+            if row.side.data in (None, ""):
+                raise ScopaError(said("say which side made each declaration"))
             shown = parse_cards(typed, "a declaration")
-            declared.append({"side": int(side.data), "deal": int(deal.data),
+            declared.append({"side": int(row.side.data), "deal": int(row.deal.data),
                              "cards": [str(c) for c in shown]})
         return declared
 
@@ -134,7 +280,7 @@ class HandFormBase(FlaskForm):
         return score, [words for _, words in awaited]
 
     def _sweeps(self) -> list[int]:
-        return [self[f"sweeps_{i}"].data or 0 for i in range(len(self.match.sides))]
+        return [field.data or 0 for field in self.sweeps]
 
     def _awaited(self) -> list[tuple[str, str]]:
         """What a hand by counts still waits for: (the item it decides, in words). A count row
@@ -145,121 +291,93 @@ class HandFormBase(FlaskForm):
         decides = {"cards": "carte", "coins": "denari", "sevens": "primiera", "sixes": "primiera",
                    "aces": "primiera"}
         awaited = []
-        for count in COUNTS:
-            blank = [i for i in range(n) if f"t_{count}_{i}" in self and self[f"t_{count}_{i}"].data is None]
+        for count, row in self.count_rows().items():
+            if count not in COUNT_WORDS:
+                continue
+            blank = [i for i in range(n) if row[i].data is None]
             if len(blank) == n:
                 awaited.append((decides[count], self.row_words[count]))
             elif len(blank) > 1:
                 awaited += [(decides[count], _("%(what)s of %(name)s", what=self.row_words[count], name=names[i]))
                             for i in blank[:-1]]
-        for holder in ("settebello", "re_bello", "piva", "primiera"):
-            if holder == "primiera" and self.match.rules.primiera == "count-down":
+        for name, holder in self.holders().items():
+            if name == "primiera" and self.match.rules.primiera == "count-down":
                 continue            # the counts decide it; the mark only breaks a tie
-            if holder in self and self[holder].data in (None, ""):
-                awaited.append((holder, self[holder].label.text))
+            if holder.data in (None, ""):
+                awaited.append((name, str(holder.label.text)))
         return awaited
 
     def _tallies(self, sweeps: list[int], partial: bool = False) -> list[dict[str, Any]]:
-        """Each side's counts as entered, one blank side a row given the rest. ``partial``: a
-        hand still being entered, whose counts not entered yet stay None (``so_far``)."""
-        rules, names = self.match.rules, self.match.names
-        n = len(names)
-        suit = len(suit_values(rules.deck))
-        totals = {"cards": rules.deck, "coins": suit, "sevens": 4, "sixes": 4, "aces": 4}
-        counts: dict[str, list[int | None]] = {}
-        for name, total in totals.items():
-            if f"t_{name}_0" not in self:
-                continue
-            values = [self[f"t_{name}_{i}"].data for i in range(n)]
-            blank = [i for i, v in enumerate(values) if v is None]
-            typed = sum(v for v in values if v is not None)
-            if blank and typed > total:
-                raise ScopaError(said("the {what} entered add up to more than {total}", what=COUNT_WORDS[name], total=total))
-            if len(blank) == 1:          # one side left blank: it has the rest
-                values[blank[0]] = total - typed
-            elif partial:
-                pass                     # what is not entered yet is awaited (_awaited)
-            elif 1 < len(blank) < n:
-                raise ScopaError(said("enter the {what} of every side (one may be left blank: it is "
-                                      "worked out)", what=COUNT_WORDS[name]))
-            elif blank and len(blank) == n and name in ("cards", "coins"):
-                raise ScopaError(said("enter the {what} of each side", what=COUNT_WORDS[name]))
-            counts[name] = values if len(blank) < n else [None] * n
-
-        def holder(field: str) -> int | None:
-            value = self[field].data if field in self else None
-            return None if value in (None, "", "none") else int(value)
-
-        settebello, re_bello, piva, primiera = (holder(f) for f in ("settebello", "re_bello",
-                                                                    "piva", "primiera"))
+        """Each side's counts as entered, one blank side a row given the rest (``partial``: a
+        hand still being entered, whose counts not entered yet stay None: ``so_far``)."""
+        rows = self.count_rows()
+        counts = counts_entered({name: [field.data for field in row] for name, row in rows.items()
+                                 if name in COUNT_WORDS}, self.match.rules, partial)
+        held = {name: None if holder.data in (None, "", "none") else int(holder.data)
+                for name, holder in self.holders().items()}
         worked = self.worked_out()
         tallies = []
-        for i in range(n):
+        for i in range(len(self.match.sides)):
             tally: dict[str, Any] = {name: values[i] for name, values in counts.items()}
-            tally.update(settebello=settebello == i, re_bello=re_bello == i, piva=piva == i,
-                         primiera=primiera == i, sweeps=sweeps[i])
-            for field, key in (("t_napola", "napola"), ("t_alta", "scaletta_alta")):
-                if f"{field}_{i}" in self:
-                    tally[key] = self[f"{field}_{i}"].data or 0
+            tally.update({name: held.get(name) == i for name in HOLDERS}, sweeps=sweeps[i])
+            for row, key in RUNS.items():
+                if row in rows:
+                    tally[key] = rows[row][i].data or 0
             if worked is not None:
                 tally["primiera_cards"] = worked[0][i]
             tallies.append(tally)
         return tallies
 
     def worked_out(self) -> tuple[list[list[str]], PrimieraResult] | None:
-        """Each side's best cards for the primiera as the referee's tool worked it out and sent
-        them back (the hidden ``primiera_best``: "7d 6c 1s 10b/7c 6d 5s"), and what they give,
-        while the primiera chosen is the one they give. None when the tool was not asked, or
-        when the players chose otherwise since: then the primiera is theirs ("marked by the
-        players")."""
-        if "primiera_best" not in self or not self.primiera_best.data:
+        """The primiera as the referee's tool worked it out, while the one chosen is the one
+        it gives (``hand_counts.worked_out``)."""
+        if self.primiera_best is None:
             return None
-        best = [side.split() for side in self.primiera_best.data.split("/")]
-        rules, chosen = self.match.rules, self.primiera.data
-        if len(best) != len(self.match.sides):
-            return None
-        try:        # checked as the rules check a stored entry's
-            cards = primiera_cards_of([Tally(None, None, primiera_cards=side) for side in best],
-                                      rules, self.match.names)
-            worked = decide_piles(cards, rules.primiera, rules.missing_suit)
-        except ScopaError:
-            return None
-        if worked.winner is None:
-            agrees = chosen in (None, "", "none")
-        else:
-            agrees = chosen == str(worked.winner)
-        return (best, worked) if agrees else None
+        return worked_out(self.primiera_best.data, self.primiera.data, self.match.rules, self.match.names)
 
     def fill(self, entry: dict[str, Any]) -> None:
         """Set the fields from a stored entry, to edit it: cards as the player tapped them (the
         rest given to the biggest pile, every other pile's cards tapped), or the counts."""
         self.mode.data = entry["mode"]
-        for i, count in enumerate(entry.get("sweeps") or [t["sweeps"] for t in entry["tallies"]]):
-            self[f"sweeps_{i}"].data = count
+        for field, count in zip(self.sweeps, entry.get("sweeps") or [t["sweeps"] for t in entry["tallies"]]):
+            field.data = count
         if entry["mode"] == "piles":
             rest = rest_of(entry["piles"])
             self.rest.data = str(rest)
+            tiles = {str(tile.index): tile for tile in self.c}
             for side, pile in enumerate(entry["piles"]):
                 for card in pile if side != rest else ():
-                    self[f"c_{card}"].data = str(side)
+                    tiles[card].data = str(side)
         else:
+            rows = self.count_rows()
             for i, tally in enumerate(entry["tallies"]):
-                for name in COUNTS:
-                    if f"t_{name}_{i}" in self:
-                        self[f"t_{name}_{i}"].data = tally.get(name)
-                for field, key in (("t_napola", "napola"), ("t_alta", "scaletta_alta")):
-                    if f"{field}_{i}" in self:
-                        self[f"{field}_{i}"].data = tally.get(key, 0)
-                for field in ("settebello", "re_bello", "piva", "primiera"):
-                    if field in self and tally.get(field):
-                        self[field].data = str(i)
+                for row, field in rows.items():
+                    field[i].data = tally.get(RUNS[row], 0) if row in RUNS else tally.get(row)
+                for name, holder in self.holders().items():
+                    if tally.get(name):
+                        holder.data = str(i)
             best = [tally.get("primiera_cards") for tally in entry["tallies"]]
-            if "primiera_best" in self and None not in best:     # worked out by the referee
+            if self.primiera_best is not None and None not in best:     # worked out by the referee
                 self.primiera_best.data = "/".join(" ".join(cards) for cards in best)
-        for k, declaration in enumerate(entry.get("declarations", [])[:4]):
-            self[f"decl_{k}_side"].data = str(declaration["side"])
-            self[f"decl_{k}_deal"].data = str(declaration["deal"])
-            self[f"decl_{k}_cards"].data = list(declaration["cards"])
+        for row, declaration in zip(self.decl or (), entry.get("declarations", [])):
+            row.side.data = str(declaration["side"])
+            row.deal.data = str(declaration["deal"])
+            row.cards.data = list(declaration["cards"])
+
+
+def unused_fields(rules) -> list[str]:
+    """The fields a match's rules have no use for: counts, holders, declarations."""
+    unused = {"t_sevens": rules.primiera not in ("sevens-sixes", "count-down"),
+              "t_sixes": rules.primiera not in ("sevens-sixes", "count-down"),
+              "t_aces": rules.primiera != "count-down",
+              "t_napola": rules.napola == "off" and not rules.scalette,
+              "t_alta": not rules.scalette,
+              "re_bello": not rules.re_bello,
+              "piva": not (rules.piva and rules.deck == 40),
+              "primiera": rules.primiera == "sevens-sixes",
+              "primiera_best": rules.primiera not in SCALES,
+              "decl": rules.declarations == "off"}
+    return [name for name, off in unused.items() if off]
 
 
 def rest_of(piles: list[list[str]]) -> int:
@@ -267,63 +385,3 @@ def rest_of(piles: list[list[str]]) -> int:
     player taps the smaller piles (the last side on a tie, the form's own default)."""
     biggest = max(len(pile) for pile in piles)
     return max(side for side, pile in enumerate(piles) if len(pile) == biggest)
-
-
-def hand_form(match: Match, **kwargs) -> HandFormBase:
-    """The hand form for this match: its sides, its deck and the counts its rules need."""
-    rules, names = match.rules, match.names
-    sides = [(str(i), name) for i, name in enumerate(names)]
-    fields = pile_fields(rules.deck, sides)
-    fields["rest"] = RadioField(_("The cards not tapped go to"), choices=options(sides), default=str(len(names) - 1))
-    counts = ["cards", "coins"]
-    if rules.primiera in ("sevens-sixes", "count-down"):
-        counts += ["sevens", "sixes"]
-    if rules.primiera == "count-down":
-        counts.append("aces")
-    suit = suit_words(rules.bonus_suit, rules.pack).capitalize()
-    # Each count's row as the grid names it ("Cards"), and as the preview says it is awaited;
-    # a field is its row's words and its side's name ("Cards of Bruno", also the start of its
-    # error: "Cards of Bruno: Number must be..."), without a colon of its own.
-    row_words = {"cards": _("Cards"), "coins": suit, "sevens": _("Sevens"), "sixes": _("Sixes"),
-                 "aces": _("Aces"), "napola": _("%(suit)s in a row from the Ace", suit=suit),
-                 "alta": _("%(suit)s in a row from the King down", suit=suit)}
-    for i, name in enumerate(names):
-        fields[f"sweeps_{i}"] = IntegerField(_("Scope of %(name)s", name=name),
-                                             [Optional(), NumberRange(0, 20)], default=0)
-        for count in counts:
-            fields[f"t_{count}_{i}"] = IntegerField(_("%(what)s of %(name)s", what=row_words[count], name=name),
-                                                    [Optional(), NumberRange(0, 40)])
-        if rules.napola != "off" or rules.scalette:
-            fields[f"t_napola_{i}"] = IntegerField(
-                _("%(suit)s in a row from the Ace (%(name)s)", suit=suit, name=name),
-                [Optional(), NumberRange(0, 10)])
-        if rules.scalette:
-            fields[f"t_alta_{i}"] = IntegerField(
-                _("%(suit)s in a row from the King down (%(name)s)", suit=suit, name=name),
-                [Optional(), NumberRange(0, 10)])
-    fields["settebello"] = RadioField(_("Settebello"), choices=options(sides), validators=[Optional()])
-    if rules.re_bello:
-        fields["re_bello"] = RadioField(_("Re Bello"), choices=options(sides), validators=[Optional()])
-    if rules.piva and rules.deck == 40:
-        fields["piva"] = RadioField(_("Piva (the %(card)s)", card=card_in_words(Card(2, "b"), rules.pack)),
-                                    choices=options(sides), validators=[Optional()])
-    if rules.primiera != "sevens-sixes":
-        label = (_("Primiera, if sevens, sixes and aces tie") if rules.primiera == "count-down"
-                 else _("Primiera"))
-        fields["primiera"] = RadioField(label, choices=options([*sides, ("none", _("nobody"))]),
-                                        validators=[Optional()])
-    if rules.primiera in SCALES:
-        # Each side's best cards, where the referee's tool worked the primiera out (worked_out).
-        fields["primiera_best"] = HiddenField()
-    if rules.declarations != "off":
-        for k in range(4):
-            fields[f"decl_{k}_side"] = SelectField(_("Who"), choices=options([("", "—"), *sides]), default="")
-            fields[f"decl_{k}_deal"] = SelectField(_("After deal"), default="1",
-                                                   choices=options([(str(d), str(d)) for d in range(1, 7)]))
-            # Tapped on a grid; cards typed as codes ("1d 1c 2s") are read too, as the API
-            # writes them. The rules say what is wrong with them.
-            fields[f"decl_{k}_cards"] = CardGrid(_("Cards shown"), validate_choice=False, choices=options(
-                [(str(card), str(card)) for card in deck(rules.deck)]))
-    fields["row_words"] = row_words
-    form_class = type("HandForm", (HandFormBase,), fields)
-    return form_class(match, **kwargs)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from urllib.parse import urlencode
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
@@ -17,9 +16,10 @@ from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..web.access import pin_required
+from ..web.forms import PrimieraTrip
 from ..web.pages import first_error, flash_action, load_match, under_match
 from ..web.record import record_guarded
-from .hand_form import hand_form
+from .hand_form import HandForm
 from .views import bp
 
 
@@ -57,10 +57,10 @@ def new_hand(match_id: int):
         if current.over:
             flash(_("The match is over: %(outcome)s. Edit a hand to change that.", outcome=say(current.outcome.text)))
             return redirect(url_for("table.match", match_id=match_id), code=303)
-        form = hand_form(current, data={"mode": request.args.get("mode", "piles"),
-                                        "key": uuid.uuid4().hex, "number": current.next_number})
+        form = HandForm(current, data={"mode": request.args.get("mode", "piles"),
+                                       "key": uuid.uuid4().hex, "number": current.next_number})
         return hand_page(current, form, current.next_number)
-    form = hand_form(current)
+    form = HandForm(current)
     # The hand this form records ("Mano 3"): the number it was opened for, not the next one now.
     number = form.number.data if form.number.data and 0 < form.number.data <= 10_000 else None
     return submitted(current, form, number or current.next_number, None,
@@ -85,7 +85,7 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
         return hand_page(current, form, number, hand, items=ITEMS,
                          preview=preview_of(current, form, hand.id if hand else None))
     if "work_out" in request.form:        # "Who has it? Work it out": the referee's tool
-        return redirect(primiera_tool(current, hand), code=303)
+        return redirect(primiera_tool(current, form, hand), code=303)
     try:
         if not form.validate_on_submit():
             raise ScopaError(first_error(form))
@@ -184,12 +184,13 @@ def preview(match_id: int):
     once it is left: a refusal that the form without it would not make waits till then."""
     current = load_match(match_id)
     editing = request.args.get("hand", type=int)
-    shown = preview_of(current, hand_form(current), editing)
+    form = HandForm(current)
+    shown = preview_of(current, form, editing)
     typing = request.form.get("typing", "")
-    if "error" in shown and typing.startswith(("t_", "sweeps_")) and typing in request.form:
+    if "error" in shown and form.counted(typing) and typing in request.form:
         formdata = request.form.copy()
         formdata.pop(typing)
-        shown = preview_of(current, hand_form(current, formdata=formdata), editing)
+        shown = preview_of(current, HandForm(current, formdata=formdata), editing)
     return render_template("table/_preview.html", match=current, items=ITEMS, **shown)
 
 
@@ -214,20 +215,12 @@ def preview_of(current: Match, form, editing: int | None) -> dict:
     return {"hand": hand, "waiting": waiting, "totals": [t + p for t, p in zip(before, hand.totals)]}
 
 
-# The fields a hand's form does not carry through the referee's tool: the answer sets the
-# primiera, the page gives a fresh CSRF token, and the buttons say what to do.
-NOT_CARRIED = {"csrf_token", "typing", "work_out", "switch", "check", "save", "confirm_extreme",
-               "resolve", "replace_id", "replace_version"}
-
-
-def primiera_tool(current: Match, hand: Hand | None) -> str:
+def primiera_tool(current: Match, form: HandForm, hand: Hand | None) -> str:
     """The referee's primiera tool for this hand: under the match's rules, with the sides'
-    names, carrying what the hand's form holds (``keep``) so that its answer comes back into
-    the form with everything typed still there (without JavaScript too)."""
-    kept = [(name, value) for name, value in request.form.items(multi=True)
-            if value != "" and name not in NOT_CARRIED]
-    return url_for("referee.primiera", **under_match(current), hand=hand.id if hand else None,
-                   keep=urlencode(kept))
+    names, carrying what the hand's form holds (``PrimieraTrip``) so that its answer comes
+    back into the form with everything typed still there (without JavaScript too)."""
+    return url_for("referee.primiera", **under_match(current),
+                   **PrimieraTrip.carrying(hand.id if hand else None, form.carried(request.form)))
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
@@ -240,7 +233,7 @@ def edit_hand(match_id: int, hand_id: int):
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
         return hand_page(current, edit_form(current, hand), hand.number, hand)
-    form = hand_form(current)
+    form = HandForm(current)
     return submitted(current, form, hand.number, hand,
                      lambda entry: save_edit(current, hand, form, entry))
 
@@ -377,7 +370,7 @@ def undo_edit(match_id: int, hand_id: int):
 def edit_form(current: Match, hand: Hand):
     """The hand form filled from a stored hand, carrying the version it is made from."""
     mode = request.args.get("mode", hand.entry["mode"])
-    form = hand_form(current, formdata=None, data={"mode": mode, "version": hand.version})
+    form = HandForm(current, formdata=None, data={"mode": mode, "version": hand.version})
     if mode == hand.entry["mode"]:
         form.fill(hand.entry)
     return form

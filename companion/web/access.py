@@ -114,6 +114,13 @@ def pin_required(view: Callable) -> Callable:
     @wraps(view)
     def guarded(match_id: int, *args, **kwargs):
         if needs_pin(match_id):
-            return redirect(url_for("table.enter_pin", match_id=match_id, next=request.full_path), code=303)
+            return pin_page(match_id, request.full_path)
         return view(match_id, *args, **kwargs)
     return guarded
+
+
+def pin_page(match_id: int, back: str):
+    """The PIN page for a phone that may not record in the match yet, then back to ``back``:
+    where ``pin_required`` sends it, and a view that records outside ``/matches/<id>`` (the
+    referee's claim) when ``needs_pin``."""
+    return redirect(url_for("table.enter_pin", match_id=match_id, next=back), code=303)

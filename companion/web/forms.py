@@ -1,6 +1,7 @@
 """The forms' shared kit: choices, the rule items in words, the one-line rules summary, the name
-and PIN validators (in the pages' words, at ``companion.names``' limits), and the card grid every room that takes cards draws (a hand, a claim, the
-referee's questions).
+and PIN validators (in the pages' words, at ``companion.names``' limits), the card grid every room that takes cards draws (a hand, a claim, the
+referee's questions), a list of fields keyed by side or by card (``FieldsFor``), and the form of
+the round trip of a hand's form through the referee's primiera tool (``PrimieraTrip``).
 
 Each room keeps its own forms beside its views (``table/forms.py``, ``players/forms.py``...);
 their fields and validators are declared there, and what they build from is here.
@@ -8,12 +9,15 @@ their fields and validators are declared there, and what they build from is here
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Callable, Iterable
+from urllib.parse import parse_qsl, urlencode
 
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf import FlaskForm
-from wtforms import Field, SelectField, SelectMultipleField
+from wtforms import Field, FieldList, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice
+from wtforms.utils import unset_value
 from wtforms.validators import Length, Regexp
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -141,3 +145,82 @@ def card_rows(form: FlaskForm, size: int) -> list[tuple[str, list[Field]]]:
     """A form's card selects suit by suit, as the grid shows them."""
     return [(suit, [form[f"c_{card}"] for card in deck(size) if card.suit == suit])
             for suit in SUITS]
+
+
+class FieldsFor(FieldList):
+    """One field for each of a form's sides (0, 1, 2...) or cards (1d, 7c...), named after the
+    list and the key, as the pages and the scripts post them: ``t_cards_0``, ``c_7d``. Each
+    entry's ``index`` is its key (a side's number, a Card).
+
+    ``keys`` says which, from the form's meta (``Meta.sides``, ``Meta.deck``: set per form,
+    ``meta={"sides": 3}``), so that one class serves every match. Unlike FieldList's, the
+    entries are always exactly those keys, each read from the post by its own name: FieldList
+    makes its entries from the indices a post holds (a post of ``t_cards_1`` alone would be
+    renumbered into the first side's field, one of ``t_cards_9`` would make a tenth side)."""
+
+    def __init__(self, unbound_field, keys: Callable[[Any], Iterable[Any]], label=None,
+                 validators=None, **kwargs):
+        super().__init__(unbound_field, label, validators, separator="_", **kwargs)
+        self.keys = keys
+
+    def process(self, formdata, data=unset_value, extra_filters=None):
+        if extra_filters:
+            raise TypeError("FieldsFor takes no filters: give them to the field it lists")
+        self.entries, self.last_index, self.object_data = [], -1, data
+        for key in self.keys(self.meta):
+            self._add_entry(formdata, index=key)
+
+
+# -- The primiera tool's round trip ---------------------------------------------------------
+
+# What a hand's form carries through the tool: at most so many characters, so many fields, and
+# names the hand's form could hold; the CSRF token and the button are given afresh.
+KEEP_MAX, KEPT_MAX = 6000, 400
+FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+GIVEN_AFRESH = {"csrf_token", "switch"}
+
+
+class PrimieraTrip(FlaskForm):
+    """A hand's form by counts through the referee's primiera tool and back ("Who has it? Work
+    it out", under a scale of values: ``rules.primiera.SCALES``), its fields as the tool is
+    asked with them: ``/referee/primiera?match=ID&hand=ID&keep=...``.
+
+    - ``hand``: the hand being edited; none for a new hand.
+    - ``keep``: what the hand's form held, its own fields as they were posted (say
+      ``mode=tallies&t_cards_0=22&sweeps_1=1``), urlencoded. The tool carries it through its
+      own questions and posts it back to the hand's form with the answer, and the hand's
+      form reads the fields it knows.
+
+    The answer sets two fields of the hand's form (``ANSWER``): ``primiera``, the side that
+    has it ("none": nobody), and ``primiera_best``, each side's best cards ("7d 6c 1s/7c 6d",
+    which the hand's form checks: ``HandForm.worked_out``). The page gives the CSRF token and
+    the ``switch`` to the counts afresh. Made by the table (``carrying``), read by the referee
+    (``kept``): neither room imports the other."""
+
+    class Meta:
+        csrf = False            # a question to the tool: a GET that changes nothing
+
+    ANSWER = ("primiera", "primiera_best")
+
+    hand = IntegerField()
+    keep = StringField()
+
+    @staticmethod
+    def carrying(hand: int | None, fields: Iterable[tuple[str, str]]) -> dict[str, Any]:
+        """The query that opens the tool for a hand's form (``hand``, or None for a new one)
+        whose fields are ``fields``: (name, value) pairs as posted."""
+        return {"hand": hand, "keep": urlencode(list(fields))}
+
+    def kept(self) -> list[tuple[str, str]] | None:
+        """The hand form's fields the tool carries back, as (name, value) pairs; None when the
+        tool was not opened from a hand's form, or with more than it carries."""
+        keep = self.keep.data
+        if keep is None or len(keep) > KEEP_MAX:
+            return None
+        return [(name, value) for name, value in parse_qsl(keep)[:KEPT_MAX]
+                if FIELD_NAME.fullmatch(name) and name not in GIVEN_AFRESH]
+
+    def answered(self) -> list[tuple[str, str]]:
+        """The fields carried back with an answer: all but the two the answer sets."""
+        return [(name, value) for name, value in self.kept() or () if name not in self.ANSWER]
+

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
 from .. import store
-from ..i18n import colon
+from ..i18n import colon, say
 from ..matches import Match, build
 
 
@@ -69,7 +69,8 @@ def qr_svg(url: str, scalable: bool = False) -> str:
 def first_error(form) -> str:
     """A form's first refusal, named by its field ("Player 1: a name has at most...", in French
     "Joueur 1 : un nom..."). The message goes on the sentence the label starts: its first letter
-    small, unless its second is a capital too (a PIN)."""
+    small, unless its second is a capital too (a PIN). A refusal of the whole form (one
+    ``validate()`` adds to ``form_errors``: a rules' ``Said`` or a sentence) is said alone."""
     for field in form:
         if field.errors:
             message = str(field.errors[0])
@@ -78,6 +79,8 @@ def first_error(form) -> str:
             if message[1:2].islower():
                 message = message[:1].lower() + message[1:]
             return f"{field.label.text}{colon()} {message}"
+    if form.form_errors:
+        return say(form.form_errors[0])
     return _("Something in the form is not right")
 
 
