@@ -13,6 +13,7 @@ function takes the page as a string, bytes or a Flask/Werkzeug response.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -68,3 +69,63 @@ def attrs(page, selector: str, name: str) -> list[str | None]:
 
 def count(page, selector: str) -> int:
     return len(nodes(page, selector))
+
+
+def reading(page, skip: str = "script, style") -> Iterator[LexborNode]:
+    """Every element and text node of the page in the page's order, as a reader meets them: the
+    content of a ``<template>`` included (a browser's parser keeps it out of the tree, where a
+    script finds it), the subtrees the ``skip`` selector finds left out.
+
+    >>> page = '<p title="t">a<script>x()</script> <b lang="fr">b</b><template><i>c</i></template></p>'
+    >>> [node.text_content if node.is_text_node else node.tag for node in reading(page, "script, [lang]")]
+    ['html', 'head', 'body', 'p', 'a', ' ', 'template', 'i', 'c']
+    """
+    tree = parse(page)
+    left_out = {node.mem_id for node in tree.css(skip)}
+    for fragment in tree.root.template_fragments():
+        left_out |= {node.mem_id for node in fragment.css(skip)}
+    yield from _reading(tree.root, left_out)
+
+
+def _reading(node: LexborNode, left_out: set[int]) -> Iterator[LexborNode]:
+    if node.is_text_node:
+        yield node
+        return
+    if not node.is_element_node or node.mem_id in left_out:
+        return                                                  # a comment, or left out
+    yield node
+    inner = node.template_fragments()[0] if node.tag == "template" else node
+    child = inner.child
+    while child is not None:
+        yield from _reading(child, left_out)
+        child = child.next
+
+
+def form_data(page, selector: str = "form") -> list[tuple[str, str]]:
+    """What a browser sends for the one form the selector finds when nobody has touched it: each
+    enabled named field's value (a checkbox or a radio only when checked, a select's chosen
+    option, its first if none is marked), in the page's order; buttons send nothing here.
+
+    >>> form_data('<form><input name="a" value="1"><input type="checkbox" name="b" value="y">'
+    ...           '<input type="radio" name="c" value="x" checked><input name="d" disabled value="2">'
+    ...           '<select name="e"><option>one<option value="2" selected>two</select></form>')
+    [('a', '1'), ('c', 'x'), ('e', '2')]
+    """
+    sent = []
+    for field in one(page, selector).css("input[name], select[name], textarea[name]"):
+        given, kind = field.attributes, (field.attributes.get("type") or "text").lower()
+        if "disabled" in given or kind in ("submit", "button", "image", "reset", "file"):
+            continue
+        if field.tag == "select":
+            options = field.css("option")
+            chosen = [option for option in options if "selected" in option.attributes] or options[:1]
+            if "multiple" not in given:
+                chosen = chosen[-1:]
+            sent += [(given["name"], option.attributes["value"] if option.attributes.get("value") is not None
+                      else words(option)) for option in chosen]
+        elif field.tag == "textarea":
+            sent.append((given["name"], field.text()))
+        elif kind not in ("checkbox", "radio") or "checked" in given:
+            default = "on" if kind in ("checkbox", "radio") else ""
+            sent.append((given["name"], default if given.get("value") is None else given["value"]))
+    return sent

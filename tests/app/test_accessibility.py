@@ -11,13 +11,13 @@ inline script the CSP blocks."""
 
 import json
 import os
-import re
 import tempfile
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from markup import attr
 
 from companion import create_app
 from helpers import SPILLING, api, organiser, serving
@@ -425,7 +425,7 @@ def club_server():
             machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0})
         ids = {p["name"]: p["id"] for p in machine.get("/api/v1/players").get_json()["players"]}
         page = machine.get(f"/players/{ids['Anna']}").get_data(as_text=True)
-        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)[1]
+        token = attr(page, 'input[name="csrf_token"]', "value")
         machine.post(f"/players/{ids['Anna']}/rename", data={"name": "Anna Rossi", "csrf_token": token})
         machine.post(f"/players/{ids['Annna']}/merge?into={ids['Anna']}", data={"csrf_token": token})
         for players in (["Dario", "Elsa"], ["Fabio", "Gina"]):     # the Deleted list, its boxes

@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from markup import nodes
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "tools"))
@@ -47,10 +48,11 @@ def anchors(path: Path) -> set[str]:
 
 
 def links(path: Path) -> list[str]:
-    """Every address a page names: [words](target), ![words](target), <img src> and <a href>."""
+    """Every address a page names: [words](target), ![words](target), <img src> and <a href>
+    (the page's HTML read by a parser)."""
     text = prose(path)
     return (re.findall(r"\]\(([^)\s]+)\)", text)
-            + re.findall(r"<(?:img|a)\b[^>]*?\b(?:src|href)=\"([^\"]+)\"", text))
+            + [node.attributes.get("src") or node.attributes["href"] for node in nodes(text, "img[src], a[href]")])
 
 
 def pictures() -> dict[str, list[Path]]:

@@ -19,6 +19,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from markup import attr
 
 from companion import names, stats, store
 from companion.api.openapi import SPEC
@@ -187,8 +188,7 @@ def test_names_are_the_same_player_by_the_stores_key():
 
 def test_the_new_match_form_gives_the_script_the_servers_seats(client):
     page = client.get("/matches/new").get_data(as_text=True)
-    form = re.search(r'<form[^>]*class="card new-match"[^>]*>', page).group(0)
-    assert json.loads(re.search(r"data-seats='([^']*)'", form).group(1)) == PLAYER_COUNTS
+    assert json.loads(attr(page, "form.card.new-match", "data-seats")) == PLAYER_COUNTS
     script = (ROOT / "static" / "companion.js").read_text()
     assert "dataset.seats" in script
     assert not re.search(r'"2x3"\s*:', script), "companion.js holds a copy of the seats"
@@ -199,7 +199,7 @@ def test_the_pile_count_says_the_singular_as_the_server_does(client, lang, singu
     client.set_cookie(COOKIE, lang)
     match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno", "Carla"]}).get_json()
     page = client.get(f"/matches/{match['id']}/hands/new").get_data(as_text=True)
-    forms = json.loads(re.search(r"data-count-forms='([^']*)'", page).group(1))
+    forms = json.loads(attr(page, "[data-count-forms]", "data-count-forms"))
     assert forms["one"] == singular
     script = (ROOT / "static" / "companion.js").read_text()
     assert "forms.one" in script and '"fr"' not in script, "companion.js holds a plural rule"

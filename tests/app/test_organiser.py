@@ -20,6 +20,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 
 import pytest
+from markup import attr, text
 
 from companion import cli, create_app
 from companion.web import organiser
@@ -264,7 +265,7 @@ def test_the_hourly_limit_says_how_long_it_lasts(app, monkeypatch):
         clock[0] += 61                       # past the minute's limit each time
     blocked = guesser.post("/organiser", data={"code": "AAA-AAA"})
     assert blocked.status_code == 429
-    minutes = int(re.search(r"wait (\d+) minutes", blocked.get_data(as_text=True)).group(1))
+    minutes = int(re.search(r"wait (\d+) minutes", text(blocked, "body")).group(1))
     assert 40 < minutes <= 50
 
 
@@ -558,7 +559,7 @@ def test_the_refusal_leads_the_organiser_in_and_back_to_the_page(app):
     organiser_phone = phone(app)
     refused = organiser_phone.get("/tournaments/new", headers={"Referer": "http://localhost/tournaments"})
     page = refused.get_data(as_text=True)
-    way_in = re.search(r'href="(/organiser\?next=[^"]+)"', page)[1]
+    way_in = attr(page, '[href^="/organiser?next="]', "href")
     assert way_in == "/organiser?next=/tournaments/new" and 'href="/tournaments"' in page
     assert 'name="next" type="hidden" value="/tournaments/new"' in organiser_phone.get(way_in).get_data(as_text=True)
     answer = organiser_phone.post("/organiser", data={"code": CODE, "next": "/tournaments/new"})

@@ -7,18 +7,22 @@ the views). Whether a phone may record comes from its own session and is never k
 match: two phones on one version of a PIN match each see their own. One ``<head>`` for every page,
 the board's included; one way to write a CSRF token."""
 
-import re
 from pathlib import Path
 
 import pytest
 from flask import before_render_template, template_rendered
 from jinja2 import meta
+from markup import attr, one
 
 from companion import store
 from helpers import organiser, phone
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+def token(page: str) -> str:
+    """The CSRF token of the page's first form."""
+    return attr(page, 'input[name="csrf_token"]', "value")
 
 
 def points(a: int, b: int) -> dict:
@@ -64,7 +68,7 @@ def made(app):
                         json={**points(1, 0), "version": 1}, headers={"X-Scopa-PIN": "123456"})
     assert edited.status_code == 200
     page = client.get(f"/matches/{ids['over']}/rematch").get_data(as_text=True)
-    rematch = client.post(f"/matches/{ids['over']}/rematch", data={"csrf_token": TOKEN.search(page)[1]})
+    rematch = client.post(f"/matches/{ids['over']}/rematch", data={"csrf_token": token(page)})
     assert rematch.status_code == 303
     ids["rematch"] = int(rematch.headers["Location"].rsplit("/", 1)[1])
     post(f"/matches/{ids['rematch']}/hands", points(0, 4))
@@ -123,7 +127,7 @@ def store_out_of_reach_while_rendering(app, monkeypatch):
 
 def unlock(client, match_id: int, pin: str) -> None:
     page = client.get(f"/matches/{match_id}/pin").get_data(as_text=True)
-    answer = client.post(f"/matches/{match_id}/pin", data={"pin": pin, "csrf_token": TOKEN.search(page)[1]})
+    answer = client.post(f"/matches/{match_id}/pin", data={"pin": pin, "csrf_token": token(page)})
     assert answer.status_code == 303
 
 
@@ -168,7 +172,7 @@ def test_two_phones_on_one_version_of_a_pin_match_each_see_their_own(app, made, 
                 may_record = {client: 'data-testid="remove-after-end"' in html for client, html in seen.items()}
                 assert all('data-testid="after-end"' in html for html in seen.values())
             assert may_record == {watching: False, recording: True}
-            hands = [re.search(r'<ol class="hands[ "].*?</ol>', html, re.S)[0] for html in seen.values()]
+            hands = [one(html, "ol.hands").html for html in seen.values()]
             assert hands[0] == hands[1]
 
 
@@ -188,14 +192,17 @@ def test_the_board_has_base_htmls_one_head(app, made):
     assert "<head>" not in (TEMPLATES / "tournaments/board.html").read_text()
 
     def head(html):
-        return re.sub(r"<title>.*?</title>", "", re.search(r"<head>.*?</head>", html, re.S)[0])
+        """The elements of the page's head, its title left out."""
+        return [node.html for node in one(html, "head").iter() if node.tag != "title"]
 
     assert head(board) == head(home)
     assert '<html lang="en" class="board-page">' in board and '<body class="board">' in board
     assert 'class="bar"' not in board and 'class="languages"' not in board
     refreshed = organiser(app).get(f"/tournaments/{made['tournament']}/board?refresh=1").get_data(as_text=True)
-    assert '<meta http-equiv="refresh" content="10">' in head(refreshed)
-    assert head(refreshed).replace('\n  <noscript><meta http-equiv="refresh" content="10"></noscript>', "") == head(home)
+    assert attr(refreshed, 'head meta[http-equiv="refresh"]', "content") == "10"
+    refreshed_head = head(refreshed)
+    refreshed_head.remove('<noscript><meta http-equiv="refresh" content="10"></noscript>')
+    assert refreshed_head == head(home)
 
 
 def test_a_token_is_written_one_way(app, made):
@@ -205,8 +212,9 @@ def test_a_token_is_written_one_way(app, made):
             assert "csrf_token()" not in template.read_text(), template.name
     client = organiser(app)
     page = client.get(f"/matches/{made['playing']}").get_data(as_text=True)
-    archive = re.search(r'<form method="post" action="/matches/\d+/archive"[^>]*>.*?</form>', page, re.S)[0]
-    assert re.search(r'<input type="hidden" name="csrf_token" value="[^"]+">', archive)
+    archive = one(page, 'form[method="post"][action^="/matches/"][action$="/archive"]')
+    archived_token = attr(archive.html, 'input[type="hidden"][name="csrf_token"]', "value")
+    assert archived_token
     assert client.post(f"/matches/{made['playing']}/archive",
-                       data={"archived": "1", "csrf_token": TOKEN.search(archive)[1]}).status_code == 303
+                       data={"archived": "1", "csrf_token": archived_token}).status_code == 303
     assert client.post(f"/matches/{made['playing']}/archive", data={"archived": "0"}).status_code == 400

@@ -8,6 +8,7 @@ import sqlite3
 import time
 
 import pytest
+from markup import one, text
 
 from companion.web import access
 from helpers import FULL, HAND, new_match, phone
@@ -91,14 +92,14 @@ def test_a_lockout_says_how_long_it_lasts(app, clock):
     wrong_tries(app, match_id, ["10.0.2.1"], each=5)
     page = guest.post(f"/matches/{match_id}/pin", data={"pin": "000000"})
     assert page.status_code == 429
-    said = page.get_data(as_text=True).split("Too many wrong PINs: try again in ")[1].split(".")[0]
+    said = text(page, "body").split("Too many wrong PINs: try again in ")[1].split(".")[0]
     assert said in ("1 minute", "60 seconds"), said
     clock[0] += 61                                  # the minute over: 5 more, 10 in the hour
     assert wrong_tries(app, match_id, ["10.0.2.1"], each=5) == [403] * 5
     clock[0] += 61
     page = guest.post(f"/matches/{match_id}/pin", data={"pin": "000000"})
     assert page.status_code == 429
-    assert re.search(r"Too many wrong PINs: try again in 5\d minutes\.", page.get_data(as_text=True))
+    assert re.search(r"Too many wrong PINs: try again in 5\d minutes\.", text(page, "body"))
     answer = guest.post(f"/api/v1/matches/{match_id}/hands", json=HAND, headers={"X-Scopa-PIN": "111111"})
     assert answer.status_code == 429
     assert re.fullmatch(r"too many wrong PINs: try again in 5\d minutes", answer.get_json()["error"])
@@ -128,8 +129,8 @@ def test_a_new_pin_is_6_to_8_ascii_digits_at_every_door(app, client, pin):
 
 def test_the_pin_fields_open_the_digits_keyboard(app):
     for path in ("/matches/new",):
-        field = re.search(r'<input[^>]*name="pin"[^>]*>', phone(app).get(path).get_data(as_text=True))[0]
-        assert 'inputmode="numeric"' in field and 'pattern="[0-9]*"' in field
+        field = one(phone(app).get(path), 'input[name="pin"]').attributes
+        assert field.get("inputmode") == "numeric" and field.get("pattern") == "[0-9]*"
 
 
 def test_an_older_pin_of_four_digits_still_opens_its_match(app):

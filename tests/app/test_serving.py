@@ -9,6 +9,7 @@ import socket
 from urllib.parse import urlsplit
 
 import pytest
+from markup import attr, attrs
 
 import companion
 from companion import cli, create_app
@@ -34,7 +35,7 @@ def test_pages_and_fragments_are_compressed_for_phones_that_accept_it(client):
 
 def test_static_files_have_hashed_urls_and_are_kept_a_year(client):
     page = client.get("/").get_data(as_text=True)
-    urls = re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
+    urls = attrs(page, '[href^="/static/"]', "href") + attrs(page, '[src^="/static/"]', "src")
     assert urls and all(re.search(r"\?v=[0-9a-f]{10}$", url) for url in urls)
     for url in urls:
         answer = client.get(url)
@@ -94,7 +95,7 @@ def test_the_companion_can_be_put_on_a_phones_home_screen(client):
     """A web app manifest with the product's name, the felt's green and icons that resolve (at
     their hashed URLs, kept a year), linked from every page with an icon for iOS."""
     page = client.get("/").get_data(as_text=True)
-    linked = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)
+    linked = attr(page, 'link[rel="manifest"]', "href")
     answer = client.get(linked)
     assert answer.status_code == 200 and answer.mimetype == "application/manifest+json"
     manifest = answer.get_json(force=True)
@@ -103,7 +104,7 @@ def test_the_companion_can_be_put_on_a_phones_home_screen(client):
     assert manifest["background_color"] == manifest["theme_color"] == "#0f5132"
     assert {(i["sizes"], i["purpose"]) for i in manifest["icons"]} >= {
         ("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
-    apple = re.search(r'<link rel="apple-touch-icon" href="([^"]+)"', page).group(1)
+    apple = attr(page, 'link[rel="apple-touch-icon"]', "href")
     for src, size in [(i["src"], i["sizes"]) for i in manifest["icons"]] + [(apple, "180x180")]:
         assert re.search(r"\?v=[0-9a-f]{10}$", src), src
         icon = client.get(src)
@@ -111,8 +112,9 @@ def test_the_companion_can_be_put_on_a_phones_home_screen(client):
         assert "immutable" in icon.headers["Cache-Control"]
         assert "%dx%d" % png_size(icon.data) == size, src
         icon.close()
-    assert re.findall(r'<meta name="theme-color" content="#[0-9a-f]{6}" media="\(prefers-color-scheme: (\w+)\)">',
-                      page) == ["light", "dark"]
+    assert attrs(page, 'meta[name="theme-color"]', "media") == [
+        "(prefers-color-scheme: light)", "(prefers-color-scheme: dark)"]
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", colour) for colour in attrs(page, 'meta[name="theme-color"]', "content"))
     italian = client.get(linked, headers={"Accept-Language": "it"}).get_json(force=True)
     assert italian["name"] == "Segnapunti di Scopa" and italian["lang"] == "it"
 

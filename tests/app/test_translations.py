@@ -9,13 +9,13 @@ source language, none of the other languages' giveaway words, cards named in wor
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from markup import form_data, parse, reading
 
 import companion
 from companion import create_app
@@ -88,51 +88,23 @@ def test_the_compiled_catalogue_says_what_the_po_says(lang):
 
 # -- Every page in each language ------------------------------------------------------------
 
-class Visible(HTMLParser):
-    """The words a player reads or hears: text, and the title, aria-label, placeholder and alt
-    of elements; not scripts, and not an element marked with its own ``lang`` (the language
-    switch names each language in itself)."""
-
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-            "track", "wbr"}
-
-    def __init__(self):
-        super().__init__()
-        self.words: list[str] = []
-        self.hints: list[str] = []          # placeholders: the notation a typed field takes
-        self.skipping: list[str] = []
-        self.lang = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "html":
-            self.lang = attrs.get("lang")
-            return
-        if self.skipping or tag in ("script", "style") or "lang" in attrs:
-            if tag not in self.VOID:
-                self.skipping.append(tag)
-            return
-        for name in ("title", "aria-label", "alt"):
-            if attrs.get(name):
-                self.words.append(attrs[name])
-        if attrs.get("placeholder"):
-            self.hints.append(attrs["placeholder"])
-        if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
-            self.words.append(attrs["value"])
-
-    def handle_endtag(self, tag):
-        if self.skipping and self.skipping[-1] == tag:
-            self.skipping.pop()
-
-    def handle_data(self, data):
-        if not self.skipping and data.strip():
-            self.words.append(data.strip())
-
-
 def visible(page: str, hints: bool = False) -> tuple[str | None, str]:
-    reader = Visible()
-    reader.feed(page)
-    return reader.lang, " ".join(" ".join(reader.words + (reader.hints if hints else [])).split())
+    """The page's ``lang``, and the words a player reads or hears: text, and the title,
+    aria-label and alt of elements, a button's value, the placeholders (the notation a typed
+    field takes) if ``hints``; not scripts, and not an element marked with its own ``lang``
+    (the language switch names each language in itself)."""
+    tree = parse(page)
+    words, placeholders = [], []
+    for node in reading(tree, skip="script, style, [lang]:not(html)"):
+        if node.is_text_node:
+            words += [node.text_content.strip()] if node.text_content.strip() else []
+        elif node.tag != "html":
+            attributes = node.attributes
+            words += [attributes[name] for name in ("title", "aria-label", "alt") if attributes.get(name)]
+            placeholders += [attributes["placeholder"]] if attributes.get("placeholder") else []
+            if node.tag == "input" and attributes.get("type") in ("submit", "button") and attributes.get("value"):
+                words.append(attributes["value"])
+    return tree.root.attributes.get("lang"), " ".join(" ".join(words + (placeholders if hints else [])).split())
 
 
 # Words that give another language away (whole words, any case): each is common in its own
@@ -412,7 +384,7 @@ def test_a_wrong_target_is_said_once_in_the_pages_words(tmp_path, lang, said):
                       "DATABASE": str(tmp_path / "t.sqlite")})
     client = organiser(app)
     client.set_cookie("lang", lang)
-    form = re.findall(r'name="(\w+)"[^>]*?(?:value="([^"]*)")?', client.get("/matches/new").get_data(as_text=True))
+    form = form_data(client.get("/matches/new"), "form.new-match")
     data = {"player1": "Anna", "player2": "Bruno", "layout": "2", "first_dealer": "0", "preset": "classica",
             "target": "0"}
     page = client.post("/matches/new", data={**{k: v for k, v in form if k not in data and v}, **data})

@@ -5,6 +5,8 @@ import csv
 import io
 import re
 
+from markup import nodes
+
 FULL = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
 NAMES = ["Anna, detta \"la Rossa\"", "=cmd|' /C calc'!A0", "Bruno 🂡 Müller"]
 
@@ -89,16 +91,16 @@ def test_a_match_page_draws_the_running_totals_as_a_chart(client):
     for hand in (anna, bruno, anna):
         client.post(f"/api/v1/matches/{match_id}/hands", json=hand)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    svg = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
-    lines = re.findall(r'<polyline class="chart-line side-(\d)"[^>]*points="([^"]+)"', svg)
-    assert [side for side, _ in lines] == ["0", "1"]
-    heights = [[int(p.split(",")[1]) for p in points.split()] for _, points in lines]
+    svg = nodes(page, "svg.chart")[0]
+    lines = svg.css("polyline.chart-line[points]")
+    assert [line.attributes["class"] for line in lines] == ["chart-line side-0", "chart-line side-1"]
+    heights = [[int(p.split(",")[1]) for p in line.attributes["points"].split()] for line in lines]
     assert all(len(h) == 4 for h in heights)                      # 3 hands + the start
     assert heights[0][1] < heights[0][0] and heights[0][2] == heights[0][1]   # Anna 4, 4
     assert heights[1][2] == heights[0][2]                          # 4 all after hand 2
-    assert len(re.findall(r'<circle class="chart-tie"', svg)) == 1
-    assert 'class="chart-target"' in svg and "style=" not in svg and "<script" not in svg
-    assert "<desc" in svg and "Anna 8, Bruno 4" in svg
+    assert len(svg.css("circle.chart-tie")) == 1
+    assert svg.css(".chart-target") and not svg.css("[style], script")
+    assert svg.css("desc") and "Anna 8, Bruno 4" in svg.text()
 
 
 HOSTILE = ["Ugo;=1+1", "x;=1+1;", 'x;"=A1+1";', "Ada, +39", "Eva;@SUM(A1)", "Lia; -2"]

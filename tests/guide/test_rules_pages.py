@@ -8,10 +8,10 @@ tests/app/test_translations.py's tour; axe and the browser in tests/guide/test_r
 and tests/app/test_accessibility.py.)
 """
 
-import html
 import re
 
 import pytest
+from markup import attr, nodes, one, words as read_words
 
 from companion import create_app
 from companion.guide.facts import EXAMPLES, facts
@@ -32,9 +32,8 @@ def client(tmp_path_factory):
 
 
 def text(page: str) -> str:
-    """What a player reads: the page without its tags, head and scripts."""
-    body = page.split("<main>", 1)[-1].split("</main>", 1)[0]
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    """What a player reads: the page's main, its tags aside."""
+    return read_words(one(page, "main"))
 
 
 def read(client, path: str, lang: str = "en", status: int = 200) -> str:
@@ -48,10 +47,10 @@ def examples(page: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
     """Each worked capture example the page draws: the table, the card played, and each capture
     it lists (its cards, and whether it is a scopa)."""
     found = []
-    for figure in re.findall(r'<figure class="example"(.*?)</figure>', page, re.S):
-        table = re.search(r'data-table="([^"]*)"', figure).group(1)
-        played = re.search(r'data-played="([^"]*)"', figure).group(1)
-        found.append((table, played, re.findall(r'data-cards="([^"]*)" data-sweep="(yes|no)"', figure)))
+    for figure in nodes(page, "figure.example"):
+        found.append((figure.attributes["data-table"], figure.attributes["data-played"],
+                      [(capture.attributes["data-cards"], capture.attributes["data-sweep"])
+                       for capture in figure.css("[data-cards][data-sweep]")]))
     return found
 
 
@@ -61,11 +60,9 @@ def test_the_list_names_every_variant_with_its_seating_deck_target_and_differenc
     page = read(client, "/rules")
     for name in PRESETS:
         rules = rules_for(name)
-        card = re.search(rf'<li class="card variant-card" data-variant="{name}">(.*?)</li>\s*(?=<li class="card|</ul>\s*$)',
-                         page, re.S | re.M)
-        assert card, name
-        said = text(card.group(1))
-        assert f'href="/rules/{name}"' in card.group(1)
+        card = one(page, f'li.variant-card[data-variant="{name}"]')
+        said = read_words(card)
+        assert f"/rules/{name}" in [link.attributes["href"] for link in card.css("[href]")]
         assert f"{rules.deck} cards" in said and f"first to {rules.target}" in said, said
     assert "Two players, one against the other" in text(page)            # Bazzica, Sbarazzina, Piva
     assert "Four players in two teams of two" in text(page)              # Scopone
@@ -110,11 +107,11 @@ def test_the_worked_captures_are_the_engines_own(client, name):
 
 def test_the_examples_are_drawn_as_cards_named_in_words(client):
     page = read(client, "/rules/classica", "it")
-    first = re.search(r'<figure class="example".*?</figure>', page, re.S).group(0)
+    first = nodes(page, "figure.example")[0]
     # the table 1c 3s 4d 5b 7c and the Fante di denari played, each a tile with its name
     for name in ("Asso di coppe", "3 di spade", "4 di denari", "5 di bastoni", "7 di coppe",
                  "Fante di denari"):
-        assert f'<span class="visually-hidden">{name}</span>' in first, name
+        assert name in [read_words(hidden) for hidden in first.css("span.visually-hidden")], name
 
 
 def test_the_primiera_scale_is_the_one_in_force(client):
@@ -292,11 +289,11 @@ def test_no_such_variant_or_match(client, path):
 
 def test_the_new_match_form_links_its_variant_in_a_new_tab(client):
     page = read(client, "/matches/new?preset=bazzica")
-    link = re.search(r'<p id="variant-rules"><a [^>]*>', page).group(0)
-    assert 'href="/rules/bazzica"' in link and 'target="_blank"' in link and 'rel="noopener"' in link
+    link = one(page, "p#variant-rules > a").attributes
+    assert (link.get("href"), link.get("target"), link.get("rel")) == ("/rules/bazzica", "_blank", "noopener")
     # choosing another variant swaps the link with the rules (htmx, out of band)
     fragment = read(client, "/matches/new/rules?preset=chkobba")
-    assert re.search(r'<p id="variant-rules" hx-swap-oob="true"><a [^>]*href="/rules/chkobba"', fragment)
+    assert attr(fragment, 'p#variant-rules[hx-swap-oob="true"] > a', "href") == "/rules/chkobba"
     assert 'href="/rules/classica"' in read(client, "/matches/new/rules?preset=nonsense")
 
 

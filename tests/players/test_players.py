@@ -5,11 +5,11 @@ The expected figures are worked out here from the matches' own hands as the API 
 (each hand's breakdown, item by item), never from the seats the record is kept in."""
 
 import random
-import re
 import sqlite3
 from collections import Counter, defaultdict
 
 import pytest
+from markup import attrs, count, text, texts
 
 from companion import create_app, store
 from companion.rules import deck
@@ -113,7 +113,7 @@ def test_a_name_typed_again_finds_its_player_trimmed_and_in_any_case(client):
     # The new match's name fields offer the known players, without JavaScript (a datalist).
     page = client.get("/matches/new").get_data(as_text=True)
     assert 'list="known-players"' in page
-    assert re.findall(r'<datalist id="known-players">(.*?)</datalist>', page, re.S)[0].count("<option") == 3
+    assert count(page, "datalist#known-players option") == 3
     assert '<option value="Anna">' in page
 
 
@@ -284,11 +284,10 @@ def test_the_series_of_rematches_is_counted_on_the_match_page(client):
             client.post(f"/api/v1/matches/{chain[-1]}/hands", json=random_hand(2, rng))
     winners.append(client.get(f"/api/v1/matches/{chain[-1]}").get_json()["outcome"]["winner"])
     page = client.get(f"/matches/{chain[-1]}").get_data(as_text=True)
-    series = re.search(r'data-testid="series">(.*?)</p>', page, re.S).group(1)
+    series = text(page, 'p[data-testid="series"]')
     assert series == f"Series: Anna {winners.count(0)} – Bruno {winners.count(1)}"
     # The second match counts the first two only.
-    second = re.search(r'data-testid="series">(.*?)</p>',
-                       client.get(f"/matches/{chain[1]}").get_data(as_text=True)).group(1)
+    second = text(client.get(f"/matches/{chain[1]}"), 'p[data-testid="series"]')
     assert second == f"Series: Anna {winners[:2].count(0)} – Bruno {winners[:2].count(1)}"
 
 
@@ -297,16 +296,16 @@ def test_pages_of_players_read_well(client):
     play(client, {"players": ["Anna", "Bruno"]}, rng)
     play(client, {"players": ["Carla", "Bruno"]}, rng)
     page = client.get("/players").get_data(as_text=True)
-    names = re.findall(r'<th scope="row"><a href="/players/\d+">([^<]+)</a>', page)
+    names = texts(page, 'th[scope="row"] > a[href^="/players/"]')
     assert sorted(names) == ["Anna", "Bruno", "Carla"]
     rows = {p["name"]: p for p in client.get("/api/v1/players").get_json()["players"]}
     assert names == list(rows)          # the page and the API rank alike
     bruno = rows["Bruno"]["id"]
     page = client.get(f"/players/{bruno}").get_data(as_text=True)
-    assert re.search(r'data-testid="matches">2<', page)
-    assert re.search(rf'data-testid="hands">{rows["Bruno"]["hands"]}<', page)
+    assert "2" in texts(page, '[data-testid="matches"]')
+    assert str(rows["Bruno"]["hands"]) in texts(page, '[data-testid="hands"]')
     # A bar per item taken, its width the share of hands.
-    widths = re.findall(r'<rect class="bar-fill" x="0" y="0" width="([\d.]+)"', page)
+    widths = attrs(page, 'rect.bar-fill[x="0"][y="0"]', "width")
     assert len(widths) >= 4
     assert float(widths[0]) == round(100 * rows["Bruno"]["carte"] / rows["Bruno"]["hands"], 1)
     assert "style=" not in page and "<script>" not in page

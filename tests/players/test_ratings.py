@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 
 import pytest
+from markup import attr, texts
 from openskill.models import PlackettLuce
 
 from companion import create_app, store
@@ -237,9 +238,10 @@ def test_the_pages_show_ratings(client):
     finished = one_hand(client, ["Bruno", "Carla"], MIRROR)
     # The leaderboard by rating: the highest first, the provisional marked; by matches won, as ever.
     page = client.get("/players?order=rating").get_data(as_text=True)
-    names = re.findall(r'<th scope="row"><a href="[^"]*">([^<]+)</a>', page)
+    names = texts(page, 'th[scope="row"] > a[href]')
     assert names == [row["name"] for row in client.get("/api/v1/ratings").get_json()["ratings"]]
-    assert len(re.findall(r'<td data-testid="rating">([^<]+)</td>', page)) == 3
+    ratings = texts(page, 'td[data-testid="rating"]')
+    assert len(ratings) == 3 and all(ratings)
     assert page.count('data-testid="provisional"') == 2       # Bruno and Carla: 4 matches each
     assert 'data-testid="rating"' not in client.get("/players").get_data(as_text=True)
     anna = client.get("/api/v1/ratings").get_json()["ratings"][0]
@@ -247,14 +249,14 @@ def test_the_pages_show_ratings(client):
     # A player's page: the figure and the chart, a point a match after a new player's 1,500.
     player = client.get(f"/players/{anna['id']}").get_data(as_text=True)
     assert f"{anna['rating']:,}" in player and 'data-testid="rating-chart"' in player
-    assert len(re.search(r'class="chart-line side-0"[^>]*points="([^"]+)"', player)[1].split()) == 7
+    assert len(attr(player, ".chart-line.side-0[points]", "points").split()) == 7
     # A finished match: each player's change, signed.
     changes = client.get(f"/matches/{finished}").get_data(as_text=True)
     assert 'data-testid="rating-changes"' in changes and "+" in changes and "\u2212" in changes
     # A match not yet begun: each side's chance to win.
     waiting = client.post("/api/v1/matches", json={"players": ["Anna", "Zoe"]}).get_json()["id"]
     chances = client.get(f"/matches/{waiting}").get_data(as_text=True)
-    shares = re.findall(r"<strong>(\d+)%</strong>", chances)
+    shares = [share.removesuffix("%") for share in texts(chances, "strong") if re.fullmatch(r"\d+%", share)]
     assert len(shares) == 2 and int(shares[0]) > int(shares[1]) and abs(sum(map(int, shares)) - 100) <= 1
 
 
@@ -268,7 +270,8 @@ def test_the_new_match_form_shows_each_sides_chance_once_every_name_is_typed(app
     page = client.get("/matches/new").get_data(as_text=True)
     assert 'hx-get="/matches/new/chances"' in page
     answer = client.get("/matches/new/chances?layout=2&player1=Anna&player2=Bruno")
-    shown = dict(re.findall(r'<span class="side-name">([^<]+)</span> <strong>(\d+)%</strong>', answer.get_data(as_text=True)))
+    shown = {name: share.removesuffix("%") for name, share in
+             zip(texts(answer, "span.side-name"), texts(answer, "span.side-name + strong"), strict=True)}
     with app.app_context():
         anna, bruno = store.chances_by_name(store.get_db(), [["Anna"], ["Bruno"]])
     assert shown == {"Anna": str(round(anna * 100)), "Bruno": str(round(bruno * 100))}

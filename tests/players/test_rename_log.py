@@ -4,7 +4,8 @@ the matches back to the player they came from, because the store kept which seat
 every count is back as it was before the merge, checked against the records read before it."""
 
 import random
-import re
+
+from markup import attrs, texts
 
 from helpers import phone, random_hand
 
@@ -42,13 +43,12 @@ def everything(client) -> dict:
 
 
 def log_of(client, player_id) -> str:
-    page = client.get(f"/players/{player_id}").get_data(as_text=True)
-    found = re.search(r'<ul class="changes".*?</ul>', page, re.S)
-    return found[0] if found else ""
+    """The text of the player's log of renames and merges ("" when there is none)."""
+    return " ".join(texts(client.get(f"/players/{player_id}"), "ul.changes")[:1])
 
 
 def undo_links(client, player_id) -> list[str]:
-    return re.findall(r'action="(/players/\d+/changes/\d+/undo)"', client.get(f"/players/{player_id}").get_data(as_text=True))
+    return attrs(client.get(f"/players/{player_id}"), 'form[action^="/players/"][action*="/changes/"][action$="/undo"]', "action")
 
 
 def test_a_rename_is_logged_and_undone_in_every_match(client):
@@ -142,7 +142,7 @@ def test_an_undo_that_something_depends_on_is_refused_in_words(client):
     client.post(f"/players/{p['Ana']}/rename", data={"name": "Anna B"})
     page = client.get(f"/players/{p['Ana']}").get_data(as_text=True)
     assert "a later rename or merge of these players must be undone first" in page
-    first = re.findall(r'/players/\d+/changes/(\d+)/undo', page)
+    first = [action.split("/")[-2] for action in attrs(page, 'form[action^="/players/"][action*="/changes/"][action$="/undo"]', "action")]
     assert first == ["2"]                          # the newest only
     refused = client.post(f"/players/{p['Ana']}/changes/1/undo", follow_redirects=True)
     assert "Not undone: a later rename or merge" in refused.get_data(as_text=True)

@@ -2,10 +2,10 @@
 lists that read the matches' summaries, a page at a time; a live fragment of one line per hand.
 (Speed itself is measured by tests/benchmarks/bench_growth.py, never timed here.)"""
 
-import re
 import sqlite3
 
 import pytest
+from markup import attr, attrs
 
 from companion import create_app, matches, store
 from companion.rules import deck
@@ -18,6 +18,11 @@ HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}
 def new_match(client, **options) -> int:
     return client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                                 "options": options}).get_json()["id"]
+
+
+def matches_listed(page: str) -> list[int]:
+    """The ids of the matches a page lists, in its order."""
+    return [int(href.rsplit("/", 1)[1]) for href in attrs(page, 'a.match-item[href^="/matches/"]', "href")]
 
 
 @pytest.fixture
@@ -80,11 +85,11 @@ def test_the_home_page_lists_a_page_of_matches_and_offers_more(client):
         ids.append(match_id)
     playing = new_match(client)
     home = client.get("/").get_data(as_text=True)
-    shown = [int(x) for x in re.findall(r'class="match-item" href="/matches/(\d+)"', home)]
+    shown = matches_listed(home)
     assert shown[0] == playing and shown[1:] == ids[::-1][:20]
-    more = re.search(r'data-testid="more-finished" href="([^"]+)"', home).group(1).replace("&amp;", "&")
+    more = attr(home, '[data-testid="more-finished"]', "href")
     rest = client.get(more).get_data(as_text=True)
-    assert [int(x) for x in re.findall(r'class="match-item" href="/matches/(\d+)"', rest)] == ids[::-1][20:]
+    assert matches_listed(rest) == ids[::-1][20:]
     assert 'data-testid="more"' not in rest
     assert "Anna wins 6 to 2" in rest
 

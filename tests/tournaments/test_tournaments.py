@@ -4,12 +4,12 @@ board. The expected standings are worked out here from the tables' matches as th
 them back, never from the module that ranks them."""
 
 import random
-import re
 import sqlite3
 from collections import Counter
 from itertools import combinations
 
 import pytest
+from markup import attr, texts
 
 from companion import create_app, store
 from helpers import organiser, phone, random_hand
@@ -249,11 +249,11 @@ def test_the_pages_run_a_night(client):
     page = client.get(page_url).get_data(as_text=True)
     assert "Round 1" in page and "Bye: " in page
     sheet = client.get(f"/tournaments/{tournament_id}/pairings").get_data(as_text=True)
-    tables = re.findall(r'<td class="big-figure">(\d+)</td>', sheet)
+    tables = texts(sheet, "td.big-figure")
     assert tables == ["1"] and "deals first" in sheet.lower()
     # The board polls: nothing while nothing changed, the new score once it does.
     board = client.get(f"/tournaments/{tournament_id}/board").get_data(as_text=True)
-    version = re.search(r'data-version="([^"]+)"', board).group(1)
+    version = attr(board, "[data-version]", "data-version")
     # A screen without JavaScript refreshes only when asked to (axe: meta-refresh).
     assert 'http-equiv="refresh"' not in board and "?refresh=1" in board
     assert 'http-equiv="refresh"' in client.get(f"/tournaments/{tournament_id}/board?refresh=1").get_data(as_text=True)
