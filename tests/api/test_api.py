@@ -2,10 +2,10 @@
 
 
 import pytest
-from markup import nodes
 
 from companion.rules import deck
 from companion.rules.rulesets import ITEMS, PRESETS
+from markup import nodes
 
 FULL = [str(card) for card in deck()]
 

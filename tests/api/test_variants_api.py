@@ -4,11 +4,11 @@ the request asks for."""
 
 
 import pytest
-from markup import text
 
 from companion.api.openapi import SPEC
 from companion.rules import PRESETS, rules_for
 from companion.rules.describe import description
+from markup import text
 
 
 def variants(client, lang=None) -> dict:

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from markup import attr
 
 from companion import create_app
 from helpers import SPILLING, api, organiser, serving
+from markup import attr
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 

@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from markup import nodes
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,12 +1,12 @@
 """One language per page: Italian, English or French, chosen by the player."""
 
 import pytest
-from markup import attr, attrs
 
 from companion import create_app
 from companion.i18n import card_words
 from companion.rules.cards import Card
 from companion.rules.said import said, said_n
+from markup import attr, attrs
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from markup import attr
 
 from companion import names, stats, store
 from companion.api.openapi import SPEC
@@ -28,6 +27,7 @@ from companion.i18n import COOKIE
 from companion.matches import no_stats
 from companion.players.records import empty_record
 from companion.table.forms import PLAYER_COUNTS
+from markup import attr
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPANION = ROOT / "companion"

@@ -20,11 +20,11 @@ import urllib.request
 from http.cookiejar import CookieJar
 
 import pytest
-from markup import attr, text
 
 from companion import cli, create_app
 from companion.web import organiser
 from helpers import HAND, new_match, phone, random_hand, start_companion
+from markup import attr, text
 
 CODE = "K7P-2QX"
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from flask import before_render_template, template_rendered
 from jinja2 import meta
-from markup import attr, one
 
 from companion import store
 from helpers import organiser, phone
+from markup import attr, one
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 

@@ -8,10 +8,10 @@ import sqlite3
 import time
 
 import pytest
-from markup import one, text
 
 from companion.web import access
 from helpers import FULL, HAND, new_match, phone
+from markup import one, text
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 

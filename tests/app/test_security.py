@@ -12,13 +12,13 @@ from io import BytesIO
 from urllib.parse import urlsplit
 
 import pytest
-from markup import attr, texts
 
 from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
 from helpers import organiser, phone, serving, start_companion
+from markup import attr, texts
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}

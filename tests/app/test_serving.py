@@ -9,13 +9,13 @@ import socket
 from urllib.parse import urlsplit
 
 import pytest
-from markup import attr, attrs
 
 import companion
 from companion import cli, create_app
 from companion.cli import parse_args
 from companion.listening import CHANNEL_TIMEOUT, CLEANUP_INTERVAL, raise_open_file_limit
 from helpers import serving, start_companion
+from markup import attr, attrs
 
 
 @pytest.fixture

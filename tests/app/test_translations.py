@@ -15,12 +15,12 @@ import pytest
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
-from markup import form_data, parse, reading
 
 import companion
 from companion import create_app
 from companion.rules import PRESETS
 from helpers import organiser
+from markup import form_data, parse, reading
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from markup import nodes, reading, words
 from test_translations import PAGES, render, tour  # noqa: F401  (tour: the pages' store)
 
 import companion
 from companion import create_app
 from companion.i18n.fitting import fit
 from helpers import organiser
+from markup import nodes, reading, words
 
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
 

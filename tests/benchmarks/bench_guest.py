@@ -31,7 +31,6 @@ import statistics
 import sys
 import tempfile
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Callable
 from urllib.parse import urlencode
@@ -43,6 +42,7 @@ from companion.rules import deck
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))        # tests/, for helpers
 from helpers import match_form, start_companion  # noqa: E402
+from markup import nodes  # noqa: E402
 
 GOAL = 100.0        # ms
 FULL = [str(card) for card in deck()]
@@ -72,27 +72,15 @@ class Row:
         self.size = 0
 
 
-class Hidden(HTMLParser):
-    """The hidden fields of a page's forms."""
-
-    def __init__(self):
-        super().__init__()
-        self.fields: dict[str, str] = {}
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "input" and attrs.get("type") == "hidden" and attrs.get("name"):
-            self.fields.setdefault(attrs["name"], attrs.get("value") or "")
-
-
 def form_of(connection, page: str) -> tuple[dict[str, str], str]:
     """The hidden fields of ``page`` and the session cookie it set."""
     connection.request("GET", page, headers={k: v for k, v in GUEST.items() if k != "Accept-Encoding"})
     answer = connection.getresponse()
-    hidden = Hidden()
-    hidden.feed(answer.read().decode())
+    fields: dict[str, str] = {}
+    for node in nodes(answer.read(), "input[type=hidden][name]"):    # the forms' hidden fields
+        fields.setdefault(node.attributes["name"], node.attributes.get("value") or "")
     cookie = (answer.getheader("Set-Cookie") or "").split(";")[0]
-    return hidden.fields, cookie
+    return fields, cookie
 
 
 def build(folder: str, matches: int) -> dict:

@@ -11,7 +11,6 @@ and tests/app/test_accessibility.py.)
 import re
 
 import pytest
-from markup import attr, nodes, one, words as read_words
 
 from companion import create_app
 from companion.guide.facts import EXAMPLES, facts
@@ -20,6 +19,7 @@ from companion.rules.cards import Card, deck, suit_values
 from companion.rules.describe import description
 from companion.rules.primiera import SCALES
 from helpers import organiser
+from markup import attr, nodes, one, words as read_words
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,12 @@ in the same order as before, so a club of thousands of players costs one page pe
 
 import random
 
-from markup import nodes, text
-
 from companion import store
 from companion.players import views as player_views
 from companion.players.records import rated
 from companion.tournaments import views as tournament_views
 from helpers import FULL
+from markup import nodes, text
 
 
 def ranked(rows):

@@ -9,11 +9,11 @@ import sqlite3
 from collections import Counter, defaultdict
 
 import pytest
-from markup import attrs, count, text, texts
 
 from companion import create_app, store
 from companion.rules import deck
 from helpers import match_form, organiser, random_hand
+from markup import attrs, count, text, texts
 
 TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
 

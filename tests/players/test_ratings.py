@@ -8,11 +8,11 @@ import re
 from collections import defaultdict
 
 import pytest
-from markup import attr, texts
 from openskill.models import PlackettLuce
 
 from companion import create_app, store
 from helpers import HAND, organiser, random_hand
+from markup import attr, texts
 
 MIRROR = {"piles": HAND["piles"][::-1], "sweeps": HAND["sweeps"][::-1]}    # 0 - 5
 

@@ -5,9 +5,8 @@ every count is back as it was before the merge, checked against the records read
 
 import random
 
-from markup import attrs, texts
-
 from helpers import phone, random_hand
+from markup import attrs, texts
 
 
 def play(client, players, rng, hands=3, pin=None):

@@ -5,11 +5,11 @@ lists that read the matches' summaries, a page at a time; a live fragment of one
 import sqlite3
 
 import pytest
-from markup import attr, attrs
 
 from companion import create_app, matches, store
 from companion.rules import deck
 from helpers import organiser
+from markup import attr, attrs
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}

@@ -5,9 +5,9 @@ primiera tool."""
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from markup import attrs, text
 
 from helpers import new_match
+from markup import attrs, text
 
 # Every field a phone posts on a hand's page, per rules: scripts post these names.
 CARDS_40 = [f"c_{value}{suit}" for suit in "dcsb" for value in range(1, 11)]

@@ -4,9 +4,9 @@ record at that table without typing the tournament's PIN, and only at that table
 import sqlite3
 
 import pytest
-from markup import attrs
 
 from helpers import HAND, phone
+from markup import attrs
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 

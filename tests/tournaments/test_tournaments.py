@@ -9,10 +9,10 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-from markup import attr, texts
 
 from companion import create_app, store
 from helpers import organiser, phone, random_hand
+from markup import attr, texts
 
 
 def new(client, **body):
