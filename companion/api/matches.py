@@ -12,7 +12,7 @@ from flask import jsonify, make_response, request, url_for
 
 from .. import store
 from ..i18n import for_api
-from ..matches import Ledger, Match, listed, result_of, score_entry
+from ..matches import Match, listed, score_entry
 from ..names import (
     NAME_REFUSED,
     PIN_REFUSED,
@@ -26,7 +26,8 @@ from ..names import (
 from ..rules import HandScore
 from ..rules.rulesets import check_seating
 from ..rules.said import said
-from ..web.access import hash_pin, needs_pin, new_access_key, new_match_limit, try_pin
+from ..table import service
+from ..web.access import needs_pin, new_match_limit, try_pin
 from ..web.pages import load_match
 from ..web.record import may_change
 from .answers import hand_json, hand_json_of, match_summary
@@ -126,9 +127,8 @@ def create_match_api():
     pin = data.get("pin")
     if pin is not None and not valid_pin(pin):
         raise BadRequest(PIN_REFUSED)
-    match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
-                                  hash_pin(pin) if pin else None, Ledger, new_access_key())
-    return created(match_summary(load(match_id)), url_for("api.get_match", match_id=match_id))
+    made = service.new_match(rules.as_dict(), sides, dealer, pin or None)
+    return created(match_summary(load(made.match_id)), url_for("api.get_match", match_id=made.match_id))
 
 
 @bp.get("/matches/<int:match_id>")
@@ -189,28 +189,34 @@ def add_hand_api(match_id: int):
     data = body()
     number = None if data.get("number") is None else whole(data["number"], "number")
     entry, score = _entry(data, listed(store.match_row(db, match_id)))
-    try:
-        saved = store.add_hand(db, match_id, entry, result_of(score), Ledger, key=key,
-                               number=number)
-    except store.Taken as taken:
-        return _hand_answer(match_id, taken.row["id"], 409, said(
-            "hand {number} was recorded meanwhile (shown here): replace it with PUT, or send "
-            "this one as the next hand", number=number))
-    except store.KeyReused as reused:
-        return _hand_answer(match_id, reused.row["id"], 422, said(
-            "this Idempotency-Key was already used for a different hand (shown here): use a new "
-            "key for a new hand"))
-    except store.Gone:
-        raise NotFoundError() from None      # the match was deleted meanwhile
-    if not saved.created:
-        return _hand_answer(match_id, saved.id, 200)
-    # A new hand is the last, and counted (the match was not over): its answer is worked out
-    # from the match's summary right after it and its score, without reading the other hands.
-    match = listed({**store.match_row(db, match_id), "summary": saved.summary})
-    hand = {"id": saved.id, "number": saved.number, "version": 1, "entry": entry,
+    match service.add_hand(match_id, entry, score, key=key, number=number):
+        case service.Taken(row):
+            return _hand_answer(match_id, row["id"], 409, said(
+                "hand {number} was recorded meanwhile (shown here): replace it with PUT, or send "
+                "this one as the next hand", number=number))
+        case service.Duplicate(row):
+            return _hand_answer(match_id, row["id"], 422, said(
+                "this Idempotency-Key was already used for a different hand (shown here): use a "
+                "new key for a new hand"))
+        case service.NoSuchMatch():
+            raise NotFoundError()           # the match was deleted meanwhile
+        case service.Over(refusal):
+            return jsonify({"error": for_api(refusal)}), 409
+        case service.Repeated(hand_id):
+            return _hand_answer(match_id, hand_id, 200)
+        case service.Added(hand_id, number, summary):
+            return _added(match_id, hand_id, number, summary, entry, score)
+
+
+def _added(match_id: int, hand_id: int, number: int, summary: dict[str, Any],
+           entry: dict[str, Any], score: HandScore):
+    """A new hand is the last, and counted (the match was not over): its answer is worked out
+    from the match's summary right after it and its score, without reading the other hands."""
+    match = listed({**store.match_row(store.get_db(), match_id), "summary": summary})
+    hand = {"id": hand_id, "number": number, "version": 1, "entry": entry,
             "points": list(score.totals), "totals_after": list(match.totals),
             "breakdown": hand_json(score)["breakdown"]}
-    return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, saved.id, 1)
+    return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, hand_id, 1)
 
 
 def _made_from(data: dict[str, Any] | None = None) -> int:
@@ -237,28 +243,28 @@ def one_hand(match_id: int, hand_id: int):
         _version(match_id)
         return _hand_answer(match_id, hand_id, 200)
     _may_write(match_id)
-    db = store.get_db()
-    try:
-        if request.method == "PUT":
-            data = body()
-            made_from = _made_from(data)
-            match = load(match_id)
-            entry, score = _entry(data, match)
-            hand = match.hand(hand_id)
-            if hand is not None and hand.claim:
-                raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
-            store.update_hand(db, match_id, hand_id, entry, result_of(score), made_from, Ledger)
-        else:
-            store.delete_hands(db, match_id, {hand_id: _made_from()}, Ledger)
-    except store.Conflict as conflict:
-        return _hand_answer(match_id, hand_id, 409, said(
-            "the hand is at version {version}, not the one this was made from: here it is now",
-            version=conflict.row["version"]))
-    except store.Gone:
-        raise NotFoundError(_NO_HAND) from None
-    if request.method == "DELETE":
-        return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
-    return _hand_answer(match_id, hand_id, 200)
+    if request.method == "PUT":
+        data = body()
+        made_from = _made_from(data)
+        match = load(match_id)
+        entry, score = _entry(data, match)
+        hand = match.hand(hand_id)
+        if hand is not None and hand.claim:
+            raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
+        done = service.change_hand(match_id, hand_id, entry, score, made_from)
+    else:
+        done = service.delete_hands(match_id, {hand_id: _made_from()})
+    match done:
+        case service.Stale(row):
+            return _hand_answer(match_id, hand_id, 409, said(
+                "the hand is at version {version}, not the one this was made from: here it is now",
+                version=row["version"]))
+        case service.NoSuchHand():
+            raise NotFoundError(_NO_HAND)
+        case service.Deleted():
+            return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
+        case service.Changed():
+            return _hand_answer(match_id, hand_id, 200)
 
 
 _NO_HAND = said("no such hand (it may have been deleted)")
