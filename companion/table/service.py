@@ -22,6 +22,7 @@ from ..matches import Ledger, MatchOver, result_of
 from ..rules import HandScore
 from ..rules.said import Said
 from ..web.access import hash_pin, new_access_key
+from ..web.requests import NewMatch
 
 # -- What became of a write ----------------------------------------------------------------
 
@@ -123,13 +124,13 @@ Outcome = (Created | Added | Repeated | Changed | Deleted | Restored | Taken | D
 # -- The writes ----------------------------------------------------------------------------
 
 
-def new_match(rules: dict[str, Any], sides: list[dict[str, Any]], first_dealer: int,
-              pin: str | None) -> Created:
-    """A new match, as checked by its request (``requests.NewMatch``): its rules as a dict, its
-    sides, the seat dealing first, its PIN if any (kept only hashed)."""
+def new_match(request: NewMatch) -> Created:
+    """A new match, as its request says (the page's form and the API's JSON alike): its PIN, if
+    any, kept only hashed; the dealer drawn if none is chosen."""
     key = new_access_key()
-    match_id = store.create_match(store.get_db(), rules, sides, first_dealer,
-                                  hash_pin(pin) if pin else None, Ledger, key)
+    match_id = store.create_match(store.get_db(), request.rules.as_dict(), request.sides(),
+                                  request.dealer(), hash_pin(request.pin) if request.pin else None,
+                                  Ledger, key)
     return Created(match_id, key)
 
 

@@ -176,9 +176,8 @@ def new_match():
         return new_match_page(form)
     if not form.validate_on_submit():
         return new_match_page(form, 400)
-    pin = (form.pin.data or "").strip()
-    made = service.new_match(form.rules().as_dict(), form.sides(), form.dealer(), pin or None)
-    if pin:
+    made = service.new_match(form.request)
+    if form.request.pin:
         unlock_new(made.access_key)         # its creator may record
     return redirect(url_for("table.match", match_id=made.match_id), code=303)
 

@@ -11,6 +11,7 @@ from companion import store
 from companion.matches import score_entry
 from companion.rules import rules_for
 from companion.table import service
+from companion.web.requests import NewMatch
 
 RULES = rules_for("classica")
 NAMES = ("Anna", "Bruno")
@@ -37,14 +38,12 @@ def change(match_id: int, hand_id: int, cards: str, made_from: int | None):
 @pytest.fixture
 def match_id(app):
     with app.test_request_context():
-        yield service.new_match(RULES.as_dict(), [{"name": n, "players": [n]} for n in NAMES],
-                                0, None).match_id
+        yield service.new_match(NewMatch.read({"players": list(NAMES), "first_dealer": 0})).match_id
 
 
 def test_a_new_match_keeps_its_pin_hashed_and_gives_its_creator_a_key(app):
     with app.test_request_context():
-        made = service.new_match(RULES.as_dict(), [{"name": n, "players": [n]} for n in NAMES],
-                                 1, "246810")
+        made = service.new_match(NewMatch.read({"players": list(NAMES), "pin": "246810"}))
         pin_hash, key = store.pin_and_key(store.get_db(), made.match_id)
         assert key == made.access_key and pin_hash and "246810" not in pin_hash
 
