@@ -6,9 +6,9 @@ make: the entry as the store keeps it and its ``HandScore`` (``scored``). See ``
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Self, get_type_hints
 
-from pydantic import BeforeValidator, ConfigDict, Field, SkipValidation, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, SkipValidation, create_model, model_validator
 
 from .. import rules, store
 from ..matches import Match, score_entry
@@ -26,29 +26,21 @@ class Declaration(Request):
     cards: Cards
 
 
-class Tally(Request):
-    """One side's counts."""
-
-    cards: int
-    coins: int
-    settebello: bool = False
-    re_bello: bool = False
-    sweeps: int = 0
-    sevens: int | None = None
-    sixes: int | None = None
-    aces: int | None = None
-    napola: int = 0
-    scaletta_alta: int = 0
-    piva: bool = False
-    primiera: bool = False
-    primiera_cards: Cards | None = Field(None, description=(
+def _counts() -> dict[str, Any]:
+    """A tally's fields as the rules engine's ``Tally`` has them (one list of counts: one added
+    there is in the document too), but ``cards`` and ``coins`` always sent (None only while the
+    pages' form is being filled) and the referee's ``primiera_cards`` described."""
+    hints, defaults = get_type_hints(rules.Tally), rules.Tally._field_defaults
+    fields: dict[str, Any] = {name: (hint, defaults.get(name, ...)) for name, hint in hints.items()}
+    fields.update(cards=(int, ...), coins=(int, ...), primiera_cards=(Cards | None, Field(None, description=(
         "the side's best card of each suit, where the referee's primiera tool worked it out (then the "
         "primiera is decided from them, and marked on the side they give it to); absent or null: "
-        "marked by the players"))
+        "marked by the players"))))
+    return fields
 
 
-# The counts a tally may give are the rules engine's: a count added there and not here fails here.
-assert tuple(Tally.model_fields) == rules.Tally._fields, "the request's Tally and the rules' differ"
+# One side's counts (checked by ``tally_of`` and the rules engine: the model is the document's).
+Tally = create_model("Tally", __base__=Request, **_counts())
 
 
 def declarations_of(value: Any) -> list[rules.Declaration]:
@@ -110,9 +102,9 @@ class HandEntry(Request):
 
     declarations: Annotated[SkipValidation[list[Declaration] | None],
                             BeforeValidator(declarations_of)] = None
-    piles: SkipValidation[list[Cards] | None] = None
+    piles: SkipValidation[list[Cards]] = None     # null is refused: not a list
     sweeps: SkipValidation[list[int] | None] = None
-    tallies: Annotated[SkipValidation[list[Tally] | None], BeforeValidator(_tallies)] = None
+    tallies: Annotated[SkipValidation[list[Tally]], BeforeValidator(_tallies)] = None
 
     @model_validator(mode="after")
     def _cards(self) -> Self:

@@ -123,3 +123,37 @@ def test_a_hand_for_a_match_already_won_is_over(match_id):
             break
     over = add(match_id, "7d 7c")
     assert isinstance(over, service.Over) and "The match is over" in str(over.said)
+
+
+TEAMS_FORM = {"layout": "2x2", "player1": "Anna", "player2": "Bruno", "player3": "Carla",
+              "player4": "Dario", "team1": "Anna", "team2": "", "first_dealer": "3",
+              "preset": "classica", "deck": "40", "bonus_suit": "d", "primiera": "standard",
+              "missing_suit": "loses", "napola": "off", "declarations": "off", "target": "11",
+              "capture": "standard", "void_deal": "kings", "pack": "italian"}
+
+
+def test_the_page_and_the_api_make_the_same_match_from_one_description(client):
+    """The new match's form is read into the API's own request (web.requests.NewMatch): the
+    same sides (teams sitting alternately, a team without a name named after its players), the
+    same dealer. A team may bear one of its players' names on both doors (the API refused it
+    before the two doors shared one description; the page took it)."""
+    page = client.post("/matches/new", data=TEAMS_FORM)
+    assert page.status_code == 303
+    from_page = client.get(f"/api/v1/matches/{page.headers['Location'].rsplit('/', 1)[1]}").get_json()
+    api = client.post("/api/v1/matches", json={
+        "teams": [{"name": "Anna", "players": ["Anna", "Carla"]}, {"players": ["Bruno", "Dario"]}],
+        "first_dealer": 3})
+    assert api.status_code == 201
+    assert from_page["sides"] == api.get_json()["sides"] == [
+        {"name": "Anna", "players": ["Anna", "Carla"]}, {"name": "Bruno & Dario", "players": ["Bruno", "Dario"]}]
+    assert from_page["next_hand"] == api.get_json()["next_hand"]
+
+
+def test_the_form_asks_what_the_api_is_sent(app):
+    from companion.table.forms import NewMatchForm
+    with app.test_request_context(method="POST", data={**TEAMS_FORM, "pin": "246810"}):
+        form = NewMatchForm(meta={"csrf": False})
+        assert form.validate()
+        assert form.asked()["teams"] == [{"name": "Anna", "players": ["Anna", "Carla"]},
+                                         {"name": None, "players": ["Bruno", "Dario"]}]
+        assert (form.request.pin, form.request.dealer(), form.request.rules.target) == ("246810", 3, 11)
