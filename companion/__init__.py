@@ -87,21 +87,22 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     csrf.init_app(app)
     compress.init_app(app)
-    from . import api, i18n, store, table, web
+    from . import api, i18n, store, web
     from .backup import views as backup
     from .guide import views as guide
     from .matches import Ledger
     from .organiser import views as organiser
     from .players import views as players
     from .referee import views as referee
+    from .table import pages as table
     from .tournaments import views as tournaments
     i18n.init_app(app)
     web.init_app(app)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     store.init_app(app, Ledger)
     # Each room's blueprint from its views (a room's package imports no views, so the JSON API
-    # may call a room's service module without loading its pages); the table's package also
-    # registers a hand's routes.
+    # may call a room's service module without loading its pages); the table's, from its
+    # pages (every route of the room).
     for room in (table, referee, players, tournaments, backup, organiser, guide):
         app.register_blueprint(room.bp)
     api.init_app(app, csrf)

@@ -1,5 +1,6 @@
 """The API's blueprint and how it answers a refusal: JSON with the reason in words and the
-status it deserves (400, 403, 404, 409, 415, 429, 503), never an HTML page; and what every
+status it deserves (400, 403, 404, 415, 429, 503; a write's own refusals, such as 409, are
+worded where the table's service answers them), never an HTML page; and what every
 write must show before it is read (``asks_for_json``)."""
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from werkzeug.exceptions import HTTPException
 
 from .. import store
 from ..i18n import for_api
-from ..matches import MatchOver
 from ..rules import ScopaError
 from ..rules.said import Said, said, said_n
 from ..web.access import TooManyTries
@@ -106,12 +106,6 @@ def too_many_codes(error: TooManyCodes):
         "too many wrong organiser's codes from this address: wait {n} minute, then try again",
         "too many wrong organiser's codes from this address: wait {n} minutes, then try again",
         minutes))}), 429
-
-
-@bp.errorhandler(MatchOver)
-def refused_now(error):
-    """A hand for a match already won: 409."""
-    return jsonify({"error": for_api(error)}), 409
 
 
 @bp.errorhandler(TooManyTries)

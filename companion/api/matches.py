@@ -5,30 +5,21 @@ another phone's change."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from flask import jsonify, make_response, request, url_for
 
 from .. import store
 from ..i18n import for_api
-from ..matches import Ledger, Match, listed, result_of, score_entry
-from ..names import (
-    NAME_REFUSED,
-    PIN_REFUSED,
-    SAME_NAMES,
-    all_different,
-    name_fits,
-    team_name,
-    tidy,
-    valid_pin,
-)
+from ..matches import Match, listed
 from ..rules import HandScore
-from ..rules.rulesets import check_seating
 from ..rules.said import said
-from ..web.access import hash_pin, needs_pin, new_access_key, new_match_limit, try_pin
+from ..table import service
+from ..web.access import needs_pin, new_match_limit, try_pin
+from ..web.hand_requests import HandChange, HandIn, whole
 from ..web.pages import load_match
 from ..web.record import may_change
+from ..web.requests import NewMatch
 from .answers import hand_json, hand_json_of, match_summary
 from .blueprint import bp, organiser_only
 from .parse import (
@@ -37,13 +28,7 @@ from .parse import (
     NotFoundError,
     body,
     created,
-    declarations_of,
-    list_of,
-    piles_and_sweeps,
     query_number,
-    rules_of,
-    tally_of,
-    whole,
 )
 
 
@@ -79,56 +64,11 @@ def list_matches():
                     "next": following})
 
 
-def _sides(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
-    players, teams = data.get("players"), data.get("teams")
-    if (players is None) == (teams is None):
-        raise BadRequest(said('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)'))
-    if players is not None:
-        if not isinstance(players, list) or not 2 <= len(players) <= 4:
-            raise BadRequest(said("players must be a list of 2 to 4 names"))
-        names = players
-        sides = [{"name": name, "players": [name]} for name in players]
-    else:
-        if (not isinstance(teams, list) or len(teams) != 2
-                or not all(isinstance(t, dict) for t in teams)):
-            raise BadRequest(said('teams must be two objects {form}',
-                                      form='{"name": ..., "players": [2 or 3 names]}'))
-        sizes = [len(t.get("players") or []) if isinstance(t.get("players"), list) else 0 for t in teams]
-        if sizes[0] != sizes[1] or sizes[0] not in (2, 3):
-            raise BadRequest(said("the two teams must have 2 or 3 players each"))
-        if not all(t.get("name") is None or isinstance(t["name"], str) for t in teams):
-            raise BadRequest(said("a team's name is text, or left out: {form}",
-                                  form='{"name": ..., "players": [...]}'))
-        # A team without a name is named after its players ("Anna & Carla"), as on the page.
-        sides = [{"name": team_name(t["players"]) if t.get("name") is None else t["name"],
-                  "players": list(t["players"])} for t in teams]
-        names = [side["name"] for side in sides] + [p for t in teams for p in t["players"]]
-    if not all(name_fits(n) for n in names):
-        raise BadRequest(NAME_REFUSED)
-    if not all_different(names):
-        raise BadRequest(SAME_NAMES)
-    seats = sum(len(side["players"]) for side in sides)
-    return [{"name": tidy(s["name"]), "players": [tidy(p) for p in s["players"]]} for s in sides], seats
-
-
 @bp.post("/matches")
 @new_match_limit
 def create_match_api():
-    data = body()
-    rules = rules_of(data)
-    sides, seats = _sides(data)
-    check_seating(rules, len(sides), len(sides[0]["players"]))
-    dealer = data.get("first_dealer", "random")
-    if dealer == "random":
-        dealer = random.randrange(seats)
-    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
-        raise BadRequest(said('first_dealer must be a seat from 0 to {last}, or "random"', last=seats - 1))
-    pin = data.get("pin")
-    if pin is not None and not valid_pin(pin):
-        raise BadRequest(PIN_REFUSED)
-    match_id = store.create_match(store.get_db(), rules.as_dict(), sides, dealer,
-                                  hash_pin(pin) if pin else None, Ledger, new_access_key())
-    return created(match_summary(load(match_id)), url_for("api.get_match", match_id=match_id))
+    made = service.new_match(NewMatch.read(body()))
+    return created(match_summary(load(made.match_id)), url_for("api.get_match", match_id=made.match_id))
 
 
 @bp.get("/matches/<int:match_id>")
@@ -143,29 +83,6 @@ def get_match(match_id: int):
     response = jsonify({**match_summary(match), "hands": [hand_json_of(h) for h in match.hands]})
     response.set_etag(etag, weak=True)     # weak: the same match, however compressed
     return response
-
-
-def _entry(data: dict[str, Any], match: Match) -> tuple[dict[str, Any], HandScore]:
-    """A hand sent as JSON, checked and written as the pages store it, and its points."""
-    n = len(match.sides)
-    entry: dict[str, Any] = {}
-    declared = declarations_of(data)
-    if declared:
-        entry["declarations"] = [{"side": d.side, "deal": d.deal, "cards": [str(c) for c in d.cards]}
-                                 for d in declared]
-    if "tallies" in data:
-        tallies = [tally_of(t, i) for i, t in enumerate(list_of(data, "tallies"))]
-        # Stored as the pages store them: no primiera_cards where the players marked it.
-        entry.update(mode="tallies", tallies=[{k: v for k, v in t._asdict().items()
-                                               if not (k == "primiera_cards" and v is None)}
-                                              for t in tallies])
-    else:
-        piles, sweeps = piles_and_sweeps(data)
-        entry.update(mode="piles", piles=[[str(c) for c in pile] for pile in piles], sweeps=sweeps)
-    count = len(entry["tallies"] if "tallies" in entry else entry["piles"])
-    if count != n:
-        raise BadRequest(said("this match has {n} sides, not {count}", n=n, count=count))
-    return entry, score_entry(entry, match.rules, match.names)    # refuses what cannot be
 
 
 def _may_write(match_id: int) -> None:
@@ -185,32 +102,36 @@ def add_hand_api(match_id: int):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 0 < len(key) <= 100:
         raise BadRequest(said("Idempotency-Key must be 1 to 100 characters"))
-    db = store.get_db()
-    data = body()
-    number = None if data.get("number") is None else whole(data["number"], "number")
-    entry, score = _entry(data, listed(store.match_row(db, match_id)))
-    try:
-        saved = store.add_hand(db, match_id, entry, result_of(score), Ledger, key=key,
-                               number=number)
-    except store.Taken as taken:
-        return _hand_answer(match_id, taken.row["id"], 409, said(
-            "hand {number} was recorded meanwhile (shown here): replace it with PUT, or send "
-            "this one as the next hand", number=number))
-    except store.KeyReused as reused:
-        return _hand_answer(match_id, reused.row["id"], 422, said(
-            "this Idempotency-Key was already used for a different hand (shown here): use a new "
-            "key for a new hand"))
-    except store.Gone:
-        raise NotFoundError() from None      # the match was deleted meanwhile
-    if not saved.created:
-        return _hand_answer(match_id, saved.id, 200)
-    # A new hand is the last, and counted (the match was not over): its answer is worked out
-    # from the match's summary right after it and its score, without reading the other hands.
-    match = listed({**store.match_row(db, match_id), "summary": saved.summary})
-    hand = {"id": saved.id, "number": saved.number, "version": 1, "entry": entry,
+    hand = HandIn.read(body())
+    entry, score = hand.scored(listed(store.match_row(store.get_db(), match_id)))
+    match service.add_hand(match_id, entry, score, key=key, number=hand.number):
+        case service.Taken(row):
+            return _hand_answer(match_id, row["id"], 409, said(
+                "hand {number} was recorded meanwhile (shown here): replace it with PUT, or send "
+                "this one as the next hand", number=hand.number))
+        case service.Duplicate(row):
+            return _hand_answer(match_id, row["id"], 422, said(
+                "this Idempotency-Key was already used for a different hand (shown here): use a "
+                "new key for a new hand"))
+        case service.NoSuchMatch():
+            raise NotFoundError()           # the match was deleted meanwhile
+        case service.Over(refusal):
+            return jsonify({"error": for_api(refusal)}), 409
+        case service.Repeated(hand_id):
+            return _hand_answer(match_id, hand_id, 200)
+        case service.Added(hand_id, number, summary):
+            return _added(match_id, hand_id, number, summary, entry, score)
+
+
+def _added(match_id: int, hand_id: int, number: int, summary: dict[str, Any],
+           entry: dict[str, Any], score: HandScore):
+    """A new hand is the last, and counted (the match was not over): its answer is worked out
+    from the match's summary right after it and its score, without reading the other hands."""
+    match = listed({**store.match_row(store.get_db(), match_id), "summary": summary})
+    hand = {"id": hand_id, "number": number, "version": 1, "entry": entry,
             "points": list(score.totals), "totals_after": list(match.totals),
             "breakdown": hand_json(score)["breakdown"]}
-    return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, saved.id, 1)
+    return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, hand_id, 1)
 
 
 def _made_from(data: dict[str, Any] | None = None) -> int:
@@ -237,28 +158,28 @@ def one_hand(match_id: int, hand_id: int):
         _version(match_id)
         return _hand_answer(match_id, hand_id, 200)
     _may_write(match_id)
-    db = store.get_db()
-    try:
-        if request.method == "PUT":
-            data = body()
-            made_from = _made_from(data)
-            match = load(match_id)
-            entry, score = _entry(data, match)
-            hand = match.hand(hand_id)
-            if hand is not None and hand.claim:
-                raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
-            store.update_hand(db, match_id, hand_id, entry, result_of(score), made_from, Ledger)
-        else:
-            store.delete_hands(db, match_id, {hand_id: _made_from()}, Ledger)
-    except store.Conflict as conflict:
-        return _hand_answer(match_id, hand_id, 409, said(
-            "the hand is at version {version}, not the one this was made from: here it is now",
-            version=conflict.row["version"]))
-    except store.Gone:
-        raise NotFoundError(_NO_HAND) from None
-    if request.method == "DELETE":
-        return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
-    return _hand_answer(match_id, hand_id, 200)
+    if request.method == "PUT":
+        data = body()
+        made_from = _made_from(data)
+        match = load(match_id)
+        entry, score = HandChange.read(data).scored(match)
+        hand = match.hand(hand_id)
+        if hand is not None and hand.claim:
+            raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
+        done = service.change_hand(match_id, hand_id, entry, score, made_from)
+    else:
+        done = service.delete_hands(match_id, {hand_id: _made_from()})
+    match done:
+        case service.Stale(row):
+            return _hand_answer(match_id, hand_id, 409, said(
+                "the hand is at version {version}, not the one this was made from: here it is now",
+                version=row["version"]))
+        case service.NoSuchHand():
+            raise NotFoundError(_NO_HAND)
+        case service.Deleted():
+            return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
+        case service.Changed():
+            return _hand_answer(match_id, hand_id, 200)
 
 
 _NO_HAND = said("no such hand (it may have been deleted)")

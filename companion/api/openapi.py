@@ -1,14 +1,17 @@
 """The OpenAPI document of the JSON API, served at ``/api/v1/openapi.json``.
 
-Written by hand, next to the endpoints it describes; the test suite fuzzes the API against it
-with schemathesis (no 500, every answer as documented).
+The requests that write a match or score a hand are generated from the models that check them
+(``web/requests.py``, through ``openapi_models``); the rest is written by hand, next to the
+endpoints it describes. The test suite fuzzes the API against it with schemathesis (no 500,
+every answer as documented).
 """
 
 from __future__ import annotations
 
-from ..names import NAME_MAX, PIN_MAX, PIN_MIN
-from ..rules.rulesets import ITEMS, PRESETS
+from ..rules.rulesets import PRESETS
 from ..stats import EXTREMES, RECORD
+from ..web.requests import CARDS_SCHEMA as CARDS, NAME_SCHEMA as NAME, PIN_SCHEMA as PIN_IN, RulesAsked
+from .openapi_models import REQUESTS, components
 from .openapi_ratings import RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
 from .openapi_tournaments import STANDINGS
 
@@ -26,15 +29,9 @@ def body(schema: str) -> dict:
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
 
-CARDS = {"type": "array", "items": {"type": "string"}, "description": "cards such as 7d, 10b"}
-RULES_IN = {
-    "variant": {"type": "string", "enum": list(PRESETS), "default": "classica"},
-    "options": {"type": "object", "description": f"rule items to change: {', '.join(ITEMS)}"},
-}
+# The rules asked for, as every question to the rules engine says them.
+RULES_IN = components(RulesAsked)["RulesAsked"]["properties"]
 NULLABLE_INT = {"type": "integer", "nullable": True}
-NAME = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}
-# The digits a client should send (the server, like the pages, takes any Unicode digit).
-PIN_IN = {"type": "string", "pattern": f"^[0-9]{{{PIN_MIN},{PIN_MAX}}}$"}
 OUTCOME = {"type": "object", "required": ["over", "winner", "reason", "double", "text"], "properties": {
     "over": {"type": "boolean"}, "winner": NULLABLE_INT, "reason": {"type": "string"},
     "double": {"type": "boolean"}, "text": {"type": "string"}}}
@@ -75,31 +72,8 @@ PLAYER_SCOPE = [
      "description": "only the matches started on or after this date"}]
 
 SCHEMAS = {
+    **REQUESTS,
     "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
-    "Declaration": {"type": "object", "required": ["side", "cards"], "properties": {
-        "side": {"type": "integer"}, "deal": {"type": "integer"}, "cards": CARDS}},
-    "Tally": {"type": "object", "required": ["cards", "coins"], "properties": {
-        "cards": {"type": "integer"}, "coins": {"type": "integer"}, "settebello": {"type": "boolean"},
-        "re_bello": {"type": "boolean"}, "sweeps": {"type": "integer"}, "sevens": NULLABLE_INT,
-        "sixes": NULLABLE_INT, "aces": NULLABLE_INT, "napola": {"type": "integer"},
-        "scaletta_alta": {"type": "integer"}, "piva": {"type": "boolean"},
-        "primiera": {"type": "boolean"},
-        "primiera_cards": {"type": "array", "items": {"type": "string"}, "nullable": True,
-                           "description": "the side's best card of each suit, where the referee's "
-                                          "primiera tool worked it out (then the primiera is "
-                                          "decided from them, and marked on the side they give "
-                                          "it to); absent or null: marked by the players"}}},
-    "HandIn": {"type": "object", "properties": {
-        "number": {"type": "integer", "minimum": 1,
-                   "description": "the hand this records: 409 if another was recorded there meanwhile"},
-        "piles": {"type": "array", "items": CARDS}, "sweeps": {"type": "array", "items": {"type": "integer"}},
-        "tallies": {"type": "array", "items": {"$ref": "#/components/schemas/Tally"}},
-        "declarations": {"type": "array", "items": {"$ref": "#/components/schemas/Declaration"}}}},
-    "ScoreRequest": {"type": "object", "properties": {
-        **RULES_IN, "names": {"type": "array", "items": {"type": "string"}},
-        "piles": {"type": "array", "items": CARDS}, "sweeps": {"type": "array", "items": {"type": "integer"}},
-        "tallies": {"type": "array", "items": {"$ref": "#/components/schemas/Tally"}},
-        "declarations": {"type": "array", "items": {"$ref": "#/components/schemas/Declaration"}}}},
     "Side": {"type": "object", "required": ["cards", "coins", "settebello", "primiera_value", "points", "total"],
              "properties": {
                  "cards": {"type": "integer"}, "coins": {"type": "integer"},
@@ -147,20 +121,6 @@ SCHEMAS = {
                                 "what sets it apart, in the language of Accept-Language (en, it, fr)"},
                 "rules": {"type": "object"}}}},
         "items": {"type": "array", "items": {"type": "string"}}}},
-    "NewMatch": {"type": "object", "properties": {
-        **RULES_IN,
-        "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 4, "uniqueItems": True,
-                    "description": "2 to 4 players, no two with the same name"},
-        "teams": {"type": "array", "minItems": 2, "maxItems": 2, "items": {
-            "type": "object", "required": ["players"], "properties": {
-                "name": {**NAME, "description": "left out: the team is named after its players, "
-                                                "\"Anna & Carla\""},
-                "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 3,
-                            "uniqueItems": True}}}},
-        "first_dealer": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
-                                   {"type": "string", "enum": ["random"]}],
-                         "description": "a seat from 0, or random"},
-        "pin": {**PIN_IN, "description": f"{PIN_MIN} to {PIN_MAX} digits"}}},
     "Match": {"type": "object", "required": MATCH_FIELDS, "properties": {
         **MATCH_PROPERTIES, "hands": {"type": "integer", "description": "hands recorded"}}},
     "MatchWithHands": {"type": "object", "required": MATCH_FIELDS, "properties": {
@@ -183,10 +143,6 @@ SCHEMAS = {
         "error": {"type": "string"}, "hand": {"$ref": "#/components/schemas/Hand"},
         "match": {"$ref": "#/components/schemas/Match"}},
         "description": "refused: the reason, and the hand in the way as it is now where there is one"},
-    "HandChange": {"allOf": [{"$ref": "#/components/schemas/HandIn"}, {
-        "type": "object", "required": ["version"], "properties": {
-            "version": {"type": "integer", "minimum": 1,
-                        "description": "the version this was made from (or If-Match)"}}}]},
     "Player": {"type": "object", "required": [*PLAYER_COUNTS, *RATING], "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, **RATING,
         **{name: {"type": "integer", "description": what} for name, what in PLAYER_COUNTS.items()

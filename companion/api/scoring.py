@@ -13,32 +13,21 @@ from ..rules import (
     parse_card,
     parse_cards,
     rules_for,
-    score_piles,
-    score_tallies,
 )
 from ..rules.captures import LONGEST_PAGE, PAGE
 from ..rules.describe import description
 from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
 from ..rules.said import said
+from ..web.hand_requests import ScoreRequest, declarations_of, names_of, piles_and_sweeps
 from .answers import hand_json
 from .blueprint import bp
-from .parse import BadRequest, body, declarations_of, list_of, names_of, piles_and_sweeps, rules_of, tally_of
+from .parse import BadRequest, body, list_of, rules_of
 
 
 @bp.post("/score")
 def score():
     """The breakdown of one hand, from the cards of each pile or from counts."""
-    data = body()
-    rules = rules_of(data)
-    declarations = declarations_of(data)
-    if "tallies" in data:
-        entries = list_of(data, "tallies")
-        tallies = [tally_of(entry, side) for side, entry in enumerate(entries)]
-        hand = score_tallies(tallies, rules, declarations, names_of(data, len(tallies)))
-    else:
-        piles, sweeps = piles_and_sweeps(data)
-        hand = score_piles(piles, sweeps, rules, declarations, names_of(data, len(piles)))
-    return jsonify(hand_json(hand))
+    return jsonify(hand_json(ScoreRequest.read(body()).score()))
 
 
 @bp.post("/captures")
@@ -89,7 +78,7 @@ def claim():
     """Whether a chiamarsi fuori holds, from the piles so far and the totals before the hand."""
     data = body()
     rules = rules_of(data)
-    piles, sweeps = piles_and_sweeps(data)
+    piles, sweeps = piles_and_sweeps(data.get("piles"), data.get("sweeps"))
     totals = data.get("totals", [0] * len(piles))
     claimer = data.get("claimer")
     if not isinstance(claimer, int) or isinstance(claimer, bool):
@@ -98,8 +87,8 @@ def claim():
                                                for t in totals):
         raise BadRequest(said("totals must be a list of whole numbers, one per side"))
     checked = check_claim(claimer, piles, sweeps, totals, rules,
-                          names_of(data, len(piles)) or tuple(said("side {number}", number=i + 1) for i in range(len(piles))),
-                          declarations_of(data))
+                          names_of(data.get("names"), len(piles)) or tuple(said("side {number}", number=i + 1) for i in range(len(piles))),
+                          declarations_of(data.get("declarations")))
     return jsonify({"holds": checked.holds, "certain": checked.certain,
                     "certain_total": checked.certain_total, "why": for_api(checked.text)})
 

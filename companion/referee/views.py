@@ -21,10 +21,11 @@ from ..i18n import (
     VARIANT_TITLES,
     card_in_words as card_name,
     explain,
+    say,
     short_words as short_label,
     suit_words as suit_label,
 )
-from ..matches import Ledger, Match, MatchOver, build
+from ..matches import Match, build
 from ..rules import (
     ScopaError,
     check_claim,
@@ -42,6 +43,7 @@ from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_ca
 from ..rules.rulesets import PRESETS, Rules
 from ..rules.said import said
 from ..rules.scoring import ITEMS
+from ..table import service
 from ..web.access import needs_pin, pin_page
 from ..web.forms import RULE_CHOICES, CardGrid, PrimieraTrip, card_rows, options, pile_fields
 from ..web.pages import first_error, under_match
@@ -330,10 +332,13 @@ def claim():
         except ScopaError as problem:
             error = explain(problem)
     if posted and checked is not None and match is not None:
-        try:
-            return record_claim(match, claimer, piles, sweeps, checked.holds)
-        except MatchOver as over:
-            error = explain(over)
+        match service.claim(match.id, claimer, piles, sweeps):
+            case service.Added():
+                return claim_recorded(match, claimer, checked.holds)
+            case service.Over(refusal):
+                error = say(refusal)
+            case service.NoSuchMatch():
+                abort(404)          # deleted meanwhile on another phone, as a hand's page says
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
                       checked=checked, error=error, totals=totals, items=ITEMS, n=len(ctx.names),
                       rows=card_rows(form, ctx.rules.deck), pack=ctx.rules.pack)
@@ -342,12 +347,9 @@ def claim():
     return response
 
 
-def record_claim(match: Match, claimer: int, piles: list[list[str]], sweeps: list[int],
-                 holds: bool):
-    """Record a checked claim as the match's next hand (it ends the match, or not: the model
-    works it out); MatchOver if the match was won meanwhile."""
-    entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
-    store.add_hand(store.get_db(), match.id, entry, None, Ledger)
+def claim_recorded(match: Match, claimer: int, holds: bool):
+    """A claim recorded as the match's next hand (it ends the match, or not: the model works it
+    out): back to the match, saying whether it held."""
     name = match.names[claimer]
     flash(_("%(name)s called out: the claim holds.", name=name) if holds
           else _("%(name)s called out: the claim fails.", name=name))

@@ -274,53 +274,6 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
         return Saved(hands.last_pk, True, after["hands"], after)
 
 
-class Recorded(NamedTuple):
-    """What became of a hand entry sent to be saved (``record_hand``).
-
-    Saved: ``added`` (a new hand, ``number`` its place), ``repeated`` (the same form had
-    already recorded it: counted once), ``changed`` (the hand replaced or edited). Nothing
-    saved: ``taken`` (another phone recorded the hand this entry was made for; ``row`` is that
-    hand), ``reused`` (the form's one-time key recorded a different entry; ``row``), ``conflict``
-    (the hand to change was changed since; ``row`` as it is now), ``gone`` (the match, or the
-    hand to change, is not there any more)."""
-
-    kind: str
-    hand_id: int | None = None
-    number: int | None = None
-    row: dict[str, Any] | None = None
-
-
-def record_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
-                result: dict[str, Any] | None, ledger: MakeLedger, *, key: str | None = None,
-                number: int | None = None,
-                replacing: tuple[int, int | None] | None = None) -> Recorded:
-    """Save a hand's entry, and say what became of it (a ``Recorded``): a new hand (``key``,
-    the form's one-time key; ``number``, the hand the form was opened for), or with
-    ``replacing`` (a hand's id, and the version the change was made from) that hand's new
-    entry. Another phone's hand is never overwritten nor counted twice; a failure of the store
-    itself raises StorageError, as every write does."""
-    if replacing is not None:
-        hand_id, version = replacing
-        if version is None:         # a change made from no version cannot be checked
-            return Recorded("conflict", hand_id, row=hand_row(db, match_id, hand_id))
-        try:
-            update_hand(db, match_id, hand_id, entry, result, version, ledger)
-        except Conflict as conflict:
-            return Recorded("conflict", hand_id, row=conflict.row)
-        except Gone:
-            return Recorded("gone", hand_id)
-        return Recorded("changed", hand_id)
-    try:
-        saved = add_hand(db, match_id, entry, result, ledger, key=key, number=number)
-    except Taken as taken:
-        return Recorded("taken", row=taken.row)
-    except KeyReused as reused:
-        return Recorded("reused", row=reused.row)
-    except Gone:
-        return Recorded("gone")
-    return Recorded("added" if saved.created else "repeated", saved.id, saved.number)
-
-
 def _resettle(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> None:
     """After a change to earlier hands: the summary worked out again from every hand."""
     keep_summary(db, match_id, ledger(match_row(db, match_id)).after_change(hand_rows(db, match_id)))

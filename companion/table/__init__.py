@@ -1,6 +1,10 @@
 """The table: what players do around a real deck. Matches and their hands, the list of matches,
 the live score every phone follows, joining from another phone, the edit PIN.
 
+- ``service``: every write to a match (a new match, a hand added, changed, deleted or brought
+  back, a claim), each answered with a typed outcome: the pages, the JSON API and the referee
+  call it and only word what it says;
+- ``pages``: the blueprint with all the table's routes, as ``create_app`` registers it;
 - ``views``: the list, a new match, the match page and its live poll, rematch, archive,
   delete, join, PIN, the match's CSV;
 - ``hands``: a hand recorded, shown, edited, deleted or undone, and its preview;
@@ -10,10 +14,7 @@ the live score every phone follows, joining from another phone, the edit PIN.
 - ``charts``: the score hand by hand, as the match page draws it;
 - ``ratings``: the players' ratings beside a match (the chance to win, the changes);
 - ``rated``: the organiser leaves a match out of the ratings, or counts it again.
+
+This package imports none of them, so that the JSON API and the referee may call ``service``
+without loading the table's pages.
 """
-
-from . import hands, rated, selected  # noqa: F401  (their routes, registered on bp)
-from .charts import running_chart
-from .views import bp
-
-bp.add_app_template_global(running_chart)

@@ -3,7 +3,6 @@ is in ``hand_form``."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -14,8 +13,9 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from ..i18n import VARIANT_TITLES, explain
 from ..matches import Match, sides_for
 from ..names import PIN_MAX, all_different, team_name, tidy
-from ..rules import RulesError, check_seating, rules_for
+from ..rules import RulesError, ScopaError, check_seating, rules_for
 from ..web.forms import NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
+from ..web.requests import NewMatch
 
 # The seats of each layout: the form's, and companion.js's, which reads them from the page
 # (data-seats on the new match form) to offer as many dealers as there are seats.
@@ -129,7 +129,9 @@ class NewMatchForm(FlaskForm):
 
     def validate(self, extra_validators=None) -> bool:
         """The fields one by one, then the rules they make together (a target of 0 is said
-        once, by its field, not again by the rules with the item's code name)."""
+        once, by its field, not again by the rules with the item's code name); then the whole,
+        as the JSON API's request is (``request``, a ``web.requests.NewMatch``: the one
+        description of a new match, which the table's service takes)."""
         if not super().validate(extra_validators):
             return False
         try:
@@ -143,7 +145,28 @@ class NewMatchForm(FlaskForm):
         except RulesError as error:
             self.layout.errors = [explain(error)]
             return False
+        try:
+            self.request = NewMatch.read(self.asked())
+        except ScopaError as error:     # the page and the API disagree: said, never a 500
+            self.layout.errors = [explain(error)]
+            return False
         return True
+
+    def asked(self) -> dict[str, Any]:
+        """The form's data as a new match's request says it (the API's JSON): its players, or
+        two teams whose players sit alternately (seats 1, 3, 5 and 2, 4, 6), a team's name left
+        out when none is typed."""
+        names = self.player_names
+        if "x" in (self.layout.data or ""):
+            typed = [tidy(self.team1.data or ""), tidy(self.team2.data or "")]
+            sides: dict[str, Any] = {"teams": [{"name": typed[team] or None, "players": names[team::2]}
+                                               for team in (0, 1)]}
+        else:
+            sides = {"players": names}
+        dealer = self.first_dealer.data
+        return {"variant": self.preset.data, **sides, "pin": (self.pin.data or "").strip() or None,
+                "options": {name: getattr(self, name).data for name in self.RULE_FIELDS},
+                "first_dealer": dealer if dealer == "random" else int(dealer)}
 
     def rules(self):
         items = {name: getattr(self, name).data for name in self.RULE_FIELDS}
@@ -161,10 +184,6 @@ class NewMatchForm(FlaskForm):
     def sides(self) -> list[dict[str, Any]]:
         return sides_for(self.layout.data, self.player_names, self.team_names())
 
-    def dealer(self) -> int:
-        if self.first_dealer.data == "random":
-            return random.randrange(len(self.player_names))
-        return int(self.first_dealer.data)
 
 
 class RulesPreviewForm(NewMatchForm):

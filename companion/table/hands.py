@@ -11,7 +11,7 @@ from flask_babel import gettext as _, ngettext
 
 from .. import store
 from ..i18n import explain, say
-from ..matches import Extreme, Hand, Ledger, Match, extreme_of, result_of, score_entry
+from ..matches import Extreme, Hand, Match, extreme_of, score_entry
 from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
@@ -19,6 +19,7 @@ from ..web.access import pin_required
 from ..web.forms import PrimieraTrip
 from ..web.pages import first_error, flash_action, load_match, under_match
 from ..web.record import record_guarded
+from . import service
 from .hand_form import HandForm
 from .views import bp
 
@@ -117,20 +118,23 @@ def save_new(current: Match, form, entry: dict, number: int | None):
         return hand_page(current, form, number or current.next_number, None, extreme=extreme)
     if request.form.get("resolve") == "replace":
         return replace_hand(current, form, entry)
-    recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
-                                 key=form.key.data or None, number=number)
-    if recorded.kind == "taken":
-        return hand_taken(current.id, form, recorded.row)
-    if recorded.kind == "gone":
-        abort(404)                            # the match was deleted meanwhile
-    if recorded.kind == "reused":
-        error = saved_message(load_match(current.id), recorded.row["id"],
-                              _("This form was already used to save hand %(number)s: open that "
-                                "hand from the match page to change it."),
-                              _("This form was already used to save a hand since deleted."))
-        return hand_page(current, form, number or current.next_number, None, 409, error=error)
-    flash(_("Hand %(number)s saved.", number=recorded.number) if recorded.kind == "added" else
-          _("That hand was already saved (the form was sent twice): it is counted once."))
+    match service.add_hand(current.id, entry, form.score, key=form.key.data or None, number=number):
+        case service.Taken(row):
+            return hand_taken(current.id, form, row)
+        case service.NoSuchMatch():
+            abort(404)                            # the match was deleted meanwhile
+        case service.Over(refusal):
+            return hand_page(current, form, number or current.next_number, None, 400, error=say(refusal))
+        case service.Duplicate(row):
+            error = saved_message(load_match(current.id), row["id"],
+                                  _("This form was already used to save hand %(number)s: open that "
+                                    "hand from the match page to change it."),
+                                  _("This form was already used to save a hand since deleted."))
+            return hand_page(current, form, number or current.next_number, None, 409, error=error)
+        case service.Added(number=saved):
+            flash(_("Hand %(number)s saved.", number=saved))
+        case service.Repeated():
+            flash(_("That hand was already saved (the form was sent twice): it is counted once."))
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -156,17 +160,16 @@ def replace_hand(current: Match, form, entry: dict):
     version = request.form.get("replace_version", type=int)
     if hand_id is None or version is None:
         raise ScopaError(said("say which hand to replace"))
-    recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
-                                 replacing=(hand_id, version))
-    if recorded.kind == "conflict":
-        return hand_taken(current.id, form, recorded.row)
-    if recorded.kind == "gone":
-        flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
-                "Record yours again if it is still needed."))
-        return redirect(url_for("table.match", match_id=current.id), code=303)
-    flash(saved_message(load_match(current.id), hand_id,
-                        _("Hand %(number)s replaced with yours; the totals are worked out again."),
-                        _("The hand was replaced with yours; the totals are worked out again.")))
+    match service.change_hand(current.id, hand_id, entry, form.score, version):
+        case service.Stale(row):
+            return hand_taken(current.id, form, row)
+        case service.NoSuchHand():
+            flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
+                    "Record yours again if it is still needed."))
+        case service.Changed():
+            flash(saved_message(load_match(current.id), hand_id,
+                                _("Hand %(number)s replaced with yours; the totals are worked out again."),
+                                _("The hand was replaced with yours; the totals are worked out again.")))
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -245,18 +248,18 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
     if extreme is not None:
         return hand_page(current, form, hand.number, hand, extreme=extreme)
     made_from = request.form.get("version", type=int)
-    recorded = store.record_hand(store.get_db(), current.id, entry, result_of(form.score), Ledger,
-                                 replacing=(hand.id, made_from))
-    if recorded.kind == "gone":
-        raise HandGone(current.id)
-    if recorded.kind == "conflict":
-        # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
-        current, hand = load_hand(current.id, hand.id)
-        return hand_page(current, edit_form(current, hand), hand.number, hand, 409,
-                         error=_("Another phone changed hand %(number)s while you were "
-                                 "editing it: here it is now. Make your change again if it "
-                                 "is still needed.", number=hand.number))
-    flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
+    match service.change_hand(current.id, hand.id, entry, form.score, made_from):
+        case service.NoSuchHand():
+            raise HandGone(current.id)
+        case service.Stale():
+            # Another phone changed this hand meanwhile: show it as it is now, never overwrite it.
+            current, hand = load_hand(current.id, hand.id)
+            return hand_page(current, edit_form(current, hand), hand.number, hand, 409,
+                             error=_("Another phone changed hand %(number)s while you were "
+                                     "editing it: here it is now. Make your change again if it "
+                                     "is still needed.", number=hand.number))
+        case service.Changed():
+            flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -267,20 +270,17 @@ def delete_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
     if request.method == "GET":
         return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS)
-    made_from = request.form.get("version", type=int)
-    try:
-        if made_from is None:
-            raise store.Conflict(store.hand_row(store.get_db(), match_id, hand_id))
-        left = store.delete_hands(store.get_db(), match_id, {hand_id: made_from}, Ledger)
-    except store.Conflict:
-        return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS,
-                               error=_("Another phone changed hand %(number)s since you "
-                                       "opened it: here it is now. Delete it only if it is "
-                                       "still wrong.", number=hand.number)), 409
-    except store.Gone:
-        raise HandGone(match_id) from None
-    offer_undo(match_id, [hand_id], left,
-               _("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
+    match service.delete_hands(match_id, {hand_id: request.form.get("version", type=int)}):
+        case service.Stale():
+            return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS,
+                                   error=_("Another phone changed hand %(number)s since you "
+                                           "opened it: here it is now. Delete it only if it is "
+                                           "still wrong.", number=hand.number)), 409
+        case service.NoSuchHand():
+            raise HandGone(match_id)
+        case service.Deleted(version=left):
+            offer_undo(match_id, [hand_id], left,
+                       _("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -303,19 +303,18 @@ def restore_hands(match_id: int):
     version = request.form.get("version", type=int)
     if not hand_ids or version is None:
         abort(400)
-    try:
-        store.restore_hands(store.get_db(), match_id, hand_ids, version, Ledger)
-    except store.Conflict:
-        flash(_("The match changed meanwhile, perhaps on another phone: nothing was undone. "
-                "Look at the hands again, and record the deleted hand anew if it is still needed."))
-    except store.Gone:
-        abort(404)
-    else:
-        back = [hand for hand in load_match(match_id).hands if hand.id in hand_ids]
-        flash(_("Hand %(number)s is back; the totals are worked out again.", number=back[0].number)
-              if len(back) == 1 else
-              ngettext("%(num)d hand is back; the totals are worked out again.",
-                       "%(num)d hands are back; the totals are worked out again.", len(back)))
+    match service.restore_hands(match_id, hand_ids, version):
+        case service.Stale():
+            flash(_("The match changed meanwhile, perhaps on another phone: nothing was undone. "
+                    "Look at the hands again, and record the deleted hand anew if it is still needed."))
+        case service.NoSuchHand():
+            abort(404)
+        case service.Restored():
+            back = [hand for hand in load_match(match_id).hands if hand.id in hand_ids]
+            flash(_("Hand %(number)s is back; the totals are worked out again.", number=back[0].number)
+                  if len(back) == 1 else
+                  ngettext("%(num)d hand is back; the totals are worked out again.",
+                           "%(num)d hands are back; the totals are worked out again.", len(back)))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -334,14 +333,13 @@ def delete_after_end(match_id: int):
     if not chosen or not set(chosen) <= {h.id for h in current.after_end}:
         flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
-    try:
-        left = store.delete_hands(store.get_db(), match_id, chosen, Ledger)
-    except (store.Conflict, store.Gone):
-        flash(_("Another phone changed those hands meanwhile: nothing was deleted. Look again."))
-    else:
-        offer_undo(match_id, list(chosen), left,
-                   ngettext("%(num)d hand played after the end deleted.",
-                            "%(num)d hands played after the end deleted.", len(chosen)))
+    match service.delete_hands(match_id, chosen):
+        case service.Stale() | service.NoSuchHand():
+            flash(_("Another phone changed those hands meanwhile: nothing was deleted. Look again."))
+        case service.Deleted(version=left):
+            offer_undo(match_id, list(chosen), left,
+                       ngettext("%(num)d hand played after the end deleted.",
+                                "%(num)d hands played after the end deleted.", len(chosen)))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -354,16 +352,15 @@ def undo_edit(match_id: int, hand_id: int):
     made_from = request.form.get("version", type=int)
     if hand.previous is None or made_from is None:
         abort(400)
-    try:
-        previous = score_entry(hand.previous, current.rules, current.names)
-        store.update_hand(store.get_db(), match_id, hand_id, hand.previous, result_of(previous),
-                          made_from, Ledger)
-    except store.Conflict:
-        flash(_("Another phone changed hand %(number)s meanwhile: nothing was undone. Look again.", number=hand.number))
-    except store.Gone:
-        raise HandGone(match_id) from None
-    else:
-        flash(_("The edit of hand %(number)s is undone; the totals are worked out again.", number=hand.number))
+    previous = score_entry(hand.previous, current.rules, current.names)
+    match service.change_hand(match_id, hand_id, hand.previous, previous, made_from):
+        case service.Stale():
+            flash(_("Another phone changed hand %(number)s meanwhile: nothing was undone. Look again.",
+                    number=hand.number))
+        case service.NoSuchHand():
+            raise HandGone(match_id)
+        case service.Changed():
+            flash(_("The edit of hand %(number)s is undone; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 

@@ -21,7 +21,7 @@ from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..rules.scoring import ITEMS
 from ..web import access, exports, limits
-from ..web.access import TooManyTries, hash_pin, new_access_key, pin_required, try_pin, unlock_new, unlocked
+from ..web.access import TooManyTries, new_access_key, pin_required, try_pin, unlock_new, unlocked
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import (
     csv_answer,
@@ -34,6 +34,7 @@ from ..web.pages import (
     under_match,
 )
 from ..web.record import may_change, record_guarded
+from . import service
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 from .ratings import ratings_part
 
@@ -175,13 +176,10 @@ def new_match():
         return new_match_page(form)
     if not form.validate_on_submit():
         return new_match_page(form, 400)
-    pin = (form.pin.data or "").strip()
-    key = new_access_key()
-    match_id = store.create_match(store.get_db(), form.rules().as_dict(), form.sides(), form.dealer(),
-                                  hash_pin(pin) if pin else None, Ledger, key)
-    if pin:
-        unlock_new(key)         # its creator may record
-    return redirect(url_for("table.match", match_id=match_id), code=303)
+    made = service.new_match(form.request)
+    if form.request.pin:
+        unlock_new(made.access_key)         # its creator may record
+    return redirect(url_for("table.match", match_id=made.match_id), code=303)
 
 
 def new_match_page(form: NewMatchForm, status: int = 200, last: Match | None = None,

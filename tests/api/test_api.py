@@ -3,6 +3,7 @@
 
 import pytest
 
+from companion.names import NAME_MAX
 from companion.rules import deck
 from companion.rules.rulesets import ITEMS, PRESETS
 from markup import nodes
@@ -189,6 +190,17 @@ def test_bad_input_answers_400_with_the_problem_named(client, body, message):
     response = score(client, **body)
     assert response.status_code == 400
     assert message in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("names", [["A" * (NAME_MAX + 6), "Bruno"], ["Anna", "   "]])
+def test_score_takes_the_names_a_match_takes_and_no_other(client, names):
+    """Issue 36: /score took a 30-character name (api/parse.py wrote its own 40) where the pages
+    and POST /api/v1/matches stop at 24; now the one rule of names.py, in the API's words."""
+    response = score(client, piles=[FULL[:20], FULL[20:]], names=names)
+    assert response.status_code == 400
+    assert response.get_json()["error"] == f"every name must be 1 to {NAME_MAX} characters"
+    assert score(client, piles=[FULL[:20], FULL[20:]], names=["A" * NAME_MAX, "Bruno"]).status_code == 200
+
 
 
 def test_scoring_from_tallies_through_the_api(client):
@@ -386,3 +398,4 @@ def test_the_score_refuses_declarations_with_three_sides_or_a_card_twice(client)
                          {"side": 1, "deal": 2, "cards": ["1d", "2c", "2s"]}]})
     assert twice.status_code == 400
     assert twice.get_json()["error"] == "1d is declared after deal 1 and after deal 2: a card is dealt once a hand"
+

@@ -262,6 +262,23 @@ def test_a_failed_claim_loses_the_match(client):
     assert "called out" not in client.get(f"/matches/{match_id}").get_data(as_text=True)
 
 
+def test_a_claim_for_a_match_deleted_meanwhile_is_not_found(client, monkeypatch):
+    """The match is deleted on another phone while the claim is being checked: the claim is
+    answered as a hand for that match is (404), not with a server error."""
+    from companion import store
+    match_id = claims_match(client)
+    found = store.built_match
+
+    def deleted_meanwhile(db, wanted, build):
+        shown = found(db, wanted, build)
+        store.delete_match(db, wanted)          # another phone, just after the page loaded it
+        return shown
+
+    monkeypatch.setattr(store, "built_match", deleted_meanwhile)
+    response = client.post(f"/referee/claim?match={match_id}", data={"claimer": "1", "c_1c": "1"})
+    assert response.status_code == 404
+
+
 def test_no_claims_in_a_match_without_them(client):
     match_id = claims_match(client, claims=False)
     response = client.get(f"/referee/claim?match={match_id}")

@@ -1,0 +1,159 @@
+"""table.service: one door for every write to a match (a new match, a hand added, changed,
+deleted or brought back, a claim), saying what became of it as a typed outcome instead of
+raising or returning a string. The pages' and the API's own tests (test_record.py,
+test_table.py, test_matches_api.py) check how each outcome is worded.
+
+Ported from the store's ``record_hand`` tests, which the service replaces."""
+
+import pytest
+
+from companion import store
+from companion.matches import score_entry
+from companion.rules import rules_for
+from companion.table import service
+from companion.web.requests import NewMatch
+
+RULES = rules_for("classica")
+NAMES = ("Anna", "Bruno")
+
+
+def entry(first_pile: str) -> dict:
+    """A hand by cards: ``first_pile`` is Anna's, every other card Bruno's."""
+    mine = first_pile.split()
+    rest = [f"{value}{suit}" for suit in "dcsb" for value in range(1, 11)
+            if f"{value}{suit}" not in mine]
+    return {"mode": "piles", "piles": [mine, rest], "sweeps": [0, 0]}
+
+
+def add(match_id: int, cards: str, **how):
+    hand = entry(cards)
+    return service.add_hand(match_id, hand, score_entry(hand, RULES, NAMES), **how)
+
+
+def change(match_id: int, hand_id: int, cards: str, made_from: int | None):
+    hand = entry(cards)
+    return service.change_hand(match_id, hand_id, hand, score_entry(hand, RULES, NAMES), made_from)
+
+
+@pytest.fixture
+def match_id(app):
+    with app.test_request_context():
+        yield service.new_match(NewMatch.read({"players": list(NAMES), "first_dealer": 0})).match_id
+
+
+def test_a_new_match_keeps_its_pin_hashed_and_gives_its_creator_a_key(app):
+    with app.test_request_context():
+        made = service.new_match(NewMatch.read({"players": list(NAMES), "pin": "246810"}))
+        pin_hash, key = store.pin_and_key(store.get_db(), made.match_id)
+        assert key == made.access_key and pin_hash and "246810" not in pin_hash
+
+
+def test_a_new_hand_is_added_with_its_number(match_id):
+    added = add(match_id, "7d 7c", key="k1", number=1)
+    assert isinstance(added, service.Added) and added.number == 1
+    assert store.hand_row(store.get_db(), match_id, added.hand_id)["number"] == 1
+
+
+def test_the_same_form_sent_twice_is_counted_once(match_id):
+    first = add(match_id, "7d 7c", key="k1", number=1)
+    assert add(match_id, "7d 7c", key="k1", number=1) == service.Repeated(first.hand_id)
+    assert len(store.hand_rows(store.get_db(), match_id)) == 1
+
+
+def test_a_key_used_for_another_entry_saves_nothing(match_id):
+    first = add(match_id, "7d 7c", key="k1", number=1)
+    reused = add(match_id, "1d", key="k1", number=1)
+    assert isinstance(reused, service.Duplicate) and reused.row["id"] == first.hand_id
+    assert len(store.hand_rows(store.get_db(), match_id)) == 1
+
+
+def test_a_hand_another_phone_recorded_is_taken_not_counted_twice(match_id):
+    theirs = add(match_id, "7d 7c", key="their-form", number=1)
+    mine = add(match_id, "1d", key="my-form", number=1)
+    assert isinstance(mine, service.Taken) and mine.row["id"] == theirs.hand_id
+    assert len(store.hand_rows(store.get_db(), match_id)) == 1
+
+
+def test_a_change_from_the_current_version_is_made(match_id):
+    added = add(match_id, "7d 7c", key="k1", number=1)
+    assert change(match_id, added.hand_id, "1d", 1) == service.Changed(added.hand_id, 2)
+    assert store.hand_row(store.get_db(), match_id, added.hand_id)["version"] == 2
+
+
+@pytest.mark.parametrize("made_from", [None, 7])
+def test_a_change_from_another_version_or_none_is_stale(match_id, made_from):
+    added = add(match_id, "7d 7c", key="k1", number=1)
+    stale = change(match_id, added.hand_id, "1d", made_from)
+    assert isinstance(stale, service.Stale) and stale.row["version"] == 1
+    kept = store.hand_row(store.get_db(), match_id, added.hand_id)
+    assert kept["version"] == 1 and '"7d"' in kept["entry"]      # the hand as it was
+
+
+def test_a_change_to_a_deleted_hand_finds_no_such_hand(match_id):
+    added = add(match_id, "7d 7c", key="k1", number=1)
+    assert isinstance(service.delete_hands(match_id, {added.hand_id: 1}), service.Deleted)
+    assert change(match_id, added.hand_id, "1d", 2) == service.NoSuchHand()
+
+
+def test_a_delete_named_without_a_version_is_stale_and_deletes_nothing(match_id):
+    added = add(match_id, "7d 7c", key="k1", number=1)
+    assert isinstance(service.delete_hands(match_id, {added.hand_id: None}), service.Stale)
+    assert len(store.hand_rows(store.get_db(), match_id)) == 1
+
+
+def test_a_delete_is_undone_from_the_version_it_left(match_id):
+    added = add(match_id, "7d 7c", key="k1", number=1)
+    deleted = service.delete_hands(match_id, {added.hand_id: 1})
+    assert isinstance(service.restore_hands(match_id, [added.hand_id], deleted.version - 1),
+                      service.Stale)
+    assert service.restore_hands(match_id, [added.hand_id], deleted.version) == \
+        service.Restored((added.hand_id,))
+    assert len(store.hand_rows(store.get_db(), match_id)) == 1
+
+
+def test_a_hand_for_a_deleted_match_finds_no_such_match(match_id):
+    store.delete_match(store.get_db(), match_id)
+    assert add(match_id, "7d 7c", key="k1") == service.NoSuchMatch()
+    assert service.claim(match_id, 0, [["7d"], []], [0, 0]) == service.NoSuchMatch()
+
+
+def test_a_hand_for_a_match_already_won_is_over(match_id):
+    for number in range(1, 12):
+        if not isinstance(add(match_id, "", number=number), service.Added):    # Bruno: all
+            break
+    over = add(match_id, "7d 7c")
+    assert isinstance(over, service.Over) and "The match is over" in str(over.said)
+
+
+TEAMS_FORM = {"layout": "2x2", "player1": "Anna", "player2": "Bruno", "player3": "Carla",
+              "player4": "Dario", "team1": "Anna", "team2": "", "first_dealer": "3",
+              "preset": "classica", "deck": "40", "bonus_suit": "d", "primiera": "standard",
+              "missing_suit": "loses", "napola": "off", "declarations": "off", "target": "11",
+              "capture": "standard", "void_deal": "kings", "pack": "italian"}
+
+
+def test_the_page_and_the_api_make_the_same_match_from_one_description(client):
+    """The new match's form is read into the API's own request (web.requests.NewMatch): the
+    same sides (teams sitting alternately, a team without a name named after its players), the
+    same dealer. A team may bear one of its players' names on both doors (the API refused it
+    before the two doors shared one description; the page took it)."""
+    page = client.post("/matches/new", data=TEAMS_FORM)
+    assert page.status_code == 303
+    from_page = client.get(f"/api/v1/matches/{page.headers['Location'].rsplit('/', 1)[1]}").get_json()
+    api = client.post("/api/v1/matches", json={
+        "teams": [{"name": "Anna", "players": ["Anna", "Carla"]}, {"players": ["Bruno", "Dario"]}],
+        "first_dealer": 3})
+    assert api.status_code == 201
+    assert from_page["sides"] == api.get_json()["sides"] == [
+        {"name": "Anna", "players": ["Anna", "Carla"]}, {"name": "Bruno & Dario", "players": ["Bruno", "Dario"]}]
+    assert from_page["next_hand"] == api.get_json()["next_hand"]
+
+
+def test_the_form_asks_what_the_api_is_sent(app):
+    from companion.table.forms import NewMatchForm
+    with app.test_request_context(method="POST", data={**TEAMS_FORM, "pin": "246810"}):
+        form = NewMatchForm(meta={"csrf": False})
+        assert form.validate()
+        assert form.asked()["teams"] == [{"name": "Anna", "players": ["Anna", "Carla"]},
+                                         {"name": None, "players": ["Bruno", "Dario"]}]
+        assert (form.request.pin, form.request.dealer(), form.request.rules.target) == ("246810", 3, 11)
