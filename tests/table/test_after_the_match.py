@@ -14,10 +14,7 @@ import re
 
 import pytest
 
-from helpers import api, match_form, phone_context as phone
-
-FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
-                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
+from helpers import FOUR_NIL, api, finish, match_form, phone_context as phone
 
 
 def tournament_table(client, name="Circolo Arci", target=3):
@@ -29,15 +26,6 @@ def tournament_table(client, name="Circolo Arci", target=3):
     assert made.status_code == 201, made.get_json()
     tournament = client.post(f"/api/v1/tournaments/{made.get_json()['id']}/rounds", json={}).get_json()
     return tournament["id"], tournament["rounds"][0]["tables"][0]["match"]
-
-
-def finish(client, match_id):
-    """Hands of 4 to 0 until the match is over (a target of 3 takes one)."""
-    while True:
-        saved = client.post(f"/api/v1/matches/{match_id}/hands", json=FOUR_NIL)
-        assert saved.status_code == 201, saved.get_json()
-        if saved.get_json()["match"]["outcome"]["over"]:
-            return
 
 
 def text(answer) -> str:
@@ -217,11 +205,6 @@ def test_the_shared_address_is_the_one_the_phones_open(app, client):
 # -- In the browser, at 360 px, with JavaScript and without ------------------------------------
 
 
-def finish_over_api(server, match_id):
-    while not api(server, f"/matches/{match_id}/hands", FOUR_NIL)["match"]["outcome"]["over"]:
-        pass
-
-
 def below(upper, lower) -> bool:
     """``lower``'s box starts below ``upper``'s: the two never overlap."""
     a, b = upper.bounding_box(), lower.bounding_box()
@@ -243,7 +226,7 @@ def test_in_the_browser_a_table_leads_back_to_its_tournament(browser, server, sc
         link = page.locator('[data-testid="from-tournament"] a')
         expect(link).to_have_text("Table 1 · Round 1 of Circolo Arci")
         expect(page.get_by_text("Delete…")).to_have_count(0)
-        finish_over_api(server, match_id)          # the hands saved on another phone
+        finish(server, match_id)          # the hands saved on another phone
         if not scripts:
             page.reload()
         # With JavaScript the live region learns of it by itself (the poll, every 2 s).
@@ -308,7 +291,7 @@ def finished(server):
     """A finished casual match: its id, the line it shares and its address."""
     match_id = api(server, "/matches", {"players": ["Giulia", "Marco"], "first_dealer": 0,
                                         "options": {"target": 3}})["id"]
-    finish_over_api(server, match_id)
+    finish(server, match_id)
     return match_id, "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
 
 

@@ -8,17 +8,14 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from companion import create_app, store
-from helpers import HAND, phone
+from helpers import HAND, one_hand_match, phone
 
 MIRROR = {"piles": HAND["piles"][::-1], "sweeps": HAND["sweeps"][::-1]}
 
 
 def finished_match(client) -> tuple[int, dict]:
     """A match of one hand, won by Anna: its id and its hand as the API gives it."""
-    answer = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0,
-                                                  "options": {"hands": 1}})
-    match_id = answer.get_json()["id"]
-    assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
+    match_id = one_hand_match(client)
     return match_id, client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
 
 

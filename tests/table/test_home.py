@@ -6,15 +6,10 @@ import re
 
 from companion import create_app, store
 from companion.table.views import PAGE
-from helpers import organiser
+from helpers import FULL, finish, organiser
 
-EVERY_CARD = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
-
-
-def finish(client, match_id):
-    """A hand where the first side takes every card and a sweep: over at a target of 1."""
-    hand = {"piles": [EVERY_CARD, []], "sweeps": [1, 0]}
-    assert client.post(f"/api/v1/matches/{match_id}/hands", json=hand).status_code == 201
+# The first side takes every card and a sweep: over at a target of 1.
+EVERY_CARD_AND_A_SWEEP = {"piles": [FULL, []], "sweeps": [1, 0]}
 
 
 def night(client, entrants=4, name="Circolo Arci"):
@@ -47,14 +42,14 @@ def test_a_tournaments_tables_are_one_line_that_leads_to_the_tournament(client):
     assert [href for href, _ in home] == [f"/matches/{later}", f"/tournaments/{tournament}", f"/matches/{casual}"]
     assert home[1][1] == "Circolo Arci Tournament night · round 1: 4 of 4 tables playing"
     # A table over: still in play, one line, its count down; the finished table not listed.
-    finish(client, tables[0])
+    finish(client, tables[0], EVERY_CARD_AND_A_SWEEP)
     home = lines(client.get("/").get_data(as_text=True))
     assert [words for href, words in home if href.startswith("/tournaments")] == [
         "Circolo Arci Tournament night · round 1: 3 of 4 tables playing"]
     assert not [href for href, _ in home if href == f"/matches/{tables[0]}"]
     # Every table over: listed once, under Finished.
     for table in tables[1:]:
-        finish(client, table)
+        finish(client, table, EVERY_CARD_AND_A_SWEEP)
     page = client.get("/").get_data(as_text=True)
     finished = page[page.index("<h2>Finished</h2>"):]
     assert lines(finished)[0] == (f"/tournaments/{tournament}",
@@ -119,7 +114,7 @@ def test_a_long_match_numbers_a_few_of_its_hands(client):
     match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                                     "options": {"target": 1000}}).get_json()["id"]
     for _ in range(30):
-        client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [EVERY_CARD[:20], EVERY_CARD[20:]]})
+        client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:20], FULL[20:]]})
     svg = re.search(r'<svg class="chart".*?</svg>', client.get(f"/matches/{match_id}").get_data(as_text=True), re.S).group(0)
     numbers = [int(n) for n in re.findall(r'<text class="chart-hand"[^>]*>(\d+)</text>', svg)]
     assert numbers[-1] == 30 and len(numbers) <= 8 and numbers == sorted(numbers)

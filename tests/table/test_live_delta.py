@@ -11,17 +11,12 @@ import pytest
 
 from companion import matches, store
 from companion.matches import Ledger
-from helpers import random_hand
+from helpers import new_match, random_hand
 
+# A target no test here reaches: the match stays in play.
+LONG = {"target": 1000}
 PARTS = ("live-score", "live-next", "live-after-end", "live-last", "live-chart")
 LINE = re.compile(r'<li id="hand-(\d+)".*?</li>', re.S)
-
-
-def new_match(client, target: int = 1000, players=("Anna", "Bruno")) -> int:
-    answer = client.post("/api/v1/matches", json={"players": list(players), "first_dealer": 0,
-                                                  "options": {"target": target}})
-    assert answer.status_code == 201
-    return answer.get_json()["id"]
 
 
 def add(client, match_id: int, rng: random.Random, sides: int = 2) -> None:
@@ -98,7 +93,7 @@ def test_a_phone_one_hand_behind_is_sent_the_new_line_and_the_parts_not_the_list
     rng = random.Random(1)
     sizes = {}
     for count in (3, 40):
-        match_id = new_match(client)
+        match_id = new_match(client, options=LONG)
         for _ in range(count):
             add(client, match_id, rng)
         phone = Phone(client, match_id)
@@ -117,7 +112,7 @@ def test_a_phone_one_hand_behind_is_sent_the_new_line_and_the_parts_not_the_list
 
 def test_a_deleted_last_hand_is_taken_away_and_an_edit_sends_its_line(client):
     rng = random.Random(2)
-    match_id = new_match(client)
+    match_id = new_match(client, options=LONG)
     for _ in range(10):
         add(client, match_id, rng)
     phone = Phone(client, match_id)
@@ -137,7 +132,7 @@ def test_a_deleted_last_hand_is_taken_away_and_an_edit_sends_its_line(client):
 
 def test_an_edit_of_an_early_hand_in_a_long_match_sends_the_whole_region(client):
     rng = random.Random(3)
-    match_id = new_match(client)
+    match_id = new_match(client, options=LONG)
     for _ in range(30):
         add(client, match_id, rng)
     phone = Phone(client, match_id)
@@ -150,7 +145,7 @@ def test_an_edit_of_an_early_hand_in_a_long_match_sends_the_whole_region(client)
 
 def test_a_rename_sends_every_line_again(app, client):
     rng = random.Random(4)
-    match_id = new_match(client)
+    match_id = new_match(client, options=LONG)
     for _ in range(3):
         add(client, match_id, rng)
     phone = Phone(client, match_id)
@@ -217,7 +212,7 @@ def test_phones_that_missed_any_number_of_changes_end_up_showing_the_fresh_page(
     rng = random.Random(seed)
     sides = rng.choice((2, 2, 3))
     players = ["Anna", "Bruno", "Carla"][:sides]
-    match_id = new_match(client, target=rng.choice((11, 21, 1000)), players=players)
+    match_id = new_match(client, players=players, options={"target": rng.choice((11, 21, 1000))})
     table = Table(app, client, match_id, rng, sides)
     for _ in range(4):
         table.change()
@@ -243,7 +238,7 @@ def comparable(match: matches.Match) -> tuple:
 @pytest.mark.parametrize("seed", range(4))
 def test_a_match_built_on_an_earlier_version_equals_the_match_built_whole(app, client, seed):
     rng = random.Random(100 + seed)
-    match_id = new_match(client, target=rng.choice((11, 1000)))
+    match_id = new_match(client, options={"target": rng.choice((11, 1000))})
     table = Table(app, client, match_id, rng, 2)
     with app.app_context():
         db = store.get_db()

@@ -7,7 +7,7 @@ import pytest
 from companion import create_app
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
-from helpers import match_form, organiser, phone
+from helpers import counts_form, match_form, organiser, phone
 
 
 def create(client, preset="classica", **changes) -> int:
@@ -183,16 +183,10 @@ def test_a_form_sent_twice_records_one_hand(client):
     assert totals(client, match_id) == [4, 0]
 
 
-def tally_form(**fields):
-    data = {"mode": "tallies", "rest": "1", "sweeps_0": "0", "sweeps_1": "0", "save": "1"}
-    data.update({k: str(v) for k, v in fields.items()})
-    return data
-
-
 def test_a_hand_from_counts_with_the_other_side_worked_out(client):
     match_id = create(client)
     response = client.post(f"/matches/{match_id}/hands/new",
-                           data=tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0, sweeps_0=2))
+                           data=counts_form(22, 6, sweeps=(2, 0)))
     assert response.status_code == 303
     assert totals(client, match_id) == [6, 0]
 
@@ -207,7 +201,7 @@ def test_a_hand_from_counts_with_the_other_side_worked_out(client):
 ])
 def test_impossible_counts_are_refused_and_the_form_comes_back_filled(client, fields, message):
     match_id = create(client)
-    response = client.post(f"/matches/{match_id}/hands/new", data=tally_form(**fields))
+    response = client.post(f"/matches/{match_id}/hands/new", data=counts_form(**{"settebello": None, "primiera": None, **fields}))
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert re.search(message, page)
@@ -221,8 +215,8 @@ def test_sevens_and_sixes_are_asked_for_where_they_decide_the_primiera(client):
     match_id = create(client, "sco-papa")
     page = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
     assert 'name="t_sevens_0"' in page and 'name="primiera"' not in page
-    response = client.post(f"/matches/{match_id}/hands/new", data=tally_form(
-        t_cards_0=22, t_coins_0=6, settebello=0, t_sevens_0=3, t_sixes_0=1))
+    response = client.post(f"/matches/{match_id}/hands/new", data=counts_form(
+        22, 6, primiera=None, t_sevens_0=3, t_sixes_0=1))
     assert response.status_code == 303
     assert totals(client, match_id) == [4, 0]
 
@@ -281,7 +275,7 @@ def test_every_preset_plays_a_hand(client, preset):
 # -- The score and the outcome -------------------------------------------------------------
 
 def win_hand(client, match_id, sweeps=0):
-    data = tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0, sweeps_0=sweeps)
+    data = counts_form(22, 6, sweeps=(sweeps, 0))
     return client.post(f"/matches/{match_id}/hands/new", data=data)
 
 
@@ -302,12 +296,11 @@ def test_reaching_the_target_wins_and_closes_the_match(client):
 def test_a_tie_at_the_target_plays_another_hand(client):
     match_id = create(client)
     for side in (0, 1):                              # 5 each
-        client.post(f"/matches/{match_id}/hands/new", data=tally_form(
-            **{"t_cards_0": 22 if side == 0 else 18, "t_coins_0": 6 if side == 0 else 4,
-               "settebello": side, "primiera": side, f"sweeps_{side}": 1}))
+        client.post(f"/matches/{match_id}/hands/new", data=counts_form(
+            22 if side == 0 else 18, 6 if side == 0 else 4, side, side, sweeps=(1 - side, side)))
     # Anna carte and denari, Bruno settebello and primiera, 4 scope each: 6 each.
-    client.post(f"/matches/{match_id}/hands/new", data=tally_form(
-        t_cards_0=22, t_coins_0=6, settebello=1, primiera=1, sweeps_0=4, sweeps_1=4))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(
+        22, 6, settebello=1, primiera=1, sweeps=(4, 4)))
     assert totals(client, match_id) == [11, 11]
     assert outcome(client, match_id) == "11 all: play another hand"
     assert client.get(f"/matches/{match_id}/hands/new").status_code == 200
@@ -320,8 +313,7 @@ def test_editing_a_hand_recomputes_the_totals_and_can_reopen_the_match(client):
     page = client.get(f"/matches/{match_id}/hands/2/edit").get_data(as_text=True)
     assert re.search(r'name="t_cards_0"[^>]*value="22"', page)
     response = client.post(f"/matches/{match_id}/hands/2/edit",
-                           data=tally_form(t_cards_0=22, t_coins_0=6, settebello=0, primiera=0,
-                                           version=1))
+                           data=counts_form(22, 6, version=1))
     assert response.status_code == 303
     assert totals(client, match_id) == [10, 0] and outcome(client, match_id) is None
 

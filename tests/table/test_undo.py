@@ -17,16 +17,10 @@ from companion.matches import Ledger, extreme_of, score_entry, takes_every_point
 from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
-from helpers import FULL, api, new_match, phone as a_phone, phone_context as phone
+from helpers import FULL, api, counts_form, new_match, phone as a_phone, phone_context as phone
 
 NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
-
-
-def tallies(cards, coins, settebello=0, primiera=0, sweeps=(0, 0), **extra):
-    return {"mode": "tallies", "rest": "1", "t_cards_0": str(cards), "t_coins_0": str(coins),
-            "settebello": str(settebello), "primiera": str(primiera),
-            "sweeps_0": str(sweeps[0]), "sweeps_1": str(sweeps[1]), "save": "1", **extra}
 
 
 def bruno_tapped(key="k") -> dict:
@@ -93,15 +87,15 @@ def edit_last(page: str) -> re.Match | None:
 def test_the_last_hand_is_one_tap_from_its_form_in_play_and_after_the_end(client):
     match_id = new_match(client)
     assert edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True)) is None
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, sweeps=(1, 0)))
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, sweeps=(1, 0)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
     second = api_match(client, match_id)["hands"][1]
     link = edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True))
     assert link.group(2) == "Edit hand 2"
     assert link.group(1) == f"/matches/{match_id}/hands/{second['id']}/edit"
     form = client.get(link.group(1)).get_data(as_text=True)
     assert "Edit hand 2" in form and 'name="t_cards_0"' in form
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, sweeps=(3, 0)))      # 17: won
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(3, 0)))      # 17: won
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Anna wins" in page and edit_last(page).group(2) == "Edit hand 3"
 
@@ -168,7 +162,7 @@ def test_three_sides_reopen_tapping_a_pile_that_does_not_take_the_rest(client):
 
 def test_a_count_hand_reopens_with_its_counts(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(17, 3, settebello=1, primiera=1, sweeps=(0, 2)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(17, 3, settebello=1, primiera=1, sweeps=(0, 2)))
     hand = api_match(client, match_id)["hands"][0]
     page = client.get(f"/matches/{match_id}/hands/{hand['id']}/edit").get_data(as_text=True)
     fields = dict(form_fields(page))
@@ -225,7 +219,7 @@ def three_hands(client) -> tuple[int, list[dict]]:
     """Three hands of 2 - 2, Anna's scope besides: 3 - 2, 2 - 2, 4 - 2."""
     match_id = new_match(client)
     for sweeps in ((1, 0), (0, 0), (2, 0)):
-        client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, 1, 1, sweeps=sweeps))
+        client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, 1, 1, sweeps=sweeps))
     return match_id, api_match(client, match_id)["hands"]
 
 
@@ -260,7 +254,7 @@ def test_a_delete_offers_undo_which_brings_the_hand_back_with_its_id_and_entry(c
 def test_an_undo_after_another_change_is_refused_in_words(client):
     match_id, hands = three_hands(client)
     offer = notice(delete(client, match_id, hands[0]).get_data(as_text=True))
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(18, 4, 1, 1))      # another phone
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(18, 4, 1, 1))      # another phone
     changed = api_match(client, match_id)
     refused = client.post(offer.action, data=MultiDict(offer.fields), follow_redirects=True).get_data(as_text=True)
     assert "The match changed meanwhile, perhaps on another phone: nothing was undone." in refused
@@ -288,7 +282,7 @@ def test_the_poll_takes_the_undo_away_once_the_match_changes(client):
     assert f'id="undo-match-{match_id}"' in page
     assert f"/poll?since={version}&amp;undo=1" in page and "hx-swap-oob" not in page
     assert client.get(f"/matches/{match_id}/poll?since={version}&undo=1").data == b""    # unchanged
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(18, 4, 1, 1))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(18, 4, 1, 1))
     polled = client.get(f"/matches/{match_id}/poll?since={version}&undo=1").get_data(as_text=True)
     assert f'<div id="undo-match-{match_id}" hx-swap-oob="delete"></div>' in polled
     assert "undo=1" not in polled                  # taken away once
@@ -344,7 +338,7 @@ def test_the_store_restores_only_from_the_version_the_delete_left(app, client):
 
 def test_archiving_a_match_in_play_offers_undo_which_puts_it_back_in_the_list(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     home = client.post(f"/matches/{match_id}/archive", data={"archived": "1"}, follow_redirects=True)
     page = home.get_data(as_text=True)
     offer = notice(page)
@@ -359,7 +353,7 @@ def test_archiving_a_match_in_play_offers_undo_which_puts_it_back_in_the_list(cl
 
 def test_a_finished_match_is_archived_with_one_tap_and_no_undo(client):
     match_id = new_match(client, options={"target": 3})
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     page = client.post(f"/matches/{match_id}/archive", data={"archived": "1"},
                        follow_redirects=True).get_data(as_text=True)
     assert "Anna – Bruno is archived" in page and notice(page) is None
@@ -404,7 +398,7 @@ def test_every_point_with_every_denaro_is_asked_about_and_an_everyday_four_nil_i
 
 def test_every_point_with_every_denaro_asks_in_its_own_words(client):
     match_id = new_match(client)
-    data = tallies(24, 10, settebello=0, primiera=0, key="k1", number="1")
+    data = counts_form(24, 10, settebello=0, primiera=0, key="k1", number="1")
     asked = client.post(f"/matches/{match_id}/hands/new", data=data).get_data(as_text=True)
     assert "Anna took every point and all 10 coins? Nothing is saved yet." in asked
     assert "Yes, save Anna 4&#160;– Bruno 0" in asked and api_match(client, match_id)["hands"] == []
@@ -413,11 +407,11 @@ def test_every_point_with_every_denaro_asks_in_its_own_words(client):
 
 def test_an_edit_that_makes_a_hand_extreme_asks_first(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     hand = api_match(client, match_id)["hands"][0]
     edit = f"/matches/{match_id}/hands/{hand['id']}/edit"
     # Bruno, by mistake, gets every card: asked, nothing changed.
-    data = {**tallies(0, 0, settebello=1, primiera=1), "version": hand["version"]}
+    data = {**counts_form(0, 0, settebello=1, primiera=1), "version": hand["version"]}
     asked = client.post(edit, data=data)
     text = asked.get_data(as_text=True)
     assert asked.status_code == 200 and "Bruno took all 40 cards? Nothing is saved yet." in text
@@ -434,11 +428,11 @@ def test_an_edit_that_makes_a_hand_extreme_asks_first(client):
 
 def test_an_edit_of_a_hand_already_so_does_not_ask_again(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(40, 10, 0, 0, confirm_extreme="1"))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(40, 10, 0, 0, confirm_extreme="1"))
     hand = api_match(client, match_id)["hands"][0]
     assert hand["points"] == [4, 0]
     edit = f"/matches/{match_id}/hands/{hand['id']}/edit"
-    answer = client.post(edit, data={**tallies(40, 10, 0, 0, sweeps=(1, 0)), "version": hand["version"]})
+    answer = client.post(edit, data={**counts_form(40, 10, 0, 0, sweeps=(1, 0)), "version": hand["version"]})
     assert answer.status_code == 303 and api_match(client, match_id)["hands"][0]["points"] == [5, 0]
 
 
