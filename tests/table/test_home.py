@@ -2,7 +2,7 @@
 that leads to the tournament, in play while any table plays, then finished, never listed twice
 (across pages too), in two reads of the store; the score chart's figures and legend."""
 
-import re
+from markup import attr, attrs, nodes, texts, words
 
 from companion import create_app, store
 from companion.table.views import PAGE
@@ -22,8 +22,7 @@ def night(client, entrants=4, name="Circolo Arci"):
 
 def lines(page: str) -> list[tuple[str, str]]:
     """The list's lines, in order: (what it links to, its words)."""
-    return [(href, " ".join(re.sub(r"<[^>]+>", " ", inner).split()))
-            for href, inner in re.findall(r'<a class="match-item[^"]*" href="([^"]+)"[^>]*>(.*?)</a>', page, re.S)]
+    return [(link.attributes["href"], words(link)) for link in nodes(page, "a.match-item")]
 
 
 def test_the_home_page_has_one_new_match_button(client):
@@ -65,7 +64,7 @@ def test_a_tournament_across_pages_is_listed_once(client):
     # The tournament's tables are older than the page: it comes first on the next page, once.
     first = client.get("/").get_data(as_text=True)
     assert f"/tournaments/{tournament}" not in first
-    more = re.search(r'href="(/matches\?state=playing[^"]*)"', first).group(1).replace("&amp;", "&")
+    more = attr(first, 'a[href^="/matches?state=playing"]', "href")
     second = lines(client.get(more).get_data(as_text=True))
     assert [href for href, _ in second].count(f"/tournaments/{tournament}") == 1
     assert len(second) == 3 + 1
@@ -98,16 +97,15 @@ def test_the_chart_has_its_figures_and_a_legend(client):
     for _ in range(3):
         client.post(f"/api/v1/matches/{match_id}/hands", json=anna)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    svg = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
-    figures = re.findall(r'<text class="chart-figure[^"]*"[^>]*>([^<]+)</text>', svg)
+    figures = texts(page, "svg.chart text.chart-figure")
     assert figures == ["0", "10", "21"]                      # round values, and the target's
-    assert re.search(r'<text class="chart-figure chart-figure-target"[^>]*>21</text>', svg)
-    target_y = re.search(r'class="chart-target"[^>]*y1="(\d+)"', svg).group(1)
-    assert re.search(rf'<text class="chart-figure chart-figure-target" x="\d+" y="{target_y}"', svg)
-    assert re.findall(r'<text class="chart-hand"[^>]*>(\d+)</text>', svg) == ["1", "2", "3"]
-    legend = re.search(r'<ul class="chart-legend".*?</ul>', page, re.S).group(0)
-    assert re.findall(r'<span class="chart-swatch side-(\d)" aria-hidden="true"></span>(\w+)</li>', legend) == [
-        ("0", "Anna"), ("1", "Bruno")]
+    assert texts(page, "svg.chart text.chart-figure.chart-figure-target") == ["21"]
+    target_y = attr(page, "svg.chart .chart-target", "y1")
+    assert target_y.isdigit() and attr(page, "svg.chart text.chart-figure-target", "y") == target_y
+    assert texts(page, "svg.chart text.chart-hand") == ["1", "2", "3"]
+    assert attrs(page, 'ul.chart-legend > li > span.chart-swatch[aria-hidden="true"]', "class") == [
+        "chart-swatch side-0", "chart-swatch side-1"]
+    assert texts(page, "ul.chart-legend > li") == ["Anna", "Bruno"]
 
 
 def test_a_long_match_numbers_a_few_of_its_hands(client):
@@ -115,6 +113,5 @@ def test_a_long_match_numbers_a_few_of_its_hands(client):
                                                     "options": {"target": 1000}}).get_json()["id"]
     for _ in range(30):
         client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:20], FULL[20:]]})
-    svg = re.search(r'<svg class="chart".*?</svg>', client.get(f"/matches/{match_id}").get_data(as_text=True), re.S).group(0)
-    numbers = [int(n) for n in re.findall(r'<text class="chart-hand"[^>]*>(\d+)</text>', svg)]
+    numbers = [int(n) for n in texts(client.get(f"/matches/{match_id}"), "svg.chart text.chart-hand")]
     assert numbers[-1] == 30 and len(numbers) <= 8 and numbers == sorted(numbers)
