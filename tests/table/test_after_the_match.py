@@ -13,6 +13,7 @@ The browser tests at 360 px, with JavaScript and without, are at the end."""
 import re
 
 import pytest
+from markup import attr, form_data, nodes, one, text as text_of, words
 
 from helpers import FOUR_NIL, api, finish, match_form, phone_context as phone
 
@@ -37,9 +38,9 @@ def text(answer) -> str:
 def test_a_tables_page_names_its_table_and_round_and_links_to_the_tournament(client):
     tournament_id, match_id = tournament_table(client)
     page = text(client.get(f"/matches/{match_id}"))
-    link = re.search(r'data-testid="from-tournament"><a href="([^"]+)">([^<]+)</a>', page)
-    assert link and link.groups() == (f"/tournaments/{tournament_id}", "Table 1 · Round 1 of Circolo Arci")
-    assert client.get(link.group(1)).status_code == 200
+    link = one(page, '[data-testid="from-tournament"] > a')
+    assert (link.attributes["href"], words(link)) == (f"/tournaments/{tournament_id}", "Table 1 · Round 1 of Circolo Arci")
+    assert client.get(link.attributes["href"]).status_code == 200
     # In play: neither a delete nor (not yet) anything to do with a rematch.
     assert f"/matches/{match_id}/delete" not in page and "rematch" not in page.lower()
 
@@ -49,8 +50,7 @@ def test_a_finished_table_leads_back_to_the_tournament_instead_of_a_rematch(clie
     version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
     finish(client, match_id)
     page = text(client.get(f"/matches/{match_id}"))
-    back = re.search(r'<a class="button primary wide back-to-tournament" href="([^"]+)"', page)
-    assert back and back.group(1) == f"/tournaments/{tournament_id}"
+    assert attr(page, "a.button.primary.wide.back-to-tournament", "href") == f"/tournaments/{tournament_id}"
     assert "Back to the tournament" in page
     assert f"/matches/{match_id}/rematch" not in page and 'data-testid="rematch"' not in page
     assert f"/matches/{match_id}/delete" not in page
@@ -107,13 +107,7 @@ def test_a_casual_match_keeps_its_rematch_and_delete(client):
 def field_values(page: str) -> dict[str, str]:
     """The new match form as the page fills it: text inputs' values, checked radios, selected
     options."""
-    values = dict(re.findall(r'<input[^>]*?name="(player\d|team\d)"[^>]*?value="([^"]*)"', page))
-    values["layout"] = re.search(r'<input checked[^>]*name="layout"[^>]*value="([^"]+)"', page).group(1)
-    for name in ("preset", "first_dealer", "primiera", "capture"):
-        select = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
-        values[name] = re.search(r'<option selected value="([^"]*)"', select).group(1)
-    values["target"] = re.search(r'<input[^>]*name="target"[^>]*value="(\d+)"', page).group(1)
-    return values
+    return dict(form_data(page, "form.new-match"))
 
 
 def test_no_offer_before_any_casual_match(client):
@@ -135,10 +129,11 @@ def test_same_players_fills_names_seating_variant_rules_and_the_deal_passing_on(
     assert played.status_code == 201, played.get_json()
     tournament_table(client, name="Later")                                 # newer, but a table
     offer = text(client.get("/matches/new"))
-    link = re.search(r'<a class="button wide same-players" href="([^"]+)"[^>]*>\s*Same players as last time'
-                     r'\s*<small>([^<]+)</small>', offer)
-    assert link and link.groups() == ("/matches/new?same=last", "Anna, Bruno, Carla, Dario · Scopone")
-    filled = text(client.get(link.group(1)))
+    link = attr(offer, "a.button.wide.same-players", "href")
+    assert link == "/matches/new?same=last"
+    assert text_of(offer, "a.same-players") == "Same players as last time Anna, Bruno, Carla, Dario · Scopone"
+    assert text_of(offer, "a.same-players > small") == "Anna, Bruno, Carla, Dario · Scopone"
+    filled = text(client.get(link))
     assert 'data-testid="same-filled"' in filled and 'data-testid="same-players"' not in filled
     values = field_values(filled)
     assert {k: values[k] for k in ("player1", "player2", "player3", "player4", "team1", "team2")} == {
@@ -172,8 +167,8 @@ def test_same_players_follows_the_newest_match_and_skips_a_deleted_one(client):
 # -- 9. Share the result -----------------------------------------------------------------------
 
 def share_of(page: str) -> tuple[str, str] | None:
-    found = re.search(r'data-share-text="([^"]+)" data-share-url="([^"]+)"', page)
-    return found.groups() if found else None
+    found = nodes(page, "[data-share-text][data-share-url]")
+    return (found[0].attributes["data-share-text"], found[0].attributes["data-share-url"]) if found else None
 
 
 def test_a_finished_match_shares_its_result_with_its_address(client):
@@ -184,8 +179,8 @@ def test_a_finished_match_shares_its_result_with_its_address(client):
     page = text(client.get(f"/matches/{made}"))
     assert share_of(page) == ("Giulia wins 4 to 0 · Scopa classica · 1 hand", f"http://localhost/matches/{made}")
     # Without JavaScript: the same text and address, in a box to select and copy.
-    box = re.search(r'<textarea id="share-\d+" readonly rows="3">([^<]*)</textarea>', page)
-    assert box and box.group(1) == f"Giulia wins 4 to 0 · Scopa classica · 1 hand\nhttp://localhost/matches/{made}"
+    box = one(page, 'textarea[id^="share-"][readonly][rows="3"]')
+    assert box.text() == f"Giulia wins 4 to 0 · Scopa classica · 1 hand\nhttp://localhost/matches/{made}"
     # The Share button sits after the main button, not in its place.
     assert page.index('data-testid="rematch"') < page.index('data-testid="share"')
     client.get("/lang/it")
