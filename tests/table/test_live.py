@@ -6,7 +6,6 @@ import http.client
 import json
 import os
 import random
-import re
 import signal
 import sqlite3
 import threading
@@ -16,6 +15,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from markup import attr, count, texts
 
 from companion import create_app
 from helpers import HAND, counts_form, new_match, organiser, phone, start_companion
@@ -39,8 +39,8 @@ def test_an_unchanged_poll_answers_nothing_to_swap_and_a_change_the_new_scores(c
     changed = client.get(f"/matches/{match_id}/poll?since=0")
     assert changed.status_code == 200
     text = changed.get_data(as_text=True)
-    assert "<html" not in text and 'id="live"' in text and "since=1" in text
-    assert re.search(r'data-testid="total-0">5<', text)
+    assert "<html" not in text and count(text, "#live") == 1 and "since=1" in attr(text, "#live-poll", "hx-get")
+    assert texts(text, '[data-testid="total-0"]') == ["5"]
     assert unchanged(client.get(f"/matches/{match_id}/poll?since=1"))
 
 
@@ -129,14 +129,14 @@ def test_an_edit_made_from_an_old_version_is_refused_with_the_hand_as_it_is(clie
     match_id = new_match(client)
     client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
     page = client.get(f"/matches/{match_id}/hands/1/edit").get_data(as_text=True)
-    assert re.search(r'name="version" type="hidden" value="1"', page)
+    assert attr(page, 'input[type="hidden"][name="version"]', "value") == "1"
     first = client.post(f"/matches/{match_id}/hands/1/edit", data={**counts_form(22, 6, sweeps=(2, 0)), "version": "1"})
     assert first.status_code == 303
     late = client.post(f"/matches/{match_id}/hands/1/edit", data={**counts_form(22, 6, sweeps=(3, 0)), "version": "1"})
     assert late.status_code == 409
     text = late.get_data(as_text=True)
     assert "Another phone changed hand 1 while you were editing it" in text
-    assert re.search(r'name="sweeps_0"[^>]*value="2"', text)           # the current state shown
+    assert attr(text, '[name="sweeps_0"]', "value") == "2"           # the current state shown
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [6, 0]
 
 
