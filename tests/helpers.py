@@ -15,6 +15,9 @@ import threading
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
+
+from markup import form_data, nodes, words
 
 from companion.rules import deck, parse_cards
 from companion.table.forms import NewMatchForm
@@ -428,6 +431,29 @@ def phone_context(browser, server: str, scripts: bool = True, locale: str = "en-
     or without."""
     return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale=locale,
                                is_mobile=True, base_url=server, java_script_enabled=scripts)
+
+
+@dataclass
+class Notice:
+    """The notice that offers one action (``action_notice`` in templates/_macros.html, such as
+    the Undo after a delete), read from a page: its words, the address its form posts to, the
+    fields the form sends (the CSRF token left out: a test posts them with its own client) and
+    its button's words."""
+    text: str
+    action: str
+    fields: list[tuple[str, str]]
+    button: str
+
+
+def notice(page) -> Notice | None:
+    """The page's notice with an action (the first, if there are several), or None."""
+    found = nodes(page, '[data-testid="notice-action"]')
+    if not found:
+        return None
+    box = found[0]
+    return Notice(text=words(box.css_first(".flash-text")), action=box.css_first("form").attributes["action"],
+                  fields=[(name, value) for name, value in form_data(box.html) if name != "csrf_token"],
+                  button=words(box.css_first("button")))
 
 
 # -- What a browser test measures on a page (scripts for Playwright's page.evaluate) -------------
