@@ -6,10 +6,8 @@ Undo while nothing else has changed the match, and an Undo that comes too late s
 archiving a match still being played. An edit that makes a hand extreme asks first, as a new
 hand does (tests/table/test_no_accident.py)."""
 
-import re
-from html.parser import HTMLParser
-
 import pytest
+from markup import attr, attrs, form_data, nodes, words
 from werkzeug.datastructures import MultiDict
 
 from companion import store
@@ -17,7 +15,7 @@ from companion.matches import Ledger, extreme_of, score_entry, takes_every_point
 from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
-from helpers import FULL, api, counts_form, new_match, phone as a_phone, phone_context as phone
+from helpers import FULL, api, counts_form, new_match, notice, phone as a_phone, phone_context as phone
 
 NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
@@ -34,43 +32,10 @@ def api_match(client, match_id: int) -> dict:
     return client.get(f"/api/v1/matches/{match_id}").get_json()
 
 
-class FormFields(HTMLParser):
+def form_fields(page: str) -> list[tuple[str, str]]:
     """What a browser would send from the page's hand form as it is: its hidden fields, the
     radios checked, each select's chosen option, the numbers typed (no button pressed)."""
-
-    def __init__(self):
-        super().__init__()
-        self.fields: list[tuple[str, str]] = []
-        self.select: str | None = None
-        self.inside = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and "hand-form" in (a.get("class") or ""):
-            self.inside = True
-        if not self.inside or not a.get("name"):
-            if tag == "option" and self.select and "selected" in a:
-                self.fields.append((self.select, a.get("value") or ""))
-            return
-        if tag == "input" and a.get("type") in ("radio", "checkbox"):
-            if "checked" in a:
-                self.fields.append((a["name"], a.get("value", "on")))
-        elif tag == "input":
-            self.fields.append((a["name"], a.get("value") or ""))
-        elif tag == "select":
-            self.select = a["name"]
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self.select = None
-        if tag == "form":
-            self.inside = False
-
-
-def form_fields(page: str) -> list[tuple[str, str]]:
-    parser = FormFields()
-    parser.feed(page)
-    return parser.fields
+    return form_data(page, "form.hand-form")
 
 
 def chosen(page: str, card: str) -> str:
@@ -80,8 +45,10 @@ def chosen(page: str, card: str) -> str:
 
 # -- The last hand, one tap from its form -----------------------------------------------------
 
-def edit_last(page: str) -> re.Match | None:
-    return re.search(r'<a class="button fix-last" data-testid="edit-last"\s+href="([^"]+)">([^<]+)</a>', page)
+def edit_last(page: str) -> tuple[str, str] | None:
+    """The link to the last hand beside the score: (its address, its words), or None."""
+    found = nodes(page, 'a.button.fix-last[data-testid="edit-last"]')
+    return (found[0].attributes["href"], words(found[0])) if found else None
 
 
 def test_the_last_hand_is_one_tap_from_its_form_in_play_and_after_the_end(client):
@@ -91,13 +58,13 @@ def test_the_last_hand_is_one_tap_from_its_form_in_play_and_after_the_end(client
     client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
     second = api_match(client, match_id)["hands"][1]
     link = edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True))
-    assert link.group(2) == "Edit hand 2"
-    assert link.group(1) == f"/matches/{match_id}/hands/{second['id']}/edit"
-    form = client.get(link.group(1)).get_data(as_text=True)
+    assert link[1] == "Edit hand 2"
+    assert link[0] == f"/matches/{match_id}/hands/{second['id']}/edit"
+    form = client.get(link[0]).get_data(as_text=True)
     assert "Edit hand 2" in form and 'name="t_cards_0"' in form
     client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(3, 0)))      # 17: won
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "Anna wins" in page and edit_last(page).group(2) == "Edit hand 3"
+    assert "Anna wins" in page and edit_last(page)[1] == "Edit hand 3"
 
 
 def test_a_phone_that_may_not_record_is_offered_no_edit(app, client):
@@ -115,7 +82,7 @@ def test_a_claim_cannot_be_edited_so_its_page_is_offered(app, client):
         saved = store.add_hand(store.get_db(), match_id, {"mode": "claim", "claimer": 0,
                                "piles": [["7d", "1c"], []], "sweeps": [1, 0]}, None, Ledger)
     link = edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True))
-    assert link.group(2) == "See hand 1" and link.group(1) == f"/matches/{match_id}/hands/{saved.id}"
+    assert link[1] == "See hand 1" and link[0] == f"/matches/{match_id}/hands/{saved.id}"
 
 
 def test_a_card_hand_reopens_as_it_was_tapped_and_saved_unchanged_is_the_same_hand(client):
@@ -129,7 +96,7 @@ def test_a_card_hand_reopens_as_it_was_tapped_and_saved_unchanged_is_the_same_ha
     assert dict(form_fields(page))["rest"] == "0"
     assert all(chosen(page, card) == "1" for card in BRUNO)
     assert [card for card in FULL if chosen(page, card)] == BRUNO
-    assert re.search(r'data-card="7d" data-side="1"', page) and re.search(r'data-card="5d" data-side=""', page)
+    assert attr(page, '[data-card="7d"]', "data-side") == "1" and attr(page, '[data-card="5d"]', "data-side") == ""
     assert "35 cards, 7 coins" in page and "5 cards, 3 coins" in page
     # Sent back as it is, it is the same hand.
     fields = MultiDict([*form_fields(page), ("save", "1")])
@@ -176,44 +143,6 @@ def test_a_count_hand_reopens_with_its_counts(client):
 
 
 # -- Undo a delete ----------------------------------------------------------------------------
-
-class Notice(HTMLParser):
-    """The notice with an action: its words, where its button posts, the fields it sends."""
-
-    def __init__(self):
-        super().__init__()
-        self.text, self.action, self.fields, self.button, self.depth = "", None, [], "", 0
-        self.where = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if a.get("data-testid") == "notice-action":
-            self.depth = 1
-        elif self.depth:
-            self.depth += tag not in ("input",)
-            if tag == "form":
-                self.action, self.where = a["action"], "form"
-            if tag == "input" and a.get("name") != "csrf_token":
-                self.fields.append((a["name"], a["value"]))
-            if tag == "button":
-                self.where = "button"
-
-    def handle_endtag(self, tag):
-        if self.depth:
-            self.depth -= 1
-
-    def handle_data(self, data):
-        if self.depth and self.where == "button":
-            self.button += data.strip()
-        elif self.depth and self.where is None:
-            self.text += data.strip()
-
-
-def notice(page: str) -> Notice | None:
-    found = Notice()
-    found.feed(page)
-    return found if found.action else None
-
 
 def three_hands(client) -> tuple[int, list[dict]]:
     """Three hands of 2 - 2, Anna's scope besides: 3 - 2, 2 - 2, 4 - 2."""
@@ -301,7 +230,8 @@ def test_removing_the_hands_played_after_the_end_can_be_undone(client):
     before = api_match(client, match_id)
     assert len(before["hands"]) == 3 and before["totals"] == [12, 0]
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    extra = re.findall(r'name="hand" value="(\d+:\d+)"', page)
+    extra = attrs(page, 'form[action$="/hands/after-end/delete"] input[name="hand"]', "value")
+    assert len(extra) == 2 and all(":" in value for value in extra)       # each hand's id:version
     removed = client.post(f"/matches/{match_id}/hands/after-end/delete", data={"hand": extra},
                           follow_redirects=True).get_data(as_text=True)
     offer = notice(removed)
