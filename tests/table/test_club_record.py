@@ -2,10 +2,10 @@
 or before the companion was last started, only the organiser changes it, on the pages and
 through the API alike; a phone at the table still corrects the match it has just finished."""
 
-import html
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from markup import text
 
 from companion import create_app, store
 from helpers import HAND, one_hand_match, phone
@@ -118,4 +118,4 @@ def test_the_refusal_says_what_to_ask_in_the_phones_language(app, client, lang, 
     answer = phone(app).post(f"/matches/{match_id}/hands/{hand['id']}/delete", data={"version": hand["version"]},
                              headers={"Accept-Language": lang})
     assert answer.status_code == 403
-    assert words in html.unescape(answer.get_data(as_text=True))
+    assert words in text(answer, "body")
