@@ -15,7 +15,7 @@ import re
 import pytest
 from markup import attr, attrs, form_data, nodes, one, text as text_of, words
 
-from helpers import FOUR_NIL, api, finish, match_form, phone_context as phone
+from helpers import FOUR_NIL, api, finish, match_form, new_match, phone_context as phone
 
 
 def tournament_table(client, name="Circolo Arci", target=3):
@@ -91,8 +91,7 @@ def test_a_tables_delete_page_says_at_once_that_it_is_never_deleted(client):
 
 
 def test_a_casual_match_keeps_its_rematch_and_delete(client):
-    made = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0,
-                                                "options": {"target": 3}}).get_json()["id"]
+    made = new_match(client, players=["Anna", "Bruno"], options={"target": 3})
     page = text(client.get(f"/matches/{made}"))
     assert 'data-testid="from-tournament"' not in page and f"/matches/{made}/delete" in page
     finish(client, made)
@@ -154,8 +153,8 @@ def test_same_players_fills_names_seating_variant_rules_and_the_deal_passing_on(
 
 
 def test_same_players_follows_the_newest_match_and_skips_a_deleted_one(client):
-    first = client.post("/api/v1/matches", json={"players": ["Giulia", "Marco", "Luca"], "first_dealer": 0}).get_json()["id"]
-    second = client.post("/api/v1/matches", json={"players": ["Sara", "Teo"], "first_dealer": 0}).get_json()["id"]
+    first = new_match(client, players=["Giulia", "Marco", "Luca"])
+    second = new_match(client, players=["Sara", "Teo"])
     assert "Sara, Teo · Scopa classica" in text(client.get("/matches/new"))
     version = client.get(f"/api/v1/matches/{second}").get_json()["version"]
     assert client.post(f"/matches/{second}/delete", data={"version": version}).status_code == 303
@@ -172,8 +171,7 @@ def share_of(page: str) -> tuple[str, str] | None:
 
 
 def test_a_finished_match_shares_its_result_with_its_address(client):
-    made = client.post("/api/v1/matches", json={"players": ["Giulia", "Marco"], "first_dealer": 0,
-                                                "options": {"target": 3}}).get_json()["id"]
+    made = new_match(client, players=["Giulia", "Marco"], options={"target": 3})
     assert share_of(text(client.get(f"/matches/{made}"))) is None        # nothing to share yet
     finish(client, made)
     page = text(client.get(f"/matches/{made}"))
@@ -191,8 +189,7 @@ def test_a_finished_match_shares_its_result_with_its_address(client):
 
 def test_the_shared_address_is_the_one_the_phones_open(app, client):
     app.config["LAN_URLS"] = ["http://192.168.1.23:8000/"]
-    made = client.post("/api/v1/matches", json={"players": ["Giulia", "Marco"], "first_dealer": 0,
-                                                "options": {"target": 3}}).get_json()["id"]
+    made = new_match(client, players=["Giulia", "Marco"], options={"target": 3})
     finish(client, made)
     assert share_of(text(client.get(f"/matches/{made}")))[1] == f"http://192.168.1.23:8000/matches/{made}"
 
@@ -284,8 +281,7 @@ Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true, va
 @pytest.fixture(scope="module")
 def finished(server):
     """A finished casual match: its id, the line it shares and its address."""
-    match_id = api(server, "/matches", {"players": ["Giulia", "Marco"], "first_dealer": 0,
-                                        "options": {"target": 3}})["id"]
+    match_id = new_match(server, players=["Giulia", "Marco"], options={"target": 3})
     finish(server, match_id)
     return match_id, "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
 

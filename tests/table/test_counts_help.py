@@ -365,7 +365,7 @@ def phone(browser, server, scripts: bool):
 
 def open_counts(page, server, lang="en"):
     """A new match's first hand, in counts mode, in ``lang``: the match's id."""
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     page.goto(f"/lang/{lang}?next=" + urllib.parse.quote(f"/matches/{match_id}/hands/new?mode=tallies"))
     return match_id
 

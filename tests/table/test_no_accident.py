@@ -89,7 +89,7 @@ def test_the_json_api_does_not_ask(client):
 @pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
 def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
@@ -129,7 +129,7 @@ FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera"
 @pytest.mark.parametrize("locale", ["en-GB", "it-IT", "fr-FR"])
 def test_the_conflict_screen_keeps_one_hand_first_and_never_cuts_a_header(browser, server, locale):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": ["Bartolomeo", "Giangiacomo"], "first_dealer": 0})["id"]
+    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
     context = phone(browser, server, True, locale)
     try:
         page = context.new_page()

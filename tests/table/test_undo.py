@@ -394,7 +394,7 @@ def tap_pile(page, scripts: bool, side: str, cards: list[str]):
 @SCRIPTS
 def test_in_the_browser_the_last_hand_reopens_with_its_cards_tapped(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
@@ -437,7 +437,7 @@ def test_in_the_browser_the_last_hand_reopens_with_its_cards_tapped(browser, ser
 @SCRIPTS
 def test_in_the_browser_a_delete_is_undone_with_one_tap(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     for _ in range(2):
         api(server, f"/matches/{match_id}/hands", FOUR_NIL)
     before = api(server, f"/matches/{match_id}")
@@ -466,7 +466,7 @@ def test_in_the_browser_a_delete_is_undone_with_one_tap(browser, server, scripts
 @SCRIPTS
 def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     first = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]
     context = phone(browser, server, scripts)
     try:
@@ -494,7 +494,7 @@ def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts
 @SCRIPTS
 def test_in_the_browser_archiving_a_match_in_play_is_undone_with_one_tap(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": ["Ottavio", "Pia"], "first_dealer": 0})["id"]
+    match_id = new_match(server, players=["Ottavio", "Pia"])
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
@@ -514,7 +514,7 @@ def test_in_the_browser_archiving_a_match_in_play_is_undone_with_one_tap(browser
 @SCRIPTS
 def test_in_the_browser_an_edit_that_makes_a_hand_extreme_asks_first(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     api(server, f"/matches/{match_id}/hands", FOUR_NIL)
     context = phone(browser, server, scripts)
     try:
@@ -548,7 +548,7 @@ def test_axe_finds_nothing_wrong_with_the_edit_button_and_the_undo_notices(brows
     settles in a context made without JavaScript)."""
     axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": ["Bartolomeo", "Giangiacomo"], "first_dealer": 0})["id"]
+    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
     hands = [api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"] for _ in range(3)]
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
                                   locale="en-GB", base_url=server)
