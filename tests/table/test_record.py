@@ -58,7 +58,7 @@ def test_an_edit_made_before_a_delete_lands_on_its_own_hand(client):
     match_id = new_match(client, options={"target": 1000})
     ids = [record(client, match_id, marked(i))["id"] for i in range(1, 5)]
     page = client.get(f"/matches/{match_id}/hands/{ids[2]}/edit").get_data(as_text=True)
-    assert "Edit hand 3" in page and 'name="version" type="hidden" value="1"' in page
+    assert "Edit hand 3" in page and attr(page, 'input[type="hidden"][name="version"]', "value") == "1"
     # Phone B deletes hand 2; phone A, still on hand 3's form, saves.
     assert client.post(f"/matches/{match_id}/hands/{ids[1]}/delete", data={"version": 1}).status_code == 303
     saved = client.post(f"/matches/{match_id}/hands/{ids[2]}/edit", data=counts_form(30, **FIVE_DENARI, version=1))
@@ -148,7 +148,7 @@ def test_a_replace_chosen_on_a_hand_changed_meanwhile_shows_the_choice_again(cli
     client.post(f"/matches/{match_id}/hands/{taken['id']}/edit", data=counts_form(25, **FIVE_DENARI, version=1))
     again = client.post(f"/matches/{match_id}/hands/new", data={
         **counts_form(30, **FIVE_DENARI, number=1), "resolve": "replace", "replace_id": taken["id"], "replace_version": 1})
-    assert again.status_code == 409 and 'name="replace_version" value="2"' in again.get_data(as_text=True)
+    assert again.status_code == 409 and attr(again, 'input[name="replace_version"]', "value") == "2"
     assert [cards_of(h) for h in hands(client, match_id)] == [25]
 
 

@@ -248,7 +248,8 @@ def test_declarations_are_picked_on_the_card_grid(client):
     one value per card, and an edit shows them tapped."""
     match_id = create(client, "bazzica")
     page = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
-    assert 'type="checkbox" name="decl_0_cards" value="1d"' in page and 'placeholder="1d 1c 2s"' not in page
+    assert count(page, 'input[type="checkbox"][name="decl_0_cards"][value="1d"]') == 1
+    assert count(page, '[placeholder="1d 1c 2s"]') == 0
     data = piles_form("7d", decl_0_side="1", decl_0_deal="2")
     data["decl_0_cards"] = ["10d", "10c", "10s"]          # bazzicotto: 10 for Bruno
     assert client.post(f"/matches/{match_id}/hands/new", data=data).status_code == 303
@@ -439,7 +440,7 @@ def test_a_rivincita_starts_the_next_match_with_the_same_players_and_rules_once(
     assert again.headers["Location"].endswith(f"/matches/{new_id}")
     assert len(client.get("/api/v1/matches").get_json()["matches"]) == 2
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert f'href="/matches/{new_id}" data-testid="rematch"' in page
+    assert count(page, f'[href="/matches/{new_id}"][data-testid="rematch"]') == 1
     assert f'href="/matches/{match_id}"' in client.get(f"/matches/{new_id}").get_data(as_text=True)
 
 
