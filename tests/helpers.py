@@ -17,10 +17,9 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from markup import form_data, nodes, words
-
 from companion.rules import deck, parse_cards
 from companion.table.forms import NewMatchForm
+from markup import form_data, nodes, words
 
 # The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
 # fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many

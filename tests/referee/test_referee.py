@@ -1,6 +1,7 @@
 """The referee's pages: every capture and primiera example of the seeds, asked through the pages."""
 
 import pytest
+
 from markup import attr, attrs, content, nodes, texts
 
 

@@ -13,9 +13,9 @@ The browser tests at 360 px, with JavaScript and without, are at the end."""
 import re
 
 import pytest
-from markup import attr, attrs, form_data, nodes, one, text as text_of, words
 
 from helpers import FOUR_NIL, api, finish, match_form, new_match, phone_context as phone
+from markup import attr, attrs, form_data, nodes, one, text as text_of, words
 
 
 def tournament_table(client, name="Circolo Arci", target=3):

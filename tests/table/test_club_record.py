@@ -5,10 +5,10 @@ through the API alike; a phone at the table still corrects the match it has just
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from markup import text
 
 from companion import create_app, store
 from helpers import HAND, one_hand_match, phone
+from markup import text
 
 MIRROR = {"piles": HAND["piles"][::-1], "sweeps": HAND["sweeps"][::-1]}
 

@@ -16,7 +16,6 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from markup import attr, attrs, count, form_data, text, texts
 from werkzeug.datastructures import MultiDict
 
 from companion.matches import score_entry
@@ -24,6 +23,7 @@ from companion.rules import HandError, Rules, ScopaError, Tally, rules_for, scor
 from companion.rules.scoring import NOT_YET
 from companion.rules.tally import check_tallies
 from helpers import api, new_match
+from markup import attr, attrs, count, form_data, text, texts
 
 NAMES = ("Anna", "Bruno")
 

@@ -7,10 +7,10 @@ import sqlite3
 from dataclasses import dataclass
 
 import pytest
-from markup import form_data, parse, text
 from werkzeug.datastructures import MultiDict
 
 from helpers import HAND, new_match, phone
+from markup import form_data, parse, text
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 

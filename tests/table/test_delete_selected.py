@@ -6,10 +6,10 @@ the notice's Undo brings them all back."""
 import sqlite3
 
 import pytest
-from markup import count
 from werkzeug.datastructures import MultiDict
 
 from helpers import HAND, match_form, new_match, notice, phone
+from markup import count
 
 
 def spam(app, count: int) -> list[int]:

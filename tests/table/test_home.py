@@ -2,11 +2,10 @@
 that leads to the tournament, in play while any table plays, then finished, never listed twice
 (across pages too), in two reads of the store; the score chart's figures and legend."""
 
-from markup import attr, attrs, nodes, texts, words
-
 from companion import create_app, store
 from companion.table.views import PAGE
 from helpers import FULL, finish, organiser
+from markup import attr, attrs, nodes, texts, words
 
 # The first side takes every card and a sweep: over at a target of 1.
 EVERY_CARD_AND_A_SWEEP = {"piles": [FULL, []], "sweeps": [1, 0]}

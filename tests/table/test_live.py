@@ -15,10 +15,10 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from markup import attr, count, texts
 
 from companion import create_app
 from helpers import HAND, counts_form, new_match, organiser, phone, start_companion
+from markup import attr, count, texts
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 

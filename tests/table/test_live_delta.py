@@ -7,11 +7,11 @@ fresh page shows. And the match built on an earlier version equals the match bui
 import random
 
 import pytest
-from markup import attr, attrs, count, nodes, parse
 
 from companion import matches, store
 from companion.matches import Ledger
 from helpers import new_match, random_hand
+from markup import attr, attrs, count, nodes, parse
 
 # A target no test here reaches: the match stays in play.
 LONG = {"target": 1000}

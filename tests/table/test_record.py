@@ -11,11 +11,11 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from markup import attr, attrs, count, texts
 
 from companion import store
 from companion.matches import Ledger
 from helpers import ORGANISER_HEADERS, counts_form, new_match
+from markup import attr, attrs, count, texts
 
 
 def points(a: int, b: int) -> dict:

@@ -6,9 +6,8 @@ with a label in the page's language; every page has the words the script shows."
 
 from dataclasses import dataclass
 
-from markup import parse
-
 from helpers import HAND, new_match
+from markup import parse
 
 
 @dataclass

@@ -1,12 +1,12 @@
 """At the table: creating matches, recording hands both ways, the score, the outcome, history."""
 
 import pytest
-from markup import attr, attrs, content, count, nodes, one, parse, text, texts, words
 
 from companion import create_app
 from companion.rules import deck
 from companion.rules.rulesets import PRESETS
 from helpers import counts_form, match_form, organiser, phone
+from markup import attr, attrs, content, count, nodes, one, parse, text, texts, words
 
 
 def create(client, preset="classica", **changes) -> int:

@@ -4,9 +4,9 @@ be the other team on the opponents' phones); a name typed is kept; each player's
 team; the JSON API may leave a team's name out; a match made before keeps its names."""
 
 import pytest
-from markup import attr, attrs, text, texts
 
 from helpers import match_form
+from markup import attr, attrs, text, texts
 
 TEAMS = {"layout": "2x2", "player1": "Anna", "player2": "Bruno", "player3": "Carla", "player4": "Dario",
          "team1": "", "team2": ""}

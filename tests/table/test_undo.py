@@ -7,7 +7,6 @@ archiving a match still being played. An edit that makes a hand extreme asks fir
 hand does (tests/table/test_no_accident.py)."""
 
 import pytest
-from markup import attr, attrs, form_data, nodes, words
 from werkzeug.datastructures import MultiDict
 
 from companion import store
@@ -16,6 +15,7 @@ from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
 from helpers import FULL, api, counts_form, new_match, notice, phone as a_phone, phone_context as phone
+from markup import attr, attrs, form_data, nodes, words
 
 NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
