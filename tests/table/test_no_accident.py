@@ -9,7 +9,7 @@ import pytest
 
 from companion.matches import score_entry, takes_every_card
 from companion.rules import Rules
-from helpers import FULL, api, new_match, phone_context as phone
+from helpers import FOUR_NIL, FULL, api, new_match, phone_context as phone
 
 NAMES = ("Anna", "Bruno")
 
@@ -120,9 +120,6 @@ def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browse
 
 
 # -- The conflict screen ----------------------------------------------------------------------
-
-FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
-                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
 
 
 @pytest.mark.browser

@@ -14,7 +14,16 @@ from companion.matches import Ledger, extreme_of, score_entry, takes_every_point
 from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
-from helpers import FULL, api, counts_form, new_match, notice, phone as a_phone, phone_context as phone
+from helpers import (
+    FOUR_NIL,
+    FULL,
+    api,
+    counts_form,
+    new_match,
+    notice,
+    phone as a_phone,
+    phone_context as phone,
+)
 from markup import attr, attrs, form_data, nodes, words
 
 NAMES = ("Anna", "Bruno")
@@ -376,8 +385,6 @@ def test_with_three_sides_the_answer_reads_the_taking_side_first(client):
 # -- In the browser, at 360 px, with JavaScript and without ----------------------------------
 
 
-FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
-                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
 SCRIPTS = pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
 
 
