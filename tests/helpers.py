@@ -12,11 +12,14 @@ import struct
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from companion.rules import deck, parse_cards
 from companion.table.forms import NewMatchForm
+from markup import form_data, nodes, words
 
 # The generated cases (property tests, the API fuzzer) are the same on every run, so CI cannot
 # fail on a draw nobody ran before it. SCOPA_FUZZ=10 explores fresh cases, ten times as many
@@ -100,11 +103,104 @@ def phone(app, address: str = PHONE["REMOTE_ADDR"]):
     return client
 
 
-def new_match(client, **extra):
-    """A match of Anna and Bruno made through the JSON API (``extra`` joins its body): its id."""
-    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
+# -- Playing a match: through the JSON API, or as a phone posts the pages' forms -----------------
+#
+# ``client`` is a Flask test client, or the address of a real server (``http://127.0.0.1:PORT``,
+# as ``serving`` and ``start_companion`` give it), which is then called over HTTP as the organiser.
+
+# A hand by counts (the API's tallies) that Anna (the first side) wins 4 to 0: carte, denari,
+# settebello and primiera.
+FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
+
+
+def _post(client, path: str, body: dict, headers: dict | None = None) -> tuple[int, dict]:
+    """POST ``body`` as JSON to the API's ``path``: (the status, the answer's JSON)."""
+    if isinstance(client, str):
+        request = urllib.request.Request(client + "/api/v1" + path, method="POST", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json",
+                                                  **ORGANISER_HEADERS, **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+    answer = client.post("/api/v1" + path, json=body, headers=headers or {})
+    return answer.status_code, answer.get_json()
+
+
+def new_match(client, **extra) -> int:
+    """A match of Anna and Bruno made through the JSON API, Anna dealing first (``extra`` joins
+    its body and may replace either: ``players=[...]``, ``options={"target": 1000}``): its id."""
+    status, answer = _post(client, "/matches", {"players": ["Anna", "Bruno"], "first_dealer": 0, **extra})
+    assert status == 201, answer
+    return answer["id"]
+
+
+def play(client, body: dict | list, rng: random.Random | None = None, *, hands: int | None = None,
+         hand: dict | None = None, pin: str | None = None, **extra) -> int:
+    """A match made through the JSON API and played: its id.
+
+    ``body`` is the new match's body (``players`` or ``teams``, ``variant``, ``options``...; Anna
+    deals first unless it says ``first_dealer``), or just the players' names; ``extra`` joins it
+    (``options={"target": 51}``). Each hand is
+    ``hand`` if given, else a random hand by cards drawn from ``rng`` (``random_hand``). Hands are
+    saved until the match is over, which it must be within 200 hands; or, with ``hands``, until
+    that many are saved or the match is over, whichever comes first. ``pin``: the match's PIN,
+    set when it is made and sent with every hand. For example ``play(client, {"players":
+    ["Anna", "Bruno"]}, random.Random(7))`` plays to the end, ``play(client, ["Anna", "Bruno"],
+    hands=2, hand=HAND)`` saves two hands at most."""
+    body = {"first_dealer": 0, **({"players": list(body)} if isinstance(body, (list, tuple)) else body), **extra}
+    headers = {}
+    if pin:
+        body["pin"] = pin
+        headers["X-Scopa-PIN"] = pin
+    status, match = _post(client, "/matches", body)
+    assert status == 201, match
+    played = 0
+    while not match["outcome"]["over"] and played < (200 if hands is None else hands):
+        entry = hand if hand is not None else random_hand(len(match["sides"]), rng)
+        status, saved = _post(client, f"/matches/{match['id']}/hands", entry, headers)
+        assert status == 201, saved
+        match, played = saved["match"], played + 1
+    assert hands is not None or match["outcome"]["over"], f"match {match['id']} not over after 200 hands"
+    return match["id"]
+
+
+def finish(client, match_id: int, hand: dict = FOUR_NIL) -> dict:
+    """``hand`` saved through the JSON API until the match is over (Anna's 4 to 0 unless told
+    otherwise; a hand the first side wins is saved at least once): the match as the API gives it
+    then."""
+    while True:
+        status, saved = _post(client, f"/matches/{match_id}/hands", hand)
+        assert status == 201, saved
+        if saved["match"]["outcome"]["over"]:
+            return saved["match"]
+
+
+def one_hand_match(client, players=("Anna", "Bruno"), hand: dict = HAND) -> int:
+    """A match of one hand (``options.hands`` 1), Anna dealing first: ``hand`` decides it. Its id."""
+    match_id = new_match(client, players=list(players), options={"hands": 1})
+    status, saved = _post(client, f"/matches/{match_id}/hands", hand)
+    assert status == 201, saved
+    return match_id
+
+
+def counts_form(cards: int | None = None, coins: int | None = None, settebello: int | None = 0,
+                primiera: int | None = 0, sweeps=(0, 0), **fields) -> dict:
+    """The hand form by counts as a phone posts it (Save pressed, the second side's counts
+    worked out from the first's): ``cards`` and ``coins`` the first side's, ``settebello`` and
+    ``primiera`` the side that has each, ``sweeps`` each side's. ``fields`` add or replace
+    fields (``version=1``, ``t_sevens_0=3``, ``key="k"``); None leaves one out, as a phone
+    that sends no such field. ``counts_form(22, 6, sweeps=(1, 0))``: Anna 22 cards, 6 denari, the
+    settebello and the primiera (side 0: hers) and a sweep, 5 to 0.
+
+    >>> counts_form(22, 6, sweeps=(1, 0))["sweeps_0"], "primiera" in counts_form(primiera=None)
+    ('1', False)"""
+    data = {"mode": "tallies", "rest": "1", "t_cards_0": cards, "t_coins_0": coins,
+            "settebello": settebello, "primiera": primiera,
+            **{f"sweeps_{side}": count for side, count in enumerate(sweeps)}, "save": "1", **fields}
+    return {name: str(value) for name, value in data.items() if value is not None}
 
 
 @contextmanager
@@ -334,6 +430,29 @@ def phone_context(browser, server: str, scripts: bool = True, locale: str = "en-
     or without."""
     return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, locale=locale,
                                is_mobile=True, base_url=server, java_script_enabled=scripts)
+
+
+@dataclass
+class Notice:
+    """The notice that offers one action (``action_notice`` in templates/_macros.html, such as
+    the Undo after a delete), read from a page: its words, the address its form posts to, the
+    fields the form sends (the CSRF token left out: a test posts them with its own client) and
+    its button's words."""
+    text: str
+    action: str
+    fields: list[tuple[str, str]]
+    button: str
+
+
+def notice(page) -> Notice | None:
+    """The page's notice with an action (the first, if there are several), or None."""
+    found = nodes(page, '[data-testid="notice-action"]')
+    if not found:
+        return None
+    box = found[0]
+    return Notice(text=words(box.css_first(".flash-text")), action=box.css_first("form").attributes["action"],
+                  fields=[(name, value) for name, value in form_data(box.html) if name != "csrf_token"],
+                  button=words(box.css_first("button")))
 
 
 # -- What a browser test measures on a page (scripts for Playwright's page.evaluate) -------------

@@ -9,6 +9,8 @@ function takes the page as a string, bytes or a Flask/Werkzeug response.
 ['Anna 4', 'Bruno 2']
 >>> text(page, "#hand-2"), attr(page, "li", "id"), count(page, "li b")
 ('Bruno 2', 'hand-1', 1)
+>>> text(page, "#hand-1"), content('<p>Anna <b>4</b>, Bruno</p>', "p")
+('Anna 4', 'Anna 4, Bruno')
 """
 from __future__ import annotations
 
@@ -42,6 +44,13 @@ def one(page, selector: str) -> LexborNode:
     found = nodes(page, selector)
     assert len(found) == 1, f"{selector!r} finds {len(found)} nodes, not one"
     return found[0]
+
+
+def content(page, selector: str) -> str:
+    """The text of the one node the selector finds as its ``textContent`` reads, white space
+    folded: nothing added between elements, so ``<b>Anna 4</b>, <b>Bruno 0</b>`` reads
+    ``Anna 4, Bruno 0`` (``text`` puts a space before the comma)."""
+    return re.sub(r"\s+", " ", one(page, selector).text(separator="")).strip()
 
 
 def texts(page, selector: str) -> list[str]:

@@ -17,7 +17,7 @@ from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
-from helpers import organiser, phone, serving, start_companion
+from helpers import new_match, organiser, phone, serving, start_companion
 from markup import attr, texts
 
 FULL = [str(card) for card in deck()]
@@ -34,12 +34,6 @@ def app_config(app_config, tmp_path):
     """The store in a folder of its own: the safety copies a restore leaves beside it are
     counted there, apart from the files the tests make in tmp_path."""
     return {**app_config, "DATABASE": str(tmp_path / "store" / "s.sqlite")}
-
-
-def new_match(client, **extra) -> int:
-    response = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], **extra})
-    assert response.status_code == 201
-    return response.get_json()["id"]
 
 
 def restore(client, data: bytes, **kwargs):

@@ -12,7 +12,7 @@ import pytest
 from companion import store
 from companion.matches import Ledger
 from companion.store.checks import schema_at
-from helpers import HAND, new_match
+from helpers import HAND, new_match, one_hand_match
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
@@ -153,9 +153,7 @@ def test_a_backup_of_another_page_size_restores(app, client, tmp_path):
 def finished_matches(client) -> None:
     """Two matches of one hand each, finished one after the other: totals and ratings to keep."""
     for players in (["Anna", "Bruno"], ["Carla", "Anna"]):
-        answer = client.post("/api/v1/matches", json={"players": players, "first_dealer": 0,
-                                                      "options": {"hands": 1}})
-        assert client.post(f"/api/v1/matches/{answer.get_json()['id']}/hands", json=HAND).status_code == 201
+        one_hand_match(client, players)
 
 
 DERIVED = ("player_totals", "ratings", "rating_changes", "rating_work")

@@ -3,20 +3,20 @@ the players' ratings and the chances to win, and stays in the lists and in the r
 
 import html
 
-from test_ratings import MIRROR, answered, assert_same, expected, one_hand
+from test_ratings import MIRROR, answered, assert_same, expected
 
 from companion import store
-from helpers import HAND, phone
+from helpers import HAND, one_hand_match, phone
 
 REAL = [(["Anna", "Bruno"], HAND), (["Bruno", "Carla"], HAND), (["Anna", "Carla"], MIRROR),
         (["Anna", "Bruno"], MIRROR), (["Carla", "Anna"], MIRROR), (["Bruno", "Anna"], HAND)]
 
 
 def test_fifteen_invented_losses_marked_not_rated_leave_the_rating_as_without_them(app, client):
-    real = [one_hand(client, players, hand) for players, hand in REAL]
+    real = [one_hand_match(client, players, hand) for players, hand in REAL]
     without = answered(client)
     guest = phone(app, "192.168.1.66")
-    invented = [one_hand(guest, ["Anna", "Zorro"], MIRROR) for _ in range(15)]     # Anna loses each
+    invented = [one_hand_match(guest, ["Anna", "Zorro"], MIRROR) for _ in range(15)]     # Anna loses each
     assert answered(client)["Anna"][0] < without["Anna"][0]
     for number, match_id in enumerate(invented):
         if number % 2:
@@ -38,7 +38,7 @@ def test_fifteen_invented_losses_marked_not_rated_leave_the_rating_as_without_th
 
 
 def test_a_match_not_rated_is_shown_so_and_stays_in_the_records(app, client):
-    match_id = one_hand(client, ["Anna", "Bruno"], HAND)
+    match_id = one_hand_match(client, ["Anna", "Bruno"], HAND)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert 'data-testid="rated-toggle"' in page and 'data-testid="not-rated"' not in page
     assert client.post(f"/matches/{match_id}/rated", data={"rated": "0"}, follow_redirects=True).status_code == 200
@@ -54,7 +54,7 @@ def test_a_match_not_rated_is_shown_so_and_stays_in_the_records(app, client):
 
 
 def test_only_the_organiser_marks_a_match_not_rated(app, client):
-    match_id = one_hand(client, ["Anna", "Bruno"], HAND)
+    match_id = one_hand_match(client, ["Anna", "Bruno"], HAND)
     guest = phone(app)
     page = guest.get(f"/matches/{match_id}").get_data(as_text=True)
     assert 'data-testid="rated-toggle"' not in page

@@ -12,28 +12,14 @@ import pytest
 
 from companion import create_app, store
 from companion.rules import deck
-from helpers import match_form, organiser, random_hand
+from helpers import match_form, organiser, play, random_hand
 from markup import attrs, count, text, texts
 
 TAKEN = ("carte", "denari", "settebello", "primiera", "re_bello", "napola", "declarations")
 
 
-def play(client, body: dict, rng: random.Random, finish: bool = True, hands: int = 60) -> int:
-    """A match through the API, played to its end (or ``hands`` hands)."""
-    if not finish:          # a match left in play: a target no two hands reach
-        body = {**body, "options": {**body.get("options", {}), "target": 51}}
-    answer = client.post("/api/v1/matches", json=body)
-    assert answer.status_code == 201, answer.get_json()
-    match = answer.get_json()
-    for _ in range(hands):
-        if match["outcome"]["over"] or (not finish and match["hands"] >= 3):
-            break
-        saved = client.post(f"/api/v1/matches/{match['id']}/hands",
-                            json=random_hand(len(match["sides"]), rng))
-        assert saved.status_code == 201, saved.get_json()
-        match = saved.get_json()["match"]
-    assert match["outcome"]["over"] == finish
-    return match["id"]
+# A match left in play: a target no three hands reach (``play(..., hands=3)``).
+IN_PLAY = {"target": 51}
 
 
 def expected_records(client, match_ids) -> dict[str, dict]:
@@ -78,7 +64,7 @@ def test_two_players_records_add_up_from_their_hands(client):
     rng = random.Random(2)
     ids = [play(client, {"players": ["Anna", "Bruno"]}, rng) for _ in range(3)]
     ids.append(play(client, {"players": ["Bruno", "Carla"], "variant": "re-bello"}, rng))
-    ids.append(play(client, {"players": ["Anna", "Carla"]}, rng, finish=False))
+    ids.append(play(client, {"players": ["Anna", "Carla"], "options": IN_PLAY}, rng, hands=3))
     answered = check_records(client, ids)
     assert answered["Anna"]["playing"] == 1 and answered["Anna"]["matches"] == 3
     # The Re Bello was counted where it is played (the King of coins lies in some pile).
@@ -160,7 +146,7 @@ def test_merging_adds_two_records_into_one(client):
            play(client, {"players": ["anna", "Bruno"]}, rng)]
     # "anna" is Anna: the typed name found her. A misspelling is another player...
     ids.append(play(client, {"players": ["Annna", "Carla"]}, rng))
-    ids.append(play(client, {"players": ["Annna", "Bruno"]}, rng, finish=False))
+    ids.append(play(client, {"players": ["Annna", "Bruno"], "options": IN_PLAY}, rng, hands=3))
     before = {p["name"]: p for p in client.get("/api/v1/players").get_json()["players"]}
     assert before["Anna"]["matches"] == 2 and before["Annna"]["matches"] == 1
     typo, anna = before["Annna"]["id"], before["Anna"]["id"]
@@ -254,8 +240,7 @@ def test_a_deleted_match_leaves_the_records(client):
 
 
 def test_an_edit_changes_the_record(client):
-    match_id = play(client, {"players": ["Anna", "Bruno"], "options": {"target": 21}},
-                    random.Random(19), finish=False)
+    match_id = play(client, {"players": ["Anna", "Bruno"], "options": IN_PLAY}, random.Random(19), hands=3)
     match = client.get(f"/api/v1/matches/{match_id}").get_json()
     hand = match["hands"][0]
     # Anna takes every card of the first hand, with three sweeps.
@@ -318,7 +303,7 @@ def test_a_store_from_before_players_gets_them(app, client):
     ids = [play(client, {"players": ["Anna", "Bruno"]}, rng),
            client.post("/api/v1/matches", json={"players": ["anna", "Carla"],
                                                 "options": {"target": 5}}).get_json()["id"],
-           play(client, {"players": ["Anna", "Carla"]}, rng, finish=False)]
+           play(client, {"players": ["Anna", "Carla"], "options": IN_PLAY}, rng, hands=3)]
     everything = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
     won = client.post(f"/api/v1/matches/{ids[1]}/hands", json={"piles": [everything, []], "sweeps": [1, 0]})
     assert won.get_json()["match"]["outcome"]["text"] == "Anna wins 5 to 0"

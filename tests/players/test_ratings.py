@@ -11,31 +11,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from companion import create_app, store
-from helpers import HAND, organiser, random_hand
+from helpers import HAND, one_hand_match, organiser, play
 from markup import attr, texts
 
 MIRROR = {"piles": HAND["piles"][::-1], "sweeps": HAND["sweeps"][::-1]}    # 0 - 5
-
-
-def play(client, body: dict, rng: random.Random) -> int:
-    """A match through the API, played to its end with random hands: its id."""
-    answer = client.post("/api/v1/matches", json={"first_dealer": 0, **body})
-    assert answer.status_code == 201, answer.get_json()
-    match = answer.get_json()
-    while not match["outcome"]["over"]:
-        saved = client.post(f"/api/v1/matches/{match['id']}/hands", json=random_hand(len(match["sides"]), rng))
-        assert saved.status_code == 201, saved.get_json()
-        match = saved.get_json()["match"]
-    return match["id"]
-
-
-def one_hand(client, players, hand) -> int:
-    """A match of one hand (``options.hands`` 1): the hand decides it."""
-    answer = client.post("/api/v1/matches", json={"players": players, "first_dealer": 0,
-                                                  "options": {"hands": 1}})
-    match_id = answer.get_json()["id"]
-    assert client.post(f"/api/v1/matches/{match_id}/hands", json=hand).status_code == 201
-    return match_id
 
 
 def ranks_of(match: dict) -> list[int]:
@@ -104,7 +83,7 @@ def test_three_sides_and_a_draw(client):
     # A match of one hand that ends level: a draw is a draw.
     level = {"tallies": [{"cards": 20, "coins": 5, "settebello": False, "sweeps": 0, "primiera": True},
                          {"cards": 20, "coins": 5, "settebello": True, "sweeps": 0}]}
-    drawn = one_hand(client, ["Anna", "Bruno"], level)
+    drawn = one_hand_match(client, ["Anna", "Bruno"], level)
     assert client.get(f"/api/v1/matches/{drawn}").get_json()["outcome"]["winner"] is None
     assert_same(answered(client), expected(client, [*ids, drawn]))
 
@@ -128,21 +107,21 @@ def _fresh(tmp_path, name):
 def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, tmp_path):
     games = [(["Anna", "Bruno"], HAND), (["Bruno", "Carla"], HAND), (["Anna", "Carla"], MIRROR),
              (["Anna", "Bruno"], MIRROR), (["Carla", "Bruno"], HAND)]
-    ids = [one_hand(client, players, hand) for players, hand in games]
+    ids = [one_hand_match(client, players, hand) for players, hand in games]
     # The first match corrected: Bruno won it.
     first = client.get(f"/api/v1/matches/{ids[0]}").get_json()["hands"][0]
     edited = client.put(f"/api/v1/matches/{ids[0]}/hands/{first['id']}", json={**MIRROR, "version": first["version"]})
     assert edited.status_code == 200, edited.get_json()
     corrected = _fresh(tmp_path, "corrected.sqlite")
     for players, hand in [(games[0][0], MIRROR), *games[1:]]:
-        one_hand(corrected, players, hand)
+        one_hand_match(corrected, players, hand)
     assert_same(answered(client), answered(corrected))
     # The third match deleted: as if it had never been played...
     version = client.get(f"/api/v1/matches/{ids[2]}").get_json()["version"]
     assert client.post(f"/matches/{ids[2]}/delete", data={"version": version}).status_code == 303
     without = _fresh(tmp_path, "without.sqlite")
     for players, hand in [(games[0][0], MIRROR), games[1], *games[3:]]:
-        one_hand(without, players, hand)
+        one_hand_match(without, players, hand)
     assert_same(answered(client), answered(without))
     # ... and brought back, in the place it finished in.
     assert client.post(f"/organiser/deleted/{ids[2]}/restore").status_code == 303
@@ -153,7 +132,7 @@ def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, t
     assert gone.status_code == 200, gone.get_json()
     unfinished = _fresh(tmp_path, "unfinished.sqlite")
     for players, hand in [(games[0][0], MIRROR), games[2], games[3], games[4]]:
-        one_hand(unfinished, players, hand)
+        one_hand_match(unfinished, players, hand)
     assert_same(answered(client), answered(unfinished))
 
 
@@ -203,10 +182,10 @@ def test_chances_to_win_add_up_to_one(app, client):
 
 def test_seeding_by_rating_orders_the_bracket(client):
     for _ in range(3):
-        one_hand(client, ["Anna", "Bruno"], HAND)
-        one_hand(client, ["Carla", "Dario"], HAND)
-        one_hand(client, ["Anna", "Carla"], HAND)
-        one_hand(client, ["Bruno", "Dario"], HAND)
+        one_hand_match(client, ["Anna", "Bruno"], HAND)
+        one_hand_match(client, ["Carla", "Dario"], HAND)
+        one_hand_match(client, ["Anna", "Carla"], HAND)
+        one_hand_match(client, ["Bruno", "Dario"], HAND)
     order = [row["name"] for row in client.get("/api/v1/ratings").get_json()["ratings"]]
     assert order[0] == "Anna" and order[-1] == "Dario"
     made = client.post("/api/v1/tournaments", json={"name": "Sabato", "format": "knockout", "seeding": "rating",
@@ -233,9 +212,9 @@ def test_seeding_by_rating_orders_the_bracket(client):
 
 def test_the_pages_show_ratings(client):
     for _ in range(3):
-        one_hand(client, ["Anna", "Bruno"], HAND)
-        one_hand(client, ["Anna", "Carla"], HAND)
-    finished = one_hand(client, ["Bruno", "Carla"], MIRROR)
+        one_hand_match(client, ["Anna", "Bruno"], HAND)
+        one_hand_match(client, ["Anna", "Carla"], HAND)
+    finished = one_hand_match(client, ["Bruno", "Carla"], MIRROR)
     # The leaderboard by rating: the highest first, the provisional marked; by matches won, as ever.
     page = client.get("/players?order=rating").get_data(as_text=True)
     names = texts(page, 'th[scope="row"] > a[href]')

@@ -3,11 +3,11 @@ the write lock (store/rerate.py), and still equal a replay with the library from
 
 import threading
 
-from test_ratings import MIRROR, answered, assert_same, expected, one_hand
+from test_ratings import MIRROR, answered, assert_same, expected
 
 from companion import create_app, store
 from companion.store import rerating as rerate
-from helpers import HAND, new_match, phone
+from helpers import HAND, new_match, one_hand_match, phone
 
 GAMES = [(["Anna", "Bruno"], HAND), (["Bruno", "Carla"], HAND), (["Anna", "Carla"], MIRROR),
          (["Anna", "Bruno"], MIRROR), (["Carla", "Bruno"], HAND), (["Anna", "Carla"], HAND)]
@@ -23,7 +23,7 @@ def _edit_first_hand(client, match_id):
 def test_the_write_of_an_old_match_holds_no_rerating(app, client):
     """The edit's own transaction asks for the re-rating and holds none of it: nothing in it
     touches the rating changes, however many matches finished after the edited one."""
-    ids = [one_hand(client, players, hand) for players, hand in GAMES]
+    ids = [one_hand_match(client, players, hand) for players, hand in GAMES]
     statements = []
     with app.app_context():
         db = store.get_db()         # the test client's requests run on this thread's connection
@@ -46,7 +46,7 @@ def test_the_write_of_an_old_match_holds_no_rerating(app, client):
 def test_a_save_while_an_old_match_is_rerated_is_not_held(app, client, monkeypatch):
     """While the ratings after an old match are being worked out, another phone's save goes
     through (with the old way, inside the edit's write, it waited for the lock: busy)."""
-    ids = [one_hand(client, players, hand) for players, hand in GAMES]
+    ids = [one_hand_match(client, players, hand) for players, hand in GAMES]
     fresh = new_match(client, players=["Dario", "Elena"])
     computed, saves = rerate.compute, []
 
@@ -71,7 +71,7 @@ def test_a_change_made_during_a_rerating_is_rated_in_the_next_round(app, client,
     """An old match changed while the ratings after another are worked out: the round writes
     what it worked out (nothing asked meanwhile is lost), and the next round rates again from
     the match changed meanwhile."""
-    ids = [one_hand(client, players, hand) for players, hand in GAMES]
+    ids = [one_hand_match(client, players, hand) for players, hand in GAMES]
     computed, rounds = rerate.compute, []
 
     def under_way(db, start):
@@ -90,7 +90,7 @@ def test_a_change_made_during_a_rerating_is_rated_in_the_next_round(app, client,
 
 
 def test_rerating_asked_before_a_crash_is_done_at_the_next_start(app, client, monkeypatch):
-    ids = [one_hand(client, players, hand) for players, hand in GAMES]
+    ids = [one_hand_match(client, players, hand) for players, hand in GAMES]
     monkeypatch.setattr(rerate, "settle_ratings", lambda db: 0)     # the companion stops here
     _edit_first_hand(client, ids[0])
     with app.app_context():

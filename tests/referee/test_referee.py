@@ -1,8 +1,8 @@
 """The referee's pages: every capture and primiera example of the seeds, asked through the pages."""
 
-import re
-
 import pytest
+
+from markup import attr, attrs, content, nodes, texts
 
 
 def captures(client, table, played, last=False, **query):
@@ -10,9 +10,10 @@ def captures(client, table, played, last=False, **query):
     params = [("table", card) for card in table.split()] + [("played", played)]
     params += list(query.items()) + ([("last_play", "y")] if last else [])
     page = client.get("/referee/captures", query_string=params).get_data(as_text=True)
-    found = sorted(re.findall(r'data-cards="([^"]*)" data-sweep="(yes|no)"', page))
-    verdict = re.search(r'data-testid="verdict">([^<]*)<', page)
-    return found, (verdict.group(1) if verdict else None), page
+    found = sorted((capture.attributes["data-cards"], capture.attributes["data-sweep"])
+                   for capture in nodes(page, "[data-cards][data-sweep]"))
+    verdict = texts(page, '[data-testid="verdict"]')
+    return found, (verdict[0] if verdict else None), page
 
 
 @pytest.mark.parametrize("played, expected", [
@@ -102,15 +103,17 @@ def test_a_form_sent_by_htmx_whole_gets_the_whole_page(client):
     response = client.get("/referee/captures?table=2c&table=4s&played=6d",
                           headers={"HX-Request": "true", "HX-Boosted": "true"})
     text = response.get_data(as_text=True)
-    assert "<html" in text and 'data-cards="2c 4s"' in text
+    assert "<html" in text and "2c 4s" in attrs(text, "[data-cards]", "data-cards")
 
 
 # -- Primiera ------------------------------------------------------------------------------
 
 def primiera(client, **query):
+    """The tool's answer for ``query``: who wins, and the page's words (its text, white space
+    folded)."""
     page = client.get("/referee/primiera", query_string=query).get_data(as_text=True)
-    winner = re.search(r'data-testid="winner">([^<]*)<', page)
-    return (winner.group(1) if winner else None), re.sub(r"\s+", " ", page)
+    winner = texts(page, '[data-testid="winner"]')
+    return (winner[0] if winner else None), content(page, "body")
 
 
 def test_seed_004_primiera_of_76(client):
@@ -144,15 +147,18 @@ def test_seed_004_seven_and_three_aces_beat_three_sevens(client, missing_suit):
 def test_the_trailing_side_is_told_what_would_overtake(client):
     # Side 1: 7d 6c 6s 6b = 75; side 2: 5d 7c 7s 5b = 72. The 7 of bastoni would give side 2
     # 21 + 21 + 15 + 21 = 78; the 6 of denari only ties at 75; the 7 of denari is taken.
-    winner, page = primiera(client, cards_0="7d 6c 6s 6b", cards_1="7s 7c 5d 5b")
+    query = {"cards_0": "7d 6c 6s 6b", "cards_1": "7s 7c 5d 5b"}
+    winner, _ = primiera(client, **query)
     assert winner == "Side 1 wins the primiera"
-    assert re.search(r'data-testid="overtake-1"><b>Side 2</b>: the Seven of clubs would give 78\.', page)
+    page = client.get("/referee/primiera", query_string=query)
+    assert content(page, '[data-testid="overtake-1"]').startswith("Side 2: the Seven of clubs would give 78.")
+    assert texts(page, '[data-testid="overtake-1"] > b') == ["Side 2"]
 
 
 def test_when_no_single_card_overtakes_it_says_so(client):
     # 78 v 72: the 7 of bastoni would only tie at 78.
     _, page = primiera(client, cards_0="7d 7c 6s 6b", cards_1="7s 6d 6c 5b")
-    assert "Side 2</b>: no single card still free would win it." in page
+    assert "Side 2: no single card still free would win it." in page
 
 
 def test_same_card_for_two_sides_is_refused(client):
@@ -170,13 +176,13 @@ def test_sevens_and_sixes_through_the_page(client):
 
 def test_three_kings_on_the_first_table_deal_again(client):
     # 000: "If three or all four of the table cards are kings, the cards are thrown in"
-    page = client.get("/referee/deal?table=10d&table=10c&table=10s&table=4b").get_data(as_text=True)
-    assert 'data-testid="verdict">Deal again<' in page
-    page = client.get("/referee/deal?table=10d&table=10c&table=5s&table=4b").get_data(as_text=True)
-    assert 'data-testid="verdict">The deal stands<' in page
+    page = client.get("/referee/deal?table=10d&table=10c&table=10s&table=4b")
+    assert texts(page, '[data-testid="verdict"]') == ["Deal again"]
+    page = client.get("/referee/deal?table=10d&table=10c&table=5s&table=4b")
+    assert texts(page, '[data-testid="verdict"]') == ["The deal stands"]
     # 003 Chkobba: "three or four equal valued cards in the initial table layout"
-    page = client.get("/referee/deal?variant=chkobba&table=4d&table=4c&table=4s&table=5b").get_data(as_text=True)
-    assert 'data-testid="verdict">Deal again<' in page
+    page = client.get("/referee/deal?variant=chkobba&table=4d&table=4c&table=4s&table=5b")
+    assert texts(page, '[data-testid="verdict"]') == ["Deal again"]
 
 
 def test_the_deal_check_takes_the_four_cards_of_the_first_table(client):
@@ -307,10 +313,10 @@ def test_a_table_of_39_cards_lists_a_page_and_counts_the_rest(client):
     assert len(found) == 20 and len(page) < 100_000
     assert "1,702 captures" in page and "and 1,682 more" in page
     assert verdict == "The card must capture: it may not be placed."
-    following = re.search(r'rel="next" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    following = attr(page, '[rel="next"][href]', "href")
     second = client.get(following).get_data(as_text=True)
     assert "Captures 21 to 40" in second and "and 1,662 more" in second and 'rel="prev"' in second
-    assert not set(re.findall(r'data-cards="([^"]*)"', second)) & {cards for cards, _ in found}
+    assert not set(attrs(second, "[data-cards]", "data-cards")) & {cards for cards, _ in found}
 
 
 @pytest.mark.parametrize("language, words", [

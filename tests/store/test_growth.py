@@ -8,16 +8,11 @@ import pytest
 
 from companion import create_app, matches, store
 from companion.rules import deck
-from helpers import organiser
+from helpers import new_match, organiser
 from markup import attr, attrs
 
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:20], FULL[20:]], "sweeps": [1, 1]}
-
-
-def new_match(client, **options) -> int:
-    return client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
-                                                "options": options}).get_json()["id"]
 
 
 def matches_listed(page: str) -> list[int]:
@@ -39,7 +34,7 @@ def scorings(monkeypatch):
 
 
 def test_a_hand_is_scored_when_saved_not_each_time_it_is_shown(client, scorings):
-    match_id = new_match(client, target=1000)
+    match_id = new_match(client, options={"target": 1000})
     for _ in range(30):
         client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
     scorings.clear()
@@ -52,7 +47,7 @@ def test_a_hand_is_scored_when_saved_not_each_time_it_is_shown(client, scorings)
 
 
 def test_the_poll_fragment_is_one_short_line_per_hand(client):
-    match_id = new_match(client, target=1000)
+    match_id = new_match(client, options={"target": 1000})
     sizes = {}
     for count in (1, 101):
         while len(client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]) < count:
@@ -67,7 +62,7 @@ def test_the_poll_fragment_is_one_short_line_per_hand(client):
 
 
 def test_a_hands_page_shows_its_points_and_the_way_to_change_it(client):
-    match_id = new_match(client, target=1000)
+    match_id = new_match(client, options={"target": 1000})
     hand = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).get_json()["hand"]
     page = client.get(f"/matches/{match_id}/hands/{hand['id']}").get_data(as_text=True)
     assert "Hand 1" in page and '<table class="breakdown per-side"' in page
@@ -79,7 +74,7 @@ def test_a_hands_page_shows_its_points_and_the_way_to_change_it(client):
 def test_the_home_page_lists_a_page_of_matches_and_offers_more(client):
     ids = []
     for _ in range(25):
-        match_id = new_match(client, target=5)
+        match_id = new_match(client, options={"target": 5})
         for _ in range(2):                          # Anna 6 to 2: over
             client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
         ids.append(match_id)
@@ -113,7 +108,7 @@ def test_the_api_lists_matches_a_page_at_a_time(client):
 
 
 def test_a_store_of_an_older_version_gets_its_points_and_summaries(app, client):
-    match_id = new_match(client, target=11)
+    match_id = new_match(client, options={"target": 11})
     for _ in range(3):
         client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)
     before = client.get(f"/api/v1/matches/{match_id}").get_json()

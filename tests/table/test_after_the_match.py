@@ -14,10 +14,8 @@ import re
 
 import pytest
 
-from helpers import api, match_form, phone_context as phone
-
-FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
-                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
+from helpers import FOUR_NIL, api, finish, match_form, new_match, phone_context as phone
+from markup import attr, attrs, form_data, nodes, one, text as text_of, words
 
 
 def tournament_table(client, name="Circolo Arci", target=3):
@@ -31,15 +29,6 @@ def tournament_table(client, name="Circolo Arci", target=3):
     return tournament["id"], tournament["rounds"][0]["tables"][0]["match"]
 
 
-def finish(client, match_id):
-    """Hands of 4 to 0 until the match is over (a target of 3 takes one)."""
-    while True:
-        saved = client.post(f"/api/v1/matches/{match_id}/hands", json=FOUR_NIL)
-        assert saved.status_code == 201, saved.get_json()
-        if saved.get_json()["match"]["outcome"]["over"]:
-            return
-
-
 def text(answer) -> str:
     return answer.get_data(as_text=True)
 
@@ -49,9 +38,9 @@ def text(answer) -> str:
 def test_a_tables_page_names_its_table_and_round_and_links_to_the_tournament(client):
     tournament_id, match_id = tournament_table(client)
     page = text(client.get(f"/matches/{match_id}"))
-    link = re.search(r'data-testid="from-tournament"><a href="([^"]+)">([^<]+)</a>', page)
-    assert link and link.groups() == (f"/tournaments/{tournament_id}", "Table 1 · Round 1 of Circolo Arci")
-    assert client.get(link.group(1)).status_code == 200
+    link = one(page, '[data-testid="from-tournament"] > a')
+    assert (link.attributes["href"], words(link)) == (f"/tournaments/{tournament_id}", "Table 1 · Round 1 of Circolo Arci")
+    assert client.get(link.attributes["href"]).status_code == 200
     # In play: neither a delete nor (not yet) anything to do with a rematch.
     assert f"/matches/{match_id}/delete" not in page and "rematch" not in page.lower()
 
@@ -61,8 +50,7 @@ def test_a_finished_table_leads_back_to_the_tournament_instead_of_a_rematch(clie
     version = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
     finish(client, match_id)
     page = text(client.get(f"/matches/{match_id}"))
-    back = re.search(r'<a class="button primary wide back-to-tournament" href="([^"]+)"', page)
-    assert back and back.group(1) == f"/tournaments/{tournament_id}"
+    assert attr(page, "a.button.primary.wide.back-to-tournament", "href") == f"/tournaments/{tournament_id}"
     assert "Back to the tournament" in page
     assert f"/matches/{match_id}/rematch" not in page and 'data-testid="rematch"' not in page
     assert f"/matches/{match_id}/delete" not in page
@@ -103,8 +91,7 @@ def test_a_tables_delete_page_says_at_once_that_it_is_never_deleted(client):
 
 
 def test_a_casual_match_keeps_its_rematch_and_delete(client):
-    made = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0,
-                                                "options": {"target": 3}}).get_json()["id"]
+    made = new_match(client, players=["Anna", "Bruno"], options={"target": 3})
     page = text(client.get(f"/matches/{made}"))
     assert 'data-testid="from-tournament"' not in page and f"/matches/{made}/delete" in page
     finish(client, made)
@@ -119,13 +106,7 @@ def test_a_casual_match_keeps_its_rematch_and_delete(client):
 def field_values(page: str) -> dict[str, str]:
     """The new match form as the page fills it: text inputs' values, checked radios, selected
     options."""
-    values = dict(re.findall(r'<input[^>]*?name="(player\d|team\d)"[^>]*?value="([^"]*)"', page))
-    values["layout"] = re.search(r'<input checked[^>]*name="layout"[^>]*value="([^"]+)"', page).group(1)
-    for name in ("preset", "first_dealer", "primiera", "capture"):
-        select = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
-        values[name] = re.search(r'<option selected value="([^"]*)"', select).group(1)
-    values["target"] = re.search(r'<input[^>]*name="target"[^>]*value="(\d+)"', page).group(1)
-    return values
+    return dict(form_data(page, "form.new-match"))
 
 
 def test_no_offer_before_any_casual_match(client):
@@ -147,10 +128,11 @@ def test_same_players_fills_names_seating_variant_rules_and_the_deal_passing_on(
     assert played.status_code == 201, played.get_json()
     tournament_table(client, name="Later")                                 # newer, but a table
     offer = text(client.get("/matches/new"))
-    link = re.search(r'<a class="button wide same-players" href="([^"]+)"[^>]*>\s*Same players as last time'
-                     r'\s*<small>([^<]+)</small>', offer)
-    assert link and link.groups() == ("/matches/new?same=last", "Anna, Bruno, Carla, Dario · Scopone")
-    filled = text(client.get(link.group(1)))
+    link = attr(offer, "a.button.wide.same-players", "href")
+    assert link == "/matches/new?same=last"
+    assert text_of(offer, "a.same-players") == "Same players as last time Anna, Bruno, Carla, Dario · Scopone"
+    assert text_of(offer, "a.same-players > small") == "Anna, Bruno, Carla, Dario · Scopone"
+    filled = text(client.get(link))
     assert 'data-testid="same-filled"' in filled and 'data-testid="same-players"' not in filled
     values = field_values(filled)
     assert {k: values[k] for k in ("player1", "player2", "player3", "player4", "team1", "team2")} == {
@@ -171,8 +153,8 @@ def test_same_players_fills_names_seating_variant_rules_and_the_deal_passing_on(
 
 
 def test_same_players_follows_the_newest_match_and_skips_a_deleted_one(client):
-    first = client.post("/api/v1/matches", json={"players": ["Giulia", "Marco", "Luca"], "first_dealer": 0}).get_json()["id"]
-    second = client.post("/api/v1/matches", json={"players": ["Sara", "Teo"], "first_dealer": 0}).get_json()["id"]
+    first = new_match(client, players=["Giulia", "Marco", "Luca"])
+    second = new_match(client, players=["Sara", "Teo"])
     assert "Sara, Teo · Scopa classica" in text(client.get("/matches/new"))
     version = client.get(f"/api/v1/matches/{second}").get_json()["version"]
     assert client.post(f"/matches/{second}/delete", data={"version": version}).status_code == 303
@@ -184,22 +166,21 @@ def test_same_players_follows_the_newest_match_and_skips_a_deleted_one(client):
 # -- 9. Share the result -----------------------------------------------------------------------
 
 def share_of(page: str) -> tuple[str, str] | None:
-    found = re.search(r'data-share-text="([^"]+)" data-share-url="([^"]+)"', page)
-    return found.groups() if found else None
+    found = nodes(page, "[data-share-text][data-share-url]")
+    return (found[0].attributes["data-share-text"], found[0].attributes["data-share-url"]) if found else None
 
 
 def test_a_finished_match_shares_its_result_with_its_address(client):
-    made = client.post("/api/v1/matches", json={"players": ["Giulia", "Marco"], "first_dealer": 0,
-                                                "options": {"target": 3}}).get_json()["id"]
+    made = new_match(client, players=["Giulia", "Marco"], options={"target": 3})
     assert share_of(text(client.get(f"/matches/{made}"))) is None        # nothing to share yet
     finish(client, made)
     page = text(client.get(f"/matches/{made}"))
     assert share_of(page) == ("Giulia wins 4 to 0 · Scopa classica · 1 hand", f"http://localhost/matches/{made}")
     # Without JavaScript: the same text and address, in a box to select and copy.
-    box = re.search(r'<textarea id="share-\d+" readonly rows="3">([^<]*)</textarea>', page)
-    assert box and box.group(1) == f"Giulia wins 4 to 0 · Scopa classica · 1 hand\nhttp://localhost/matches/{made}"
+    box = one(page, 'textarea[id^="share-"][readonly][rows="3"]')
+    assert box.text() == f"Giulia wins 4 to 0 · Scopa classica · 1 hand\nhttp://localhost/matches/{made}"
     # The Share button sits after the main button, not in its place.
-    assert page.index('data-testid="rematch"') < page.index('data-testid="share"')
+    assert attrs(page, '[data-testid="rematch"], [data-testid="share"]', "data-testid") == ["rematch", "share"]
     client.get("/lang/it")
     assert share_of(text(client.get(f"/matches/{made}")))[0] == "Giulia vince 4 a 0 · Scopa classica · 1 mano"
     client.get("/lang/fr")
@@ -208,18 +189,12 @@ def test_a_finished_match_shares_its_result_with_its_address(client):
 
 def test_the_shared_address_is_the_one_the_phones_open(app, client):
     app.config["LAN_URLS"] = ["http://192.168.1.23:8000/"]
-    made = client.post("/api/v1/matches", json={"players": ["Giulia", "Marco"], "first_dealer": 0,
-                                                "options": {"target": 3}}).get_json()["id"]
+    made = new_match(client, players=["Giulia", "Marco"], options={"target": 3})
     finish(client, made)
     assert share_of(text(client.get(f"/matches/{made}")))[1] == f"http://192.168.1.23:8000/matches/{made}"
 
 
 # -- In the browser, at 360 px, with JavaScript and without ------------------------------------
-
-
-def finish_over_api(server, match_id):
-    while not api(server, f"/matches/{match_id}/hands", FOUR_NIL)["match"]["outcome"]["over"]:
-        pass
 
 
 def below(upper, lower) -> bool:
@@ -243,7 +218,7 @@ def test_in_the_browser_a_table_leads_back_to_its_tournament(browser, server, sc
         link = page.locator('[data-testid="from-tournament"] a')
         expect(link).to_have_text("Table 1 · Round 1 of Circolo Arci")
         expect(page.get_by_text("Delete…")).to_have_count(0)
-        finish_over_api(server, match_id)          # the hands saved on another phone
+        finish(server, match_id)          # the hands saved on another phone
         if not scripts:
             page.reload()
         # With JavaScript the live region learns of it by itself (the poll, every 2 s).
@@ -306,9 +281,8 @@ Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true, va
 @pytest.fixture(scope="module")
 def finished(server):
     """A finished casual match: its id, the line it shares and its address."""
-    match_id = api(server, "/matches", {"players": ["Giulia", "Marco"], "first_dealer": 0,
-                                        "options": {"target": 3}})["id"]
-    finish_over_api(server, match_id)
+    match_id = new_match(server, players=["Giulia", "Marco"], options={"target": 3})
+    finish(server, match_id)
     return match_id, "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
 
 

@@ -2,23 +2,20 @@
 or before the companion was last started, only the organiser changes it, on the pages and
 through the API alike; a phone at the table still corrects the match it has just finished."""
 
-import html
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from companion import create_app, store
-from helpers import HAND, phone
+from helpers import HAND, one_hand_match, phone
+from markup import text
 
 MIRROR = {"piles": HAND["piles"][::-1], "sweeps": HAND["sweeps"][::-1]}
 
 
 def finished_match(client) -> tuple[int, dict]:
     """A match of one hand, won by Anna: its id and its hand as the API gives it."""
-    answer = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0,
-                                                  "options": {"hands": 1}})
-    match_id = answer.get_json()["id"]
-    assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
+    match_id = one_hand_match(client)
     return match_id, client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]
 
 
@@ -121,4 +118,4 @@ def test_the_refusal_says_what_to_ask_in_the_phones_language(app, client, lang, 
     answer = phone(app).post(f"/matches/{match_id}/hands/{hand['id']}/delete", data={"version": hand["version"]},
                              headers={"Accept-Language": lang})
     assert answer.status_code == 403
-    assert words in html.unescape(answer.get_data(as_text=True))
+    assert words in text(answer, "body")

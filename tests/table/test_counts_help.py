@@ -11,7 +11,6 @@
   ones, or a primiera the players chose) reads "marked for ... by the players".
 """
 
-import html
 import re
 import urllib.parse
 import urllib.request
@@ -24,6 +23,7 @@ from companion.rules import HandError, Rules, ScopaError, Tally, rules_for, scor
 from companion.rules.scoring import NOT_YET
 from companion.rules.tally import check_tallies
 from helpers import api, new_match
+from markup import attr, attrs, count, form_data, text, texts
 
 NAMES = ("Anna", "Bruno")
 
@@ -124,7 +124,8 @@ def preview(client, match_id: int, **data) -> str:
 
 
 def words(page: str) -> str:
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page))).strip()
+    """The page's words as a reader meets them: its body's text."""
+    return text(page, "body")
 
 
 def test_the_preview_waits_for_what_is_not_entered_rather_than_refusing(client):
@@ -183,12 +184,12 @@ def test_cards_mode_previews_as_before(client):
 def test_the_form_leaves_the_messages_to_the_server_in_the_pages_language(client):
     match_id = new_match(client)
     form = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
-    assert re.search(r'<form method="post" class="hand-form" novalidate', form)
+    assert count(form, 'form.hand-form[method="post"][novalidate]') == 1
     client.get("/lang/it")
     saved = client.post(f"/matches/{match_id}/hands/new", data={
         "mode": "tallies", "t_cards_0": "50", "save": "1", "key": "k", "number": "1"})
     assert saved.status_code == 400
-    error = re.search(r'data-testid="error">([^<]*)<', saved.get_data(as_text=True)).group(1)
+    error = texts(saved, '[data-testid="error"]')[0]
     assert error == "Carte di Anna: il numero deve essere compreso tra 0 e 40."
     # Save still refuses what is missing, as before (the preview only waits for it).
     saved = client.post(f"/matches/{match_id}/hands/new", data={
@@ -198,17 +199,13 @@ def test_the_form_leaves_the_messages_to_the_server_in_the_pages_language(client
 
 # -- The primiera tool, from the counts form and back ----------------------------------------
 
-def hidden_fields(form_html: str) -> list[tuple[str, str]]:
-    return [(html.unescape(name), html.unescape(value)) for name, value in
-            re.findall(r'<input type="hidden" name="([^"]*)" value="([^"]*)">', form_html)]
+USE_THIS = 'form[method="post"]:has([data-testid="use-this"])'
 
 
 def use_this_form(page: str) -> tuple[str, list[tuple[str, str]]]:
     """The tool's "Use this" form: its action and what it posts (the button's value too)."""
-    form = re.search(r'<form method="post" action="([^"]*)">((?:(?!</form>).)*data-testid="use-this"(?:(?!</form>).)*)</form>',
-                     page, re.S)
-    button = re.search(r'<button type="submit" name="primiera" value="([^"]*)"', form.group(2))
-    return html.unescape(form.group(1)), [*hidden_fields(form.group(2)), ("primiera", button.group(1))]
+    button = attr(page, f'{USE_THIS} button[type="submit"][name="primiera"]', "value")
+    return attr(page, USE_THIS, "action"), [*form_data(page, USE_THIS), ("primiera", button)]
 
 
 TYPED = {"mode": "tallies", "t_cards_0": "22", "t_coins_0": "6", "settebello": "0", "sweeps_0": "1",
@@ -245,8 +242,8 @@ def test_the_tools_answer_comes_back_into_the_form_with_everything_typed(client)
     assert back.status_code == 200
     page = back.get_data(as_text=True)
     for name, value in (("t_cards_0", "22"), ("t_coins_0", "6"), ("sweeps_0", "1"), ("key", "form-key")):
-        assert re.search(rf'name="{name}"[^>]*value="{value}"|value="{value}"[^>]*name="{name}"', page), name
-    assert re.search(r'<input checked id="primiera-0"', page)
+        assert attr(page, f'[name="{name}"]', "value") == value, name
+    assert count(page, "input#primiera-0[checked]") == 1
     assert "Worked out by the referee: Anna 70 – Bruno 67" in words(page)
     # Saved: the entry keeps the best cards, and the breakdown says how it was settled.
     saved = client.post(f"/matches/{match_id}/hands/new",
@@ -290,7 +287,7 @@ def test_an_edit_keeps_the_referees_figures(client):
     client.post(f"/matches/{match_id}/hands/new", data=sent)
     hand_id = client.get(f"/api/v1/matches/{match_id}").get_json()["hands"][0]["id"]
     edit = client.get(f"/matches/{match_id}/hands/{hand_id}/edit").get_data(as_text=True)
-    assert 'name="primiera_best" type="hidden" value="7d 6c 1s 5b/6d 10c 6s 7b"' in edit
+    assert attr(edit, 'input[type="hidden"][name="primiera_best"]', "value") == "7d 6c 1s 5b/6d 10c 6s 7b"
     assert "Worked out by the referee: Anna 70 – Bruno 67" in words(edit)
     opened = client.post(f"/matches/{match_id}/hands/{hand_id}/edit", data={**TYPED, "work_out": "primiera"})
     assert f"hand={hand_id}" in opened.headers["Location"]
@@ -315,7 +312,7 @@ def test_what_the_tool_carries_back_is_only_a_forms_fields_escaped(client):
                                                       ('"><b', "1"), ("csrf_token", "old")]))
     page = client.get(f"/referee/primiera?match={match_id}&keep={keep}&{BEST}").get_data(as_text=True)
     assert "<script>x" not in page
-    assert all(re.fullmatch(r"[a-z_0-9]+", name) for name, _ in hidden_fields(page))
+    assert all(re.fullmatch(r"[a-z_0-9]+", name) for name in attrs(page, 'input[type="hidden"]', "name"))
     assert ("t_cards_0", '22"><script>x</script>') in use_this_form(page)[1]
     assert ("csrf_token", "old") not in use_this_form(page)[1]
 
@@ -368,7 +365,7 @@ def phone(browser, server, scripts: bool):
 
 def open_counts(page, server, lang="en"):
     """A new match's first hand, in counts mode, in ``lang``: the match's id."""
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     page.goto(f"/lang/{lang}?next=" + urllib.parse.quote(f"/matches/{match_id}/hands/new?mode=tallies"))
     return match_id
 

@@ -4,13 +4,13 @@ every phone, but 5 an hour per address (the organiser is not limited); and the o
 of deleted matches brings them all back with one POST, or those ticked."""
 
 import sqlite3
-from html import unescape
-from html.parser import HTMLParser
+from dataclasses import dataclass
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
 from helpers import HAND, new_match, phone
+from markup import form_data, parse, text
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
@@ -36,7 +36,7 @@ def test_a_phone_deletes_five_matches_an_hour_and_the_sixth_stays(app, client):
                          headers={"Accept-Language": "it"})
     assert refused.status_code == 429 and 3500 < int(refused.headers["Retry-After"]) <= 3600
     assert ("Troppe partite eliminate da questo telefono: aspetta 60 minuti, poi riprova, "
-            "o chiedi all'organizzatore.") in unescape(refused.get_data(as_text=True))
+            "o chiedi all'organizzatore.") in text(refused, "body")
     english = guest.post(f"/matches/{made[5]}/delete", data={"version": version})
     assert ("Too many matches deleted from this phone: wait 60 minutes, then try again, or ask "
             "the organiser.") in english.get_data(as_text=True)
@@ -69,33 +69,25 @@ def test_the_organiser_is_not_limited(app, client):
     assert deleted(app) == set(made)
 
 
-class DeletedList(HTMLParser):
-    """The organiser's Deleted list: each form's address and fields (hidden ones and the boxes
-    that belong to it by their form attribute), as a browser sends it."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms, self.boxes, self.current = {}, {}, None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and attrs.get("data-testid"):
-            self.current = attrs["data-testid"]
-            self.forms[self.current] = {"action": attrs["action"], "fields": [], "id": attrs.get("id")}
-        elif tag == "input" and attrs.get("type") == "checkbox" and attrs.get("form"):
-            self.boxes.setdefault(attrs["form"], []).append(int(attrs["value"]))
-        elif tag == "input" and self.current and attrs.get("name") != "csrf_token":
-            self.forms[self.current]["fields"].append((attrs["name"], attrs["value"]))
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.current = None
+@dataclass
+class DeletedList:
+    """The organiser's Deleted list: each form's address and fields by its data-testid (its
+    hidden fields, as a browser sends them), and the boxes that belong to a form by their form
+    attribute (their values, by the form's id)."""
+    forms: dict[str, dict]
+    boxes: dict[str, list[int]]
 
 
 def deleted_list(client) -> DeletedList:
-    page = DeletedList()
-    page.feed(client.get("/organiser").get_data(as_text=True))
-    return page
+    page = parse(client.get("/organiser"))
+    forms = {form.attributes["data-testid"]: {
+        "action": form.attributes["action"], "id": form.attributes.get("id"),
+        "fields": [(name, value) for name, value in form_data(form.html) if name != "csrf_token"]}
+        for form in page.css("form[data-testid]")}
+    boxes: dict[str, list[int]] = {}
+    for box in page.css('input[type="checkbox"][form]'):
+        boxes.setdefault(box.attributes["form"], []).append(int(box.attributes["value"]))
+    return DeletedList(forms, boxes)
 
 
 def deleted_by_phones(app, client, count: int) -> list[int]:

@@ -3,42 +3,13 @@ real ones off the home page, and cleaning up was one delete a match. The organis
 in the lists and deletes them with one POST; each is kept a day as one deleted match is, and
 the notice's Undo brings them all back."""
 
-import re
 import sqlite3
-from html.parser import HTMLParser
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from helpers import HAND, match_form, new_match, phone
-
-
-class Notice(HTMLParser):
-    """The action notice's form on a page (its address and its hidden fields), as a phone's
-    browser would post it."""
-
-    def __init__(self):
-        super().__init__()
-        self.inside, self.action, self.fields = False, None, []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "div" and attrs.get("data-testid") == "notice-action":
-            self.inside = True
-        elif self.inside and tag == "form":
-            self.action = attrs["action"]
-        elif self.inside and tag == "input" and attrs.get("name") != "csrf_token":
-            self.fields.append((attrs["name"], attrs["value"]))
-
-    def handle_endtag(self, tag):
-        if tag == "div":
-            self.inside = False
-
-
-def notice_on(page: str) -> Notice:
-    notice = Notice()
-    notice.feed(page)
-    return notice
+from helpers import HAND, match_form, new_match, notice, phone
+from markup import count
 
 
 def spam(app, count: int) -> list[int]:
@@ -70,7 +41,7 @@ def test_thirty_spam_matches_deleted_at_once_and_all_back_with_the_undo(app, cli
     # The organiser sees a box beside each match of the home page; a phone sees none.
     home = client.get("/").get_data(as_text=True)
     # (the home page lists the 20 newest in play: the spam pushed the real ones off it)
-    assert len(re.findall(r'name="match" value="\d+" form="selected"', home)) == 20
+    assert count(home, 'input[name="match"][form="selected"]') == 20
     assert 'action="/matches/delete"' in home
     guest = phone(app)
     assert "select-match" not in guest.get("/").get_data(as_text=True)
@@ -91,12 +62,12 @@ def test_thirty_spam_matches_deleted_at_once_and_all_back_with_the_undo(app, cli
     assert all(f"/organiser/deleted/{match_id}/restore" in deleted_list for match_id in junk)
 
     # The notice's one Undo brings every one of them back, with nothing else changed.
-    notice = notice_on(home)
-    assert notice.action == "/matches/restore"
-    assert sorted(int(v) for name, v in notice.fields if name == "match") == sorted(junk)
-    assert guest.post(notice.action, data=MultiDict(notice.fields)).status_code == 403
+    offer = notice(home)
+    assert offer.action == "/matches/restore"
+    assert sorted(int(v) for name, v in offer.fields if name == "match") == sorted(junk)
+    assert guest.post(offer.action, data=MultiDict(offer.fields)).status_code == 403
     assert all(kept(app_config["DATABASE"])[match_id][0] for match_id in junk)
-    back = client.post(notice.action, data=MultiDict(notice.fields), follow_redirects=True)
+    back = client.post(offer.action, data=MultiDict(offer.fields), follow_redirects=True)
     assert "30 matches are back, with their hands." in back.get_data(as_text=True)
     restored = kept(app_config["DATABASE"])
     assert all(not restored[match_id][0] for match_id in junk)

@@ -2,19 +2,13 @@
 that leads to the tournament, in play while any table plays, then finished, never listed twice
 (across pages too), in two reads of the store; the score chart's figures and legend."""
 
-import re
-
 from companion import create_app, store
 from companion.table.views import PAGE
-from helpers import organiser
+from helpers import FULL, finish, organiser
+from markup import attr, attrs, nodes, texts, words
 
-EVERY_CARD = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
-
-
-def finish(client, match_id):
-    """A hand where the first side takes every card and a sweep: over at a target of 1."""
-    hand = {"piles": [EVERY_CARD, []], "sweeps": [1, 0]}
-    assert client.post(f"/api/v1/matches/{match_id}/hands", json=hand).status_code == 201
+# The first side takes every card and a sweep: over at a target of 1.
+EVERY_CARD_AND_A_SWEEP = {"piles": [FULL, []], "sweeps": [1, 0]}
 
 
 def night(client, entrants=4, name="Circolo Arci"):
@@ -27,8 +21,7 @@ def night(client, entrants=4, name="Circolo Arci"):
 
 def lines(page: str) -> list[tuple[str, str]]:
     """The list's lines, in order: (what it links to, its words)."""
-    return [(href, " ".join(re.sub(r"<[^>]+>", " ", inner).split()))
-            for href, inner in re.findall(r'<a class="match-item[^"]*" href="([^"]+)"[^>]*>(.*?)</a>', page, re.S)]
+    return [(link.attributes["href"], words(link)) for link in nodes(page, "a.match-item")]
 
 
 def test_the_home_page_has_one_new_match_button(client):
@@ -47,14 +40,14 @@ def test_a_tournaments_tables_are_one_line_that_leads_to_the_tournament(client):
     assert [href for href, _ in home] == [f"/matches/{later}", f"/tournaments/{tournament}", f"/matches/{casual}"]
     assert home[1][1] == "Circolo Arci Tournament night · round 1: 4 of 4 tables playing"
     # A table over: still in play, one line, its count down; the finished table not listed.
-    finish(client, tables[0])
+    finish(client, tables[0], EVERY_CARD_AND_A_SWEEP)
     home = lines(client.get("/").get_data(as_text=True))
     assert [words for href, words in home if href.startswith("/tournaments")] == [
         "Circolo Arci Tournament night · round 1: 3 of 4 tables playing"]
     assert not [href for href, _ in home if href == f"/matches/{tables[0]}"]
     # Every table over: listed once, under Finished.
     for table in tables[1:]:
-        finish(client, table)
+        finish(client, table, EVERY_CARD_AND_A_SWEEP)
     page = client.get("/").get_data(as_text=True)
     finished = page[page.index("<h2>Finished</h2>"):]
     assert lines(finished)[0] == (f"/tournaments/{tournament}",
@@ -70,7 +63,7 @@ def test_a_tournament_across_pages_is_listed_once(client):
     # The tournament's tables are older than the page: it comes first on the next page, once.
     first = client.get("/").get_data(as_text=True)
     assert f"/tournaments/{tournament}" not in first
-    more = re.search(r'href="(/matches\?state=playing[^"]*)"', first).group(1).replace("&amp;", "&")
+    more = attr(first, 'a[href^="/matches?state=playing"]', "href")
     second = lines(client.get(more).get_data(as_text=True))
     assert [href for href, _ in second].count(f"/tournaments/{tournament}") == 1
     assert len(second) == 3 + 1
@@ -103,23 +96,21 @@ def test_the_chart_has_its_figures_and_a_legend(client):
     for _ in range(3):
         client.post(f"/api/v1/matches/{match_id}/hands", json=anna)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    svg = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
-    figures = re.findall(r'<text class="chart-figure[^"]*"[^>]*>([^<]+)</text>', svg)
+    figures = texts(page, "svg.chart text.chart-figure")
     assert figures == ["0", "10", "21"]                      # round values, and the target's
-    assert re.search(r'<text class="chart-figure chart-figure-target"[^>]*>21</text>', svg)
-    target_y = re.search(r'class="chart-target"[^>]*y1="(\d+)"', svg).group(1)
-    assert re.search(rf'<text class="chart-figure chart-figure-target" x="\d+" y="{target_y}"', svg)
-    assert re.findall(r'<text class="chart-hand"[^>]*>(\d+)</text>', svg) == ["1", "2", "3"]
-    legend = re.search(r'<ul class="chart-legend".*?</ul>', page, re.S).group(0)
-    assert re.findall(r'<span class="chart-swatch side-(\d)" aria-hidden="true"></span>(\w+)</li>', legend) == [
-        ("0", "Anna"), ("1", "Bruno")]
+    assert texts(page, "svg.chart text.chart-figure.chart-figure-target") == ["21"]
+    target_y = attr(page, "svg.chart .chart-target", "y1")
+    assert target_y.isdigit() and attr(page, "svg.chart text.chart-figure-target", "y") == target_y
+    assert texts(page, "svg.chart text.chart-hand") == ["1", "2", "3"]
+    assert attrs(page, 'ul.chart-legend > li > span.chart-swatch[aria-hidden="true"]', "class") == [
+        "chart-swatch side-0", "chart-swatch side-1"]
+    assert texts(page, "ul.chart-legend > li") == ["Anna", "Bruno"]
 
 
 def test_a_long_match_numbers_a_few_of_its_hands(client):
     match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                                     "options": {"target": 1000}}).get_json()["id"]
     for _ in range(30):
-        client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [EVERY_CARD[:20], EVERY_CARD[20:]]})
-    svg = re.search(r'<svg class="chart".*?</svg>', client.get(f"/matches/{match_id}").get_data(as_text=True), re.S).group(0)
-    numbers = [int(n) for n in re.findall(r'<text class="chart-hand"[^>]*>(\d+)</text>', svg)]
+        client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:20], FULL[20:]]})
+    numbers = [int(n) for n in texts(client.get(f"/matches/{match_id}"), "svg.chart text.chart-hand")]
     assert numbers[-1] == 30 and len(numbers) <= 8 and numbers == sorted(numbers)

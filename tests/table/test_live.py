@@ -6,7 +6,6 @@ import http.client
 import json
 import os
 import random
-import re
 import signal
 import sqlite3
 import threading
@@ -18,15 +17,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from companion import create_app
-from helpers import HAND, new_match, organiser, phone, start_companion
+from helpers import HAND, counts_form, new_match, organiser, phone, start_companion
+from markup import attr, count, texts
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
-
-
-def tally(cards, coins, settebello=0, primiera=0, sweeps=(0, 0)):
-    return {"mode": "tallies", "rest": "1", "t_cards_0": str(cards), "t_coins_0": str(coins),
-            "settebello": str(settebello), "primiera": str(primiera),
-            "sweeps_0": str(sweeps[0]), "sweeps_1": str(sweeps[1]), "save": "1"}
 
 
 # -- Live table ----------------------------------------------------------------------------
@@ -41,12 +35,12 @@ def unchanged(response) -> bool:
 def test_an_unchanged_poll_answers_nothing_to_swap_and_a_change_the_new_scores(client):
     match_id = new_match(client)
     assert unchanged(client.get(f"/matches/{match_id}/poll?since=0"))
-    client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6, sweeps=(1, 0)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
     changed = client.get(f"/matches/{match_id}/poll?since=0")
     assert changed.status_code == 200
     text = changed.get_data(as_text=True)
-    assert "<html" not in text and 'id="live"' in text and "since=1" in text
-    assert re.search(r'data-testid="total-0">5<', text)
+    assert "<html" not in text and count(text, "#live") == 1 and "since=1" in attr(text, "#live-poll", "hx-get")
+    assert texts(text, '[data-testid="total-0"]') == ["5"]
     assert unchanged(client.get(f"/matches/{match_id}/poll?since=1"))
 
 
@@ -63,7 +57,7 @@ def test_the_hand_page_is_told_of_a_change_without_touching_its_form(client):
     match_id = new_match(client)
     page = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
     assert f"/matches/{match_id}/poll?since=0&amp;part=notice" in page
-    client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     notice = client.get(f"/matches/{match_id}/poll?since=0&part=notice").get_data(as_text=True)
     assert "Another phone changed this match" in notice and "<form" not in notice
 
@@ -84,7 +78,7 @@ def test_without_the_pin_a_phone_watches_but_cannot_record(app):
     assert "Watching: this match has an edit PIN." in page
     response = client.get(f"/matches/{match_id}/hands/new")
     assert response.status_code == 303 and f"/matches/{match_id}/pin" in response.headers["Location"]
-    assert client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
+    assert client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6)).status_code == 303
     assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 403
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [0, 0]
 
@@ -96,7 +90,7 @@ def test_a_wrong_pin_says_so_and_a_right_one_opens_the_match(app):
     assert wrong.status_code == 403 and "Wrong PIN." in wrong.get_data(as_text=True)
     right = client.post(f"/matches/{match_id}/pin", data={"pin": "246813", "next": f"/matches/{match_id}/hands/new"})
     assert right.status_code == 303 and right.headers["Location"] == f"/matches/{match_id}/hands/new"
-    assert client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
+    assert client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6)).status_code == 303
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [4, 0]
 
 
@@ -133,16 +127,16 @@ def test_the_creator_of_a_match_with_a_pin_can_record_at_once(app):
 
 def test_an_edit_made_from_an_old_version_is_refused_with_the_hand_as_it_is(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tally(22, 6, sweeps=(1, 0)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
     page = client.get(f"/matches/{match_id}/hands/1/edit").get_data(as_text=True)
-    assert re.search(r'name="version" type="hidden" value="1"', page)
-    first = client.post(f"/matches/{match_id}/hands/1/edit", data={**tally(22, 6, sweeps=(2, 0)), "version": "1"})
+    assert attr(page, 'input[type="hidden"][name="version"]', "value") == "1"
+    first = client.post(f"/matches/{match_id}/hands/1/edit", data={**counts_form(22, 6, sweeps=(2, 0)), "version": "1"})
     assert first.status_code == 303
-    late = client.post(f"/matches/{match_id}/hands/1/edit", data={**tally(22, 6, sweeps=(3, 0)), "version": "1"})
+    late = client.post(f"/matches/{match_id}/hands/1/edit", data={**counts_form(22, 6, sweeps=(3, 0)), "version": "1"})
     assert late.status_code == 409
     text = late.get_data(as_text=True)
     assert "Another phone changed hand 1 while you were editing it" in text
-    assert re.search(r'name="sweeps_0"[^>]*value="2"', text)           # the current state shown
+    assert attr(text, '[name="sweeps_0"]', "value") == "2"           # the current state shown
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [6, 0]
 
 
@@ -161,7 +155,7 @@ def test_the_preview_needs_the_csrf_token_like_every_post(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.sqlite")})
     client = organiser(app)
     match_id = new_match(client)
-    assert client.post(f"/matches/{match_id}/hands/preview", data=tally(22, 6)).status_code == 400
+    assert client.post(f"/matches/{match_id}/hands/preview", data=counts_form(22, 6)).status_code == 400
     assert client.post(f"/referee/claim?match={match_id}", data={"claimer": "0"}).status_code == 400
 
 
@@ -253,13 +247,13 @@ def test_every_write_needs_the_pin(app):
     owner, stranger = phone(app, "192.168.1.20"), phone(app)
     match_id = new_match(owner, pin="246813", options={"claims": True})
     owner.post(f"/matches/{match_id}/pin", data={"pin": "246813"})
-    assert owner.post(f"/matches/{match_id}/hands/new", data=tally(22, 6)).status_code == 303
+    assert owner.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6)).status_code == 303
     before = json.loads(owner.get(f"/api/v1/matches/{match_id}").data)
     writes = [
         ("get", f"/matches/{match_id}/hands/new", None),
-        ("post", f"/matches/{match_id}/hands/new", tally(22, 6)),
+        ("post", f"/matches/{match_id}/hands/new", counts_form(22, 6)),
         ("get", f"/matches/{match_id}/hands/1/edit", None),
-        ("post", f"/matches/{match_id}/hands/1/edit", {**tally(30, 8), "version": "1"}),
+        ("post", f"/matches/{match_id}/hands/1/edit", {**counts_form(30, 8), "version": "1"}),
         ("get", f"/matches/{match_id}/hands/1/delete", None),
         ("post", f"/matches/{match_id}/hands/1/delete", {}),
         ("post", f"/referee/claim?match={match_id}", {"claimer": "1", "c_7d": "1"}),

@@ -5,23 +5,17 @@ region when that cannot be done cheaply. Whatever a phone missed, once it applie
 fresh page shows. And the match built on an earlier version equals the match built whole."""
 
 import random
-import re
 
 import pytest
 
 from companion import matches, store
 from companion.matches import Ledger
-from helpers import random_hand
+from helpers import new_match, random_hand
+from markup import attr, attrs, count, nodes, parse
 
+# A target no test here reaches: the match stays in play.
+LONG = {"target": 1000}
 PARTS = ("live-score", "live-next", "live-after-end", "live-last", "live-chart")
-LINE = re.compile(r'<li id="hand-(\d+)".*?</li>', re.S)
-
-
-def new_match(client, target: int = 1000, players=("Anna", "Bruno")) -> int:
-    answer = client.post("/api/v1/matches", json={"players": list(players), "first_dealer": 0,
-                                                  "options": {"target": target}})
-    assert answer.status_code == 201
-    return answer.get_json()["id"]
 
 
 def add(client, match_id: int, rng: random.Random, sides: int = 2) -> None:
@@ -29,30 +23,32 @@ def add(client, match_id: int, rng: random.Random, sides: int = 2) -> None:
 
 
 def version_of(html: str) -> int:
-    return int(re.search(r'id="live-poll"[^>]*data-version="(\d+)"', html, re.S)[1])
+    return int(attr(html, "#live-poll", "data-version"))
 
 
 def parts_of(html: str) -> dict[str, str]:
     """Each part of the live region by its id, as drawn (its out-of-band mark left out, and the
-    forms' CSRF tokens, signed with the second they were made)."""
-    html = re.sub(r'(name="csrf_token" value=)"[^"]*"', r"\1", html.replace(' hx-swap-oob="true"', ""))
+    forms' CSRF tokens, signed with the second they were made): the part's element as HTML."""
     found = {}
     for part in PARTS:
-        start = html.find(f'id="{part}"')
-        if start < 0:
-            continue
-        ends = [html.rfind("<", 0, html.find(mark, start + 1)) for mark in
-                ('id="live-', 'class="card history"', 'hx-swap-oob="delete:', 'hx-swap-oob="afterbegin:',
-                 'class="card referee-card"')
-                if html.find(mark, start + 1) > 0]
-        found[part] = html[start:min(ends or [len(html)])].strip()
+        for node in nodes(html, f"#{part}"):
+            if "hx-swap-oob" in node.attrs and node.attrs["hx-swap-oob"] == "true":
+                del node.attrs["hx-swap-oob"]
+            for token in node.css('input[name="csrf_token"]'):
+                token.attrs["value"] = ""
+            found[part] = node.html
     return found
+
+
+def lines(listed) -> list[str]:
+    """The lines of a list of hands (an ``ol`` node), top first, as HTML."""
+    return [line.html for line in listed.css('li[id^="hand-"]')]
 
 
 def lines_of(html: str) -> list[str]:
     """The list of every hand, line by line, top (newest) first."""
-    listed = re.search(r'<ol class="hands[^>]*id="live-hands".*?</ol>', html, re.S)
-    return [line[0] for line in LINE.finditer(listed[0])] if listed else []
+    listed = parse(html).css_first("ol.hands#live-hands")
+    return lines(listed) if listed else []
 
 
 class Phone:
@@ -71,20 +67,21 @@ class Phone:
         if not html:
             return html
         self.version = version_of(html)
-        if '<div id="live" hx-swap-oob="true">' in html:
+        if count(html, 'div#live[hx-swap-oob="true"]'):
             self.parts, self.lines = parts_of(html), lines_of(html)
             self.whole += 1
             return html
-        assert 'id="live"' not in html
+        assert count(html, "#live") == 0
         self.deltas += 1
         self.parts.update(parts_of(html))
-        removed = re.search(r'hx-swap-oob="delete:([^"]*)"', html)
-        if removed:
-            gone = set(re.findall(r"#hand-(\d+)", removed[1]))
-            self.lines = [line for line in self.lines if LINE.match(line)[1] not in gone]
-        added = re.search(r'<ol hx-swap-oob="afterbegin:#live-hands">(.*?)</ol>', html, re.S)
+        tree = parse(html)
+        removed = tree.css_first('[hx-swap-oob^="delete:"]')
+        if removed:         # "delete:#hand-3,#hand-4": a selector list, each an id
+            gone = set(removed.attributes["hx-swap-oob"].removeprefix("delete:").split(","))
+            self.lines = [line for line in self.lines if "#" + attr(line, "li", "id") not in gone]
+        added = tree.css_first('ol[hx-swap-oob="afterbegin:#live-hands"]')
         if added:
-            self.lines = [line[0] for line in LINE.finditer(added[1])] + self.lines
+            self.lines = lines(added) + self.lines
         return html
 
     def shows_what_a_fresh_page_shows(self) -> None:
@@ -97,19 +94,20 @@ class Phone:
 def test_a_phone_one_hand_behind_is_sent_the_new_line_and_the_parts_not_the_list(client):
     rng = random.Random(1)
     sizes = {}
-    for count in (3, 40):
-        match_id = new_match(client)
-        for _ in range(count):
+    for played in (3, 40):
+        match_id = new_match(client, options=LONG)
+        for _ in range(played):
             add(client, match_id, rng)
         phone = Phone(client, match_id)
         add(client, match_id, rng)
         sent = phone.poll()
-        assert 'id="live"' not in sent and sent.count("<li ") == 1
-        assert f"since={phone.version}" in sent
-        assert all(f'id="{part}" hx-swap-oob="true"' in sent for part in PARTS)
-        assert '<ol hx-swap-oob="afterbegin:#live-hands">' in sent and "hx-swap-oob=\"delete:" not in sent
+        assert count(sent, "#live") == 0 and count(sent, 'li[id^="hand-"]') == 1
+        assert f"since={phone.version}" in attr(sent, "#live-poll", "hx-get")
+        assert all(count(sent, f'#{part}[hx-swap-oob="true"]') == 1 for part in PARTS)
+        assert count(sent, 'ol[hx-swap-oob="afterbegin:#live-hands"]') == 1
+        assert count(sent, '[hx-swap-oob^="delete:"]') == 0
         phone.shows_what_a_fresh_page_shows()
-        sizes[count] = len(sent)
+        sizes[played] = len(sent)
     # The chart grows a point on each side's line a hand (and the last hand's breakdown differs):
     # far from the 235 bytes a hand that the list of every hand would add.
     assert sizes[40] - sizes[3] < 37 * 40
@@ -117,7 +115,7 @@ def test_a_phone_one_hand_behind_is_sent_the_new_line_and_the_parts_not_the_list
 
 def test_a_deleted_last_hand_is_taken_away_and_an_edit_sends_its_line(client):
     rng = random.Random(2)
-    match_id = new_match(client)
+    match_id = new_match(client, options=LONG)
     for _ in range(10):
         add(client, match_id, rng)
     phone = Phone(client, match_id)
@@ -125,19 +123,20 @@ def test_a_deleted_last_hand_is_taken_away_and_an_edit_sends_its_line(client):
     last = hands[-1]
     client.delete(f"/api/v1/matches/{match_id}/hands/{last['id']}", headers={"If-Match": f'"{last["version"]}"'})
     sent = phone.poll()
-    assert f'hx-swap-oob="delete:#hand-{last["id"]}"' in sent and "<li " not in sent
+    assert attrs(sent, '[hx-swap-oob^="delete:"]', "hx-swap-oob") == [f'delete:#hand-{last["id"]}']
+    assert count(sent, 'li[id^="hand-"]') == 0
     phone.shows_what_a_fresh_page_shows()
     third = hands[-4]                   # an edit: its line and the lines after it
     client.put(f"/api/v1/matches/{match_id}/hands/{third['id']}", json=random_hand(2, rng),
                headers={"If-Match": f'"{third["version"]}"'})
     sent = phone.poll()
-    assert sent.count("<li ") == 3 and phone.deltas == 2 and phone.whole == 0
+    assert count(sent, 'li[id^="hand-"]') == 3 and phone.deltas == 2 and phone.whole == 0
     phone.shows_what_a_fresh_page_shows()
 
 
 def test_an_edit_of_an_early_hand_in_a_long_match_sends_the_whole_region(client):
     rng = random.Random(3)
-    match_id = new_match(client)
+    match_id = new_match(client, options=LONG)
     for _ in range(30):
         add(client, match_id, rng)
     phone = Phone(client, match_id)
@@ -150,7 +149,7 @@ def test_an_edit_of_an_early_hand_in_a_long_match_sends_the_whole_region(client)
 
 def test_a_rename_sends_every_line_again(app, client):
     rng = random.Random(4)
-    match_id = new_match(client)
+    match_id = new_match(client, options=LONG)
     for _ in range(3):
         add(client, match_id, rng)
     phone = Phone(client, match_id)
@@ -217,7 +216,7 @@ def test_phones_that_missed_any_number_of_changes_end_up_showing_the_fresh_page(
     rng = random.Random(seed)
     sides = rng.choice((2, 2, 3))
     players = ["Anna", "Bruno", "Carla"][:sides]
-    match_id = new_match(client, target=rng.choice((11, 21, 1000)), players=players)
+    match_id = new_match(client, players=players, options={"target": rng.choice((11, 21, 1000))})
     table = Table(app, client, match_id, rng, sides)
     for _ in range(4):
         table.change()
@@ -243,7 +242,7 @@ def comparable(match: matches.Match) -> tuple:
 @pytest.mark.parametrize("seed", range(4))
 def test_a_match_built_on_an_earlier_version_equals_the_match_built_whole(app, client, seed):
     rng = random.Random(100 + seed)
-    match_id = new_match(client, target=rng.choice((11, 1000)))
+    match_id = new_match(client, options={"target": rng.choice((11, 1000))})
     table = Table(app, client, match_id, rng, 2)
     with app.app_context():
         db = store.get_db()

@@ -9,7 +9,7 @@ import pytest
 
 from companion.matches import score_entry, takes_every_card
 from companion.rules import Rules
-from helpers import FULL, api, new_match, phone_context as phone
+from helpers import FOUR_NIL, FULL, api, new_match, phone_context as phone
 
 NAMES = ("Anna", "Bruno")
 
@@ -89,7 +89,7 @@ def test_the_json_api_does_not_ask(client):
 @pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
 def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
@@ -121,15 +121,12 @@ def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browse
 
 # -- The conflict screen ----------------------------------------------------------------------
 
-FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
-                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
-
 
 @pytest.mark.browser
 @pytest.mark.parametrize("locale", ["en-GB", "it-IT", "fr-FR"])
 def test_the_conflict_screen_keeps_one_hand_first_and_never_cuts_a_header(browser, server, locale):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": ["Bartolomeo", "Giangiacomo"], "first_dealer": 0})["id"]
+    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
     context = phone(browser, server, True, locale)
     try:
         page = context.new_page()

@@ -11,7 +11,7 @@ import pytest
 
 from companion import create_app
 from companion.rules import deck
-from helpers import Relay, api, phone_context, serving
+from helpers import Relay, api, new_match, phone_context, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -25,10 +25,6 @@ UNSENT = {"it-IT": "Non inviato: l'app non è raggiungibile. Resta su questo tel
 OFFLINE = {"it-IT": "Offline dalle", "en-GB": "Offline since", "fr-FR": "Hors ligne depuis"}
 
 SOON = 30_000        # ms: the outbox tries again after 1, 2, 4, 8, 16 s; a page can take a while too
-
-
-def new_match(base: str) -> int:
-    return api(base, "/matches", {"players": ["Anna", "Bruno"], "first_dealer": 0})["id"]
 
 
 def hands(base: str, match_id: int) -> list:

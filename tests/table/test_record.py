@@ -14,7 +14,8 @@ import pytest
 
 from companion import store
 from companion.matches import Ledger
-from helpers import ORGANISER_HEADERS
+from helpers import ORGANISER_HEADERS, counts_form, new_match
+from markup import attr, attrs, count, texts
 
 
 def points(a: int, b: int) -> dict:
@@ -32,13 +33,6 @@ def marked(i: int) -> dict:
                         {"cards": 20 - i, "coins": 5, "settebello": False, "sweeps": 0}]}
 
 
-def new_match(client, **extra) -> int:
-    body = {"players": ["Anna", "Bruno"], "first_dealer": 0, **extra}
-    response = client.post("/api/v1/matches", json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
-
-
 def record(client, match_id, hand, **headers) -> dict:
     response = client.post(f"/api/v1/matches/{match_id}/hands", json=hand, headers=headers)
     assert response.status_code in (200, 201), response.get_json()
@@ -49,15 +43,13 @@ def hands(client, match_id) -> list[dict]:
     return client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]
 
 
+# The counts page's form as these tests send it (counts_form): Anna's cards, 5 denari and the
+# settebello, no primiera marked; the rest worked out.
+FIVE_DENARI = {"coins": 5, "primiera": None}
+
+
 def cards_of(hand: dict) -> int:
     return hand["entry"]["tallies"][0]["cards"]
-
-
-def tally_form(cards: int, **extra) -> dict:
-    """The counts page's form: Anna's cards, the settebello Anna's, the rest worked out."""
-    return {"mode": "tallies", "rest": "1", "t_cards_0": str(cards), "t_coins_0": "5",
-            "settebello": "0", "sweeps_0": "0", "sweeps_1": "0", "save": "1",
-            **{k: str(v) for k, v in extra.items()}}
 
 
 # -- A hand has one identity -------------------------------------------------------------------
@@ -66,10 +58,10 @@ def test_an_edit_made_before_a_delete_lands_on_its_own_hand(client):
     match_id = new_match(client, options={"target": 1000})
     ids = [record(client, match_id, marked(i))["id"] for i in range(1, 5)]
     page = client.get(f"/matches/{match_id}/hands/{ids[2]}/edit").get_data(as_text=True)
-    assert "Edit hand 3" in page and 'name="version" type="hidden" value="1"' in page
+    assert "Edit hand 3" in page and attr(page, 'input[type="hidden"][name="version"]', "value") == "1"
     # Phone B deletes hand 2; phone A, still on hand 3's form, saves.
     assert client.post(f"/matches/{match_id}/hands/{ids[1]}/delete", data={"version": 1}).status_code == 303
-    saved = client.post(f"/matches/{match_id}/hands/{ids[2]}/edit", data=tally_form(30, version=1))
+    saved = client.post(f"/matches/{match_id}/hands/{ids[2]}/edit", data=counts_form(30, **FIVE_DENARI, version=1))
     assert saved.status_code == 303
     assert [(h["id"], h["number"], cards_of(h)) for h in hands(client, match_id)] == [
         (ids[0], 1, 21), (ids[2], 2, 30), (ids[3], 3, 24)]
@@ -90,14 +82,14 @@ def test_a_stale_delete_or_edit_is_refused_with_the_hand_as_it_is_now(client):
     match_id = new_match(client, options={"target": 1000})
     ids = [record(client, match_id, marked(i))["id"] for i in range(1, 3)]
     # Another phone edits hand 1 (version 1 -> 2).
-    assert client.post(f"/matches/{match_id}/hands/{ids[0]}/edit", data=tally_form(30, version=1)).status_code == 303
+    assert client.post(f"/matches/{match_id}/hands/{ids[0]}/edit", data=counts_form(30, **FIVE_DENARI, version=1)).status_code == 303
     stale_delete = client.post(f"/matches/{match_id}/hands/{ids[0]}/delete", data={"version": 1})
     assert stale_delete.status_code == 409
     assert "Another phone changed hand 1" in stale_delete.get_data(as_text=True)
-    assert 'name="version" value="2"' in stale_delete.get_data(as_text=True)
-    stale_edit = client.post(f"/matches/{match_id}/hands/{ids[0]}/edit", data=tally_form(25, version=1))
+    assert attr(stale_delete, 'input[name="version"]', "value") == "2"
+    stale_edit = client.post(f"/matches/{match_id}/hands/{ids[0]}/edit", data=counts_form(25, **FIVE_DENARI, version=1))
     assert stale_edit.status_code == 409
-    assert re.search(r'name="t_cards_0"[^>]*value="30"', stale_edit.get_data(as_text=True))
+    assert attr(stale_edit, '[name="t_cards_0"]', "value") == "30"
     assert [cards_of(h) for h in hands(client, match_id)] == [30, 22]
 
 
@@ -105,7 +97,7 @@ def test_a_stale_delete_or_edit_is_refused_with_the_hand_as_it_is_now(client):
 def test_an_edit_or_delete_without_a_version_changes_nothing(client, action):
     match_id = new_match(client, options={"target": 1000})
     hand_id = record(client, match_id, marked(1))["id"]
-    data = tally_form(30) if action == "edit" else {}
+    data = counts_form(30, **FIVE_DENARI) if action == "edit" else {}
     response = client.post(f"/matches/{match_id}/hands/{hand_id}/{action}", data=data)
     assert response.status_code == 409
     assert [cards_of(h) for h in hands(client, match_id)] == [21]
@@ -128,16 +120,16 @@ def test_two_phones_entering_the_same_hand_are_shown_both_and_choose(client):
     match_id = new_match(client, options={"target": 1000})
     record(client, match_id, marked(1))
     page = client.get(f"/matches/{match_id}/hands/new?mode=tallies").get_data(as_text=True)
-    assert "Hand 2" in page and re.search(r'name="number" type="hidden" value="2"', page)
+    assert "Hand 2" in page and attr(page, 'input[type="hidden"][name="number"]', "value") == "2"
     record(client, match_id, marked(2))                  # phone B saves hand 2 first
-    mine = tally_form(30, number=2, key="phone-a")
+    mine = counts_form(30, **FIVE_DENARI, number=2, key="phone-a")
     clash = client.post(f"/matches/{match_id}/hands/new", data=mine)
     text = clash.get_data(as_text=True)
     assert clash.status_code == 409 and "Another phone recorded hand 2" in text
     assert [cards_of(h) for h in hands(client, match_id)] == [21, 22]       # nothing added
     # Both scores side by side: the recorded hand (cards 22-18: Anna 2) and mine (30-10: Anna 2).
-    assert re.search(r'data-testid="taken-0">2<', text) and re.search(r'data-testid="mine-0">2<', text)
-    assert 'name="number" type="hidden" value="3"' in text     # "add mine" records hand 3
+    assert texts(text, '[data-testid="taken-0"]') == ["2"] and texts(text, '[data-testid="mine-0"]') == ["2"]
+    assert "3" in attrs(text, 'input[type="hidden"][name="number"]', "value")     # "add mine" records hand 3
     taken = hands(client, match_id)[1]
     assert f'name="replace_id" value="{taken["id"]}"' in text
 
@@ -153,10 +145,10 @@ def test_two_phones_entering_the_same_hand_are_shown_both_and_choose(client):
 def test_a_replace_chosen_on_a_hand_changed_meanwhile_shows_the_choice_again(client):
     match_id = new_match(client, options={"target": 1000})
     taken = record(client, match_id, marked(1))
-    client.post(f"/matches/{match_id}/hands/{taken['id']}/edit", data=tally_form(25, version=1))
+    client.post(f"/matches/{match_id}/hands/{taken['id']}/edit", data=counts_form(25, **FIVE_DENARI, version=1))
     again = client.post(f"/matches/{match_id}/hands/new", data={
-        **tally_form(30, number=1), "resolve": "replace", "replace_id": taken["id"], "replace_version": 1})
-    assert again.status_code == 409 and 'name="replace_version" value="2"' in again.get_data(as_text=True)
+        **counts_form(30, **FIVE_DENARI, number=1), "resolve": "replace", "replace_id": taken["id"], "replace_version": 1})
+    assert again.status_code == 409 and attr(again, 'input[name="replace_version"]', "value") == "2"
     assert [cards_of(h) for h in hands(client, match_id)] == [25]
 
 
@@ -183,8 +175,8 @@ def test_an_idempotency_key_reused_with_another_hand_answers_422(client):
 
 def test_a_page_form_sent_again_with_other_cards_is_refused(client):
     match_id = new_match(client, options={"target": 1000})
-    assert client.post(f"/matches/{match_id}/hands/new", data=tally_form(22, key="form-1")).status_code == 303
-    again = client.post(f"/matches/{match_id}/hands/new", data=tally_form(30, key="form-1"))
+    assert client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, **FIVE_DENARI, key="form-1")).status_code == 303
+    again = client.post(f"/matches/{match_id}/hands/new", data=counts_form(30, **FIVE_DENARI, key="form-1"))
     assert again.status_code == 409
     assert "This form was already used to save hand 1" in again.get_data(as_text=True)
     assert [cards_of(h) for h in hands(client, match_id)] == [22]
@@ -227,7 +219,7 @@ def test_odd_if_match_headers_are_read_or_refused_never_a_crash(client):
 
 def big_totals(client, match_id) -> list[int]:
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    return [int(x) for x in re.findall(r'data-testid="total-\d">(-?\d+)<', page)]
+    return [int(x) for x in texts(page, '[data-testid^="total-"]')]
 
 
 NAPOLEONE = {"piles": [["1d", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "10d"],
@@ -261,7 +253,7 @@ def test_an_edit_that_ends_the_match_earlier_leaves_later_hands_uncounted(
         assert max(summary["totals"]) == max(figures) and min(summary["totals"]) == min(figures)
     assert big_totals(client, match_id) == summary["totals"]
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert page.count('class="not-counted"') == len(played) - counted
+    assert count(page, ".not-counted") == len(played) - counted
     assert f"(hand {counted} decided it): not counted" in page
     # Removing the uncounted hands keeps the result as it is.
     removed = client.post(f"/matches/{match_id}/hands/after-end/delete",
@@ -360,7 +352,7 @@ def test_thirty_delete_and_edit_races_touch_only_the_hands_meant(live):
     for _ in range(30):
         match_id, ids = live_match(base, 4)
         deleting = ("POST", f"{base}/matches/{match_id}/hands/{ids[1]}/delete", {"version": 1})
-        editing = ("POST", f"{base}/matches/{match_id}/hands/{ids[2]}/edit", tally_form(30, version=1))
+        editing = ("POST", f"{base}/matches/{match_id}/hands/{ids[2]}/edit", counts_form(30, **FIVE_DENARI, version=1))
         with ThreadPoolExecutor(2) as pool:
             statuses = list(pool.map(lambda call: send(*call)[0], [deleting, editing]))
         assert statuses == [303, 303]
@@ -376,7 +368,7 @@ def test_stale_and_repeated_deletes_on_a_real_server_delete_one_hand(live):
     assert statuses == [303] * 8         # one deletes it, seven are told it was already deleted
     assert live_hands(base, match_id) == [(ids[0], 21), (ids[2], 23), (ids[3], 24)]
     # Hand 3 (now shown as 2) edited on one phone; a delete made from its old version is refused.
-    send("POST", f"{base}/matches/{match_id}/hands/{ids[2]}/edit", tally_form(30, version=1))
+    send("POST", f"{base}/matches/{match_id}/hands/{ids[2]}/edit", counts_form(30, **FIVE_DENARI, version=1))
     status, _ = send("POST", f"{base}/matches/{match_id}/hands/{ids[2]}/delete", {"version": 1})
     assert status == 409
     assert live_hands(base, match_id) == [(ids[0], 21), (ids[2], 30), (ids[3], 24)]
@@ -386,7 +378,7 @@ def test_two_phones_saving_the_same_hand_on_a_real_server_record_it_once(live):
     base, database = live
     for _ in range(10):
         match_id, _ = live_match(base, 1)
-        calls = [("POST", f"{base}/matches/{match_id}/hands/new", tally_form(20 + k, number=2, key=f"p{k}"))
+        calls = [("POST", f"{base}/matches/{match_id}/hands/new", counts_form(20 + k, **FIVE_DENARI, number=2, key=f"p{k}"))
                  for k in (5, 6)]
         with ThreadPoolExecutor(2) as pool:
             statuses = sorted(pool.map(lambda call: send(*call)[0], calls))

@@ -4,25 +4,17 @@ works without JavaScript, and carries hx-boost, so that with JavaScript it is se
 leaving the page; the writes that may be sent again by themselves are marked for the outbox,
 with a label in the page's language; every page has the words the script shows."""
 
-from html.parser import HTMLParser
+from dataclasses import dataclass
 
 from helpers import HAND, new_match
+from markup import parse
 
 
-class Forms(HTMLParser):
-    """Each form of a page: its attributes."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms: list[dict] = []
-        self.ids: dict[str, dict] = {}
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self.forms.append(attrs)
-        if "id" in attrs:
-            self.ids[attrs["id"]] = attrs
+@dataclass
+class Forms:
+    """Each form of a page (its attributes), and each element with an id (its attributes)."""
+    forms: list[dict]
+    ids: dict[str, dict]
 
 
 def a_hand(client, match_id: int) -> int:
@@ -35,9 +27,9 @@ def a_hand(client, match_id: int) -> int:
 def forms_of(client, url: str) -> Forms:
     response = client.get(url)
     assert response.status_code == 200, url
-    parsed = Forms()
-    parsed.feed(response.get_data(as_text=True))
-    return parsed
+    page = parse(response)
+    return Forms(forms=[form.attributes for form in page.css("form")],
+                 ids={node.attributes["id"]: node.attributes for node in page.css("[id]")})
 
 
 def posts(parsed: Forms) -> list[dict]:

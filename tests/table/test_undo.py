@@ -6,9 +6,6 @@ Undo while nothing else has changed the match, and an Undo that comes too late s
 archiving a match still being played. An edit that makes a hand extreme asks first, as a new
 hand does (tests/table/test_no_accident.py)."""
 
-import re
-from html.parser import HTMLParser
-
 import pytest
 from werkzeug.datastructures import MultiDict
 
@@ -17,16 +14,20 @@ from companion.matches import Ledger, extreme_of, score_entry, takes_every_point
 from companion.rules import Rules
 from companion.rules.rulesets import rules_for
 from companion.table.hand_form import rest_of
-from helpers import FULL, api, new_match, phone as a_phone, phone_context as phone
+from helpers import (
+    FOUR_NIL,
+    FULL,
+    api,
+    counts_form,
+    new_match,
+    notice,
+    phone as a_phone,
+    phone_context as phone,
+)
+from markup import attr, attrs, form_data, nodes, words
 
 NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
-
-
-def tallies(cards, coins, settebello=0, primiera=0, sweeps=(0, 0), **extra):
-    return {"mode": "tallies", "rest": "1", "t_cards_0": str(cards), "t_coins_0": str(coins),
-            "settebello": str(settebello), "primiera": str(primiera),
-            "sweeps_0": str(sweeps[0]), "sweeps_1": str(sweeps[1]), "save": "1", **extra}
 
 
 def bruno_tapped(key="k") -> dict:
@@ -40,43 +41,10 @@ def api_match(client, match_id: int) -> dict:
     return client.get(f"/api/v1/matches/{match_id}").get_json()
 
 
-class FormFields(HTMLParser):
+def form_fields(page: str) -> list[tuple[str, str]]:
     """What a browser would send from the page's hand form as it is: its hidden fields, the
     radios checked, each select's chosen option, the numbers typed (no button pressed)."""
-
-    def __init__(self):
-        super().__init__()
-        self.fields: list[tuple[str, str]] = []
-        self.select: str | None = None
-        self.inside = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and "hand-form" in (a.get("class") or ""):
-            self.inside = True
-        if not self.inside or not a.get("name"):
-            if tag == "option" and self.select and "selected" in a:
-                self.fields.append((self.select, a.get("value") or ""))
-            return
-        if tag == "input" and a.get("type") in ("radio", "checkbox"):
-            if "checked" in a:
-                self.fields.append((a["name"], a.get("value", "on")))
-        elif tag == "input":
-            self.fields.append((a["name"], a.get("value") or ""))
-        elif tag == "select":
-            self.select = a["name"]
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self.select = None
-        if tag == "form":
-            self.inside = False
-
-
-def form_fields(page: str) -> list[tuple[str, str]]:
-    parser = FormFields()
-    parser.feed(page)
-    return parser.fields
+    return form_data(page, "form.hand-form")
 
 
 def chosen(page: str, card: str) -> str:
@@ -86,24 +54,26 @@ def chosen(page: str, card: str) -> str:
 
 # -- The last hand, one tap from its form -----------------------------------------------------
 
-def edit_last(page: str) -> re.Match | None:
-    return re.search(r'<a class="button fix-last" data-testid="edit-last"\s+href="([^"]+)">([^<]+)</a>', page)
+def edit_last(page: str) -> tuple[str, str] | None:
+    """The link to the last hand beside the score: (its address, its words), or None."""
+    found = nodes(page, 'a.button.fix-last[data-testid="edit-last"]')
+    return (found[0].attributes["href"], words(found[0])) if found else None
 
 
 def test_the_last_hand_is_one_tap_from_its_form_in_play_and_after_the_end(client):
     match_id = new_match(client)
     assert edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True)) is None
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, sweeps=(1, 0)))
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, sweeps=(1, 0)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(1, 0)))
     second = api_match(client, match_id)["hands"][1]
     link = edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True))
-    assert link.group(2) == "Edit hand 2"
-    assert link.group(1) == f"/matches/{match_id}/hands/{second['id']}/edit"
-    form = client.get(link.group(1)).get_data(as_text=True)
+    assert link[1] == "Edit hand 2"
+    assert link[0] == f"/matches/{match_id}/hands/{second['id']}/edit"
+    form = client.get(link[0]).get_data(as_text=True)
     assert "Edit hand 2" in form and 'name="t_cards_0"' in form
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, sweeps=(3, 0)))      # 17: won
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, sweeps=(3, 0)))      # 17: won
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "Anna wins" in page and edit_last(page).group(2) == "Edit hand 3"
+    assert "Anna wins" in page and edit_last(page)[1] == "Edit hand 3"
 
 
 def test_a_phone_that_may_not_record_is_offered_no_edit(app, client):
@@ -121,7 +91,7 @@ def test_a_claim_cannot_be_edited_so_its_page_is_offered(app, client):
         saved = store.add_hand(store.get_db(), match_id, {"mode": "claim", "claimer": 0,
                                "piles": [["7d", "1c"], []], "sweeps": [1, 0]}, None, Ledger)
     link = edit_last(client.get(f"/matches/{match_id}").get_data(as_text=True))
-    assert link.group(2) == "See hand 1" and link.group(1) == f"/matches/{match_id}/hands/{saved.id}"
+    assert link[1] == "See hand 1" and link[0] == f"/matches/{match_id}/hands/{saved.id}"
 
 
 def test_a_card_hand_reopens_as_it_was_tapped_and_saved_unchanged_is_the_same_hand(client):
@@ -135,7 +105,7 @@ def test_a_card_hand_reopens_as_it_was_tapped_and_saved_unchanged_is_the_same_ha
     assert dict(form_fields(page))["rest"] == "0"
     assert all(chosen(page, card) == "1" for card in BRUNO)
     assert [card for card in FULL if chosen(page, card)] == BRUNO
-    assert re.search(r'data-card="7d" data-side="1"', page) and re.search(r'data-card="5d" data-side=""', page)
+    assert attr(page, '[data-card="7d"]', "data-side") == "1" and attr(page, '[data-card="5d"]', "data-side") == ""
     assert "35 cards, 7 coins" in page and "5 cards, 3 coins" in page
     # Sent back as it is, it is the same hand.
     fields = MultiDict([*form_fields(page), ("save", "1")])
@@ -168,7 +138,7 @@ def test_three_sides_reopen_tapping_a_pile_that_does_not_take_the_rest(client):
 
 def test_a_count_hand_reopens_with_its_counts(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(17, 3, settebello=1, primiera=1, sweeps=(0, 2)))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(17, 3, settebello=1, primiera=1, sweeps=(0, 2)))
     hand = api_match(client, match_id)["hands"][0]
     page = client.get(f"/matches/{match_id}/hands/{hand['id']}/edit").get_data(as_text=True)
     fields = dict(form_fields(page))
@@ -183,49 +153,11 @@ def test_a_count_hand_reopens_with_its_counts(client):
 
 # -- Undo a delete ----------------------------------------------------------------------------
 
-class Notice(HTMLParser):
-    """The notice with an action: its words, where its button posts, the fields it sends."""
-
-    def __init__(self):
-        super().__init__()
-        self.text, self.action, self.fields, self.button, self.depth = "", None, [], "", 0
-        self.where = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if a.get("data-testid") == "notice-action":
-            self.depth = 1
-        elif self.depth:
-            self.depth += tag not in ("input",)
-            if tag == "form":
-                self.action, self.where = a["action"], "form"
-            if tag == "input" and a.get("name") != "csrf_token":
-                self.fields.append((a["name"], a["value"]))
-            if tag == "button":
-                self.where = "button"
-
-    def handle_endtag(self, tag):
-        if self.depth:
-            self.depth -= 1
-
-    def handle_data(self, data):
-        if self.depth and self.where == "button":
-            self.button += data.strip()
-        elif self.depth and self.where is None:
-            self.text += data.strip()
-
-
-def notice(page: str) -> Notice | None:
-    found = Notice()
-    found.feed(page)
-    return found if found.action else None
-
-
 def three_hands(client) -> tuple[int, list[dict]]:
     """Three hands of 2 - 2, Anna's scope besides: 3 - 2, 2 - 2, 4 - 2."""
     match_id = new_match(client)
     for sweeps in ((1, 0), (0, 0), (2, 0)):
-        client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6, 1, 1, sweeps=sweeps))
+        client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6, 1, 1, sweeps=sweeps))
     return match_id, api_match(client, match_id)["hands"]
 
 
@@ -260,7 +192,7 @@ def test_a_delete_offers_undo_which_brings_the_hand_back_with_its_id_and_entry(c
 def test_an_undo_after_another_change_is_refused_in_words(client):
     match_id, hands = three_hands(client)
     offer = notice(delete(client, match_id, hands[0]).get_data(as_text=True))
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(18, 4, 1, 1))      # another phone
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(18, 4, 1, 1))      # another phone
     changed = api_match(client, match_id)
     refused = client.post(offer.action, data=MultiDict(offer.fields), follow_redirects=True).get_data(as_text=True)
     assert "The match changed meanwhile, perhaps on another phone: nothing was undone." in refused
@@ -288,7 +220,7 @@ def test_the_poll_takes_the_undo_away_once_the_match_changes(client):
     assert f'id="undo-match-{match_id}"' in page
     assert f"/poll?since={version}&amp;undo=1" in page and "hx-swap-oob" not in page
     assert client.get(f"/matches/{match_id}/poll?since={version}&undo=1").data == b""    # unchanged
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(18, 4, 1, 1))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(18, 4, 1, 1))
     polled = client.get(f"/matches/{match_id}/poll?since={version}&undo=1").get_data(as_text=True)
     assert f'<div id="undo-match-{match_id}" hx-swap-oob="delete"></div>' in polled
     assert "undo=1" not in polled                  # taken away once
@@ -307,7 +239,8 @@ def test_removing_the_hands_played_after_the_end_can_be_undone(client):
     before = api_match(client, match_id)
     assert len(before["hands"]) == 3 and before["totals"] == [12, 0]
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    extra = re.findall(r'name="hand" value="(\d+:\d+)"', page)
+    extra = attrs(page, 'form[action$="/hands/after-end/delete"] input[name="hand"]', "value")
+    assert len(extra) == 2 and all(":" in value for value in extra)       # each hand's id:version
     removed = client.post(f"/matches/{match_id}/hands/after-end/delete", data={"hand": extra},
                           follow_redirects=True).get_data(as_text=True)
     offer = notice(removed)
@@ -344,7 +277,7 @@ def test_the_store_restores_only_from_the_version_the_delete_left(app, client):
 
 def test_archiving_a_match_in_play_offers_undo_which_puts_it_back_in_the_list(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     home = client.post(f"/matches/{match_id}/archive", data={"archived": "1"}, follow_redirects=True)
     page = home.get_data(as_text=True)
     offer = notice(page)
@@ -359,7 +292,7 @@ def test_archiving_a_match_in_play_offers_undo_which_puts_it_back_in_the_list(cl
 
 def test_a_finished_match_is_archived_with_one_tap_and_no_undo(client):
     match_id = new_match(client, options={"target": 3})
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     page = client.post(f"/matches/{match_id}/archive", data={"archived": "1"},
                        follow_redirects=True).get_data(as_text=True)
     assert "Anna – Bruno is archived" in page and notice(page) is None
@@ -404,7 +337,7 @@ def test_every_point_with_every_denaro_is_asked_about_and_an_everyday_four_nil_i
 
 def test_every_point_with_every_denaro_asks_in_its_own_words(client):
     match_id = new_match(client)
-    data = tallies(24, 10, settebello=0, primiera=0, key="k1", number="1")
+    data = counts_form(24, 10, settebello=0, primiera=0, key="k1", number="1")
     asked = client.post(f"/matches/{match_id}/hands/new", data=data).get_data(as_text=True)
     assert "Anna took every point and all 10 coins? Nothing is saved yet." in asked
     assert "Yes, save Anna 4&#160;– Bruno 0" in asked and api_match(client, match_id)["hands"] == []
@@ -413,11 +346,11 @@ def test_every_point_with_every_denaro_asks_in_its_own_words(client):
 
 def test_an_edit_that_makes_a_hand_extreme_asks_first(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(22, 6))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     hand = api_match(client, match_id)["hands"][0]
     edit = f"/matches/{match_id}/hands/{hand['id']}/edit"
     # Bruno, by mistake, gets every card: asked, nothing changed.
-    data = {**tallies(0, 0, settebello=1, primiera=1), "version": hand["version"]}
+    data = {**counts_form(0, 0, settebello=1, primiera=1), "version": hand["version"]}
     asked = client.post(edit, data=data)
     text = asked.get_data(as_text=True)
     assert asked.status_code == 200 and "Bruno took all 40 cards? Nothing is saved yet." in text
@@ -434,11 +367,11 @@ def test_an_edit_that_makes_a_hand_extreme_asks_first(client):
 
 def test_an_edit_of_a_hand_already_so_does_not_ask_again(client):
     match_id = new_match(client)
-    client.post(f"/matches/{match_id}/hands/new", data=tallies(40, 10, 0, 0, confirm_extreme="1"))
+    client.post(f"/matches/{match_id}/hands/new", data=counts_form(40, 10, 0, 0, confirm_extreme="1"))
     hand = api_match(client, match_id)["hands"][0]
     assert hand["points"] == [4, 0]
     edit = f"/matches/{match_id}/hands/{hand['id']}/edit"
-    answer = client.post(edit, data={**tallies(40, 10, 0, 0, sweeps=(1, 0)), "version": hand["version"]})
+    answer = client.post(edit, data={**counts_form(40, 10, 0, 0, sweeps=(1, 0)), "version": hand["version"]})
     assert answer.status_code == 303 and api_match(client, match_id)["hands"][0]["points"] == [5, 0]
 
 
@@ -452,8 +385,6 @@ def test_with_three_sides_the_answer_reads_the_taking_side_first(client):
 # -- In the browser, at 360 px, with JavaScript and without ----------------------------------
 
 
-FOUR_NIL = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
-                        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
 SCRIPTS = pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
 
 
@@ -470,7 +401,7 @@ def tap_pile(page, scripts: bool, side: str, cards: list[str]):
 @SCRIPTS
 def test_in_the_browser_the_last_hand_reopens_with_its_cards_tapped(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
@@ -513,7 +444,7 @@ def test_in_the_browser_the_last_hand_reopens_with_its_cards_tapped(browser, ser
 @SCRIPTS
 def test_in_the_browser_a_delete_is_undone_with_one_tap(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     for _ in range(2):
         api(server, f"/matches/{match_id}/hands", FOUR_NIL)
     before = api(server, f"/matches/{match_id}")
@@ -542,7 +473,7 @@ def test_in_the_browser_a_delete_is_undone_with_one_tap(browser, server, scripts
 @SCRIPTS
 def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     first = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]
     context = phone(browser, server, scripts)
     try:
@@ -570,7 +501,7 @@ def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts
 @SCRIPTS
 def test_in_the_browser_archiving_a_match_in_play_is_undone_with_one_tap(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": ["Ottavio", "Pia"], "first_dealer": 0})["id"]
+    match_id = new_match(server, players=["Ottavio", "Pia"])
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
@@ -590,7 +521,7 @@ def test_in_the_browser_archiving_a_match_in_play_is_undone_with_one_tap(browser
 @SCRIPTS
 def test_in_the_browser_an_edit_that_makes_a_hand_extreme_asks_first(browser, server, scripts):
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": list(NAMES), "first_dealer": 0})["id"]
+    match_id = new_match(server)
     api(server, f"/matches/{match_id}/hands", FOUR_NIL)
     context = phone(browser, server, scripts)
     try:
@@ -624,7 +555,7 @@ def test_axe_finds_nothing_wrong_with_the_edit_button_and_the_undo_notices(brows
     settles in a context made without JavaScript)."""
     axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
     expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = api(server, "/matches", {"players": ["Bartolomeo", "Giangiacomo"], "first_dealer": 0})["id"]
+    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
     hands = [api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"] for _ in range(3)]
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
                                   locale="en-GB", base_url=server)
