@@ -18,7 +18,6 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from functools import partial
 from typing import Any, Callable, Hashable
 
 from flask import get_template_attribute, render_template, url_for
@@ -48,12 +47,29 @@ class Kept:
                 self._kept.move_to_end(key)
                 return found[1]
         value = draw()
+        self._keep({key: (None if owner is None else weakref.ref(owner), value)})
+        return value
+
+    def many(self, keys: list[Hashable], draw: Callable[[int], Any]) -> list[Any]:
+        """The values kept for ``keys``, each missing one ``draw(i)`` (``i``, its place in
+        ``keys``), kept: one look-up under the lock for a list of 200 hands."""
         with self._lock:
-            self._kept[key] = (None if owner is None else weakref.ref(owner), value)
-            self._kept.move_to_end(key)
+            found = [self._kept.get(key) for key in keys]
+            for key, entry in zip(keys, found):
+                if entry is not None:
+                    self._kept.move_to_end(key)
+        drawn = {keys[i]: (None, draw(i)) for i, entry in enumerate(found) if entry is None}
+        if drawn:
+            self._keep(drawn)
+        return [entry[1] if entry is not None else drawn[key][1] for key, entry in zip(keys, found)]
+
+    def _keep(self, entries: dict[Hashable, tuple[weakref.ref | None, Any]]) -> None:
+        with self._lock:
+            for key, entry in entries.items():
+                self._kept[key] = entry
+                self._kept.move_to_end(key)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
-        return value
 
     def clear(self) -> None:
         with self._lock:
@@ -80,13 +96,12 @@ def hand_lines(current: Match, hands: list[Hand]) -> list[Markup]:
     room = 9 if len(names) == 2 else 14
     match_url = url_for("table.match", match_id=current.id)
 
-    def draw(hand: Hand) -> Markup:
+    def draw(i: int) -> Markup:
         macro = get_template_attribute("table/_hand_line.html", "hand_line")
-        return Markup(macro(hand, names, counted, room, match_url, language[0]))
+        return Markup(macro(hands[i], names, counted, room, match_url, language[0]))
 
-    return [_lines.get((language, match_url, names, room, hand.id, hand.number, hand.points,
-                        hand.totals_after, hand.number > counted), partial(draw, hand))
-            for hand in hands]
+    return _lines.many([(language, match_url, names, room, hand.id, hand.number, hand.points,
+                         hand.totals_after, hand.number > counted) for hand in hands], draw)
 
 
 def _for_match(current: Match, kind: Hashable, draw: Callable[[], Any]) -> Any:
