@@ -36,15 +36,15 @@ def series_of(current: Match) -> dict[str, Any] | None:
     drawn), once the match is a "Rivincita"."""
     if current.follows is None:
         return None
-    won, drawn_ = [0] * len(current.sides), 0
+    won, draws = [0] * len(current.sides), 0
     for row in store.series_rows(store.get_db(), current.id):
         summary = row["summary"]
         if summary and summary["over"]:
             if summary["winner"] is None:
-                drawn_ += 1
+                draws += 1
             else:
                 won[summary["winner"]] += 1
-    return {"won": won, "drawn": drawn_,
+    return {"won": won, "drawn": draws,
             "score": " – ".join(f"{name} {count}" for name, count in zip(current.names, won))}
 
 
