@@ -20,7 +20,7 @@ import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
-from flask import get_template_attribute, render_template, url_for
+from flask import current_app, get_template_attribute, url_for
 from flask_babel import get_locale
 from markupsafe import Markup
 
@@ -113,8 +113,10 @@ def history(current: Match) -> Markup:
     """The list of every hand (``_history.html``), newest first, drawn once per built match and
     language, of lines drawn once each (``hand_lines``). Shared by every phone, so it shows
     nothing of one phone's own."""
-    return _for_match(current, ("history", _language()), lambda: Markup(render_template(
-        "table/_history.html", match=current, lines=hand_lines(current, current.hands[::-1]))))
+    # Drawn from the match and its lines alone: no context processor is needed (nor run).
+    return _for_match(current, ("history", _language()), lambda: Markup(
+        current_app.jinja_env.get_template("table/_history.html").render(
+            match=current, lines=hand_lines(current, current.hands[::-1]))))
 
 
 def chart(current: Match) -> dict[str, Any] | None:
