@@ -215,7 +215,6 @@ class Match:
     followed_by: int | None = None    # its own Rivincita, once started
     archived: bool = False
     rated: bool = True      # False: the organiser left it out of the ratings
-    history_html: dict[str, Any] = field(default_factory=dict)   # the hands' list drawn, per language
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ the live score every phone follows, joining from another phone, the edit PIN.
 - ``pages``: the blueprint with all the table's routes, as ``create_app`` registers it;
 - ``views``: the list, a new match, the match page and its live poll, rematch, archive,
   delete, join, PIN, the match's CSV;
+- ``live``: the match page's live region, and which of its parts a poll sends (one partial each);
+- ``drawn``: what the match page draws that is kept between requests (the list of hands, the chart);
 - ``hands``: a hand recorded, shown, edited, deleted or undone, and its preview;
 - ``selected``: the matches the organiser ticked in a list, deleted at once, and the Undo;
 - ``forms`` and ``hand_form``: the new match's form and the hand's (``hand_counts``: a hand

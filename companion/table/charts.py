@@ -64,10 +64,3 @@ def running_totals(match: Match) -> dict[str, Any] | None:
             "figures": [(y(v), v) for v in ticks(bottom, top, target, y)], "figure_x": LEFT - 5,
             "hands": hands, "hand_y": HEIGHT - 8}
 
-
-def running_chart(match: Match) -> dict[str, Any] | None:
-    """``running_totals``, worked out once per version of the match (kept with it, as the list
-    of hands is): every phone polling after a change shares it."""
-    if "chart" not in match.history_html:
-        match.history_html["chart"] = running_totals(match)
-    return match.history_html["chart"]

@@ -287,7 +287,7 @@ def delete_hand(match_id: int, hand_id: int):
 def offer_undo(match_id: int, hand_ids: list[int], version: int, text: str) -> None:
     """The notice after a delete, with its Undo: it brings the hands back as long as the match
     is still at ``version`` (the one the delete left). The match page's poll takes the button
-    away when the match changes (table/_live.html)."""
+    away when the match changes (``table/live.py`` sends ``table/_live_undo_gone.html``)."""
     flash_action(text, url_for("table.restore_hands", match_id=match_id), _("Undo"),
                  [("version", version), *(("hand", hand_id) for hand_id in hand_ids)],
                  notice_id=f"undo-match-{match_id}")

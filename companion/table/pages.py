@@ -2,7 +2,4 @@
 matches, the ratings' switch), as ``create_app`` registers it."""
 
 from . import hands, rated, selected  # noqa: F401  (their routes, registered on bp)
-from .charts import running_chart
-from .views import bp
-
-bp.add_app_template_global(running_chart)
+from .views import bp  # noqa: F401  (create_app registers it)

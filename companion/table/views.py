@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext as _
-from markupsafe import Markup
+from flask_babel import gettext as _
 
 from .. import store
 from ..i18n import explain, how_long
@@ -19,9 +18,8 @@ from ..matches import Ledger, Match, listed
 from ..names import NAME_MAX, all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
-from ..rules.scoring import ITEMS
 from ..web import access, exports, limits
-from ..web.access import TooManyTries, new_access_key, pin_required, try_pin, unlock_new, unlocked
+from ..web.access import TooManyTries, new_access_key, pin_required, try_pin, unlock_new
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import (
     csv_answer,
@@ -33,82 +31,12 @@ from ..web.pages import (
     qr_svg,
     under_match,
 )
-from ..web.record import may_change, record_guarded
-from . import service
+from ..web.record import record_guarded
+from . import live, service
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
-from .ratings import ratings_part
+from .live import match_url
 
 bp = Blueprint("table", __name__)
-
-
-@bp.app_template_global()
-def history(current: Match) -> Markup:
-    """The list of every hand, rendered once per version of the match and language: the match
-    itself is worked out once per version and kept (store.built_match), and this with it. Shared
-    by every phone, so it shows nothing of one phone's own (whether it may record: see
-    live_part)."""
-    language = str(get_locale())
-    if language not in current.history_html:
-        current.history_html[language] = Markup(render_template("table/_history.html", match=current))
-    return current.history_html[language]
-
-
-def series_of(current: Match) -> dict[str, Any] | None:
-    """The count of a series of rematches up to this match: matches won by each side (and
-    drawn), once the match is a "Rivincita"."""
-    if current.follows is None:
-        return None
-    won, drawn = [0] * len(current.sides), 0
-    for row in store.series_rows(store.get_db(), current.id):
-        summary = row["summary"]
-        if summary and summary["over"]:
-            if summary["winner"] is None:
-                drawn += 1
-            else:
-                won[summary["winner"]] += 1
-    return {"won": won, "drawn": drawn,
-            "score": " – ".join(f"{name} {count}" for name, count in zip(current.names, won))}
-
-
-def live_part(current: Match) -> dict[str, Any]:
-    """What table/_live.html shows besides the match, read here for both pages that draw it (the
-    match page and its poll, which draws it only when the match changed): the series of
-    rematches; the tournament table it is, if it is one (one indexed read: its page leads back
-    to the tournament, and offers no rematch); the address other phones open, to share the
-    result; and whether this phone may record (its session holds the PIN's key, and the match is
-    not yet the club's record, web.record), which is never kept with the match."""
-    return {"match": current, "items": ITEMS, "series": series_of(current),
-            "table": store.table_of(store.get_db(), current.id), "share_url": match_url(current.id),
-            "may_record": (not current.has_pin or unlocked(current.id)) and may_change(current.id),
-            "record": not may_change(current.id)}
-
-
-# A changed poll sends a phone only the lines that changed when there are at most this many;
-# else (an old hand edited or deleted in a long match, a phone long asleep) the whole live region.
-DELTA_LINES = 12
-
-
-def live_delta(current: Match, since: int | None) -> dict[str, Any] | None:
-    """What a phone showing version ``since`` of the match needs of the list of hands to show
-    ``current`` (table/_live.html): ``lines``, the hands whose lines are new or changed, and
-    ``removed``, the ids of the lines it shows of those and of the hands deleted since, to take
-    away first. None when the whole live region must be sent: a version this match never had
-    (another store, restored), the store moved on since the match was built, too many lines,
-    or no line left as it was (the list itself may be new to the phone)."""
-    if since is None or not 0 <= since < current.version:
-        return None
-    changed = store.changed_since(store.get_db(), current.id, since)
-    if changed is None or changed.version != current.version or len(changed.hands) > DELTA_LINES:
-        return None
-    if len(changed.hands) >= len(current.hands) and (changed.hands or changed.shown or not current.hands):
-        return None
-    sent = set(changed.hands)
-    return {"lines": [hand for hand in current.hands if hand.id in sent], "removed": changed.shown}
-
-
-def match_url(match_id: int) -> str:
-    """The match page's whole address, as the other phones at the table open it."""
-    return join_url().rstrip("/") + url_for("table.match", match_id=match_id)
 
 
 def in_tournament(table: int, tournament: str) -> str:
@@ -237,7 +165,7 @@ def rules_summary_line():
 def match(match_id: int):
     current = load_match(match_id)
     # The referee's tools, under this match's rules (referee/_links.html).
-    return render_template("table/match.html", **live_part(current), **ratings_part(current),
+    return render_template("table/match.html", **live.page(current),
                            ctx={"match": current, "query": under_match(current)})
 
 
@@ -336,8 +264,8 @@ def poll(match_id: int):
     """Has the match changed since ``since``? If not: 200 with no body and ``HX-Reswap: none``
     (one primary-key read, nothing worked out; not 204, after which waitress closes the
     connection, so a phone polling every 2 s would open a new one each time). Else what changed
-    in the live region (``live_delta``), or all of it, or for the hand page (``part=notice``) a
-    short notice."""
+    in the live region (``live.poll_answer`` chooses the partials), or for the hand page
+    (``part=notice``) a short notice."""
     version = store.match_version(store.get_db(), match_id)
     if version is None:
         if request.headers.get("HX-Request") == "true" and request.args.get("since"):
@@ -356,10 +284,8 @@ def poll(match_id: int):
             response = make_response(render_template("table/_notice.html", match=current))
         else:
             # A poll from a page showing the Undo of a delete (``undo``) takes it away.
-            response = make_response(render_template(
-                "table/_live.html", **live_part(current), **ratings_part(current), polled=True,
-                delta=live_delta(current, request.args.get("since", type=int)),
-                undo_shown=request.args.get("undo") == "1"))
+            response = make_response(render_template("table/_swaps.html", **live.poll_answer(
+                current, request.args.get("since", type=int), request.args.get("undo") == "1")))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -176,13 +176,17 @@ def test_two_phones_on_one_version_of_a_pin_match_each_see_their_own(app, made, 
             assert hands[0] == hands[1]
 
 
-def test_the_history_shows_nothing_of_one_phone(app):
-    """_history.html is kept with the match and shared by every phone: it reads the match and the
-    language, never the session nor whether this phone may record."""
-    source = (TEMPLATES / "table/_history.html").read_text()
+@pytest.mark.parametrize("template, reads", [
+    ("table/_history.html", {"match", "lines"}),
+    ("table/_hand_line.html", {"show", "show_all", "_"})])
+def test_the_history_shows_nothing_of_one_phone(app, template, reads):
+    """_history.html is kept for the match and shared by every phone, and each of its lines
+    (_hand_line.html) is kept for what it shows (table/drawn.py): they read the match, the lines
+    and the macro's arguments, never the session nor whether this phone may record."""
+    source = (TEMPLATES / template).read_text()
     names = meta.find_undeclared_variables(app.jinja_env.parse(source))
     assert not names & {"may_record", "session", "unlocked", "series", "request", "current_user"}
-    assert names <= {"match", "url_for", "show", "show_all", "lang", "_"}, names
+    assert names <= reads, names
 
 
 def test_the_board_has_base_htmls_one_head(app, made):
