@@ -27,6 +27,12 @@ from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 # another (tests/app/test_languages.py renders every page in Italian, English and French). Servers
 # the tests start inherit it.
 os.environ["SCOPA_LANG"] = "en"
+# PINs hashed by PBKDF2 with 1,000 rounds rather than werkzeug's scrypt (tens of ms a PIN, 16 % of
+# a run): the same code path (web.access.hash_pin, check_password_hash reads either), a setting of
+# the companion's (companion/settings.py), so the apps the tests make themselves and the servers
+# they start take it too. tests/app/test_settings.py checks that a club's default is scrypt and
+# that a restore accepts these hashes.
+os.environ["SCOPA_PIN_HASH_METHOD"] = "pbkdf2:sha256:1000"
 
 # The generated cases are the same on every run unless SCOPA_FUZZ asks for fresh ones
 # (helpers.FUZZ and helpers.examples).
