@@ -3,6 +3,10 @@ profile, the companion as a test client sees it (``app``, ``client``), the wrong
 (``fresh_rate_limit``), a real server on waitress (``live_server``), and the browser's fixtures
 (``browser`` and its ``server``).
 
+Each app's store is a copy of one built through the migrations once per run (``migrated_store``),
+and its PINs are hashed by a cheap method of werkzeug's (``SCOPA_PIN_HASH_METHOD`` below): the
+same code as a club's, in a fraction of the time.
+
 The test client is the organiser: every app here is made with the organiser's code
 ``helpers.ORGANISER_CODE``, and the ``client`` fixture sends it in X-Scopa-Organiser with every
 request, as a program does (no address is the organiser, not even 127.0.0.1). A phone, which
@@ -15,11 +19,12 @@ The one conftest.py of the suite: --doctest-modules imports each conftest.py as 
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from companion import create_app
+from companion import create_app, store
 from companion.web import limits
 from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 
@@ -62,6 +67,31 @@ def pytest_collection_modifyitems(items):
                 item._nodeid = nodeid
 
 
+@pytest.fixture(scope="session")
+def migrated_store(tmp_path_factory) -> Path:
+    """A store built through every migration by the companion itself, once per run (per worker
+    under xdist), then checkpointed into one whole file: each test's store is a copy of it
+    (``copy_of_migrated``), which takes less than half the time of migrating a new one. The
+    tests of the migrations build theirs from nothing (tests/store)."""
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+    create_app({"TESTING": True, "SECRET_KEY": "migrated", "DATABASE": str(path)})
+    store.stop_cleanly(str(path))       # the WAL folded in: the file alone is the store
+    assert not Path(f"{path}-wal").exists()
+    return path
+
+
+@pytest.fixture
+def copy_of_migrated(migrated_store):
+    """``copy(path)``: the migrated store copied to ``path`` unless a store is there already
+    (a module's ``app_config`` may name one it made), and ``path``."""
+    def copy(path: str) -> str:
+        if not Path(path).exists():
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(migrated_store, path)
+        return path
+    return copy
+
+
 @pytest.fixture
 def csrf() -> bool:
     """Whether the ``app`` fixture's companion checks CSRF tokens. Off: most tests post the
@@ -82,9 +112,11 @@ def app_config(tmp_path, csrf) -> dict:
 
 
 @pytest.fixture
-def app(app_config):
+def app(app_config, copy_of_migrated):
     """The companion, with the organiser's code ``helpers.ORGANISER_CODE`` unless the module's
-    ``app_config`` sets its own (then the ``client`` sends that one)."""
+    ``app_config`` sets its own (then the ``client`` sends that one), on a copy of the migrated
+    store."""
+    copy_of_migrated(app_config["DATABASE"])
     return create_app({"ORGANISER_CODE": ORGANISER_CODE, **app_config})
 
 
@@ -111,9 +143,10 @@ def live_config(tmp_path) -> dict:
 
 
 @pytest.fixture
-def live_server(live_config):
+def live_server(live_config, copy_of_migrated):
     """The companion on waitress with 8 threads, for one test: (its address, its store's file).
     It stops cleanly (helpers.serving)."""
+    copy_of_migrated(live_config["DATABASE"])
     with serving(create_app(live_config), threads=8) as base:
         yield base, live_config["DATABASE"]
 
@@ -124,10 +157,12 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, migrated_store):
     """The companion the browser talks to, on waitress as a real server is (CSRF and all), for a
     whole module of browser tests: its address."""
-    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(tmp_path_factory.mktemp("db") / "b.sqlite"),
+    database = tmp_path_factory.mktemp("db") / "b.sqlite"
+    shutil.copyfile(migrated_store, database)
+    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(database),
                       "ORGANISER_CODE": ORGANISER_CODE})
     with serving(app, threads=4) as base:
         yield base
