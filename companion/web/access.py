@@ -20,7 +20,7 @@ import secrets
 from functools import wraps
 from typing import Callable
 
-from flask import Flask, current_app, redirect, request, session, url_for
+from flask import Flask, current_app, has_app_context, redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
@@ -38,8 +38,9 @@ match_delete_limit = match_deletes(exempt=is_organiser)
 def hash_pin(pin: str) -> str:
     """The PIN hashed by werkzeug, with the app's ``PIN_HASH_METHOD`` (settings: werkzeug's own
     default, scrypt, unless set; the tests set a cheap one). ``check_password_hash`` reads a hash
-    of any method, so checking a PIN is the same code whatever made its hash."""
-    method = current_app.config.get("PIN_HASH_METHOD")
+    of any method, so checking a PIN is the same code whatever made its hash. Outside an app
+    (a script), werkzeug's default."""
+    method = current_app.config.get("PIN_HASH_METHOD") if has_app_context() else None
     return generate_password_hash(pin, method) if method else generate_password_hash(pin)
 
 
