@@ -3,9 +3,12 @@ profile, the companion as a test client sees it (``app``, ``client``), the wrong
 (``fresh_rate_limit``), a real server on waitress (``live_server``), and the browser's fixtures
 (``browser`` and its ``server``).
 
-Each app's store is a copy of one built through the migrations once per run (``migrated_store``),
-and its PINs are hashed by a cheap method of werkzeug's (``SCOPA_PIN_HASH_METHOD`` below): the
-same code as a club's, in a fraction of the time.
+Nearly every test makes an app of its own; what that would do again each time is done once per
+run (per worker under xdist): each app's store is a copy of one built through the migrations
+(``migrated_store``), its templates are compiled once for all apps (``CompiledTemplates``), and so
+are werkzeug's URL builders (``_url_builders_made_once``); its PINs are hashed by a cheap method
+of werkzeug's (``SCOPA_PIN_HASH_METHOD`` below). The same code as a club's, in a fraction of the
+time.
 
 The test client is the organiser: every app here is made with the organiser's code
 ``helpers.ORGANISER_CODE``, and the ``client`` fixture sends it in X-Scopa-Organiser with every
