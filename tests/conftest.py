@@ -132,7 +132,7 @@ def migrated_store(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
     create_app({"TESTING": True, "SECRET_KEY": "migrated", "DATABASE": str(path)})
     store.stop_cleanly(str(path))       # the WAL folded in: the file alone is the store
-    assert not Path(f"{path}-wal").exists()
+    assert not Path(f"{path}-wal").exists() and store.examine(str(path)) == len(store.MIGRATIONS)
     return path
 
 
