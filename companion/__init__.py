@@ -7,7 +7,6 @@ blueprint each (``table``, ``referee``, ``players``, ``tournaments``, ``backup``
 
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
@@ -17,6 +16,7 @@ from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 from .instance import adopt_old_store, data_folder, secret_key
+from .settings import Settings
 
 __version__ = "0.1.0"
 
@@ -35,13 +35,16 @@ _HERE = Path(__file__).resolve().parent
 _ROOT = _HERE if (_HERE / "templates").is_dir() else _HERE.parent
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings | None = None) -> Flask:
+    """The companion on the store ``settings`` name (the command's, else the environment's,
+    ``settings.Settings``); ``test_config`` sets any key over them."""
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(_ROOT / "templates"), static_folder=str(_ROOT / "static"))
-    folder = data_folder()
-    database = os.environ.get("SCOPA_DB")
+    settings = settings or Settings.from_environ()
+    folder = data_folder(settings)
+    database = settings.db
     note = None
-    if database is None and test_config is None and "SCOPA_DATA" not in os.environ:
+    if database is None and test_config is None and settings.data is None:
         note = adopt_old_store(Path(app.instance_path), folder)
         if note and note.endswith("using it there"):
             database = str(Path(app.instance_path) / "scopa.sqlite")
@@ -49,12 +52,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE=database or str(folder / "scopa.sqlite"),
         # The one reverse proxy whose forwarding headers waitress believes (its address), or
         # None: listening.waitress_options, docs/running.md.
-        TRUST_PROXY=os.environ.get("SCOPA_TRUST_PROXY") or None,
+        TRUST_PROXY=settings.trust_proxy,
         STORE_NOTE=note,
         # The organiser's code (web.organiser): the scopa-companion command sets a fresh one at
         # each start, or the club's own; without one nobody is the organiser.
         ORGANISER_CODE=None,
-        LANG=os.environ.get("SCOPA_LANG") or "it",   # when neither the switch nor the phone says
+        LANG=settings.lang,             # when neither the switch nor the phone says
+        # How PINs are hashed (web.access.hash_pin): None is werkzeug's default, scrypt.
+        PIN_HASH_METHOD=settings.pin_hash_method,
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
@@ -96,6 +101,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .referee import views as referee
     from .table import pages as table
     from .tournaments import views as tournaments
+    from .web.access import check_hash_method
+    check_hash_method(app)
     i18n.init_app(app)
     web.init_app(app)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)

@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import re
 import shutil
 import socket
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, TextIO
 from urllib.parse import quote, urlsplit
 
 from .listening import bind, open_connections, proxy_address, refusal, waitress_options
 from .organiser.command import ORGANISER_PIN_MIN, organiser_options
+from .settings import Settings
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
@@ -229,49 +230,49 @@ def version() -> str:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    env = Settings.from_environ()
     parser = argparse.ArgumentParser(
         prog="scopa-companion",
         description="Keep the score of a real game of Scopa: open the address it prints on "
                     "every phone at the table.")
     parser.add_argument("--version", action="version", version=f"scopa-companion {version()}")
-    parser.add_argument("--host", default=os.environ.get("SCOPA_HOST", "0.0.0.0"),
+    parser.add_argument("--host", default=env.host,
                         help="address to listen on (default 0.0.0.0: every interface; "
                              "env SCOPA_HOST)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("SCOPA_PORT", "8000")),
+    parser.add_argument("--port", type=int, default=env.port,
                         help="port to listen on (default 8000; env SCOPA_PORT)")
-    parser.add_argument("--db", default=os.environ.get("SCOPA_DB"),
+    parser.add_argument("--db", default=env.db,
                         help="the SQLite file that keeps the matches (default: scopa.sqlite in "
                              "the user's data folder; env SCOPA_DB)")
-    parser.add_argument("--url", action="append", default=[u for u in os.environ.get("SCOPA_URL", "").split() if u],
+    parser.add_argument("--url", action="append", default=list(env.urls),
                         help="an address the phones use to reach the companion other than this "
                              "machine's own (a name on the network, or a reverse proxy's public "
                              "address): the first is the address printed first and drawn as the "
                              "QR code; a host or host:port becomes http://host:port/ (the "
                              "companion's port if none); requests naming any other host are "
                              "refused (repeatable; env SCOPA_URL, space-separated)")
-    parser.add_argument("--trust-proxy", metavar="ADDRESS", default=os.environ.get("SCOPA_TRUST_PROXY") or None,
+    parser.add_argument("--trust-proxy", metavar="ADDRESS", default=env.trust_proxy,
                         help="the address of the one reverse proxy in front (such as 127.0.0.1): "
                              "each phone's address is taken from its X-Forwarded-For, and only "
                              "from it (env SCOPA_TRUST_PROXY); bind with --host 127.0.0.1 so that "
                              "no phone bypasses it")
     parser.add_argument("--lang", choices=("it", "en", "fr"),
-                        default=os.environ.get("SCOPA_LANG") if os.environ.get("SCOPA_LANG") in ("it", "en", "fr") else "it",
+                        default=env.lang if env.lang in ("it", "en", "fr") else "it",
                         help="the pages' language for a phone that asks for none of Italian, "
                              "English and French (default it; env SCOPA_LANG); each player can "
                              "switch on any page")
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("SCOPA_THREADS", "8")),
+    parser.add_argument("--threads", type=int, default=env.threads,
                         help="worker threads (default 8; env SCOPA_THREADS): a request takes a "
                              "few milliseconds of CPU, so more threads than this only help "
                              "while saves wait for SQLite's write lock")
-    parser.add_argument("--connection-limit", type=int,
-                        default=int(os.environ.get("SCOPA_CONNECTION_LIMIT", "8000")),
+    parser.add_argument("--connection-limit", type=int, default=env.connection_limit,
                         help="open connections served at once (default 8000; env "
                              "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
                              "to the companion, so 600 phones hold 2,400 to 3,600; past the "
                              "limit a new phone waits, and its page may never load "
                              "(docs/running.md)")
     parser.add_argument("--organiser-pin-file", metavar="FILE",
-                        default=os.environ.get("SCOPA_ORGANISER_PIN_FILE") or None,
+                        default=env.organiser_pin_file,
                         help="a file whose first line is the organiser's code, the same at every "
                              f"start (at least {ORGANISER_PIN_MIN} characters; env "
                              "SCOPA_ORGANISER_PIN_FILE, or the code itself in SCOPA_ORGANISER_PIN); "
@@ -286,6 +287,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "which would be drawn)")
     from .upkeep import add_commands
     add_commands(parser)
+    parser.set_defaults(settings=env)
     return parser.parse_args(argv)
 
 
@@ -344,14 +346,12 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     """The store opened, the banner and the addresses printed, then waitress on ``sockets``
     until Ctrl-C."""
     port = sockets[0].getsockname()[1]          # the one taken, for --port 0
-    if args.trust_proxy:
-        os.environ["SCOPA_TRUST_PROXY"] = args.trust_proxy
-    os.environ["SCOPA_LANG"] = args.lang
-    if args.db:     # its folder is made under the store's lock (upkeep.held), or said in one line
-        os.environ["SCOPA_DB"] = str(Path(args.db).expanduser().resolve())
+    # The flags over the environment, for create_app (the store's folder: upkeep.held).
+    args.settings = replace(args.settings, trust_proxy=args.trust_proxy or None, lang=args.lang,
+                            db=str(Path(args.db).expanduser().resolve()) if args.db else args.settings.db)
     from .upkeep import while_held
     # The store's lock held while serving: no restore command runs under a serving companion.
-    return while_held(args.db, lambda: _serve_store(sockets, args, port))
+    return while_held(args.db, args.settings, lambda: _serve_store(sockets, args, port))
 
 
 def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: int) -> int:
@@ -361,7 +361,7 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     from .upkeep import opened_app, stopped_by_signals
     from .web.organiser import new_code
 
-    app = opened_app()
+    app = opened_app(args.settings)
     if app is None:             # said why, in one line
         return 1
     if app.config.get("STORE_NOTE"):

@@ -14,15 +14,17 @@ from pathlib import Path
 import platformdirs
 
 from . import store
+from .settings import Settings
 
 
-def data_folder() -> Path:
-    """Where the store and the secret key live: ``SCOPA_DATA``, else the user's data folder
+def data_folder(settings: Settings | None = None) -> Path:
+    """Where the store and the secret key live: ``SCOPA_DATA`` (``settings.data``, the
+    environment's when no settings are given), else the user's data folder
     (``~/.local/share/scopa-companion`` on Linux, ``~/Library/Application Support/...`` on macOS,
     ``%LOCALAPPDATA%\\scopa-companion`` on Windows), never inside the package or the virtual
     environment, so reinstalling the companion keeps every match."""
-    return Path(os.environ.get("SCOPA_DATA")
-                or platformdirs.user_data_dir("scopa-companion", appauthor=False))
+    named = (settings or Settings.from_environ()).data
+    return Path(named or platformdirs.user_data_dir("scopa-companion", appauthor=False))
 
 
 def secret_key(folder: Path) -> str:

@@ -30,6 +30,7 @@ from filelock import FileLock, Timeout
 from . import store
 from .instance import data_folder
 from .matches import Ledger
+from .settings import Settings
 from .store.checks import read_only
 
 
@@ -37,10 +38,10 @@ class InUse(Exception):
     """Another scopa-companion holds the store (serving it, or restoring into it)."""
 
 
-def store_path(given: str | None) -> Path:
+def store_path(given: str | None, settings: Settings) -> Path:
     """The store as the server finds it: ``given`` (--db), ``SCOPA_DB``, or the data folder's."""
-    named = given or os.environ.get("SCOPA_DB")
-    return Path(named).expanduser().resolve() if named else data_folder() / "scopa.sqlite"
+    named = given or settings.db
+    return Path(named).expanduser().resolve() if named else data_folder(settings) / "scopa.sqlite"
 
 
 @contextmanager
@@ -64,10 +65,10 @@ def in_use_line(path: Path) -> str:
             f"into it): stop it first (Ctrl-C where it runs)")
 
 
-def while_held(given: str | None, serve: Callable[[], int]) -> int:
+def while_held(given: str | None, settings: Settings, serve: Callable[[], int]) -> int:
     """``serve()`` with the store's lock held (the store found from ``given``, --db); 1 and one
     line on stderr if another companion holds it."""
-    path = store_path(given)
+    path = store_path(given, settings)
     try:
         with held(path):
             return serve()
@@ -108,12 +109,12 @@ def unfit_line(unfit: store.Unfit) -> str:
             f"to it; start with another --db, or restore a backup (scopa-companion restore FILE)")
 
 
-def opened_app():
+def opened_app(settings: Settings):
     """The companion's app on its store, or None once one line on stderr says why not: a store
     this version must not open (left as it was), or one it cannot open."""
     from . import create_app
     try:
-        return create_app()
+        return create_app(settings=settings)
     except store.Unfit as unfit:
         print(unfit_line(unfit), file=sys.stderr)
     except store.StorageError as failure:
@@ -142,7 +143,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The command given: backup or restore. Exit 0, or 1 with one line on stderr."""
-    path = store_path(args.db)
+    path = store_path(args.db, args.settings)
     given = Path(args.file).expanduser()
     try:
         return (backup if args.command == "backup" else restore)(path, given)

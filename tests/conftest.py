@@ -3,6 +3,13 @@ profile, the companion as a test client sees it (``app``, ``client``), the wrong
 (``fresh_rate_limit``), a real server on waitress (``live_server``), and the browser's fixtures
 (``browser`` and its ``server``).
 
+Nearly every test makes an app of its own; what that would do again each time is done once per
+run (per worker under xdist): each app's store is a copy of one built through the migrations
+(``migrated_store``), its templates are compiled once for all apps (``CompiledTemplates``), and so
+are werkzeug's URL builders (``_url_builders_made_once``); its PINs are hashed by a cheap method
+of werkzeug's (``SCOPA_PIN_HASH_METHOD`` below). The same code as a club's, in a fraction of the
+time.
+
 The test client is the organiser: every app here is made with the organiser's code
 ``helpers.ORGANISER_CODE``, and the ``client`` fixture sends it in X-Scopa-Organiser with every
 request, as a program does (no address is the organiser, not even 127.0.0.1). A phone, which
@@ -15,11 +22,14 @@ The one conftest.py of the suite: --doctest-modules imports each conftest.py as 
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
+from flask import Flask
 from hypothesis import settings
+from jinja2 import BytecodeCache
 
-from companion import create_app
+from companion import create_app, store
 from companion.web import limits
 from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 
@@ -27,6 +37,63 @@ from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 # another (tests/app/test_languages.py renders every page in Italian, English and French). Servers
 # the tests start inherit it.
 os.environ["SCOPA_LANG"] = "en"
+# PINs hashed by PBKDF2 with 1,000 rounds rather than werkzeug's scrypt (tens of ms a PIN, 16 % of
+# a run): the same code path (web.access.hash_pin, check_password_hash reads either), a setting of
+# the companion's (companion/settings.py), so the apps the tests make themselves and the servers
+# they start take it too. tests/app/test_settings.py checks that a club's default is scrypt and
+# that a restore accepts these hashes.
+os.environ["SCOPA_PIN_HASH_METHOD"] = "pbkdf2:sha256:1000"
+
+
+
+class CompiledTemplates(BytecodeCache):
+    """Jinja's compiled templates kept in memory for every app of the run, each under its name and
+    its source's checksum (Jinja's own bucket key). Every test makes an app of its own, and every
+    app's Jinja compiled each page it rendered again: 40 % of the table's tests' time. Jinja's
+    documented bytecode cache, as a club's server would use one, only kept in a dict: the
+    templates render the same. (Jinja's file cache would do too, at the cost of a file per
+    template read every time.)"""
+
+    def __init__(self):
+        self.kept: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.kept:
+            bucket.bytecode_from_string(self.kept[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self.kept[bucket.key] = bucket.bytecode_to_string()
+
+
+# Every app these tests make, whoever makes it, reads its templates through the one cache: the
+# apps of a run differ only in their configuration, never in their Jinja environment's options.
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
+
+
+def _url_builders_made_once() -> None:
+    """werkzeug makes two URL builders for each route of every app (Python source built as an
+    AST, then compile()): 19 of the 24 ms an app takes to make, and nearly every test makes one.
+    A builder is the same function for the same route whichever app it serves (it is handed the
+    rule as its first argument, and reads nothing else of it but through it), so the run makes
+    each once, under what it is made from. Where werkzeug names it otherwise (another version),
+    nothing changes."""
+    from werkzeug.routing.rules import Rule
+    make = getattr(Rule, "_compile_builder", None)
+    if make is None:
+        return
+    made: dict = {}
+
+    def made_once(rule, append_unknown: bool = True):
+        key = (rule.rule, rule.subdomain, rule.host, rule.merge_slashes, rule.map.host_matching,
+               repr(sorted((rule.defaults or {}).items())), append_unknown)
+        if key not in made:
+            made[key] = make(rule, append_unknown)
+        return made[key]
+
+    Rule._compile_builder = made_once
+
+
+_url_builders_made_once()
 
 # The generated cases are the same on every run unless SCOPA_FUZZ asks for fresh ones
 # (helpers.FUZZ and helpers.examples).
@@ -56,6 +123,31 @@ def pytest_collection_modifyitems(items):
                 item._nodeid = nodeid
 
 
+@pytest.fixture(scope="session")
+def migrated_store(tmp_path_factory) -> Path:
+    """A store built through every migration by the companion itself, once per run (per worker
+    under xdist), then checkpointed into one whole file: each test's store is a copy of it
+    (``copy_of_migrated``), which takes less than half the time of migrating a new one. The
+    tests of the migrations build theirs from nothing (tests/store)."""
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+    create_app({"TESTING": True, "SECRET_KEY": "migrated", "DATABASE": str(path)})
+    store.stop_cleanly(str(path))       # the WAL folded in: the file alone is the store
+    assert not Path(f"{path}-wal").exists() and store.examine(str(path)) == len(store.MIGRATIONS)
+    return path
+
+
+@pytest.fixture
+def copy_of_migrated(migrated_store):
+    """``copy(path)``: the migrated store copied to ``path`` unless a store is there already
+    (a module's ``app_config`` may name one it made), and ``path``."""
+    def copy(path: str) -> str:
+        if not Path(path).exists():
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(migrated_store, path)
+        return path
+    return copy
+
+
 @pytest.fixture
 def csrf() -> bool:
     """Whether the ``app`` fixture's companion checks CSRF tokens. Off: most tests post the
@@ -76,9 +168,11 @@ def app_config(tmp_path, csrf) -> dict:
 
 
 @pytest.fixture
-def app(app_config):
+def app(app_config, copy_of_migrated):
     """The companion, with the organiser's code ``helpers.ORGANISER_CODE`` unless the module's
-    ``app_config`` sets its own (then the ``client`` sends that one)."""
+    ``app_config`` sets its own (then the ``client`` sends that one), on a copy of the migrated
+    store."""
+    copy_of_migrated(app_config["DATABASE"])
     return create_app({"ORGANISER_CODE": ORGANISER_CODE, **app_config})
 
 
@@ -88,11 +182,12 @@ def client(app):
     return organiser(app)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fresh_rate_limit():
-    """The wrong PINs (and organiser's codes) counted so far forgotten: the limits' tables are
-    one for the whole process. Modules that count tries ask for it with
-    ``pytest.mark.usefixtures``."""
+    """The wrong PINs (and organiser's codes, new and deleted matches) counted so far forgotten,
+    before every test: the limits' tables are one for the whole process, and under xdist which
+    files ran before a test in its worker differs from run to run, so no test may depend on what
+    another counted. (Modules that count tries still name it, with ``pytest.mark.usefixtures``.)"""
     limits.reset()
 
 
@@ -105,9 +200,10 @@ def live_config(tmp_path) -> dict:
 
 
 @pytest.fixture
-def live_server(live_config):
+def live_server(live_config, copy_of_migrated):
     """The companion on waitress with 8 threads, for one test: (its address, its store's file).
     It stops cleanly (helpers.serving)."""
+    copy_of_migrated(live_config["DATABASE"])
     with serving(create_app(live_config), threads=8) as base:
         yield base, live_config["DATABASE"]
 
@@ -118,10 +214,12 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, migrated_store):
     """The companion the browser talks to, on waitress as a real server is (CSRF and all), for a
     whole module of browser tests: its address."""
-    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(tmp_path_factory.mktemp("db") / "b.sqlite"),
+    database = tmp_path_factory.mktemp("db") / "b.sqlite"
+    shutil.copyfile(migrated_store, database)
+    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(database),
                       "ORGANISER_CODE": ORGANISER_CODE})
     with serving(app, threads=4) as base:
         yield base

@@ -5,7 +5,6 @@ the command line, where every user of the machine reads it (``ps``)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -30,7 +29,7 @@ def organiser_options(args: argparse.Namespace) -> str | None:
             return f"--organiser-pin-file: cannot read it: {error}"
         args.organiser_pin = lines[0].strip() if lines else ""
     else:
-        args.organiser_pin = os.environ.get("SCOPA_ORGANISER_PIN") or None
+        args.organiser_pin = args.settings.organiser_pin
     if args.organiser_pin is not None and not (args.organiser_pin.isascii() and args.organiser_pin.isprintable()):
         return ("--organiser-pin: letters, digits and signs of a plain keyboard only (A-Z, 0-9...): "
                 "every phone's keyboard types those")

@@ -129,7 +129,7 @@ _PIN_HASH = re.compile(r"(?:scrypt:(\d{1,6}):(\d{1,2}):(\d{1,2})|pbkdf2:sha256(?
 _KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")       # an access key (secrets.token_urlsafe)
 
 
-def _pin_hash_fits(text: object) -> bool:
+def pin_hash_fits(text: object) -> bool:
     shape = _PIN_HASH.fullmatch(text) if isinstance(text, str) else None
     if shape is None:
         return False
@@ -163,9 +163,9 @@ _LIMITS = [
      "SELECT t.id FROM tournaments t, json_each(t.entrants) e LEFT JOIN json_each(e.value, '$.players') p "
      f"WHERE {_over(_ENTRANT)} OR (p.id IS NOT NULL AND {_over('p.value')})"),
 ]
-_SHAPES = [("matches", "SELECT id, pin_hash FROM matches WHERE pin_hash IS NOT NULL", _pin_hash_fits),
+_SHAPES = [("matches", "SELECT id, pin_hash FROM matches WHERE pin_hash IS NOT NULL", pin_hash_fits),
            ("tournaments", "SELECT id, pin_hash FROM tournaments WHERE pin_hash IS NOT NULL",
-            _pin_hash_fits),
+            pin_hash_fits),
            ("matches", "SELECT id, access_key FROM matches WHERE access_key IS NOT NULL",
             _key_fits)]
 

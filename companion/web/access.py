@@ -20,10 +20,11 @@ import secrets
 from functools import wraps
 from typing import Callable
 
-from flask import redirect, request, session, url_for
+from flask import Flask, current_app, has_app_context, redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
+from ..store.checks import pin_hash_fits
 from .limits import Limited, checked, match_deletes, new_matches
 from .organiser import is_organiser
 
@@ -35,7 +36,30 @@ match_delete_limit = match_deletes(exempt=is_organiser)
 
 
 def hash_pin(pin: str) -> str:
-    return generate_password_hash(pin)
+    """The PIN hashed by werkzeug, with the app's ``PIN_HASH_METHOD`` (settings: werkzeug's own
+    default, scrypt, unless set; the tests set a cheap one). ``check_password_hash`` reads a hash
+    of any method, so checking a PIN is the same code whatever made its hash. Outside an app
+    (a script), werkzeug's default."""
+    method = current_app.config.get("PIN_HASH_METHOD") if has_app_context() else None
+    return generate_password_hash(pin, method) if method else generate_password_hash(pin)
+
+
+def check_hash_method(app: Flask) -> None:
+    """Refuse to start with a ``PIN_HASH_METHOD`` whose hashes a restore of the store would
+    refuse (``store.checks``: werkzeug's shapes, at costs no higher than its defaults) or that
+    werkzeug does not know: a backup made with it could not be restored."""
+    method = app.config.get("PIN_HASH_METHOD")
+    if not method:
+        return
+    # Its shape first (a costly method is not run to be refused), then one hash made by it.
+    fits = pin_hash_fits(f"{method}$salt${'0' * 64}")
+    try:
+        fits = fits and pin_hash_fits(generate_password_hash("000000", method))
+    except (ValueError, TypeError):
+        fits = False
+    if not fits:
+        raise ValueError(f"PIN_HASH_METHOD {method!r}: not a method of werkzeug's whose hashes "
+                         f"a restore accepts (such as scrypt, or pbkdf2:sha256:600000)")
 
 
 def new_access_key() -> str:

@@ -67,6 +67,10 @@ def relay(base: str, rewrite=None):
         yield f"http://127.0.0.1:{listener.getsockname()[1]}"
     finally:
         stop.set()
+        try:        # wakes the accept() under way (a close alone leaves it waiting: 10 s a relay)
+            listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         listener.close()
         thread.join(timeout=10)
 
