@@ -114,6 +114,10 @@ def pytest_collection_modifyitems(items):
     ``test_x``, the case), so ``pytest 'file::test_x::test_x[POST /api/v1/score]'`` runs that
     one case alone. Where the id already names the case (pytest 8), nothing changes."""
     for item in items:
+        # pytest-xdist's loadgroup (pyproject's addopts): a file's tests run in one worker, as
+        # loadfile would, but a `spread` test's cases go to whichever worker is free.
+        if item.get_closest_marker("spread") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
         if getattr(item, "operation_label", None) and not item.nodeid.endswith("]"):
             nodeid = f"{item.nodeid}::{item.name}"
             if hasattr(item, "_id"):            # pytest 9 keeps a structured id
