@@ -28,6 +28,7 @@ from ..rules.cards import SUITS, Card, parse_cards
 from ..rules.primiera import SCALES, PrimieraResult
 from ..rules.said import said, said_n
 from ..web.forms import CardGrid, FieldsFor, options
+from ..web.hand_requests import HandEntry
 from .hand_counts import COUNT_WORDS, counts_entered, worked_out
 
 # The runs of the bonus suit a hand by counts asks for (Napola, Scalette): the row, its key in
@@ -247,8 +248,10 @@ class HandForm(FlaskForm):
             entry.update(piles=piles, sweeps=sweeps)
         else:
             entry["tallies"] = self._tallies(sweeps)
-        # Scoring refuses what cannot be; the score is kept for the preview.
-        self.score = score_entry(entry, self.match.rules, self.match.names)
+        # The hand as the API's JSON would send it, read by the same request model (one shape
+        # for a hand at both doors) and scored by the rules, which refuse what cannot be; the
+        # score is kept for the preview.
+        entry, self.score = HandEntry.read(entry).scored(self.match)
         return entry
 
     def _declarations(self) -> list[dict[str, Any]]:

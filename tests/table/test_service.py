@@ -9,9 +9,10 @@ import pytest
 
 from companion import store
 from companion.matches import score_entry
-from companion.rules import rules_for
+from companion.rules import deck, rules_for
 from companion.table import service
 from companion.web.requests import NewMatch
+from helpers import counts_form, new_match
 
 RULES = rules_for("classica")
 NAMES = ("Anna", "Bruno")
@@ -157,3 +158,27 @@ def test_the_form_asks_what_the_api_is_sent(app):
         assert form.asked()["teams"] == [{"name": "Anna", "players": ["Anna", "Carla"]},
                                          {"name": None, "players": ["Bruno", "Dario"]}]
         assert (form.request.pin, form.request.dealer(), form.request.rules.target) == ("246810", 3, 11)
+
+
+@pytest.mark.parametrize("by", ["counts", "cards"])
+def test_a_hand_from_the_page_is_the_hand_the_api_is_sent(client, by):
+    """One shape for a hand at both doors: the hand form's data is read by the API's own request
+    (web.hand_requests.HandEntry), so the page and the API store the very same entry. Before,
+    the page's counts left out the counts its rules do not use (``sevens``, ``napola``...),
+    which the API wrote."""
+    match_id = new_match(client)
+    if by == "counts":
+        form = counts_form(22, 6, sweeps=(1, 0), number=1)
+        sent = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 1},
+                            {"cards": 18, "coins": 4}]}
+    else:
+        anna = [card for card in deck() if card.suit == "d" or card.value == 7]    # denari, sevens
+        form = {"mode": "piles", "number": 1, "rest": "1", "sweeps_0": "1", "sweeps_1": "0",
+                **{f"c_{card}": "0" for card in anna}}
+        sent = {"piles": [[str(card) for card in anna],
+                          [str(card) for card in deck() if card not in anna]], "sweeps": [1, 0]}
+    assert client.post(f"/matches/{match_id}/hands/new",
+                       data={k: v for k, v in form.items() if v is not None}).status_code == 303
+    assert client.post(f"/api/v1/matches/{match_id}/hands", json=sent).status_code == 201
+    page, api = (hand["entry"] for hand in client.get(f"/api/v1/matches/{match_id}").get_json()["hands"])
+    assert page == api
