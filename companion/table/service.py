@@ -29,7 +29,8 @@ from ..web.requests import NewMatch
 
 @dataclass(frozen=True)
 class Created:
-    """A new match: its id, and the key its creator's phone keeps (``access.unlock_new``)."""
+    """A new match: its id, and the key its creator's phone keeps (``access.unlock_new``), so
+    that the phone that made a match with a PIN need not type it."""
 
     match_id: int
     access_key: str
