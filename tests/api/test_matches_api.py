@@ -36,6 +36,21 @@ def test_a_match_that_cannot_be_is_refused(client, body, message):
     assert response.status_code == 400 and message in response.get_json()["error"]
 
 
+def test_a_hand_with_null_sweeps_is_refused_as_before(client):
+    """Sweeps left out are none; sent as null they were refused before issue 36 (its requests'
+    models took null for none): refused still, on a new hand and on a replaced one."""
+    match_id = new_match(client)
+    sent = {"piles": HAND["piles"], "sweeps": None}
+    response = client.post(f"/api/v1/matches/{match_id}/hands", json=sent)
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "sweeps must be a list with one count per side"
+    hand = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).get_json()["hand"]
+    replaced = client.put(f"/api/v1/matches/{match_id}/hands/{hand['id']}", json={**sent, "version": 1})
+    assert replaced.status_code == 400
+    assert replaced.get_json()["error"] == "sweeps must be a list with one count per side"
+    assert [h["version"] for h in client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]] == [1]
+
+
 def test_matches_through_the_api(client):
     response = client.post("/api/v1/matches", json={
         "variant": "scopone", "teams": [{"name": "Noi", "players": ["Anna", "Carla"]},
