@@ -26,6 +26,9 @@ pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts 
     ({"players": ["Anna", "Bruno"], "first_dealer": 2}, "first_dealer must be a seat from 0 to 1"),
     ({"players": ["Anna", "Bruno"], "pin": "12a4"}, "pin must be 6 to 8 digits from 0 to 9"),
     ({"players": ["Anna", "Bruno"], "variant": "briscola"}, "is not a variant"),
+    # The rules are read first, before the players or teams are looked for (as before issue 36).
+    ({"variant": "briscola"}, "is not a variant"),
+    ({"options": {"colour": "red"}, "players": ["A", "B"], "teams": []}, "colour is not a rule item"),
     ({"players": ["Anna", "Bruno"], "variant": "scopone"}, "Scopone is played by four players in two teams of two"),
     ({"players": ["Anna", "Bruno", "Carla"], "variant": "bazzica"}, "a game for two players"),
     ({"teams": [{"name": "Noi", "players": ["A", "B"]}, {"name": "Voi", "players": ["C", "D"]}],
