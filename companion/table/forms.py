@@ -176,8 +176,9 @@ class NewMatchForm(FlaskForm):
         """The two teams' names: as typed, else their players' ("Anna & Carla"), by the names
         typed so far (the form's placeholders show them)."""
         layout = self.layout.data or ""
-        # A layout of teams the form offers ("2x3": 6 seats, teams of 3); a crafted one, 2.
-        size = PLAYER_COUNTS.get(layout, 4) // 2 if "x" in layout else 2
+        # Teams of the size the layout ends with ("2x3"); a crafted layout ending otherwise, 2.
+        last = layout[-1:]
+        size = int(last) if "x" in layout and last.isascii() and last.isdigit() else 2
         names = [tidy(getattr(self, f"player{i}").data or "") for i in range(1, 7)]
         typed = [tidy(self.team1.data or ""), tidy(self.team2.data or "")]
         return [typed[team] or team_name([name for name in names[team:2 * size:2] if name])
