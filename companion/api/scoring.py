@@ -78,7 +78,7 @@ def claim():
     """Whether a chiamarsi fuori holds, from the piles so far and the totals before the hand."""
     data = body()
     rules = rules_of(data)
-    piles, sweeps = piles_and_sweeps(data.get("piles"), data.get("sweeps"))
+    piles, sweeps = piles_and_sweeps(data.get("piles"), data.get("sweeps"), "sweeps" in data)
     totals = data.get("totals", [0] * len(piles))
     claimer = data.get("claimer")
     if not isinstance(claimer, int) or isinstance(claimer, bool):

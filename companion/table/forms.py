@@ -175,7 +175,10 @@ class NewMatchForm(FlaskForm):
     def team_names(self) -> list[str]:
         """The two teams' names: as typed, else their players' ("Anna & Carla"), by the names
         typed so far (the form's placeholders show them)."""
-        size = int(self.layout.data[-1]) if "x" in (self.layout.data or "") else 2
+        layout = self.layout.data or ""
+        # Teams of the size the layout ends with ("2x3"); a crafted layout ending otherwise, 2.
+        last = layout[-1:]
+        size = int(last) if "x" in layout and last.isascii() and last.isdigit() else 2
         names = [tidy(getattr(self, f"player{i}").data or "") for i in range(1, 7)]
         typed = [tidy(self.team1.data or ""), tidy(self.team2.data or "")]
         return [typed[team] or team_name([name for name in names[team:2 * size:2] if name])

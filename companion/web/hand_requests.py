@@ -79,11 +79,11 @@ def _tallies(value: Any) -> list[rules.Tally]:
     return [tally_of(entry, side) for side, entry in enumerate(as_list(value, "tallies"))]
 
 
-def piles_and_sweeps(piles: Any, sweeps: Any) -> tuple[list[list], list]:
-    """Each side's cards and sweeps (no sweeps said: none)."""
+def piles_and_sweeps(piles: Any, sweeps: Any, sweeps_sent: bool) -> tuple[list[list], list]:
+    """Each side's cards and sweeps (no sweeps sent: none; sent as null: refused)."""
     piles = [parse_cards(pile, said("pile {number}", number=side + 1))
              for side, pile in enumerate(as_list(piles, "piles"))]
-    sweeps = [0] * len(piles) if sweeps is None else sweeps
+    sweeps = sweeps if sweeps_sent else [0] * len(piles)
     if not isinstance(sweeps, list):
         refuse(said("sweeps must be a list with one count per side"))
     return piles, sweeps
@@ -103,13 +103,14 @@ class HandEntry(Request):
     declarations: Annotated[SkipValidation[list[Declaration] | None],
                             BeforeValidator(declarations_of)] = None
     piles: SkipValidation[list[Cards]] = None     # null is refused: not a list
-    sweeps: SkipValidation[list[int] | None] = None
+    sweeps: SkipValidation[list[int]] = None      # left out: none; null is refused
     tallies: Annotated[SkipValidation[list[Tally]], BeforeValidator(_tallies)] = None
 
     @model_validator(mode="after")
     def _cards(self) -> Self:
         if "tallies" not in self.model_fields_set:
-            self.piles, self.sweeps = piles_and_sweeps(self.piles, self.sweeps)
+            self.piles, self.sweeps = piles_and_sweeps(self.piles, self.sweeps,
+                                                       "sweeps" in self.model_fields_set)
         self._said()
         return self
 

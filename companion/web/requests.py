@@ -122,6 +122,13 @@ def as_list(value: Any, key: str) -> list:
 # -- The rules asked for -------------------------------------------------------------------
 
 
+def rules_read(data: Any) -> Any:
+    """A request whose rules were read: refused (in words) if they cannot be."""
+    if isinstance(data, dict):
+        rules_for(data.get("variant", "classica"), data.get("options") or {})
+    return data
+
+
 class RulesAsked(Request):
     """A variant (Scopa classica unless said) and the rule items it changes; the rules engine
     checks both (``rules``)."""
@@ -134,9 +141,7 @@ class RulesAsked(Request):
     @classmethod
     def _rules_first(cls, data: Any) -> Any:
         """The rules are read first: a refusal of them comes before any other."""
-        if isinstance(data, dict):
-            rules_for(data.get("variant", "classica"), data.get("options") or {})
-        return data
+        return rules_read(data)
 
     @property
     def rules(self) -> Rules:
@@ -200,6 +205,8 @@ class NewMatch(RulesAsked):
     @model_validator(mode="before")
     @classmethod
     def _players_or_teams(cls, data: Any) -> Any:
+        # pydantic runs a subclass's "before" check ahead of its base's: the rules first still.
+        data = rules_read(data)
         if isinstance(data, dict) and (data.get("players") is None) == (data.get("teams") is None):
             refuse(said('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)'))
         return data

@@ -160,6 +160,9 @@ def test_missing_suit_zero_through_the_api(client):
     ({"piles": [FULL[:20], FULL[20:39]]}, "1 card is in no pile"),
     ({"piles": [FULL[:20], FULL[20:]], "sweeps": [-1, 0]}, "must be a whole number"),
     ({"piles": [FULL[:20], FULL[20:]], "sweeps": [11, 0]}, "cannot have made 11 sweeps: 20 cards taken"),
+    # Left out, no sweeps; sent as null, refused as before issue 36 (its requests' models took
+    # null for none).
+    ({"piles": [FULL[:20], FULL[20:]], "sweeps": None}, "sweeps must be a list with one count per side"),
     ({"piles": [FULL[:20], FULL[20:]], "variant": "briscola"}, "'briscola' is not a variant"),
     ({"piles": [FULL[:20], FULL[20:]], "options": {"primiera": "best"}},
      "primiera must be one of standard, half, hurrikan, no-figures, sevens-sixes, count-down"),
@@ -325,6 +328,10 @@ def test_claim_endpoint(client):
     assert body["holds"] is True and body["certain"]["scope"] == 1 and body["certain_total"] == 2
     refused = client.post("/api/v1/claim", json={"claimer": 0, "piles": piles})
     assert refused.status_code == 400 and "do not allow chiamarsi fuori" in refused.get_json()["error"]
+    null = client.post("/api/v1/claim", json={"options": {"claims": True}, "claimer": 0, "piles": piles,
+                                              "sweeps": None})
+    assert null.status_code == 400
+    assert null.get_json()["error"] == "sweeps must be a list with one count per side"
 
 
 def test_variants_endpoint_lists_every_preset_with_every_item(client):

@@ -35,3 +35,15 @@ def test_a_crafted_hand_after_the_end_is_refused(client, value):
     answer = client.post(f"/matches/{match_id}/hands/after-end/delete", data={"hand": value})
     assert answer.status_code in (303, 400)
     assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
+
+
+@pytest.mark.parametrize("layout", ["x", "2x", "2x²", "ax", "9x9", "1x0"])
+def test_a_new_match_whose_layout_is_no_layout_is_refused(client, layout):
+    """Found by the review of issue 36's refactor (before it too): a layout ending in "x" (or any
+    layout of teams that is not offered) made a 500, int() of its last character."""
+    form = {"layout": layout, "player1": "Anna", "player2": "Bruno", "player3": "Carla",
+            "player4": "Dario", "preset": "classica", "first_dealer": "0"}
+    assert client.post("/matches/new", data=form).status_code == 400
+    assert client.get("/matches/new/summary", query_string=form).status_code == 200
+    assert client.get("/matches/new/rules", query_string=form).status_code == 200
+    assert client.get("/api/v1/matches").get_json()["matches"] == []
