@@ -91,11 +91,15 @@ def stopped_by_signals() -> Iterator[None]:
     def interrupt(_signal, _frame):
         raise KeyboardInterrupt
 
-    before = signal.signal(signal.SIGTERM, interrupt)
+    # SIGINT too, whatever the companion was started with: a shell script that starts it in the
+    # background (``scopa-companion &``) hands it SIGINT ignored, and Python then leaves Ctrl-C
+    # (and ``kill -INT``) without effect; a stress run of the tests found it so.
+    before = {stop: signal.signal(stop, interrupt) for stop in (signal.SIGTERM, signal.SIGINT)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for stop, handler in before.items():
+            signal.signal(stop, handler)
 
 
 def unfit_line(unfit: store.Unfit) -> str:

@@ -5,6 +5,7 @@ whole file, a store this version must not open is refused at start and left as i
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import signal
 import sqlite3
@@ -64,17 +65,33 @@ def sha(path) -> str:
 
 # -- A clean stop -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
-def test_a_clean_stop_leaves_the_store_one_whole_file(tmp_path, stop):
+@pytest.mark.parametrize("stop, from_a_script", [(signal.SIGTERM, False), (signal.SIGINT, False),
+                                                  (signal.SIGINT, True)],
+                         ids=["SIGTERM", "Ctrl-C", "Ctrl-C, started in the background by a script"])
+def test_a_clean_stop_leaves_the_store_one_whole_file(tmp_path, stop, from_a_script):
     """Found in review: after SIGTERM (docker compose stop, systemd) the WAL was left beside the
-    store, and a copy of scopa.sqlite alone held none of the matches. Ctrl-C (SIGINT) alike."""
+    store, and a copy of scopa.sqlite alone held none of the matches. Ctrl-C (SIGINT) alike.
+    Found by a stress run of the suite: a companion started from a script in the background
+    (``scopa-companion &``, which starts it with SIGINT ignored) did not stop on SIGINT at all."""
     db = tmp_path / "data" / "scopa.sqlite"
-    process, base = launch(db, tmp_path)
+    if from_a_script:
+        script = tmp_path / "start.sh"
+        script.write_text(f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(sys.executable)} -m companion \"$@\"\n")
+        script.chmod(0o755)
+        process, base = start_companion("--db", str(db), command=str(script), output=subprocess.PIPE,
+                                        env=dict(os.environ, SCOPA_DATA=str(tmp_path / "data")))
+    else:
+        process, base = launch(db, tmp_path)
     match_id = api(base, "/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})["id"]
     for _ in range(6):
         api(base, f"/matches/{match_id}/hands", HAND)
     process.send_signal(stop)
-    said, _ = process.communicate(timeout=30)
+    try:
+        said, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:      # it did not stop: no companion left behind the test
+            process.kill()
+            process.communicate()
     assert process.returncode == 0, said
     for leftover in ("-wal", "-shm"):
         beside = db.parent / f"scopa.sqlite{leftover}"
