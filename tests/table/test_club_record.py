@@ -84,30 +84,29 @@ def test_a_phone_cannot_change_a_match_finished_before_the_companion_started(app
     refused_everywhere(restarted, match_id, hand)
 
 
+def corrects(asker, match_id: int, hand: dict) -> None:
+    """``asker`` edits the finished match's hand (through the API: the other side wins now),
+    then deletes it (through the page), each accepted."""
+    edited = asker.put(f"/api/v1/matches/{match_id}/hands/{hand['id']}", json={**MIRROR, "version": hand["version"]})
+    assert edited.status_code == 200, edited.get_json()
+    assert state(asker, match_id)["outcome"]["winner"] == 1
+    again = state(asker, match_id)["hands"][0]
+    assert asker.post(f"/matches/{match_id}/hands/{again['id']}/delete",
+                      data={"version": again["version"]}).status_code == 303
+    assert state(asker, match_id)["hands"] == []
+
+
 def test_the_organiser_changes_the_club_record(app, client):
     match_id, hand = finished_match(client)
     finished_ago(app, match_id, timedelta(hours=4))
-    edited = client.put(f"/api/v1/matches/{match_id}/hands/{hand['id']}", json={**MIRROR, "version": hand["version"]})
-    assert edited.status_code == 200, edited.get_json()
-    assert state(client, match_id)["outcome"]["winner"] == 1
-    again = state(client, match_id)["hands"][0]
-    assert client.post(f"/matches/{match_id}/hands/{again['id']}/delete",
-                       data={"version": again["version"]}).status_code == 303
-    assert state(client, match_id)["hands"] == []
+    corrects(client, match_id, hand)
 
 
 def test_a_phone_still_corrects_a_match_finished_a_minute_ago(app, client):
     running_for(app, 2)
     match_id, hand = finished_match(client)
     finished_ago(app, match_id, timedelta(minutes=1))
-    guest = phone(app)
-    edited = guest.put(f"/api/v1/matches/{match_id}/hands/{hand['id']}", json={**MIRROR, "version": hand["version"]})
-    assert edited.status_code == 200, edited.get_json()
-    assert state(guest, match_id)["outcome"]["winner"] == 1
-    again = state(guest, match_id)["hands"][0]
-    assert guest.post(f"/matches/{match_id}/hands/{again['id']}/delete",
-                      data={"version": again["version"]}).status_code == 303
-    assert state(guest, match_id)["hands"] == []
+    corrects(phone(app), match_id, hand)
 
 
 @pytest.mark.parametrize("lang, words", [("it", "Chiedi all'organizzatore"), ("en", "Ask the organiser"),
