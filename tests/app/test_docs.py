@@ -281,3 +281,58 @@ def test_compose_names_the_port_the_volume_the_health_check_and_the_address():
     running = (ROOT / "docs" / "running.md").read_text()
     assert "docker compose up -d" in running and "SCOPA_URL=" in running
     assert "pipx install ." in running
+
+
+# Valid requests of the calls docs/api.md may say store nothing.
+ASKED = {
+    "/score": {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "sweeps": 1, "primiera": True},
+                           {"cards": 18, "coins": 4, "settebello": False, "sweeps": 0}]},
+    "/captures": {"table": ["3c", "4s"], "played": "7d"},
+    "/deal": {"table": ["1d", "2c", "3s", "4b"]},
+    "/claim": {"options": {"claims": True}, "claimer": 0, "sweeps": [1, 1], "totals": [10, 10],
+               "piles": [make_screenshots.DECK[:20], make_screenshots.DECK[20:]]},
+    "/matches": {"players": ["Anna", "Bruno"]},
+}
+
+
+def test_the_calls_api_md_says_store_nothing_store_nothing(app):
+    """api.md said "Nothing is stored by these calls" above POST /api/v1/matches (issue 35): each
+    sentence that says so names its calls, and each of them, sent, leaves every row of the store
+    as it was (as a new match would not)."""
+    import sqlite_utils
+
+    def rows() -> dict[str, int]:
+        db = sqlite_utils.Database(app.config["DATABASE"])
+        try:
+            return {table.name: table.count for table in db.tables}
+        finally:
+            db.close()
+    client = app.test_client()
+    text = FENCE.sub("", (ROOT / "docs" / "api.md").read_text(encoding="utf-8"))
+    sentences = [s for s in re.split(r"(?<=\.)\s", text) if re.search(r"stores? nothing|nothing is stored", s, re.I)]
+    assert sentences
+    for sentence in sentences:
+        named = re.findall(r"`(?:POST )?(?:/api/v1)?(/[a-z]+)`", sentence)
+        assert named, f"names no call: {sentence!r}"
+        for call in named:
+            before = rows()
+            answer = client.post(f"/api/v1{call}", json=ASKED[call])
+            assert answer.status_code == 200, (call, answer.get_json())
+            assert rows() == before, call
+    before = rows()
+    assert client.post("/api/v1/matches", json=ASKED["/matches"]).status_code == 201
+    assert rows() != before
+
+
+def test_features_md_gives_the_boards_refresh_from_the_code():
+    """features.md said the board updates "within 3 s" where ?refresh=1 reloads every 10 s
+    (issue 35): the figures it gives are those of the board's template."""
+    templates = ROOT / "templates" / "tournaments"
+    poll = re.search(r'hx-trigger="every (\d+)s"', (templates / "_board_live.html").read_text())
+    reload = re.search(r'http-equiv="refresh" content="(\d+)"', (templates / "board.html").read_text())
+    assert poll and reload
+    said = next(said for said in (" ".join(part.split()) for part in
+                                  (ROOT / "docs" / "features.md").read_text().split("\n\n"))
+                if "Board for the wall" in said)
+    assert f"every {poll.group(1)} s" in said
+    assert re.search(rf"`\?refresh=1`[^.]* every {reload.group(1)} s", said), said
