@@ -133,5 +133,20 @@ def test_the_wheel_says_its_licence(wheel):
     metadata = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
     said = archive.read(metadata).decode()
     assert "License-Expression: MIT" in said or "License: MIT" in said
+    assert "License-File: LICENSE" in said.splitlines()
     carried = [name for name in archive.namelist() if name.rsplit("/", 1)[-1] == "LICENSE"]
     assert carried and archive.read(carried[0]) == (ROOT / "LICENSE").read_bytes()
+
+
+def test_the_wheel_says_where_the_project_lives(wheel):
+    """Its metadata names the project's home, documentation, source and issues (issue 35), each
+    an https address: what pip show and a package index show a newcomer."""
+    import email
+    import zipfile
+    archive = zipfile.ZipFile(wheel)
+    metadata = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
+    said = email.message_from_bytes(archive.read(metadata))
+    urls = dict(line.split(", ", 1) for line in said.get_all("Project-URL", []))
+    assert set(urls) == {"Homepage", "Documentation", "Source", "Issues"}
+    assert all(url.startswith("https://") and " " not in url for url in urls.values()), urls
+    assert urls["Issues"].startswith(urls["Source"]) and urls["Documentation"].startswith(urls["Source"])
