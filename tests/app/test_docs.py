@@ -336,3 +336,29 @@ def test_features_md_gives_the_boards_refresh_from_the_code():
                 if "Board for the wall" in said)
     assert f"every {poll.group(1)} s" in said
     assert re.search(rf"`\?refresh=1`[^.]* every {reload.group(1)} s", said), said
+
+
+def test_the_readme_takes_a_newcomer_from_nothing_to_the_table_in_under_80_lines():
+    """Issue 35: the README assumed the code was there and Python 3.11 with venv installed. It
+    says, in order, how to get the code, check Python, get venv on Debian or Raspberry Pi OS, run
+    it; that phones share the machine's Wi-Fi, and the firewall's question; the lines the command
+    prints, as it prints them; how to stop it; and the container's .env before compose. Details
+    stay in docs/."""
+    import io
+
+    from companion import cli
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 80
+    said = " ".join(text.split())
+    steps = ["git clone", "Download ZIP", "python3 --version", "3.11", "Raspberry Pi OS",
+             "sudo apt install python3-venv", readme_command("Run it"), "same Wi-Fi", "firewall",
+             "Ctrl-C", readme_command("Test it"), "SCOPA_URL=", "docker compose up -d"]
+    places = [said.find(step) for step in steps]
+    assert -1 not in places and places == sorted(places), dict(zip(steps, places))
+    printed = io.StringIO()
+    cli.print_join(["http://192.168.1.23:8000/"], "http://127.0.0.1:8000/", printed)
+    assert printed.getvalue().splitlines()[0] in said
+    assert cli.organiser_line("http://192.168.1.23:8000/", "K7P-2QX", fixed=False) in said
+    # The address to clone is the package's own (pyproject.toml's Source).
+    source = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Source"]
+    assert f"git clone {source}.git" in said
