@@ -336,6 +336,10 @@ def test_features_md_gives_the_boards_refresh_from_the_code():
                 if "Board for the wall" in said)
     assert f"every {poll.group(1)} s" in said
     assert re.search(rf"`\?refresh=1`[^.]* every {reload.group(1)} s", said), said
+    # The match page's poll, as features.md and the README give it.
+    match_poll = re.search(r'hx-trigger="every (\d+)s"', (ROOT / "templates" / "table" / "_live_poll.html").read_text())
+    assert match_poll and f"A match page polls every {match_poll.group(1)} s" in (ROOT / "docs" / "features.md").read_text()
+    assert f"sees each hand within {match_poll.group(1)} s" in (ROOT / "README.md").read_text()
 
 
 def test_the_readme_takes_a_newcomer_from_nothing_to_the_table_in_under_80_lines():
