@@ -199,14 +199,23 @@ def table_of(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
             "chances": json.loads(row[4]) if row[4] else None}
 
 
-def last_casual_match(db: sqlite_utils.Database) -> dict[str, Any] | None:
+def last_casual_match(db: sqlite_utils.Database, among: list[int] | None = None) -> dict[str, Any] | None:
     """The newest match not deleted that is no tournament's table (a table's players are the
     tournament's pairing, not a group that sat down to play): "last time", as the new match
-    page offers it. Archived or not: out of the list is not out of mind."""
-    rows = list(db.query("SELECT * FROM matches m WHERE deleted IS NULL AND NOT EXISTS "
-                         "(SELECT 1 FROM tournament_tables t WHERE t.match_id = m.id) "
-                         "ORDER BY id DESC LIMIT 1"))
-    return parsed_match(rows[0]) if rows else None
+    page offers it. Archived or not: out of the list is not out of mind. ``among``: only
+    these matches, the last of the list that is such a match (a phone's, in the order it
+    played them), None if none is."""
+    casual = "deleted IS NULL AND NOT EXISTS (SELECT 1 FROM tournament_tables t WHERE t.match_id = m.id)"
+    if among is None:
+        rows = list(db.query(f"SELECT * FROM matches m WHERE {casual} ORDER BY id DESC LIMIT 1"))
+        return parsed_match(rows[0]) if rows else None
+    ids = [m for m in among if 0 < m <= MAX_ID][-20:]
+    if not ids:
+        return None
+    found = {row["id"]: row for row in db.query(
+        f"SELECT * FROM matches m WHERE {casual} AND id IN ({', '.join('?' * len(ids))})", ids)}
+    last = next((m for m in reversed(ids) if m in found), None)
+    return None if last is None else parsed_match(found[last])
 
 
 def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,
