@@ -121,7 +121,7 @@ def tournament_state(db: sqlite_utils.Database, tournament_id: int) -> dict[str,
             "SELECT number, byes, slots FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
             [tournament_id])]
         tables = [{**{k: v for k, v in row.items() if not k.startswith("m_")},
-                   "chances": json.loads(row["chances"]) if row["chances"] else None,
+                   "chances": kept_chances(row["chances"]),
                    "match": parsed_match({"rules": row["m_rules"], "sides": row["m_sides"],
                                     "summary": row["m_summary"], "id": row["match_id"],
                                     "version": row["m_version"], "deleted": row["m_deleted"],
@@ -196,7 +196,25 @@ def table_of(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
     if row is None:
         return None
     return {**dict(zip(("table", "round", "tournament_id", "tournament"), row)),
-            "chances": json.loads(row[4]) if row[4] else None}
+            "chances": kept_chances(row[4])}
+
+
+def kept_chances(text: str | None) -> list[float] | None:
+    """A table's kept chances (``tournament_tables.chances``): its two sides' shares, or None for
+    a table without them, or for anything else a restored file may hold there (shown as none,
+    never a 500).
+
+    >>> kept_chances("[0.56, 0.44]"), kept_chances(None), kept_chances("[1, 2]"), kept_chances("{")
+    ([0.56, 0.44], None, None, None)
+    """
+    try:
+        chances = json.loads(text) if isinstance(text, str) and len(text) < 100 else None
+    except ValueError:
+        return None
+    if (isinstance(chances, list) and len(chances) == 2
+            and all(isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1 for c in chances)):
+        return [float(c) for c in chances]
+    return None
 
 
 def last_casual_match(db: sqlite_utils.Database, among: list[int] | None = None) -> dict[str, Any] | None:

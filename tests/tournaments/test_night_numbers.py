@@ -172,3 +172,20 @@ def test_a_tables_chance_is_the_one_from_when_its_round_started(app, client):
     assert chances_by_table(page, 2) == {1: None, 2: before}
     match_page = client.get(f"/matches/{waiting['match']}").get_data(as_text=True)
     assert texts(match_page, '[data-testid="chances"] strong') == on_its_page
+
+
+def test_a_tables_chances_unreadable_in_the_store_are_shown_as_none(app, client):
+    """A restored file may hold anything in a table's kept chances: the pages show no chance
+    rather than a 500."""
+    rated(client, NAMES[:2])
+    tournament = swiss(client, NAMES[:2], rounds=1)
+    table = start(client, tournament["id"])["rounds"][0]["tables"][0]
+    with app.app_context():
+        db = store.get_db()
+        for garbage in ("not json", "[0.5]", '{"a": 1}', "[true, false]", "[0.5, 7]"):
+            db.execute("UPDATE tournament_tables SET chances = ?", [garbage])
+            db.conn.commit()
+            for path in (f"/tournaments/{tournament['id']}", f"/matches/{table['match']}"):
+                page = client.get(path)
+                assert page.status_code == 200, (garbage, path)
+                assert 'data-testid="chances"' not in page.get_data(as_text=True), (garbage, path)
