@@ -170,6 +170,9 @@ def test_a_tables_chance_is_the_one_from_when_its_round_started(app, client):
         assert store.chances_by_name(store.get_db(), sides) != then        # the ratings did move
     page = client.get(page_url).get_data(as_text=True)
     assert chances_by_table(page, 2) == {1: None, 2: before}
+    # The API says the same: the kept chances of the table not begun, none for the one over.
+    tables = client.get(f"/api/v1/tournaments/{tournament_id}").get_json()["rounds"][1]["tables"]
+    assert [table["chances"] for table in tables] == [None, then]
     match_page = client.get(f"/matches/{waiting['match']}").get_data(as_text=True)
     assert texts(match_page, '[data-testid="chances"] strong') == on_its_page
 
