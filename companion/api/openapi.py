@@ -195,6 +195,9 @@ SCHEMAS = {
                 "table": {"type": "integer"}, "match": {"type": "integer"},
                 "entrants": {"type": "array", "items": {"type": "string"}, "description": "the match's sides, in order"},
                 "totals": {"type": "array", "items": {"type": "integer"}}, "over": {"type": "boolean"},
+                "chances": {"type": "array", "items": {"type": "number"}, "nullable": True,
+                            "description": "each entrant's chance to win, from the ratings as the round "
+                                           "started; null once the table has begun"},
                 "winner": {"type": "string", "nullable": True}}}}}}},
         "standings": STANDINGS,
         "over": {"type": "boolean"}, "winner": {"type": "string", "nullable": True}}},

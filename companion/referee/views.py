@@ -47,6 +47,7 @@ from ..table import service
 from ..web.access import needs_pin, pin_page
 from ..web.forms import RULE_CHOICES, CardGrid, PrimieraTrip, card_rows, options, pile_fields
 from ..web.pages import first_error, under_match
+from ..web.phone import played_here
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -334,6 +335,7 @@ def claim():
     if posted and checked is not None and match is not None:
         match service.claim(match.id, claimer, piles, sweeps):
             case service.Added():
+                played_here(match.id)
                 return claim_recorded(match, claimer, checked.holds)
             case service.Over(refusal):
                 error = say(refusal)

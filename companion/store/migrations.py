@@ -341,12 +341,21 @@ def _m015_rating_work_and_unrated(db: sqlite_utils.Database, ledger: MakeLedger)
     db["matches"].add_column("unrated", int, not_null_default=0)
 
 
+def _m016_chances_as_the_round_started(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # tournament_tables.chances: each side's chance to win as its round started (a JSON list,
+    # from the ratings then), what the pages show until the table begins: a result or a
+    # correction elsewhere, once the round is paired, moves the ratings but not a table's odds.
+    # A table paired before this migration has none, and shows none.
+    db["tournament_tables"].add_column("chances", str)
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
     _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
     _m010_tidy_name_keys, _m011_tournament_players, _m012_organiser_and_player_changes,
-    _m013_ratings, _m014_kept_not_worked_out_again, _m015_rating_work_and_unrated]
+    _m013_ratings, _m014_kept_not_worked_out_again, _m015_rating_work_and_unrated,
+    _m016_chances_as_the_round_started]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

@@ -12,6 +12,7 @@ import sqlite_utils
 from .db import MAX_ID, MakeLedger, now, parsed_match, reading, writing
 from .known import player_key
 from .matches import Gone, insert_match
+from .ratings import chances_by_name
 
 
 class RoundStarted(Exception):
@@ -120,12 +121,13 @@ def tournament_state(db: sqlite_utils.Database, tournament_id: int) -> dict[str,
             "SELECT number, byes, slots FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
             [tournament_id])]
         tables = [{**{k: v for k, v in row.items() if not k.startswith("m_")},
+                   "chances": kept_chances(row["chances"]),
                    "match": parsed_match({"rules": row["m_rules"], "sides": row["m_sides"],
                                     "summary": row["m_summary"], "id": row["match_id"],
                                     "version": row["m_version"], "deleted": row["m_deleted"],
                                     "first_dealer": row["m_first_dealer"]})}
                   for row in db.query(
-            "SELECT t.round, t.number, t.match_id, t.first, t.second, m.rules AS m_rules, "
+            "SELECT t.round, t.number, t.match_id, t.first, t.second, t.chances, m.rules AS m_rules, "
             "m.sides AS m_sides, m.summary AS m_summary, m.version AS m_version, "
             "m.deleted AS m_deleted, m.first_dealer AS m_first_dealer FROM tournament_tables t JOIN matches m ON m.id = t.match_id "
             "WHERE t.tournament_id = ? ORDER BY t.round, t.number", [tournament_id])]
@@ -149,8 +151,10 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int,
                 ledger: MakeLedger, access_key: Callable[[], str]) -> None:
     """Round ``number``, its slots in order: a table (first entrant, second entrant, the match's
     sides, who deals first), made an ordinary match with the tournament's rules and PIN, or a
-    bye (entrant, None, None, 0). RoundStarted if that round exists already (asked twice, or
-    from two phones): nothing is made twice."""
+    bye (entrant, None, None, 0). Each table keeps its sides' chances to win from the ratings
+    as the round starts (``chances``): what its pages show until it begins, whatever results
+    move the ratings after. RoundStarted if that round exists already (asked twice, or from two
+    phones): nothing is made twice."""
     with writing(db):
         row = db.execute("SELECT rules, pin_hash, (SELECT COUNT(*) FROM tournament_rounds "
                          "WHERE tournament_id = ?) FROM tournaments WHERE id = ?",
@@ -168,9 +172,11 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int,
                 continue
             table_number += 1
             match_id = insert_match(db, rules, sides, dealer, pin_hash, ledger, access_key())
+            chances = chances_by_name(db, [side["players"] for side in sides])
             db["tournament_tables"].insert({"tournament_id": tournament_id, "round": number,
                                             "number": table_number, "match_id": match_id,
-                                            "first": first, "second": second})
+                                            "first": first, "second": second,
+                                            "chances": json.dumps(chances)})
             order.append({"table": table_number})
         db["tournament_rounds"].insert({"tournament_id": tournament_id, "number": number,
                                         "byes": json.dumps(byes), "slots": json.dumps(order),
@@ -180,23 +186,54 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int,
 
 def table_of(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
     """The tournament table a match is, if it is one: its number, its round, the tournament's
-    id and name. One read by the match's index: the match page asks it at every render."""
+    id and name, its sides' chances to win as its round started (None if it has none). One
+    read by the match's index: the match page asks it at every render."""
     if not 0 < match_id <= MAX_ID:
         return None
-    row = db.execute("SELECT t.number, t.round, n.id, n.name FROM tournament_tables t "
+    row = db.execute("SELECT t.number, t.round, n.id, n.name, t.chances FROM tournament_tables t "
                      "JOIN tournaments n ON n.id = t.tournament_id WHERE t.match_id = ?",
                      [match_id]).fetchone()
-    return None if row is None else dict(zip(("table", "round", "tournament_id", "tournament"), row))
+    if row is None:
+        return None
+    return {**dict(zip(("table", "round", "tournament_id", "tournament"), row)),
+            "chances": kept_chances(row[4])}
 
 
-def last_casual_match(db: sqlite_utils.Database) -> dict[str, Any] | None:
+def kept_chances(text: str | None) -> list[float] | None:
+    """A table's kept chances (``tournament_tables.chances``): its two sides' shares, or None for
+    a table without them, or for anything else a restored file may hold there (shown as none,
+    never a 500).
+
+    >>> kept_chances("[0.56, 0.44]"), kept_chances(None), kept_chances("[1, 2]"), kept_chances("{")
+    ([0.56, 0.44], None, None, None)
+    """
+    try:
+        chances = json.loads(text) if isinstance(text, str) and len(text) < 100 else None
+    except ValueError:
+        return None
+    if (isinstance(chances, list) and len(chances) == 2
+            and all(isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1 for c in chances)):
+        return [float(c) for c in chances]
+    return None
+
+
+def last_casual_match(db: sqlite_utils.Database, among: list[int] | None = None) -> dict[str, Any] | None:
     """The newest match not deleted that is no tournament's table (a table's players are the
     tournament's pairing, not a group that sat down to play): "last time", as the new match
-    page offers it. Archived or not: out of the list is not out of mind."""
-    rows = list(db.query("SELECT * FROM matches m WHERE deleted IS NULL AND NOT EXISTS "
-                         "(SELECT 1 FROM tournament_tables t WHERE t.match_id = m.id) "
-                         "ORDER BY id DESC LIMIT 1"))
-    return parsed_match(rows[0]) if rows else None
+    page offers it. Archived or not: out of the list is not out of mind. ``among``: only
+    these matches, the last of the list that is such a match (a phone's, in the order it
+    played them), None if none is."""
+    casual = "deleted IS NULL AND NOT EXISTS (SELECT 1 FROM tournament_tables t WHERE t.match_id = m.id)"
+    if among is None:
+        rows = list(db.query(f"SELECT * FROM matches m WHERE {casual} ORDER BY id DESC LIMIT 1"))
+        return parsed_match(rows[0]) if rows else None
+    ids = [m for m in among if 0 < m <= MAX_ID][-20:]
+    if not ids:
+        return None
+    found = {row["id"]: row for row in db.query(
+        f"SELECT * FROM matches m WHERE {casual} AND id IN ({', '.join('?' * len(ids))})", ids)}
+    last = next((m for m in reversed(ids) if m in found), None)
+    return None if last is None else parsed_match(found[last])
 
 
 def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,

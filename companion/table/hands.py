@@ -18,6 +18,7 @@ from ..rules.scoring import ITEMS
 from ..web.access import pin_required
 from ..web.forms import PrimieraTrip
 from ..web.pages import first_error, flash_action, load_match, under_match
+from ..web.phone import played_here
 from ..web.record import record_guarded
 from . import service
 from .hand_form import HandForm
@@ -133,8 +134,10 @@ def save_new(current: Match, form, entry: dict, number: int | None):
             return hand_page(current, form, number or current.next_number, None, 409, error=error)
         case service.Added(number=saved):
             flash(_("Hand %(number)s saved.", number=saved))
+            played_here(current.id)
         case service.Repeated():
             flash(_("That hand was already saved (the form was sent twice): it is counted once."))
+            played_here(current.id)
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -167,6 +170,7 @@ def replace_hand(current: Match, form, entry: dict):
             flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
                     "Record yours again if it is still needed."))
         case service.Changed():
+            played_here(current.id)
             flash(saved_message(load_match(current.id), hand_id,
                                 _("Hand %(number)s replaced with yours; the totals are worked out again."),
                                 _("The hand was replaced with yours; the totals are worked out again.")))
@@ -259,6 +263,7 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
                                      "editing it: here it is now. Make your change again if it "
                                      "is still needed.", number=hand.number))
         case service.Changed():
+            played_here(current.id)
             flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
     return redirect(url_for("table.match", match_id=current.id), code=303)
 

@@ -61,11 +61,12 @@ def live_part(current: Match) -> dict[str, Any]:
     result; whether this phone may record (its session holds the PIN's key, and the match is
     not yet the club's record, web.record), which is never kept with the match; the players'
     ratings (``ratings_part``); and the chart, drawn once per version (``drawn``)."""
+    table = store.table_of(store.get_db(), current.id)
     return {"match": current, "items": ITEMS, "series": series_of(current),
-            "table": store.table_of(store.get_db(), current.id), "share_url": match_url(current.id),
+            "table": table, "share_url": match_url(current.id),
             "may_record": (not current.has_pin or unlocked(current.id)) and may_change(current.id),
             "record": not may_change(current.id), "chart": drawn.chart(current),
-            **ratings_part(current)}
+            **ratings_part(current, table)}
 
 
 def live_parts(current: Match) -> list[str]:

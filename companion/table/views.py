@@ -31,6 +31,7 @@ from ..web.pages import (
     qr_svg,
     under_match,
 )
+from ..web.phone import matches_here, played_here
 from ..web.record import record_guarded
 from . import live, service
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
@@ -86,7 +87,9 @@ def match_list():
 @access.new_match_limit
 def new_match():
     if request.method == "GET":
-        last = store.last_casual_match(store.get_db())
+        # This phone's last match; the club's newest only for a phone with none.
+        db = store.get_db()
+        last = store.last_casual_match(db, matches_here()) or store.last_casual_match(db)
         same = NewMatchForm.same_as(listed(last)) if last else None
         if same and request.args.get("same") == "last":     # "Same players as last time"
             return new_match_page(NewMatchForm(data=same), filled=True)
@@ -105,6 +108,7 @@ def new_match():
     if not form.validate_on_submit():
         return new_match_page(form, 400)
     made = service.new_match(form.request)
+    played_here(made.match_id)
     if form.request.pin:
         unlock_new(made.access_key)         # its creator may record
     return redirect(url_for("table.match", match_id=made.match_id), code=303)
@@ -199,6 +203,7 @@ def rematch(match_id: int):
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if made and current.has_pin:
         unlock_new(key)         # the phone that may record this match may record the next
+    played_here(new_id)
     return redirect(url_for("table.match", match_id=new_id), code=303)
 
 

@@ -35,6 +35,13 @@ class Table:
     hands: int
     seats: list[str] = field(default_factory=list)     # round the table, from the first side's
     dealer: str = ""                                   # who deals the first hand
+    odds: list[float] | None = None     # each side's chance to win as the round started
+
+    @property
+    def chances(self) -> list[float] | None:
+        """Each side's chance to win, only while the table has not begun: a running or
+        finished table shows its score, never a chance."""
+        return None if self.hands or self.over else self.odds
 
 
 @dataclass
@@ -133,6 +140,9 @@ class Tournament:
         n = len(self.entrants)
         if self.format == "round-robin":
             tables = pairing.berger_rounds(n)[len(self.rounds)]
+        elif self.format == "swiss" and not self.rounds:   # the Dutch system's round 1
+            pairs, bye = pairing.swiss_first_round(range(n))
+            tables = [*pairs, *([(bye, None)] if bye is not None else [])]
         elif self.format == "swiss":
             order = [row.entrant for row in self.standings()]
             points = {row.entrant: row.match_points for row in self.standings()}
@@ -173,7 +183,7 @@ def build(state: dict[str, Any]) -> Tournament:
         tables.setdefault(t["round"], []).append(Table(
             t["number"], t["match_id"], entrants, tuple(summary.get("totals") or (0, 0)), over,
             None if side is None else entrants[side], summary.get("hands", 0), seats,
-            seats[t["match"]["first_dealer"] % len(seats)] if seats else ""))
+            seats[t["match"]["first_dealer"] % len(seats)] if seats else "", t.get("chances")))
     tournament.rounds = [Round(r["number"], tables.get(r["number"], []), r["byes"], r["slots"])
                          for r in state["rounds"]]
     return tournament

@@ -1,7 +1,8 @@
 """Tournaments: who meets whom each round, and the standings from the results (plain Python).
 
 Three formats. A round robin (girone all'italiana) uses the Berger tables. A Swiss tournament
-pairs entrants on equal or nearest match points and never repeats a pair while that can be
+pairs its round 1 as the Dutch system does (the top half of the seeds against the bottom half),
+then entrants on equal or nearest match points, never repeating a pair while that can be
 avoided. A knockout is a seeded bracket. Pairing functions number the entrants 0..n-1. A table
 is a pair ``(a, b)``; ``(a, None)`` is a bye. The first-named entrant sits first.
 
@@ -90,6 +91,25 @@ def swiss_round(standing_order: Sequence[int], played: Collection[frozenset[int]
             break
     assert best is not None
     return best[1], best[2]
+
+
+def swiss_first_round(seeds: Sequence[int]) -> tuple[list[tuple[int, int]], int | None]:
+    """Pair a Swiss round 1 as the Dutch system does: ``(pairs, bye)``, ``seeds`` best first.
+
+    With an odd number the lowest seed has the bye (as ``swiss_round`` gives it: the
+    lowest-ranked, and no one has had one yet). The others are cut into a top half and a bottom
+    half, and the top half's k-th seed meets the bottom half's k-th, named first: with eight,
+    1 v 5, 2 v 6, 3 v 7, 4 v 8. The favourites meet later, if they keep winning.
+
+    >>> swiss_first_round([0, 1, 2, 3, 4, 5, 6, 7])
+    ([(0, 4), (1, 5), (2, 6), (3, 7)], None)
+    >>> swiss_first_round([0, 1, 2, 3, 4, 5, 6, 7, 8])
+    ([(0, 4), (1, 5), (2, 6), (3, 7)], 8)
+    """
+    order = list(seeds)
+    bye = order.pop() if len(order) % 2 else None
+    half = len(order) // 2
+    return list(zip(order[:half], order[half:])), bye
 
 
 def _pair_all(order: list[int], played: Collection[frozenset[int]], points: Mapping[int, int],

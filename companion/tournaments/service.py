@@ -95,7 +95,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
         "rounds": [{"number": r.number, "over": r.over,
                     "tables": [{"table": t.number, "match": t.match_id,
                                 "entrants": [names[e] for e in t.entrants],
-                                "totals": list(t.totals), "over": t.over,
+                                "totals": list(t.totals), "over": t.over, "chances": t.chances,
                                 "winner": None if t.winner is None else names[t.winner]}
                                for t in r.tables],
                     "byes": [names[e] for e in r.byes]} for r in tournament.rounds],

@@ -80,15 +80,9 @@ def page_data(tournament: Tournament) -> dict[str, Any]:
 
 
 def rated(tournament: Tournament) -> dict[str, Any]:
-    """Each entrant's rating, and each table of the round in progress that has no hand yet, its
-    sides' chances to win (by table number): what the tournament's page shows beside them."""
-    db = store.get_db()
-    waiting = [table for table in (tournament.current.tables if tournament.current else [])
-               if not table.hands and not table.over]
-    players = [entrant["players"] for entrant in tournament.entrants]
-    return {"ratings": store.entrant_ratings(db, tournament.entrants),
-            "chances": {table.number: store.chances_by_name(db, [players[e] for e in table.entrants])
-                        for table in waiting}}
+    """Each entrant's rating, which the standings show. A table's chances to win are its own,
+    kept as its round started (``Table.chances``), shown only until it begins."""
+    return {"ratings": store.entrant_ratings(store.get_db(), tournament.entrants)}
 
 
 @bp.get("/tournaments/<int:tournament_id>")

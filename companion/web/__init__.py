@@ -1,5 +1,5 @@
 """What every room's pages share, below the rooms and above the model: loading a match or
-answering 404, the safe ``next`` address, the PIN checks (``access``), the limits per address
+answering 404, the safe ``next`` address, the PIN checks (``access``), the matches this phone played (``phone``), the limits per address
 (``limits``), who is the organiser (``organiser``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
 (``errors``), the host check (``hosts``), what the charts share (``charts``) and the pages that
 belong to no room (``site``: the language switch, the manifest, the health check).

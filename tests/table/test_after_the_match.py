@@ -4,7 +4,8 @@
   it is, offers neither a rematch nor a delete (and refuses both in words when they are sent
   from an old page), and once over its main button is "Back to the tournament".
 - The new match page offers "Same players as last time": one tap fills the names, the seating,
-  the variant and its rules, and the deal passing on, from the newest casual match.
+  the variant and its rules, and the deal passing on, from the newest casual match (for a phone
+  that played none: a phone's own last match is tests/table/test_same_players_per_phone.py's).
 - A finished match can be shared: its result in one line, in the page's language, with the
   address the other phones open.
 

@@ -1,0 +1,29 @@
+"""What this phone did at the tables: the matches it created or scored, newest last, kept in
+its signed session cookie (the one that keeps the PINs it entered, ``access``: a phone has one
+identity, not two). "Same players as last time" offers this phone's last match, not the club's
+newest, which is another table's at a club evening."""
+
+from __future__ import annotations
+
+from flask import session
+
+SESSION_KEY = "played"
+KEPT = 8            # matches remembered: enough to skip the deleted ones and a tournament's tables
+
+
+def played_here(match_id: int) -> None:
+    """This phone created or scored ``match_id`` just now: it is its last match."""
+    played = [m for m in matches_here() if m != match_id]
+    if played[-1:] == [match_id]:
+        return
+    session[SESSION_KEY] = [*played[-(KEPT - 1):], match_id]
+    session.permanent = True
+
+
+def matches_here() -> list[int]:
+    """The matches this phone created or scored, the last one last (a cookie from elsewhere
+    that does not hold a list of ids counts as none)."""
+    played = session.get(SESSION_KEY)
+    if not isinstance(played, list):
+        return []
+    return [m for m in played if isinstance(m, int) and not isinstance(m, bool)]
