@@ -13,9 +13,10 @@ KEPT = 8            # matches remembered: enough to skip the deleted ones and a 
 
 def played_here(match_id: int) -> None:
     """This phone created or scored ``match_id`` just now: it is its last match."""
-    played = [m for m in matches_here() if m != match_id]
+    played = matches_here()
     if played[-1:] == [match_id]:
-        return
+        return                      # already its last: the cookie is not written again
+    played = [m for m in played if m != match_id]
     session[SESSION_KEY] = [*played[-(KEPT - 1):], match_id]
     session.permanent = True
 
