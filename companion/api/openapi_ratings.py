@@ -1,17 +1,22 @@
 """The OpenAPI document's ratings (store.ratings): OpenSkill's Plackett-Luce model with its
 defaults, over every finished match in the order they finished; the figure shown is
-1500 + 24 (mu - 3 sigma), rounded, so a new player's is 1500."""
+1500 + 24 (mu - 25), rounded (store.ratings.shown), so a new player's is 1500, a win never
+lowers it and a loss never raises it."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 RATING_FIGURES = {
-    "rating": {"type": "integer", "description": "the figure shown: 1500 + 24 (mu - 3 sigma), rounded; "
-                                                 "a new player's is 1500; over every finished match, "
-                                                 "whatever since asks"},
+    "rating": {"type": "integer", "description": "the figure shown (the pages' Rating, Punteggio, "
+                                                 "Points de classement): 1500 + 24 (mu - 25), rounded; "
+                                                 "a new player's is 1500, a win never lowers it, a loss "
+                                                 "never raises it; over every finished match, whatever "
+                                                 "since asks"},
     "mu": {"type": "number", "description": "OpenSkill's mu (PlackettLuce() defaults: 25 for a new player)"},
-    "sigma": {"type": "number", "description": "OpenSkill's sigma (25/3 for a new player)"}}
+    "sigma": {"type": "number", "description": "OpenSkill's sigma (25/3 for a new player): how "
+                                                "unsure the model is, which says how far one result "
+                                                "moves mu"}}
 RATING = {**RATING_FIGURES, "provisional": {
     "type": "boolean", "description": "fewer than 5 finished matches (of the variant, when one is asked for)"}}
 RATING_HISTORY = {
@@ -21,7 +26,9 @@ RATING_HISTORY = {
               "properties": {"match": {"type": "integer"}, "finished": {"type": "string", "format": "date-time"},
                              **RATING_FIGURES}}}
 RATINGS = {"type": "object", "required": ["ratings"], "properties": {"ratings": {
-    "type": "array", "description": "every rated player, the highest mu - 3 sigma first",
+    "type": "array", "description": "every rated player in the leaderboard's order: those with 5 "
+                                    "finished matches or more first, then the provisional ones, "
+                                    "each the highest rating first",
     "items": {"type": "object", "required": ["id", "name", "rating", "mu", "sigma", "matches", "provisional"],
               "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, **RATING,
                              "matches": {"type": "integer", "description": "finished matches rated"}}}}}}
@@ -29,8 +36,9 @@ RATINGS = {"type": "object", "required": ["ratings"], "properties": {"ratings": 
 
 def ratings_path(variant: dict[str, Any], ok: Callable[..., Any], error: Any) -> dict[str, Any]:
     return {"get": {
-        "summary": "Every rated player's rating (OpenSkill, Plackett-Luce), the highest mu - 3 sigma "
-                   "first: all variants together, or one variant's",
+        "summary": "Every rated player's rating (OpenSkill, Plackett-Luce), the settled players "
+                   "first, then the provisional ones, each the highest rating first: all variants "
+                   "together, or one variant's",
         "parameters": [variant], "responses": {"200": ok("Ratings"), "400": error}}}
 
 

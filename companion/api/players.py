@@ -113,7 +113,8 @@ def get_player(player_id: int):
 
 @bp.get("/ratings")
 def list_ratings():
-    """Every rated player, the highest mu - 3 sigma first: all variants together, or one
+    """Every rated player in the leaderboard's order (the settled players first, then the
+    provisional ones, each the highest rating first): all variants together, or one
     ``variant``'s."""
     variant = request.args.get("variant") or None
     if variant is not None and variant not in PRESETS:

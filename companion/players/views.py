@@ -68,10 +68,28 @@ def leaderboard():
     rows = store.records(db, variant=filters["variant"], since=filters["since"],
                          page=((number - 1) * PAGE, PAGE + 1), by_rating=filters["order"] == "rating")
     ratings = store.ratings_of(db, [row["id"] for row in rows[:PAGE]], filters["variant"])
-    return render_template("players/players.html", rows=[rated(row) for row in rows[:PAGE]],
+    shown = [rated(row) for row in rows[:PAGE]]
+    return render_template("players/players.html", rows=shown, groups=_grouped(shown, ratings, filters["order"]),
                            ratings=ratings, new_rating=store.new_rating(),
                            filters=filters, number=number, more=len(rows) > PAGE,
                            first_rank=(number - 1) * PAGE + 1)
+
+
+def _grouped(rows: list[dict[str, Any]], ratings: dict[int, dict[str, Any]],
+             order: str) -> list[tuple[bool, list[dict[str, Any]]]]:
+    """The leaderboard's rows in groups, (provisional, rows): by rating, the settled players'
+    group, then the provisional ones' (the store's order already); by matches won, one group."""
+    if order != "rating":
+        return [(False, rows)]
+    provisional = {row["id"] for row in rows if row["id"] not in ratings or ratings[row["id"]]["provisional"]}
+    return [(False, [row for row in rows if row["id"] not in provisional]),
+            (True, [row for row in rows if row["id"] in provisional])]
+
+
+@bp.get("/players/rating")
+def rating_explained():
+    """How the rating works, on a page of its own: a finished match's figures link here."""
+    return render_template("players/rating_explained.html")
 
 
 def the_player(player_id: int) -> dict[str, Any]:

@@ -8,7 +8,13 @@ library alone, over the finished matches in the order they finished.
 - Ratings are kept for all variants together (``ALL``) and for each variant a player has
   played; a player is *provisional* in a scope until ``SETTLED`` finished matches there (a
   variant's rating is shown as the player's own once they have that many).
-- The figure shown is the conservative one, mu - 3 sigma, on a friendly scale: ``shown``.
+- The figure shown follows mu, the model's estimate of the player's level, on a friendly scale
+  (``shown``: 1500 + 24 (mu - 25)), so a win never lowers it and a loss never raises it. How
+  sure the model is (sigma) decides how far one result moves it: a newcomer's (sigma 8.3) moves
+  far, a regular's little. The conservative mu - 3 sigma (``ordinal``, kept in ``ratings``)
+  orders nothing the players see by it any more but a tournament's seeding; the leaderboard
+  lists the settled players first, by the figure, then the provisional ones (``BY_RATING``),
+  so a lucky newcomer is not on top.
 
 Tables (migration 13): ``rated_matches`` (each finished match's moment and places: the order
 the ratings follow), ``rating_changes`` (each rated player's mu and sigma before and after each
@@ -35,25 +41,30 @@ from .known import known_player
 from .rerating import ALL, MODEL, rerate_from
 
 SETTLED = 5         # finished matches before a rating is no longer provisional
-# The figure shown: 1,500 for a new player (mu - 3 sigma = 0), each unit of mu - 3 sigma worth 24
+# The figure shown: 1,500 for a new player (mu 25, the model's start), each unit of mu worth 24
 # (an advantage of 2 beta, 8.3 units, wins about 3 times in 4: some 200 points, as in chess).
 BASE, SCALE = 1500, 24
 
-# The leaderboard by rating (store.players.records): the highest mu - 3 sigma first, a player with
-# none as a new one (0); the variant's rating, or all variants' ("").
-BY_RATING = (" ORDER BY COALESCE((SELECT r.ordinal FROM ratings r WHERE r.player_id = p.id"
-             " AND r.variant = ?), 0) DESC,")
+# The leaderboard by rating (store.players.records): the settled players first, then the
+# provisional ones (fewer than SETTLED matches, or none rated: a new player's mu), each group by
+# mu, the highest first; the variant's rating, or all variants' (""). One key for both: a
+# settled player's mu lifted by 10^6, far above any mu the model reaches.
+BY_RATING = (f" ORDER BY COALESCE((SELECT r.mu + (r.matches >= {SETTLED}) * 1000000.0 FROM ratings r"
+             f" WHERE r.player_id = p.id AND r.variant = ?), 25.0) DESC,")
 
 
-def shown(mu: float, sigma: float) -> int:
-    """The figure a player sees: 1500 + 24 (mu - 3 sigma), rounded.
+def shown(mu: float) -> int:
+    """The figure a player sees: 1500 + 24 (mu - 25), rounded. It follows mu alone, so it rises
+    with a win and falls with a loss; how sure the model is (sigma) only says how far.
 
-    >>> shown(25, 25 / 3)
+    >>> shown(25)
     1500
-    >>> shown(30, 2)
-    2076
+    >>> shown(30)
+    1620
+    >>> shown(22.36)
+    1437
     """
-    return round(BASE + SCALE * (mu - 3 * sigma))
+    return round(BASE + SCALE * (mu - MODEL.mu))
 
 
 def places(summary: dict[str, Any]) -> list[int] | None:
@@ -153,12 +164,12 @@ def finished_at(db: sqlite_utils.Database, match_id: int) -> str | None:
 # -- Read -----------------------------------------------------------------------------------------
 
 def _answer(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "rating": shown(row["mu"], row["sigma"]), "provisional": row["matches"] < SETTLED}
+    return {**row, "rating": shown(row["mu"]), "provisional": row["matches"] < SETTLED}
 
 
 def new_rating() -> dict[str, Any]:
     """A player with no finished match: the model's start, provisional."""
-    return {"mu": MODEL.mu, "sigma": MODEL.sigma, "matches": 0, "rating": shown(MODEL.mu, MODEL.sigma),
+    return {"mu": MODEL.mu, "sigma": MODEL.sigma, "matches": 0, "rating": shown(MODEL.mu),
             "provisional": True}
 
 
@@ -177,19 +188,19 @@ def ratings_of(db: sqlite_utils.Database, player_ids: Sequence[int],
 
 
 def rating_list(db: sqlite_utils.Database, variant: str | None = None) -> list[dict[str, Any]]:
-    """Every rated player (all variants together, or one variant's), the highest mu - 3 sigma
-    first."""
+    """Every rated player (all variants together, or one variant's), in the leaderboard's
+    order: the settled players first, then the provisional ones, each the highest mu first."""
     return [_answer(dict(row)) for row in db.query(
         "SELECT p.id, p.name, r.mu, r.sigma, r.matches FROM ratings r JOIN players p ON p.id = r.player_id "
-        "WHERE r.variant = ? AND p.merged_into IS NULL ORDER BY r.ordinal DESC, p.key, p.id",
-        [variant or ALL])]
+        f"WHERE r.variant = ? AND p.merged_into IS NULL ORDER BY r.matches >= {SETTLED} DESC, r.mu DESC, "
+        "p.key, p.id", [variant or ALL])]
 
 
 def rating_history(db: sqlite_utils.Database, player_id: int,
                    variant: str | None = None) -> list[dict[str, Any]]:
     """The player's rating after each finished match, in the order they finished: one point a
     match (``match``, ``finished``, ``mu``, ``sigma``, ``rating``)."""
-    return [{**row, "rating": shown(row["mu"], row["sigma"])} for row in db.query(
+    return [{**row, "rating": shown(row["mu"])} for row in db.query(
         "SELECT c.match_id AS match, r.finished, c.mu, c.sigma FROM rating_changes c "
         "JOIN rated_matches r ON r.match_id = c.match_id WHERE c.player_id = ? AND c.variant = ? "
         "ORDER BY r.finished, r.match_id", [player_id, variant or ALL])]
@@ -200,12 +211,12 @@ def match_rating_changes(db: sqlite_utils.Database, match_id: int) -> list[dict[
     their seating order: ``id``, ``name``, ``before``, ``after`` and ``change`` in the figure
     shown. Empty while the match is not rated."""
     changes = []
-    for player, name, mu0, sigma0, mu, sigma in db.execute(
-            "SELECT c.player_id, p.name, c.mu_before, c.sigma_before, c.mu, c.sigma FROM rating_changes c "
+    for player, name, mu0, mu in db.execute(
+            "SELECT c.player_id, p.name, c.mu_before, c.mu FROM rating_changes c "
             "JOIN players p ON p.id = c.player_id JOIN seats s ON s.match_id = c.match_id "
             "AND s.player_id = c.player_id WHERE c.match_id = ? AND c.variant = ? ORDER BY s.side, s.seat",
             [match_id, ALL]):
-        before, after = shown(mu0, sigma0), shown(mu, sigma)
+        before, after = shown(mu0), shown(mu)
         changes.append({"id": player, "name": name, "before": before, "after": after, "change": after - before})
     return changes
 
@@ -239,7 +250,7 @@ def entrant_ratings(db: sqlite_utils.Database, entrants: Sequence[dict[str, Any]
             continue
         mu = sum(row["mu"] for row in rows) / len(rows)
         sigma = sum(row["sigma"] for row in rows) / len(rows)
-        answers.append({"mu": mu, "sigma": sigma, "rating": shown(mu, sigma), "ordinal": mu - 3 * sigma,
+        answers.append({"mu": mu, "sigma": sigma, "rating": shown(mu), "ordinal": mu - 3 * sigma,
                         "provisional": any(row["provisional"] for row in rows)})
     return answers
 

@@ -277,6 +277,8 @@ PAGES = [
     # match's changes (match-over-*), a match before its first hand with the chances to win.
     Page("players-rated", "/players?order=rating"),
     Page("player", "/players/{anna}"),
+    # "How the rating works" on a page of its own (issue 33): a finished match's figures link here.
+    Page("rating-explained", "/players/rating"),
     Page("player-merge", "/players/{bruno}/merge?into={anna}"),
     Page("player-merge-find", "/players/{bruno}/merge?find=an"),
     Page("tournaments", "/tournaments"),
@@ -308,7 +310,7 @@ NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rem
 
 # In Italian and French too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
-         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "players-rated", "match-three",
+         "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "players-rated", "rating-explained", "match-three",
          "tournament-board", "not-found",
          "rules", "rules-scopa-d-assi", "rules-napola"]
 

@@ -632,11 +632,14 @@ def test_everything_a_finger_taps_is_at_least_44_px(browser, server, scripts):
     page = context.new_page()
     try:
         match_id = create_by_api(page, players=["Anna", "Bruno"], options={"target": 3})
+        # A finished match: its rating changes, each figure a link to "How the rating works".
+        finished = create_by_api(page, players=["Carla", "Dario"], options={"hands": 1})
         anna = next(p["id"] for p in page.request.get("/api/v1/players").json()["players"]
                     if p["name"] == "Anna")
         pages = ["/", "/matches/new", f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
                  f"/matches/{match_id}/hands/new?mode=tallies", f"/referee/captures?match={match_id}",
-                 "/players", f"/players/{anna}"]
+                 "/players", f"/players/{anna}", f"/matches/{finished}", "/players?order=rating",
+                 "/players/rating"]
         small = {}
         for path in pages:
             page.goto(path)

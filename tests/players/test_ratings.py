@@ -61,12 +61,13 @@ def test_two_players_are_rated_as_the_library_rates_them(client):
                         ["Carla", "Bruno"], ["Anna", "Bruno"])]
     want = expected(client, ids)
     assert_same(answered(client), want)
-    # The list is ordered by mu - 3 sigma, and the figure shown is 1500 + 24 (mu - 3 sigma).
+    # The list: the settled players first, then the provisional ones, each by mu, the highest
+    # first; the figure shown is 1500 + 24 (mu - 25) (issue 33: it follows mu).
     rows = client.get("/api/v1/ratings").get_json()["ratings"]
-    assert [row["mu"] - 3 * row["sigma"] for row in rows] == sorted(
-        (row["mu"] - 3 * row["sigma"] for row in rows), reverse=True)
+    assert [(row["provisional"], -row["mu"]) for row in rows] == sorted(
+        (row["provisional"], -row["mu"]) for row in rows)
     for row in rows:
-        assert row["rating"] == round(1500 + 24 * (row["mu"] - 3 * row["sigma"]))
+        assert row["rating"] == round(1500 + 24 * (row["mu"] - 25))
         assert row["provisional"] == (row["matches"] < 5)
     # The players' records carry the same, and one player's history has a point a match.
     players = {p["name"]: p for p in client.get("/api/v1/players").get_json()["players"]}
