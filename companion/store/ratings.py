@@ -12,9 +12,9 @@ library alone, over the finished matches in the order they finished.
   (``shown``: 1500 + 24 (mu - 25)), so a win never lowers it and a loss never raises it. How
   sure the model is (sigma) decides how far one result moves it: a newcomer's (sigma 8.3) moves
   far, a regular's little. The conservative mu - 3 sigma (``ordinal``, kept in ``ratings``)
-  orders nothing the players see by it any more but a tournament's seeding; the leaderboard
-  lists the settled players first, by the figure, then the provisional ones (``BY_RATING``),
-  so a lucky newcomer is not on top.
+  orders nothing the players see any more; the leaderboard, and a tournament seeded by rating,
+  list the settled players first, by the figure, then the provisional ones (``BY_RATING``), so
+  a lucky newcomer is not on top.
 
 Tables (migration 13): ``rated_matches`` (each finished match's moment and places: the order
 the ratings follow), ``rating_changes`` (each rated player's mu and sigma before and after each

@@ -55,8 +55,9 @@ SEEDINGS = ("order", "draw", "rating")
 
 
 def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[dict[str, Any]], str]:
-    """The entrants in seed order, and the seeding: by rating (the highest first, an entrant
-    without one after those with one, in the order written), which is also what no seeding asked
+    """The entrants in seed order, and the seeding: by rating, as the leaderboard lists them (the
+    settled first, then the provisional ones, each the highest figure first; an entrant without
+    a rating after those with one, in the order written), which is also what no seeding asked
     for means when every entrant has a rating; else as asked, or in the order written."""
     ratings = store.entrant_ratings(store.get_db(), entrants)
     if seeding is None:
@@ -64,7 +65,8 @@ def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[di
     if seeding != "rating":
         return entrants, seeding
     order = sorted(range(len(entrants)),
-                   key=lambda i: (ratings[i] is None, -(ratings[i] or {"ordinal": 0})["ordinal"], i))
+                   key=lambda i: (ratings[i] is None, (ratings[i] or {}).get("provisional", True),
+                                  -(ratings[i] or {"mu": 0})["mu"], i))
     return [entrants[i] for i in order], seeding
 
 

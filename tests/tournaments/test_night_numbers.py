@@ -192,3 +192,22 @@ def test_a_tables_chances_unreadable_in_the_store_are_shown_as_none(app, client)
                 page = client.get(path)
                 assert page.status_code == 200, (garbage, path)
                 assert 'data-testid="chances"' not in page.get_data(as_text=True), (garbage, path)
+
+
+def test_seeds_follow_the_leaderboards_order_not_the_conservative_figure(app, monkeypatch):
+    """Seeded by rating, the entrants stand as the leaderboard lists them (issue 33: "provisional
+    players are marked and ranked ... or listed apart"; the leaderboard lists the settled first by
+    the figure, then the provisional ones), so the seeds read in the order of the figures shown.
+    By mu - 3 sigma, Anna (26, sigma 4: 14) would come before Bruno (27, sigma 5: 12)."""
+    from companion.tournaments import service
+    kept = {"Anna": {"mu": 26.0, "sigma": 4.0, "provisional": False},
+            "Bruno": {"mu": 27.0, "sigma": 5.0, "provisional": False},
+            "Carla": {"mu": 31.0, "sigma": 7.0, "provisional": True},
+            "Dario": None}
+    rows = [None if row is None else {**row, "ordinal": row["mu"] - 3 * row["sigma"]} for row in kept.values()]
+    monkeypatch.setattr(service.store, "entrant_ratings", lambda db, entrants: rows)
+    entrants = [{"name": name, "players": [name]} for name in kept]
+    with app.app_context():
+        ordered, seeding = service.seeded(entrants, "rating")
+    assert seeding == "rating"
+    assert [entrant["name"] for entrant in ordered] == ["Bruno", "Anna", "Carla", "Dario"]
