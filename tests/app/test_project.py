@@ -59,3 +59,17 @@ def test_the_readme_points_only_inside_the_repository():
     rules = (ROOT / "docs" / "rules.md").read_text()
     for section in range(1, 11):                        # the "RULES §N" the code cites
         assert re.search(rf"^## {section}\. ", rules, re.M), section
+
+
+def test_no_test_holds_a_clock_to_what_it_checks():
+    """Speed is measured by the benchmarks, never asserted in the suite: a busy machine must not
+    fail a test. Hypothesis's profile for the suite has no deadline (its default fails an example
+    over 200 ms), no test sets one, and no test times its code with perf_counter."""
+    from hypothesis import settings
+
+    assert settings().deadline is None
+    tests = Path(__file__).parents[1]
+    timed = [str(path.relative_to(tests)) for path in tests.rglob("*.py")
+             if path.parent.name not in ("benchmarks", "tools") and path.name != Path(__file__).name
+             and re.search(r"perf_counter|deadline=(?!None)", path.read_text(encoding="utf-8"))]
+    assert timed == []

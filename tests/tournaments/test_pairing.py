@@ -2,7 +2,6 @@
 
 import ast
 import random
-import time
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
@@ -100,16 +99,13 @@ def group_steps(pairs, points):
 def play_swiss(n, rounds, decide, check_round):
     """Run a Swiss tournament; ``decide(a, b)`` gives a game's winner (None for a draw).
 
-    Returns the final match points and the slowest pairing's time in seconds.
+    Returns the final match points.
     """
     points = {e: 0 for e in range(n)}
     played, had_bye = set(), set()
-    slowest = 0.0
     for number in range(rounds):
         order = sorted(range(n), key=lambda e: (-points[e], e))
-        start = time.perf_counter()
         pairs, bye = swiss_round(order, played, had_bye, points)
-        slowest = max(slowest, time.perf_counter() - start)
         check_round(number, order, dict(points), set(played), set(had_bye), pairs, bye)
         for a, b in pairs:
             played.add(frozenset((a, b)))
@@ -119,7 +115,7 @@ def play_swiss(n, rounds, decide, check_round):
         if bye is not None:
             had_bye.add(bye)
             points[bye] += 2
-    return points, slowest
+    return points
 
 
 def check_swiss_round(n, optimal=False):
@@ -150,7 +146,7 @@ def test_swiss_with_random_results(n, seed):
 
 @pytest.mark.parametrize("n", [8, 11])
 def test_swiss_with_the_lower_index_always_winning(n):
-    points, _ = play_swiss(n, 4, min, check_swiss_round(n, optimal=True))
+    points = play_swiss(n, 4, min, check_swiss_round(n, optimal=True))
     assert max(points.values()) == 8 and list(points.values()).count(8) == 1
 
 
@@ -195,11 +191,10 @@ def test_swiss_bye_to_the_lowest_when_everyone_has_had_one():
 
 
 @pytest.mark.parametrize("n, rounds", [(16, 6), (32, 7), (33, 7), (64, 6)])
-def test_swiss_is_fast_for_many_entrants(n, rounds):
+def test_swiss_pairs_many_entrants(n, rounds):
+    # How long a round takes to pair is measured by tests/benchmarks/bench_pairing.py, never here.
     rng = random.Random(n)
-    _, slowest = play_swiss(n, rounds, lambda a, b: rng.choice([a, b, a, b, None]),
-                            check_swiss_round(n))
-    assert slowest < 2.0      # seconds for one round; typically well under 0.1
+    play_swiss(n, rounds, lambda a, b: rng.choice([a, b, a, b, None]), check_swiss_round(n))
 
 
 # Knockout -------------------------------------------------------------------------------------
