@@ -111,7 +111,7 @@ def run_cards(rules: Rules) -> dict[str, list[Card]]:
     return {"suit": suit, "low": suit[:3], "high": suit[:-4:-1]}
 
 
-# Cirulla's first tables (docs/rules.md#cirulla): 15 and 30 give the dealer scope, the matta
+# Cirulla's first tables (docs/rules.md §11): 15 and 30 give the dealer scope, the matta
 # makes 15, and two Aces void the deal; its declarations, the matta's among them.
 DEAL_TABLES = ("2d 3c 4s 6b", "10d 10c 4s 6b", "7c 2d 3s 4b", "1d 1c 5s 8b")
 CIRULLA_DECLARED = ("1d 2c 5s", "6d 6c 6s", "9d 9b 7c", "2s 3b 7c")

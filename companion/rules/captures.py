@@ -297,7 +297,7 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
 
 def _deal_scope(table: Sequence[Card], matta: bool) -> DealCheck | None:
     """Cirulla: four table cards adding up to 15 give the dealer one scopa, 30 two; the matta
-    (7 of cups) among them counts as whatever value the dealer likes (docs/rules.md#cirulla)."""
+    (7 of cups) among them counts as whatever value the dealer likes (docs/rules.md §11)."""
     wild = matta and MATTA in table
     rest = sum(card.value for card in table if not (wild and card == MATTA))
     totals = [rest + value for value in range(1, 11)] if wild else [rest]

@@ -8,7 +8,7 @@ same deal only the better scores.
 >>> judge(parse_cards(["2d", "1c", "1s"]), "bazzica")
 Judged(kind='bazzica', points=3, strength=(0, -4))
 
-Cirulla (docs/rules.md#cirulla): a hand of three adding up to less than 10 is a *busso* (3
+Cirulla (docs/rules.md §11): a hand of three adding up to less than 10 is a *busso* (3
 points), three of a kind a *tris* (10); the *matta* (7 of cups, hearts in a French pack) stands
 for any card, and every declaration scores, whoever else declares.
 

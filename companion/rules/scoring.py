@@ -234,7 +234,7 @@ def _scalette(tallies: Sequence[Tally], names: Sequence[str], suit: int) -> Line
 
 def _grande_piccola(tallies: Sequence[Tally], names: Sequence[str]) -> tuple[Line, Line]:
     # Cirulla: the grande is King, Queen and Jack of the bonus suit (5 points); the piccola Ace,
-    # 2 and 3 (3 points), one more for each next card in sequence (docs/rules.md#cirulla).
+    # 2 and 3 (3 points), one more for each next card in sequence (docs/rules.md §11).
     grande = [5 if t.scaletta_alta >= 3 else 0 for t in tallies]
     piccola = [t.napola if t.napola >= 3 else 0 for t in tallies]
     big = [said("{name} has the grande", name=names[side]) for side, p in enumerate(grande) if p]

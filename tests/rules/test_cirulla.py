@@ -1,4 +1,4 @@
-"""Cirulla, the Scopa of Liguria (issue 34; docs/rules.md#cirulla): each point of its core with
+"""Cirulla, the Scopa of Liguria (issue 34; docs/rules.md §11): each point of its core with
 the sentence of the source it is read from."""
 
 import pytest
