@@ -176,14 +176,14 @@ def _bonuses(rules: Rules) -> list[Said]:
     if rules.piva:
         told.append(said("Piva: the {card} costs {points}", card=PIVA, points=-piva(rules)))
     if rules.grande_piccola:
-        told.append(said("Grande: King, Queen and Jack of the bonus suit, {grande}; piccola: Ace, "
-                         "2 and 3, {piccola}, one more for each next card in sequence",
+        told.append(said("Grande: King, Queen and Jack of the bonus suit score {grande}; piccola: "
+                         "Ace, 2 and 3 score {piccola}, one more for each next card in sequence",
                          grande=_points_of(_suit(rules)[-3:], rules, "grande")[0],
                          piccola=_points_of(_suit(rules)[:3], rules, "piccola")[0]))
     shown = declarations(rules)
     if shown and rules.declarations == "cirulla":
         told.append(said("Declarations at each deal: a busso (three cards adding up to less "
-                         "than 10) {busso}, a tris (three of a kind) {tris}",
+                         "than 10) scores {busso}, a tris (three of a kind) {tris}",
                          busso=next(d.points for d in shown if d.kind == "busso"),
                          tris=next(d.points for d in shown if d.kind == "tris")))
         if rules.matta:
