@@ -66,3 +66,15 @@ def test_a_match_of_two_teams_to_fifty_one(client):
     second = client.post(f"/api/v1/matches/{match_id}/hands", json=hand).get_json()["match"]
     assert second["totals"] == [64, 8]
     assert second["outcome"]["over"] and second["outcome"]["winner"] == 0
+
+
+def test_a_hand_by_counts_scores_the_grande_and_the_piccola(client):
+    """By counts, the runs of the bonus suit from the Ace and from the King (``napola``,
+    ``scaletta_alta``) give the piccola and the grande."""
+    tallies = [{"cards": 24, "coins": 8, "settebello": True, "primiera": True, "sweeps": 1,
+                "napola": 4, "scaletta_alta": 3},
+               {"cards": 16, "coins": 2, "napola": 0, "scaletta_alta": 0}]
+    response = client.post("/api/v1/score", json={"variant": "cirulla", "tallies": tallies})
+    assert response.status_code == 200, response.get_json()
+    first = response.get_json()["sides"][0]["points"]
+    assert (first["grande"], first["piccola"], first["scope"]) == (5, 4, 1)

@@ -98,3 +98,10 @@ def test_four_players_each_for_themselves_are_refused_in_words(client):
     assert answer.status_code == 400
     assert "two or three players, or by two teams of two" in answer.get_data(as_text=True)
 
+
+
+def test_the_hand_by_counts_asks_for_the_runs_of_the_grande_and_the_piccola(client):
+    made = client.post("/matches/new", data=match_form("cirulla"))
+    page = client.get(made.headers["Location"] + "/hands/new").get_data(as_text=True)
+    for name in ("t_napola_0", "t_alta_0", "t_napola_1", "t_alta_1"):
+        assert len(nodes(page, f'input[name="{name}"]')) == 1, name
