@@ -21,9 +21,9 @@ def taken(table, played, rules=CIRULLA):
 # -- The pack, the seats, the target --------------------------------------------------------
 
 def test_forty_cards_to_fifty_one():
-    # it.wikipedia.org "Cirulla": "Una partita classica consiste in più smazzate fino al
-    # raggiungimento di 51 punti." pagat.com: "Cirulla is played with a 40-card pack with French
-    # suits".
+    # casinosanremogratis.growthagents.org "Cirulla": "Una partita classica consiste in più
+    # smazzate fino al raggiungimento di 51 punti." pagat.com: "Cirulla is played with a 40-card
+    # pack with French suits".
     assert (CIRULLA.deck, CIRULLA.target, CIRULLA.pack) == (40, 51, "french")
 
 
