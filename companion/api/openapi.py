@@ -104,8 +104,10 @@ SCHEMAS = {
     # The four cards of the first table (RULES §10); Scopone, which deals none, answers 400.
     "DealRequest": {"type": "object", "required": ["table"], "properties": {
         **RULES_IN, "table": {**CARDS, "minItems": 4, "maxItems": 4}}},
-    "Deal": {"type": "object", "required": ["void", "reason"], "properties": {
-        "void": {"type": "boolean"}, "reason": {"type": "string"}}},
+    "Deal": {"type": "object", "required": ["void", "reason", "scope"], "properties": {
+        "void": {"type": "boolean"}, "reason": {"type": "string"},
+        # Cirulla's deal_scope: a first table adding up to 15 gives the dealer 1 scopa, 30 two.
+        "scope": {"type": "integer", "description": "the scope the first table gives the dealer"}}},
     "ClaimRequest": {"type": "object", "required": ["claimer", "piles"], "properties": {
         **RULES_IN, "claimer": {"type": "integer"}, "piles": {"type": "array", "items": CARDS},
         "sweeps": {"type": "array", "items": {"type": "integer"}},

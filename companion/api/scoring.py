@@ -70,7 +70,7 @@ def deal():
     rules = rules_of(data)
     table = parse_cards(list_of(data, "table"), said("the table"))
     check = check_deal(table, rules)
-    return jsonify({"void": check.void, "reason": for_api(check.reason)})
+    return jsonify({"void": check.void, "reason": for_api(check.reason), "scope": check.scope})
 
 
 @bp.post("/claim")

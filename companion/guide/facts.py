@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..rules.captures import Ruling, legal_captures
-from ..rules.cards import Card, parse_cards, suit_values
+from ..rules.captures import DealCheck, Ruling, check_deal, legal_captures
+from ..rules.cards import Card, deck, parse_cards, suit_values
 from ..rules.deal import DealPlan, deal_plan
+from ..rules.declarations import MATTA, judge
 from ..rules.describe import Runs, declarations, description, differences, glance, piva, runs
 from ..rules.primiera import COUNT_ORDER, COUNT_WORDS, SCALES, primiera_of
-from ..rules.rulesets import Rules, seating_of
+from ..rules.rulesets import CIRULLA_SEATS, Rules, seating_of
 from ..rules.said import Said
+from ..rules.scoring import score_piles
 
 # The tables the examples are played on, and the card played. None of them holds a two, so each
 # is dealt from Scopa Corse's 36 cards as well.
@@ -72,7 +74,9 @@ def captures(rules: Rules) -> list[Example]:
 
 def deals(rules: Rules, players: int | None = None) -> list[tuple[int, DealPlan]]:
     """The deals of a hand at each table the variant seats (or at ``players``, a match's)."""
-    if players is None:
+    if players is None and rules.declarations == "cirulla":
+        players = tuple(sorted({sides * size for sides, size in CIRULLA_SEATS}))
+    elif players is None:
         players = {"2x2": (4,), "2": (2,)}.get(seating_of(rules), (2, 3, 4, 6))
     else:
         players = (players,)
@@ -107,6 +111,47 @@ def run_cards(rules: Rules) -> dict[str, list[Card]]:
     return {"suit": suit, "low": suit[:3], "high": suit[:-4:-1]}
 
 
+# Cirulla's first tables (docs/rules.md §11): 15 and 30 give the dealer scope, the matta
+# makes 15, and two Aces void the deal; its declarations, the matta's among them.
+DEAL_TABLES = ("2d 3c 4s 6b", "10d 10c 4s 6b", "7c 2d 3s 4b", "1d 1c 5s 8b")
+CIRULLA_DECLARED = ("1d 2c 5s", "6d 6c 6s", "9d 9b 7c", "2s 3b 7c")
+
+
+class Cirulla(NamedTuple):
+    """The figures and examples of Cirulla's own points, each the engine's answer."""
+
+    grande: int                   # what King, Queen and Jack of the bonus suit score
+    piccola: int                  # what Ace, 2 and 3 score
+    piccola_longer: int           # ... with the 4 as well
+    tables: list[tuple[tuple[Card, ...], DealCheck]]
+    declared: list[tuple[tuple[Card, ...], str, int]]
+
+
+def _side_points(held: list[Card], rules: Rules, item: str) -> int:
+    rest = [card for card in deck(rules.deck) if card not in held]
+    return score_piles([held, rest], [0, 0], rules).points(0).get(item, 0)
+
+
+def cirulla(rules: Rules) -> Cirulla | None:
+    """Cirulla's grande, piccola, first tables and declarations, as this match's rules score
+    them (None for the rules of another game)."""
+    if not (rules.grande_piccola or rules.deal_scope or rules.declarations == "cirulla"):
+        return None
+    suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
+    tables = [tuple(parse_cards(table.split())) for table in DEAL_TABLES]
+    if not rules.matta:
+        tables = [table for table in tables if MATTA not in table]
+    declared = []
+    if rules.declarations == "cirulla":
+        for shown in CIRULLA_DECLARED:
+            cards = tuple(parse_cards(shown.split()))
+            if rules.matta or MATTA not in cards:
+                declared.append((cards, *judge(cards, "cirulla", rules.matta)[:2]))
+    return Cirulla(_side_points(suit[-3:], rules, "grande"), _side_points(suit[:3], rules, "piccola"),
+                   _side_points(suit[:4], rules, "piccola"),
+                   [(table, check_deal(table, rules)) for table in tables], declared)
+
+
 class Facts(NamedTuple):
     """Everything a variant's page shows that the engine works out."""
 
@@ -123,9 +168,11 @@ class Facts(NamedTuple):
     declarations: list
     piva: int
     lowest: int                 # the lowest value after the Ace: 2, or 3 without the twos
+    cirulla: Cirulla | None = None
 
 
 def facts(rules: Rules, players: int | None = None) -> Facts:
     return Facts(description(rules), glance(rules), differences(rules), deals(rules, players),
                  captures(rules), scale(rules), counted(rules), primiera_example(rules), runs(rules),
-                 run_cards(rules), declarations(rules), piva(rules), suit_values(rules.deck)[1])
+                 run_cards(rules), declarations(rules), piva(rules), suit_values(rules.deck)[1],
+                 cirulla(rules))

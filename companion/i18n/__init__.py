@@ -281,6 +281,7 @@ ITEM_LABELS = {
     "scope": lazy_gettext("Scope"), "re_bello": lazy_gettext("Re Bello"),
     "napola": lazy_gettext("Napola"), "scalette": lazy_gettext("Scalette"),
     "piva": lazy_gettext("Piva"), "declarations": lazy_gettext("Bazzica"),
+    "grande": lazy_gettext("Grande"), "piccola": lazy_gettext("Piccola"),
 }
 
 
@@ -288,6 +289,8 @@ def item_label(item: str, rules: Any = None) -> str:
     """A point's name; "coins" becomes the bonus suit's name where another suit is the bonus."""
     if item == "denari" and rules is not None and rules.bonus_suit != "d":
         return suit_words(rules.bonus_suit, rules.pack).capitalize()
+    if item == "declarations" and rules is not None and rules.declarations == "cirulla":
+        return str(lazy_gettext("Accusi"))
     return str(ITEM_LABELS.get(item, item))
 
 

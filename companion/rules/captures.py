@@ -14,6 +14,7 @@ from typing import NamedTuple, Sequence
 
 from .cards import Card, CardError, HandError, deck_set
 from .deal import deal_plan
+from .declarations import MATTA
 from .rulesets import Rules
 from .said import Said, said, said_n
 
@@ -245,6 +246,7 @@ def _ace(table: Sequence[Card], rule: str, takes_itself: bool,
 class DealCheck(NamedTuple):
     void: bool
     reason: Said | str
+    scope: int = 0          # the dealer's scope from the first table (Cirulla's 15 and 30)
 
 
 def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
@@ -268,6 +270,15 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     for card in table:
         counts[card.value] = counts.get(card.value, 0) + 1
     kings = counts.get(10, 0)
+    if rules.void_deal == "two-aces" and counts.get(1, 0) >= 2:
+        return DealCheck(True, said("{count} Aces among the first table cards: deal again",
+                                    count=counts[1]))
+    if rules.deal_scope:
+        scoring = _deal_scope(table, rules.matta)
+        if scoring:
+            return scoring
+    if rules.void_deal == "two-aces":
+        return DealCheck(False, said("fewer than two Aces on the table: the deal stands"))
     if rules.void_deal == "off":
         return DealCheck(False, said("these rules never void a deal"))
     if rules.void_deal == "equal":
@@ -282,3 +293,24 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     if rules.void_deal == "aces" and counts.get(1):
         return DealCheck(True, said("an Ace among the first table cards: deal again"))
     return DealCheck(False, said("the deal stands"))
+
+
+def _deal_scope(table: Sequence[Card], matta: bool) -> DealCheck | None:
+    """Cirulla: four table cards adding up to 15 give the dealer one scopa, 30 two; the matta
+    (7 of cups) among them counts as whatever value the dealer likes (docs/rules.md §11)."""
+    wild = matta and MATTA in table
+    rest = sum(card.value for card in table if not (wild and card == MATTA))
+    totals = [rest + value for value in range(1, 11)] if wild else [rest]
+    for total, scope in ((30, 2), (15, 1)):
+        if total in totals:
+            if wild:
+                return DealCheck(False, said_n("the matta makes the table {total}: the dealer "
+                                               "takes it and scores {n} scopa",
+                                               "the matta makes the table {total}: the dealer "
+                                               "takes it and scores {n} scope", scope,
+                                               total=total), scope)
+            return DealCheck(False, said_n("the table adds up to {total}: the dealer takes it "
+                                           "and scores {n} scopa",
+                                           "the table adds up to {total}: the dealer takes it "
+                                           "and scores {n} scope", scope, total=total), scope)
+    return None

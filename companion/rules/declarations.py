@@ -1,4 +1,4 @@
-"""Bazzica and Sbarazzina declarations (RULES §5).
+"""Bazzica and Sbarazzina declarations (RULES §5), and Cirulla's busso and tris.
 
 Right after a three-card deal a player may show three cards: a *bazzica* (total 9 or less, Ace 1,
 2-7 face value, figures 10) or a *bazzicotto* (three of one rank). When both declare after the
@@ -7,6 +7,13 @@ same deal only the better scores.
 >>> from companion.rules.cards import parse_cards
 >>> judge(parse_cards(["2d", "1c", "1s"]), "bazzica")
 Judged(kind='bazzica', points=3, strength=(0, -4))
+
+Cirulla (docs/rules.md §11): a hand of three adding up to less than 10 is a *busso* (3
+points), three of a kind a *tris* (10); the *matta* (7 of cups, hearts in a French pack) stands
+for any card, and every declaration scores, whoever else declares.
+
+>>> judge(parse_cards(["4s", "7c", "4b"]), "cirulla", matta=True)
+Judged(kind='tris', points=10, strength=(1, 0))
 """
 
 from __future__ import annotations
@@ -37,10 +44,30 @@ def bazzica_value(card: Card) -> int:
     return 10 if card.value >= 8 else card.value
 
 
-def judge(cards: Sequence[Card], scheme: str) -> Judged:
-    """What three cards declare under ``bazzica`` or ``sbarazzina`` scoring; CardError if nothing."""
+MATTA = Card(7, "c")
+
+
+def _judge_cirulla(cards: Sequence[Card], matta: bool) -> Judged:
+    """Busso (3) or tris (10); the matta takes whichever value makes the better one."""
+    wild = matta and MATTA in cards
+    rest = [card.value for card in cards if not (wild and card == MATTA)]
+    if len(set(rest)) == 1:
+        return Judged("tris", 10, (1, 0))
+    total = sum(rest) + (1 if wild else 0)       # the matta counts as low as an Ace
+    if total < 10:
+        return Judged("busso", 3, (0, 0))
+    raise CardError(said("{cards} is no declaration: a busso adds up to less than 10 (these "
+                         "add up to {total}) and a tris is three of a kind", cards=list(cards),
+                         total=total))
+
+
+def judge(cards: Sequence[Card], scheme: str, matta: bool = False) -> Judged:
+    """What three cards declare under ``bazzica``, ``sbarazzina`` or ``cirulla`` scoring;
+    CardError if nothing. ``matta``: Cirulla's 7 of cups is wild."""
     if len(cards) != 3 or len(set(cards)) != 3:
         raise CardError(said("a declaration shows three different cards"))
+    if scheme == "cirulla":
+        return _judge_cirulla(cards, matta)
     ranks = [card.value for card in cards]
     if len(set(ranks)) == 1:
         # A-A-A is the best bazzicotto, Re-Re-Re the worst.
@@ -58,31 +85,26 @@ def judge(cards: Sequence[Card], scheme: str) -> Judged:
 
 
 def score_declarations(declarations: Sequence[Declaration], scheme: str,
-                       names: Sequence[str]) -> tuple[list[int], list[Said]]:
+                       names: Sequence[str], matta: bool = False) -> tuple[list[int], list[Said]]:
     """Points per side from a hand's declarations, and a sentence for each deal.
 
     Checks that there are two sides, that each side declares at most once per deal, and that no
-    card is shown twice in the hand."""
+    card is shown twice in the hand. In Cirulla every side may declare (a team's two players
+    each) and every declaration scores."""
     n_sides = len(names)
     points = [0] * n_sides
     told: list[Said] = []
+    if scheme == "cirulla":
+        return _score_cirulla(declarations, names, matta)
     if declarations and n_sides != 2:
         # RULES §10: declarations are of the two-player variants; they need exactly two sides.
         raise CardError(said("declarations need exactly two sides: there are {n}", n=n_sides))
     by_deal: dict[int, list[Declaration]] = {}
     dealt: dict[Card, int] = {}
     for d in declarations:
-        if not 0 <= d.side < n_sides:
-            raise CardError(said("a declaration names side {side}, but there are {n} sides",
-                                 side=d.side + 1, n=n_sides))
-        if isinstance(d.deal, bool) or not isinstance(d.deal, int) or not 1 <= d.deal <= 10:
-            raise CardError(said("a declaration's deal is a number from 1 to 10"))
+        _check_one(d, n_sides)
         by_deal.setdefault(d.deal, []).append(d)
-        for card in d.cards:        # a card is dealt once a hand (RULES §10)
-            if dealt.setdefault(card, d.deal) != d.deal:
-                raise CardError(said("{card} is declared after deal {first} and after deal "
-                                     "{second}: a card is dealt once a hand", card=card,
-                                     first=min(dealt[card], d.deal), second=max(dealt[card], d.deal)))
+        _check_dealt(d, dealt)
     for deal in sorted(by_deal):
         group = by_deal[deal]
         if len({d.side for d in group}) != len(group):
@@ -103,4 +125,43 @@ def score_declarations(declarations: Sequence[Declaration], scheme: str,
         else:
             told.append(said("deal {deal}: {declared}: equal, nobody scores", deal=deal,
                              declared=words))
+    return points, told
+
+
+def _check_one(d: Declaration, n_sides: int) -> None:
+    if not 0 <= d.side < n_sides:
+        raise CardError(said("a declaration names side {side}, but there are {n} sides",
+                             side=d.side + 1, n=n_sides))
+    if isinstance(d.deal, bool) or not isinstance(d.deal, int) or not 1 <= d.deal <= 10:
+        raise CardError(said("a declaration's deal is a number from 1 to 10"))
+
+
+def _check_dealt(d: Declaration, dealt: dict[Card, int]) -> None:
+    for card in d.cards:        # a card is dealt once a hand (RULES §10)
+        if dealt.setdefault(card, d.deal) != d.deal:
+            raise CardError(said("{card} is declared after deal {first} and after deal "
+                                 "{second}: a card is dealt once a hand", card=card,
+                                 first=min(dealt[card], d.deal), second=max(dealt[card], d.deal)))
+
+
+def _score_cirulla(declarations: Sequence[Declaration], names: Sequence[str],
+                   matta: bool) -> tuple[list[int], list[Said]]:
+    """Cirulla: each declaration scores for its side (busso 3, tris 10); no card is shown twice
+    in the hand."""
+    points = [0] * len(names)
+    told: list[Said] = []
+    dealt: dict[Card, int] = {}
+    shown: set[Card] = set()
+    for d in declarations:
+        _check_one(d, len(names))
+    for d in sorted(declarations, key=lambda d: d.deal):
+        _check_dealt(d, dealt)
+        if shown & set(d.cards):
+            raise CardError(said("two declarations after deal {deal} show the same card",
+                                 deal=d.deal))
+        shown |= set(d.cards)
+        j = judge(d.cards, "cirulla", matta)
+        points[d.side] += j.points
+        told.append(said("deal {deal}: {name} {kind} {cards}: {points}", deal=d.deal,
+                         name=names[d.side], kind=j.kind, cards=list(d.cards), points=j.points))
     return points, told

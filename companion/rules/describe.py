@@ -36,6 +36,8 @@ PLAYERS = {"2x2": 4, "2": 2, None: 2}
 def seating(rules: Rules) -> Said:
     """Who plays it: the seating the variant needs (``rulesets.check_seating``), or any."""
     only = seating_of(rules)
+    if rules.declarations == "cirulla":       # rulesets.CIRULLA_SEATS
+        return said("2 or 3 players, or two teams of two")
     if only == "2x2":
         return said("Four players in two teams of two")
     if only == "2":
@@ -74,6 +76,10 @@ def _points_of(held: list[Card], rules: Rules, item: str):
     rest = [card for card in deck(rules.deck) if card not in held]
     hand = score_piles([held, rest], [0, 0], rules)
     return hand.points(0).get(item, 0), (hand.outright_reason if hand.outright == 0 else None)
+
+
+def _suit(rules: Rules) -> list[Card]:
+    return [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
 
 
 def runs(rules: Rules) -> Runs | None:
@@ -144,6 +150,7 @@ MISSING_SUIT = {
 VOID_DEAL = {
     "equal": said("Deal again when three cards of one value lie on the first table"),
     "aces": said("Deal again when any Ace lies on the first table, as with three Kings"),
+    "two-aces": said("Deal again when two or more Aces lie on the first table"),
     "off": said("A deal is never void"),
 }
 PACK = {
@@ -168,8 +175,21 @@ def _bonuses(rules: Rules) -> list[Said]:
             told.append(said("The whole bonus suit, a Scala, wins the match"))
     if rules.piva:
         told.append(said("Piva: the {card} costs {points}", card=PIVA, points=-piva(rules)))
+    if rules.grande_piccola:
+        told.append(said("Grande: King, Queen and Jack of the bonus suit score {grande}; piccola: "
+                         "Ace, 2 and 3 score {piccola}, one more for each next card in sequence",
+                         grande=_points_of(_suit(rules)[-3:], rules, "grande")[0],
+                         piccola=_points_of(_suit(rules)[:3], rules, "piccola")[0]))
     shown = declarations(rules)
-    if shown:
+    if shown and rules.declarations == "cirulla":
+        told.append(said("Declarations at each deal: a busso (three cards adding up to less "
+                         "than 10) scores {busso}, a tris (three of a kind) {tris}",
+                         busso=next(d.points for d in shown if d.kind == "busso"),
+                         tris=next(d.points for d in shown if d.kind == "tris")))
+        if rules.matta:
+            told.append(said("The matta, the {card}, stands for any card in a declaration and "
+                             "on the first table", card=Card(7, "c")))
+    elif shown:
         points = sorted({d.points for d in shown if d.kind == "bazzica"})
         told.append(said("Declarations after a deal: a bazzica {bazzica}, a bazzicotto {bazzicotto}",
                          bazzica=Joined(tuple(points), " / "),
@@ -195,6 +215,8 @@ def differences(rules: Rules) -> list[Said]:
         told.append(CAPTURES[rules.capture])
     if rules.ace_takes_itself:
         told.append(said("An Ace on the empty table takes itself"))
+    if rules.deal_scope:
+        told.append(said("A first table adding up to 15 gives the dealer a scopa, 30 two"))
     if rules.void_deal in VOID_DEAL:
         told.append(VOID_DEAL[rules.void_deal])
     if rules.primiera in PRIMIERA:

@@ -23,14 +23,15 @@ from .said import said
 PRIMIERA_METHODS = ("standard", "half", "hurrikan", "no-figures", "sevens-sixes", "count-down")
 MISSING_SUIT_RULES = ("loses", "void", "zero")
 NAPOLA = ("off", "to-six", "to-horse")
-DECLARATIONS = ("off", "bazzica", "sbarazzina")
+DECLARATIONS = ("off", "bazzica", "sbarazzina", "cirulla")
 CAPTURE_RULES = (
     "standard", "fewest", "fewest-any", "quindici-1", "quindici-2", "quindici-3",
     "asso-pigliatutto", "scopa-d-assi", "corse",
 )
 # What voids a first table (RULES §7): three or four Kings (standard), three or more cards of
-# one value (Chkobba), any Ace as well as the Kings (Scopa d'Assi option), or nothing.
-VOID_DEALS = ("kings", "equal", "aces", "off")
+# one value (Chkobba), any Ace as well as the Kings (Scopa d'Assi option), two or more Aces
+# (Cirulla), or nothing.
+VOID_DEALS = ("kings", "equal", "aces", "two-aces", "off")
 PACKS = ("italian", "french", "chkobba")
 
 
@@ -41,7 +42,11 @@ class RulesError(ScopaError):
 @dataclass(frozen=True)
 class Rules:
     """Every rule item of RULES §8, plus three the referee and the display need:
-    ``void_deal`` and ``ace_takes_itself`` (the Scopa d'Assi options of §7) and ``pack``."""
+    ``void_deal`` and ``ace_takes_itself`` (the Scopa d'Assi options of §7) and ``pack``, and
+    Cirulla's three: ``grande_piccola`` (the grande and the piccola of the bonus suit),
+    ``matta`` (the 7 of cups, hearts in a French pack, wild in a declaration and on the first
+    table) and ``deal_scope`` (a first table adding up to 15 or 30 gives the dealer 1 or 2
+    scope)."""
 
     preset: str = "classica"
     deck: int = 40
@@ -62,6 +67,9 @@ class Rules:
     void_deal: str = "kings"
     ace_takes_itself: bool = False
     pack: str = "italian"
+    grande_piccola: bool = False
+    matta: bool = False
+    deal_scope: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -89,6 +97,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     "chkobba": {"primiera": "sevens-sixes", "target": 21, "void_deal": "equal", "pack": "chkobba"},
     "hurrikan": {"primiera": "hurrikan", "bonus_suit": "c", "double_under": 8, "target": 16,
                  "void_deal": "off"},
+    "cirulla": {"target": 51, "capture": "quindici-3", "declarations": "cirulla",
+                "grande_piccola": True, "matta": True, "deal_scope": True,
+                "void_deal": "two-aces", "pack": "french"},
 }
 
 PRESET_TITLES = {
@@ -108,6 +119,7 @@ PRESET_TITLES = {
     "corse": "Scopa Corse",
     "chkobba": "Chkobba",
     "hurrikan": "Hurrikan",
+    "cirulla": "Cirulla",
 }
 
 _CHOICES: dict[str, tuple] = {
@@ -121,7 +133,10 @@ _CHOICES: dict[str, tuple] = {
     "void_deal": VOID_DEALS,
     "pack": PACKS,
 }
-_BOOLEANS = ("re_bello", "scalette", "piva", "cappotto", "claims", "ace_takes_itself")
+_BOOLEANS = ("re_bello", "scalette", "piva", "cappotto", "claims", "ace_takes_itself",
+             "grande_piccola", "matta", "deal_scope")
+# Cirulla's seats (pagat.com, regoledelgioco.com): 2 or 3 players, or two teams of two.
+CIRULLA_SEATS = ((2, 1), (3, 1), (2, 2))
 
 
 def _check_item(name: str, value: Any) -> Any:
@@ -186,7 +201,11 @@ def check_seating(rules: Rules, sides: int, per_side: int) -> None:
     """
     if rules.preset == "scopone" and (sides, per_side) != (2, 2):
         raise RulesError(said("Scopone is played by four players in two teams of two"))
-    if rules.declarations != "off" and (sides, per_side) != (2, 1):
+    if rules.declarations == "cirulla":
+        if (sides, per_side) not in CIRULLA_SEATS:
+            raise RulesError(said("Cirulla is played by two or three players, or by two teams "
+                                  "of two"))
+    elif rules.declarations != "off" and (sides, per_side) != (2, 1):
         raise RulesError(said("declarations (bazzica, bazzicotto) are a game for two players, "
                               "one against the other"))
 
@@ -196,7 +215,7 @@ def seating_of(rules: Rules) -> str | None:
     None when any will do."""
     if rules.preset == "scopone":
         return "2x2"
-    return "2" if rules.declarations != "off" else None
+    return "2" if rules.declarations not in ("off", "cirulla") else None
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:

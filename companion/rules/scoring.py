@@ -48,6 +48,8 @@ ITEMS = {
     "scalette": ("Scalette", "bonus-suit sequences from the Ace up or the King down"),
     "piva": ("Piva", "the 2 of bastoni: minus 5"),
     "declarations": ("Bazzica", "three-card declarations"),
+    "grande": ("Grande", "King, Queen and Jack of the bonus suit: 5"),
+    "piccola": ("Piccola", "Ace, 2 and 3 of the bonus suit: 3, one more a card in sequence"),
 }
 
 
@@ -230,6 +232,18 @@ def _scalette(tallies: Sequence[Tally], names: Sequence[str], suit: int) -> Line
     return Line("scalette", tuple(points), joined(told, said("no scaletta")))
 
 
+def _grande_piccola(tallies: Sequence[Tally], names: Sequence[str]) -> tuple[Line, Line]:
+    # Cirulla: the grande is King, Queen and Jack of the bonus suit (5 points); the piccola Ace,
+    # 2 and 3 (3 points), one more for each next card in sequence (docs/rules.md §11).
+    grande = [5 if t.scaletta_alta >= 3 else 0 for t in tallies]
+    piccola = [t.napola if t.napola >= 3 else 0 for t in tallies]
+    big = [said("{name} has the grande", name=names[side]) for side, p in enumerate(grande) if p]
+    small = [said("{name} piccola of {length}: {points}", name=names[side], length=p, points=p)
+             for side, p in enumerate(piccola) if p]
+    return (Line("grande", tuple(grande), joined(big, said("no grande (King, Queen, Jack)"))),
+            Line("piccola", tuple(piccola), joined(small, said("no piccola (Ace, 2, 3)"))))
+
+
 def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
            declarations: Sequence[Declaration], names: Sequence[str]) -> HandScore:
     n = len(tallies)
@@ -251,8 +265,10 @@ def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
     if rules.piva:
         holder = _holder("piva", [t.piva for t in tallies], PIVA, names)
         lines.append(Line("piva", tuple(-5 * p for p in holder.points), holder.why))
+    if rules.grande_piccola:
+        lines.extend(_grande_piccola(tallies, names))
     if rules.declarations != "off":
-        points, told = score_declarations(declarations, rules.declarations, names)
+        points, told = score_declarations(declarations, rules.declarations, names, rules.matta)
         lines.append(Line("declarations", tuple(points), joined(told, said("no declarations"))))
     elif declarations:
         raise HandError(said("these rules have no declarations (Bazzica or Sbarazzina)"))

@@ -62,10 +62,14 @@ class NewMatchForm(FlaskForm):
     void_deal = SelectField(RULE_LABELS["void_deal"], choices=options(RULE_CHOICES["void_deal"]))
     ace_takes_itself = BooleanField(RULE_LABELS["ace_takes_itself"])
     pack = SelectField(RULE_LABELS["pack"], choices=options(RULE_CHOICES["pack"]))
+    grande_piccola = BooleanField(RULE_LABELS["grande_piccola"])
+    matta = BooleanField(RULE_LABELS["matta"])
+    deal_scope = BooleanField(RULE_LABELS["deal_scope"])
 
     RULE_FIELDS = ("deck", "bonus_suit", "primiera", "missing_suit", "re_bello", "napola",
                    "scalette", "piva", "declarations", "target", "hands", "cappotto",
-                   "double_under", "claims", "capture", "void_deal", "ace_takes_itself", "pack")
+                   "double_under", "claims", "capture", "void_deal", "ace_takes_itself", "pack",
+                   "grande_piccola", "matta", "deal_scope")
 
     @classmethod
     def preset_data(cls, preset: str) -> dict[str, Any]:

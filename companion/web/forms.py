@@ -48,7 +48,8 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
     "napola": [("off", _l("no Napola")), ("to-six", _l("A-2-3 and up, at most A-6 (6 points)")),
                ("to-horse", _l("up to Ace-Horse (9); the whole suit, Napoleone, wins"))],
     "declarations": [("off", _l("none")), ("bazzica", _l("Bazzica: bazzica 3, bazzicotto 10")),
-                     ("sbarazzina", _l("Sbarazzina: bazzica 2 or 3, three of a kind 7"))],
+                     ("sbarazzina", _l("Sbarazzina: bazzica 2 or 3, three of a kind 7")),
+                     ("cirulla", _l("Cirulla: busso 3, tris 10"))],
     "capture": [("standard", _l("a single card before a sum; capturing compulsory")),
                 ("fewest", _l("at most two cards, the fewest possible (Sco-papa)")),
                 ("fewest-any", _l("the fewest cards possible, any number")),
@@ -61,6 +62,7 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
     "void_deal": [("kings", _l("three or four Kings on the first table")),
                   ("equal", _l("three cards of one value on the first table")),
                   ("aces", _l("three Kings, or any Ace on the first table")),
+                  ("two-aces", _l("two or more Aces on the first table")),
                   ("off", _l("never"))],
     "pack": [("italian", _l("Italian suits")), ("french", _l("French suits")),
              ("chkobba", _l("French suits, Chkobba labels (9 Jack, 8 Queen)"))],
@@ -76,6 +78,9 @@ RULE_LABELS = {
     "cappotto": _l("Cappotto: 7 to 0 wins at once"), "double_under": _l("Double game when the loser is under"),
     "claims": _l("Chiamarsi fuori allowed"), "capture": _l("Captures"), "void_deal": _l("Deal again when"),
     "ace_takes_itself": _l("An Ace on the empty table takes itself"), "pack": _l("Suits of the pack"),
+    "grande_piccola": _l("Grande (King, Queen, Jack: 5) and piccola (Ace, 2, 3: 3 and up)"),
+    "matta": _l("Matta: the 7 of cups (hearts) is wild"),
+    "deal_scope": _l("A first table of 15 or 30 gives the dealer 1 or 2 scope"),
 }
 
 
@@ -113,7 +118,9 @@ def rules_summary(rules) -> str:
         parts.append(_("36 cards"))
     extras = [(rules.re_bello, "Re Bello"), (rules.napola != "off", "Napola"),
               (rules.scalette, "Scalette"), (rules.piva, "Piva"),
-              (rules.declarations != "off", rules.declarations.capitalize()),
+              (rules.grande_piccola, _("grande and piccola")), (rules.matta, _("matta")),
+              (rules.declarations != "off", _("accusi") if rules.declarations == "cirulla"
+               else rules.declarations.capitalize()),
               (rules.cappotto, "Cappotto"), (rules.claims, _("chiamarsi fuori")),
               (rules.double_under, _("double game under %(points)s", points=rules.double_under))]
     parts += [str(name) for on, name in extras if on]

@@ -68,6 +68,7 @@ PRESET_HANDS = {
     "corse": ("7d", {"settebello": 1}),
     "chkobba": ("7d 7c 7s", {"primiera": 1}),
     "hurrikan": ("7c 1c 2c 3c 4c 5c", {"settebello": 1, "denari": 1}),
+    "cirulla": ("10d 9d 8d 1d 2d 3d", {"grande": 5, "piccola": 3, "declarations": 0}),
 }
 
 
@@ -118,6 +119,10 @@ ITEM_CASES = {
     "void_deal": ({"void_deal": "aces"}, "7d", lambda b: b["rules"]["void_deal"] == "aces"),
     "ace_takes_itself": ({"ace_takes_itself": True}, "7d", lambda b: b["rules"]["ace_takes_itself"]),
     "pack": ({"pack": "french"}, "7d", lambda b: b["rules"]["pack"] == "french"),
+    "grande_piccola": ({"grande_piccola": True}, "10d 9d 8d",
+                       lambda b: b["sides"][0]["points"].get("grande") == 5),
+    "matta": ({"matta": True}, "7d", lambda b: b["rules"]["matta"] is True),
+    "deal_scope": ({"deal_scope": True}, "7d", lambda b: b["rules"]["deal_scope"] is True),
 }
 
 
