@@ -174,29 +174,76 @@ def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None
     return rules
 
 
+# 003: Scopa Corse, Chkobba and Hurrikan are games for two players or two teams of two (RULES §10).
+TWO_OR_TWO_TEAMS = ("corse", "chkobba", "hurrikan")
+
+
 def check_seating(rules: Rules, sides: int, per_side: int) -> None:
-    """The seating a variant needs: Scopone is four players in two teams of two (§8), and the
-    declarations of Bazzica, Sbarazzina and Piva are made by two players, one against the
-    other (§5). ``sides`` sides of ``per_side`` players each.
+    """The seating a variant needs: Scopone is four players in two teams of two (§8); Scopa
+    Corse, Chkobba and Hurrikan two players or two teams of two, and a 36-card deck never 3 or
+    6 players (§10); the declarations of Bazzica, Sbarazzina and Piva are made by two players,
+    one against the other (§5). ``sides`` sides of ``per_side`` players each.
 
     >>> check_seating(rules_for("scopone"), 2, 1)
     Traceback (most recent call last):
     ...
     companion.rules.rulesets.RulesError: Scopone is played by four players in two teams of two
+    >>> check_seating(rules_for("corse"), 3, 1)
+    Traceback (most recent call last):
+    ...
+    companion.rules.rulesets.RulesError: Scopa Corse is played by two players, or two teams of two
     """
     if rules.preset == "scopone" and (sides, per_side) != (2, 2):
         raise RulesError(said("Scopone is played by four players in two teams of two"))
+    if rules.preset in TWO_OR_TWO_TEAMS and (sides, per_side) not in ((2, 1), (2, 2)):
+        raise RulesError(said("{variant} is played by two players, or two teams of two",
+                              variant=PRESET_TITLES[rules.preset]))
+    if rules.deck == 36 and sides * per_side in (3, 6):
+        raise RulesError(said("a 36-card deck is dealt to 2 or 4 players (or two teams of two), "
+                              "never to 3 or 6"))
     if rules.declarations != "off" and (sides, per_side) != (2, 1):
         raise RulesError(said("declarations (bazzica, bazzicotto) are a game for two players, "
                               "one against the other"))
 
 
+def check_players(rules: Rules, players: int) -> None:
+    """That a table of this many players can play these rules, each for themselves or (4 and 6)
+    in two teams; else the RulesError of the first seating tried, in words.
+
+    >>> check_players(rules_for("hurrikan"), 4)
+    >>> check_players(rules_for("classica", {"deck": 36}), 6)
+    Traceback (most recent call last):
+    ...
+    companion.rules.rulesets.RulesError: a 36-card deck is dealt to 2 or 4 players (or two teams of two), never to 3 or 6
+    """
+    refused = None
+    for sides, per_side in ((players, 1), (2, players // 2)):
+        if sides * per_side == players and 2 <= sides <= 4 and per_side <= 3:
+            try:
+                return check_seating(rules, sides, per_side)
+            except RulesError as error:
+                refused = refused or error
+    raise refused or RulesError(said("a match has 2, 3 or 4 players, or two teams of 2 or 3"))
+
+
 def seating_of(rules: Rules) -> str | None:
-    """The only seating a variant allows, as the new match form names it ("2x2", "2"), or
-    None when any will do."""
+    """The seating a variant is usually played with, when it does not take any, as the new
+    match form names it ("2x2", "2"): the form chooses it with the variant."""
     if rules.preset == "scopone":
         return "2x2"
-    return "2" if rules.declarations != "off" else None
+    return "2" if rules.declarations != "off" or rules.preset in TWO_OR_TWO_TEAMS else None
+
+
+def seatings_of(rules: Rules) -> tuple[str, ...] | None:
+    """Every seating a variant allows, as the new match form names them, or None when any will
+    do (2, 3 or 4 players, or two teams of 2 or 3)."""
+    if rules.preset == "scopone":
+        return ("2x2",)
+    if rules.declarations != "off":
+        return ("2",)
+    if rules.preset in TWO_OR_TWO_TEAMS:
+        return ("2", "2x2")
+    return ("2", "4", "2x2") if rules.deck == 36 else None
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
