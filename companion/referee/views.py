@@ -40,7 +40,8 @@ from ..rules.captures import PAGE as CAPTURES_PAGE, Ruling
 from ..rules.cards import SUITS
 from ..rules.deal import deal_plan
 from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_cards
-from ..rules.rulesets import PRESETS, Rules, RulesError, check_players
+from ..rules.describe import PLAYERS
+from ..rules.rulesets import PRESETS, Rules, RulesError, check_players, seating_of
 from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..table import service
@@ -266,7 +267,8 @@ def deal():
 def rules_card():
     """The rules in force, item by item."""
     ctx = context()
-    players = len(ctx.match.seats) if ctx.match else 2
+    # A match's own table, else the variant's usual one (Scopone's four: two would get 20 each).
+    players = len(ctx.match.seats) if ctx.match else PLAYERS[seating_of(ctx.rules)]
     words = {item: dict(choices) for item, choices in RULE_CHOICES.items()}
     return render_template("referee/rules.html", ctx=ctx, words=words, items=ITEMS,
                            plan=deal_plan(ctx.rules, players), presets=VARIANT_TITLES)

@@ -226,3 +226,15 @@ def test_the_referees_deal_tool_deals_the_whole_deck_or_says_why_not(client, pre
             assert cards * players + table == rules.deck, (players, shown)
         else:
             assert re.search("is played by|never to 3 or 6|a game for two|a match has 2, 3 or 4", shown), shown
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_referees_rules_card_deals_the_whole_deck(client, preset):
+    """The card of the rules in force states the deal at the variant's usual table: Scopone's
+    said "20 cards each" (two players) before."""
+    rules = rules_for(preset)
+    page = client.get(f"/referee/rules?variant={preset}").get_data(as_text=True)
+    shown = words(nodes(page, ".rules-list dd")[0]).split(". ")[0]
+    cards, table = dealt(shown)
+    players = (rules.deck - table) // cards
+    assert cards * players + table == rules.deck and allowed(rules, {2: "2", 4: "2x2"}[players]), shown
