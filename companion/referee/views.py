@@ -39,8 +39,8 @@ from ..rules import (
 from ..rules.captures import PAGE as CAPTURES_PAGE, Ruling
 from ..rules.cards import SUITS
 from ..rules.deal import deal_plan
-from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_cards
 from ..rules.describe import PLAYERS
+from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_cards
 from ..rules.rulesets import PRESETS, Rules, RulesError, check_players, seating_of
 from ..rules.said import said
 from ..rules.scoring import ITEMS
