@@ -206,6 +206,18 @@ def check_seating(rules: Rules, sides: int, per_side: int) -> None:
                               "one against the other"))
 
 
+# The seatings of a match, as the new match form names them: (sides, players a side).
+LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "2x2": (2, 2), "2x3": (2, 3)}
+
+
+def _seats(rules: Rules, sides: int, per_side: int) -> RulesError | None:
+    try:
+        check_seating(rules, sides, per_side)
+    except RulesError as error:
+        return error
+    return None
+
+
 def check_players(rules: Rules, players: int) -> None:
     """That a table of this many players can play these rules, each for themselves or (4 and 6)
     in two teams; else the RulesError of the first seating tried, in words.
@@ -216,34 +228,31 @@ def check_players(rules: Rules, players: int) -> None:
     ...
     companion.rules.rulesets.RulesError: a 36-card deck is dealt to 2 or 4 players (or two teams of two), never to 3 or 6
     """
-    refused = None
-    for sides, per_side in ((players, 1), (2, players // 2)):
-        if sides * per_side == players and 2 <= sides <= 4 and per_side <= 3:
-            try:
-                return check_seating(rules, sides, per_side)
-            except RulesError as error:
-                refused = refused or error
-    raise refused or RulesError(said("a match has 2, 3 or 4 players, or two teams of 2 or 3"))
+    refusals = [_seats(rules, sides, per_side) for sides, per_side in LAYOUTS.values()
+                if sides * per_side == players]
+    if None in refusals:
+        return
+    raise refusals[0] if refusals else RulesError(
+        said("a match has 2, 3 or 4 players, or two teams of 2 or 3"))
 
 
 def seating_of(rules: Rules) -> str | None:
     """The seating a variant is usually played with, when it does not take any, as the new
     match form names it ("2x2", "2"): the form chooses it with the variant."""
-    if rules.preset == "scopone":
-        return "2x2"
-    return "2" if rules.declarations != "off" or rules.preset in TWO_OR_TWO_TEAMS else None
+    allowed = seatings_of(rules)
+    return allowed[0] if allowed and "3" not in allowed and "4" not in allowed else None
 
 
 def seatings_of(rules: Rules) -> tuple[str, ...] | None:
-    """Every seating a variant allows, as the new match form names them, or None when any will
-    do (2, 3 or 4 players, or two teams of 2 or 3)."""
-    if rules.preset == "scopone":
-        return ("2x2",)
-    if rules.declarations != "off":
-        return ("2",)
-    if rules.preset in TWO_OR_TWO_TEAMS:
-        return ("2", "2x2")
-    return ("2", "4", "2x2") if rules.deck == 36 else None
+    """Every seating these rules allow (``check_seating``), as the new match form names them,
+    or None when any will do (2, 3 or 4 players, or two teams of 2 or 3).
+
+    >>> seatings_of(rules_for("corse")), seatings_of(rules_for("classica", {"deck": 36}))
+    (('2', '2x2'), ('2', '4', '2x2'))
+    """
+    allowed = tuple(name for name, (sides, per_side) in LAYOUTS.items()
+                    if _seats(rules, sides, per_side) is None)
+    return None if len(allowed) == len(LAYOUTS) else allowed
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
