@@ -21,7 +21,7 @@ from ..rules.deal import DealPlan, deal_plan
 from ..rules.declarations import MATTA, judge
 from ..rules.describe import Runs, declarations, description, differences, glance, piva, runs
 from ..rules.primiera import COUNT_ORDER, COUNT_WORDS, SCALES, primiera_of
-from ..rules.rulesets import CIRULLA_SEATS, Rules, seating_of
+from ..rules.rulesets import Rules, seatings_of
 from ..rules.said import Said
 from ..rules.scoring import score_piles
 
@@ -72,12 +72,15 @@ def captures(rules: Rules) -> list[Example]:
     return found
 
 
+# The players at the table of each seating the new match form names.
+TABLE_OF = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
+
+
 def deals(rules: Rules, players: int | None = None) -> list[tuple[int, DealPlan]]:
     """The deals of a hand at each table the variant seats (or at ``players``, a match's)."""
-    if players is None and rules.declarations == "cirulla":
-        players = tuple(sorted({sides * size for sides, size in CIRULLA_SEATS}))
-    elif players is None:
-        players = {"2x2": (4,), "2": (2,)}.get(seating_of(rules), (2, 3, 4, 6))
+    if players is None:
+        layouts = seatings_of(rules) or ("2", "3", "4", "2x3")
+        players = tuple(sorted({TABLE_OF[layout] for layout in layouts}))
     else:
         players = (players,)
     return [(count, deal_plan(rules, count)) for count in players]

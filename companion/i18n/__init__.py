@@ -204,6 +204,8 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     if isinstance(value, Card):
         return card_words(value, language, pack)
     if isinstance(value, Suit):
+        if value.pack:     # a suit of the pack named, without its symbol: "cups (hearts ...)"
+            return (_ITALIAN_PACK if value.pack == "italian" else _FRENCH_PACK)[language][1][value.code]
         return suit_words(value.code, pack, language)
     if isinstance(value, Versus):
         between = {"it": " a ", "fr": " à "}.get(language, " to ")

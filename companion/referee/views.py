@@ -39,8 +39,9 @@ from ..rules import (
 from ..rules.captures import PAGE as CAPTURES_PAGE, Ruling
 from ..rules.cards import SUITS
 from ..rules.deal import deal_plan
+from ..rules.describe import PLAYERS
 from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_cards
-from ..rules.rulesets import PRESETS, Rules
+from ..rules.rulesets import PRESETS, Rules, RulesError, check_players, seating_of
 from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..table import service
@@ -241,7 +242,13 @@ def deal():
         "players": IntegerField(_("Players"), [Optional(), NumberRange(2, 6)], default=2),
     })(request.args)
     players = len(ctx.match.seats) if ctx.match else (form.players.data or 2)
-    plan = deal_plan(ctx.rules, min(max(players, 2), 6))
+    players = min(max(players, 2), 6)
+    try:
+        check_players(ctx.rules, players)
+    except RulesError as problem:       # no plan for a table these rules do not seat
+        return answer("referee/deal.html", "referee/_deal_answer.html", ctx=ctx, form=form, check=None,
+                      error=None, plan=None, unseated=explain(problem), players=players, tapped=0)
+    plan = deal_plan(ctx.rules, players)
     check = error = None
     tapped = len(form.table.data or [])
     # Fewer cards than the first table holds: still being tapped, not wrong (the check takes
@@ -261,7 +268,8 @@ def deal():
 def rules_card():
     """The rules in force, item by item."""
     ctx = context()
-    players = len(ctx.match.seats) if ctx.match else 2
+    # A match's own table, else the variant's usual one (Scopone's four: two would get 20 each).
+    players = len(ctx.match.seats) if ctx.match else PLAYERS[seating_of(ctx.rules)]
     words = {item: dict(choices) for item, choices in RULE_CHOICES.items()}
     return render_template("referee/rules.html", ctx=ctx, words=words, items=ITEMS,
                            plan=deal_plan(ctx.rules, players), presets=VARIANT_TITLES)

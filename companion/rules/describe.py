@@ -22,7 +22,7 @@ from typing import NamedTuple
 from .cards import Card, deck, suit_values
 from .deal import deal_plan
 from .declarations import judge
-from .rulesets import Rules, seating_of
+from .rulesets import Rules, seating_of, seatings_of
 from .said import Joined, Said, Suit, said
 from .scoring import score_piles
 from .tally import PIVA
@@ -35,13 +35,17 @@ PLAYERS = {"2x2": 4, "2": 2, None: 2}
 
 def seating(rules: Rules) -> Said:
     """Who plays it: the seating the variant needs (``rulesets.check_seating``), or any."""
-    only = seating_of(rules)
-    if rules.declarations == "cirulla":       # rulesets.CIRULLA_SEATS
-        return said("2 or 3 players, or two teams of two")
-    if only == "2x2":
+    only = seatings_of(rules)
+    if only == ("2x2",):
         return said("Four players in two teams of two")
-    if only == "2":
+    if only == ("2",):
         return said("Two players, one against the other")
+    if only == ("2", "2x2"):
+        return said("Two players, or two teams of two")
+    if only == ("2", "4", "2x2"):
+        return said("2 or 4 players, or two teams of two")
+    if only == ("2", "3", "2x2"):                  # Cirulla (rulesets.CIRULLA_SEATS)
+        return said("2 or 3 players, or two teams of two")
     return said("2, 3 or 4 players, or two teams of 2 or 3")
 
 
@@ -119,8 +123,8 @@ def declarations(rules: Rules) -> list[Declared]:
 
 
 def piva(rules: Rules) -> int:
-    """What the Piva card costs the side that takes it."""
-    return _points_of([PIVA], rules, "piva")[0] if rules.piva else 0
+    """What the Piva card costs the side that takes it (nothing where the deck has no twos)."""
+    return _points_of([PIVA], rules, "piva")[0] if rules.piva and PIVA in deck(rules.deck) else 0
 
 
 CAPTURES = {
@@ -173,7 +177,7 @@ def _bonuses(rules: Rules) -> list[Said]:
         told.append(said("Scalette: sequences from the Ace and from the King"))
         if found.outright:
             told.append(said("The whole bonus suit, a Scala, wins the match"))
-    if rules.piva:
+    if rules.piva and piva(rules):
         told.append(said("Piva: the {card} costs {points}", card=PIVA, points=-piva(rules)))
     if rules.grande_piccola:
         told.append(said("Grande: King, Queen and Jack of the bonus suit score {grande}; piccola: "
@@ -209,7 +213,11 @@ def differences(rules: Rules) -> list[Said]:
         told.append(said("36 cards: the four twos are taken out"))
     if rules.pack in PACK:
         told.append(PACK[rules.pack])
-    if rules.bonus_suit != CLASSIC.bonus_suit:
+    if rules.bonus_suit != CLASSIC.bonus_suit and rules.pack == "italian":
+        # Hurrikan's books play hearts (003): an Italian pack's cups stand for them (RULES §10).
+        told.append(said("The bonus suit is {suit} ({french} in a French pack)",
+                         suit=Suit(rules.bonus_suit), french=Suit(rules.bonus_suit, "french")))
+    elif rules.bonus_suit != CLASSIC.bonus_suit:
         told.append(said("The bonus suit is {suit}", suit=Suit(rules.bonus_suit)))
     if rules.capture in CAPTURES:
         told.append(CAPTURES[rules.capture])

@@ -189,33 +189,88 @@ def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None
     return rules
 
 
+# 003: Scopa Corse, Chkobba and Hurrikan are games for two players or two teams of two (RULES §10).
+TWO_OR_TWO_TEAMS = ("corse", "chkobba", "hurrikan")
+
+
 def check_seating(rules: Rules, sides: int, per_side: int) -> None:
-    """The seating a variant needs: Scopone is four players in two teams of two (§8), and the
-    declarations of Bazzica, Sbarazzina and Piva are made by two players, one against the
-    other (§5). ``sides`` sides of ``per_side`` players each.
+    """The seating a variant needs: Scopone is four players in two teams of two (§8); Scopa
+    Corse, Chkobba and Hurrikan two players or two teams of two, and a 36-card deck never 3 or
+    6 players (§10); the declarations of Bazzica, Sbarazzina and Piva are made by two players,
+    one against the other (§5). ``sides`` sides of ``per_side`` players each.
 
     >>> check_seating(rules_for("scopone"), 2, 1)
     Traceback (most recent call last):
     ...
     companion.rules.rulesets.RulesError: Scopone is played by four players in two teams of two
+    >>> check_seating(rules_for("corse"), 3, 1)
+    Traceback (most recent call last):
+    ...
+    companion.rules.rulesets.RulesError: Scopa Corse is played by two players, or two teams of two
     """
     if rules.preset == "scopone" and (sides, per_side) != (2, 2):
         raise RulesError(said("Scopone is played by four players in two teams of two"))
-    if rules.declarations == "cirulla":
-        if (sides, per_side) not in CIRULLA_SEATS:
-            raise RulesError(said("Cirulla is played by two or three players, or by two teams "
-                                  "of two"))
-    elif rules.declarations != "off" and (sides, per_side) != (2, 1):
+    if rules.declarations == "cirulla" and (sides, per_side) not in CIRULLA_SEATS:
+        raise RulesError(said("Cirulla is played by two or three players, or by two teams "
+                              "of two"))
+    if rules.preset in TWO_OR_TWO_TEAMS and (sides, per_side) not in ((2, 1), (2, 2)):
+        raise RulesError(said("{variant} is played by two players, or two teams of two",
+                              variant=PRESET_TITLES[rules.preset]))
+    if rules.deck == 36 and sides * per_side in (3, 6):
+        raise RulesError(said("a 36-card deck is dealt to 2 or 4 players (or two teams of two), "
+                              "never to 3 or 6"))
+    if rules.declarations not in ("off", "cirulla") and (sides, per_side) != (2, 1):
         raise RulesError(said("declarations (bazzica, bazzicotto) are a game for two players, "
                               "one against the other"))
 
 
+# The seatings of a match, as the new match form names them: (sides, players a side).
+LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "2x2": (2, 2), "2x3": (2, 3)}
+
+
+def _seats(rules: Rules, sides: int, per_side: int) -> RulesError | None:
+    try:
+        check_seating(rules, sides, per_side)
+    except RulesError as error:
+        return error
+    return None
+
+
+def check_players(rules: Rules, players: int) -> None:
+    """That a table of this many players can play these rules, each for themselves or (4 and 6)
+    in two teams; else the RulesError of the first seating tried, in words.
+
+    >>> check_players(rules_for("hurrikan"), 4)
+    >>> check_players(rules_for("classica", {"deck": 36}), 6)
+    Traceback (most recent call last):
+    ...
+    companion.rules.rulesets.RulesError: a 36-card deck is dealt to 2 or 4 players (or two teams of two), never to 3 or 6
+    """
+    refusals = [_seats(rules, sides, per_side) for sides, per_side in LAYOUTS.values()
+                if sides * per_side == players]
+    if None in refusals:
+        return
+    raise refusals[0] if refusals else RulesError(
+        said("a match has 2, 3 or 4 players, or two teams of 2 or 3"))
+
+
 def seating_of(rules: Rules) -> str | None:
-    """The only seating a variant allows, as the new match form names it ("2x2", "2"), or
-    None when any will do."""
-    if rules.preset == "scopone":
-        return "2x2"
-    return "2" if rules.declarations not in ("off", "cirulla") else None
+    """The seating a variant is usually played with, when it does not take any, as the new
+    match form names it ("2x2", "2"): the form chooses it with the variant."""
+    allowed = seatings_of(rules)
+    return allowed[0] if allowed and "3" not in allowed and "4" not in allowed else None
+
+
+def seatings_of(rules: Rules) -> tuple[str, ...] | None:
+    """Every seating these rules allow (``check_seating``), as the new match form names them,
+    or None when any will do (2, 3 or 4 players, or two teams of 2 or 3).
+
+    >>> seatings_of(rules_for("corse")), seatings_of(rules_for("classica", {"deck": 36}))
+    (('2', '2x2'), ('2', '4', '2x2'))
+    """
+    allowed = tuple(name for name, (sides, per_side) in LAYOUTS.items()
+                    if _seats(rules, sides, per_side) is None)
+    return None if len(allowed) == len(LAYOUTS) else allowed
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:

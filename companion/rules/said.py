@@ -55,11 +55,15 @@ class Joined(NamedTuple):
 
 
 class Suit(NamedTuple):
-    """A suit named in a sentence: "denari" in the API's sentences, in words on a page."""
+    """A suit named in a sentence: "denari" in the API's sentences, in words on a page (in the
+    page's pack, or in ``pack`` when one is named: Hurrikan's hearts)."""
 
     code: str
+    pack: str | None = None
 
     def __str__(self) -> str:
+        if self.pack == "french":
+            return {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}[self.code]
         return {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}[self.code]
 
 

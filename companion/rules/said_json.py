@@ -31,7 +31,7 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Card):
         return {"card": str(value)}
     if isinstance(value, Suit):
-        return {"suit": value.code}
+        return {"suit": value.code, **({"pack": value.pack} if value.pack else {})}
     if isinstance(value, list):
         return [to_json(v) for v in value]
     return value
@@ -52,4 +52,4 @@ def from_json(value: Any) -> Any:
         return Versus(tuple(from_json(f) for f in value["versus"]))
     if "card" in value:
         return parse_card(value["card"])
-    return Suit(value["suit"])
+    return Suit(value["suit"], value.get("pack"))

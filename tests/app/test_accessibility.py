@@ -266,6 +266,7 @@ PAGES = [
     Page("referee-primiera-decided", "/referee/primiera?best_0_d=7&best_0_c=7&best_1_s=7&best_1_b=6"),
     Page("referee-deal", "/referee/deal"),
     Page("referee-deal-checked", "/referee/deal?table=10d&table=10c&table=10s&table=1b"),
+    Page("referee-deal-unseated", "/referee/deal?variant=corse&players=3"),
     Page("referee-rules", "/referee/rules"),
     Page("referee-claim", "/referee/claim"),
     Page("referee-claim-match", "/referee/claim?match={claims}"),

@@ -213,7 +213,8 @@ def test_the_referees_deal_tool_waits_for_four_cards_and_has_none_for_scopone(cl
     ("classica", 2, "3 cards each, 4 face up on the table; then 3 each, 6 deals in all"),
     ("classica", 4, "3 cards each, 4 face up on the table; then 3 each, 3 deals in all"),
     ("scopone", 4, "10 cards each, none on the table"),
-    ("corse", 2, "3 cards each, 4 face up on the table; then 3, 3, 4, 4 each, 5 deals in all"),
+    # 003 and RULES §10: two players get 3 cards each with 4 on the table, then 3, 3, 3 and 4.
+    ("corse", 2, "3 cards each, 4 face up on the table; then 3, 3, 3, 4 each, 5 deals in all"),
 ])
 def test_the_deal_plan_of_each_variant(client, variant, players, plan):
     page = client.get(f"/referee/deal?variant={variant}&players={players}").get_data(as_text=True)

@@ -40,12 +40,13 @@ def test_the_hand_form_posts_the_names_scripts_post(client, body, extra):
     assert posted_names(page) == sorted(set(expected) - {"csrf_token"})  # no CSRF in the tests' app
 
 
-def test_a_three_player_count_down_match_has_each_sides_counts_and_36_cards_without_twos(client):
-    match_id = new_match(client, players=["Anna", "Bruno", "Carla"], variant="corse",
-                         options={"primiera": "count-down"})
+def test_a_four_player_count_down_match_has_each_sides_counts_and_36_cards_without_twos(client):
+    # Four players each for themselves: a 36-card deck never seats three (RULES §10).
+    match_id = new_match(client, players=["Anna", "Bruno", "Carla", "Dario"], variant="classica",
+                         options={"primiera": "count-down", "deck": 36})
     names = posted_names(client.get(f"/matches/{match_id}/hands/new"))
     per_side = [f"{row}_{i}" for row in ("sweeps", "t_cards", "t_coins", "t_sevens", "t_sixes", "t_aces")
-                for i in range(3)]
+                for i in range(4)]
     cards = [name for name in CARDS_40 if not name.startswith("c_2")]
     assert names == sorted(["mode", "key", "version", "number", "rest", "settebello", "primiera",
                             *cards, *per_side])
