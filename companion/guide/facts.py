@@ -141,14 +141,14 @@ def cirulla(rules: Rules) -> Cirulla | None:
     if not (rules.grande_piccola or rules.deal_scope or rules.declarations == "cirulla"):
         return None
     suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
-    tables = [tuple(parse_cards(table.split())) for table in DEAL_TABLES]
-    if not rules.matta:
-        tables = [table for table in tables if MATTA not in table]
+    dealt = set(deck(rules.deck))               # a 36-card deck has no twos to show
+    tables = [table for table in (tuple(parse_cards(shown.split())) for shown in DEAL_TABLES)
+              if dealt.issuperset(table) and (rules.matta or MATTA not in table)]
     declared = []
     if rules.declarations == "cirulla":
         for shown in CIRULLA_DECLARED:
             cards = tuple(parse_cards(shown.split()))
-            if rules.matta or MATTA not in cards:
+            if dealt.issuperset(cards) and (rules.matta or MATTA not in cards):
                 declared.append((cards, *judge(cards, "cirulla", rules.matta)[:2]))
     return Cirulla(_side_points(suit[-3:], rules, "grande"), _side_points(suit[:3], rules, "piccola"),
                    _side_points(suit[:4], rules, "piccola"),
