@@ -152,7 +152,7 @@ MEASURED = """() => {
   }
   const lines = node => new Set([...(() => { const r = document.createRange(); r.selectNodeContents(node); return r.getClientRects(); })()]
     .filter(r => r.width > 0).map(r => Math.round(r.top))).size;
-  const address = document.querySelector(".board-address");
+  const address = document.querySelector(".board-address") || document.querySelector(".board-join p");
   return {
     smallestName: Math.min(...names.map(size)),
     names: names.length,
