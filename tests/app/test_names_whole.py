@@ -17,7 +17,6 @@ browser and one server for the module (tests/conftest.py), one page for each siz
 import re
 
 import pytest
-
 from test_layout import ENTRANTS, play_round, qr_codes_seen, zxingcpp
 
 playwright_api = pytest.importorskip("playwright.sync_api")
