@@ -3,8 +3,9 @@
 At the table, on phones of 360 and 390 px in Italian, French and English: a team named after its
 players reads their names whole ("Jean-Bapt. & Bartolomeo." was seen on the scoreboard, the
 breakdown, the result, the hand list and the home list); no name breaks at its hyphen
-("Jean-/Baptiste donne en premier"); the result's score stays on one line ("14 a / 12"); a
-four-player hand list keeps a row to two lines (it took five, one a lone "·").
+("Jean-/Baptiste donne en premier"), nor the rules page's heading ("Gio/cat/ori"); the
+result's score stays on one line ("14 a / 12"); a four-player hand list keeps a row to two lines
+(it took five, one a lone "·").
 
 On the wall, at 1280x720, 1366x768 and 1920x1080 with 8 and 16 entrants: every entrant's name at
 least 1/32 of the screen's height, the headings and the tie-break notes too, no empty third of
@@ -83,7 +84,8 @@ def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, wi
     found = {}
     try:
         for lang in ("it", "fr", "en"):
-            for path in (f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/"):
+            # The rules' page too: its table's heading read "Gio/cat/ori".
+            for path in (f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/", "/rules/classica"):
                 page.goto(f"/lang/{lang}?next={path}")
                 shown = page.evaluate("document.body.innerText")
                 problems = [f"cut: {word}" for word in cut_words(shown)]
