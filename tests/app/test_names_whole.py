@@ -218,3 +218,31 @@ def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournament
     finally:
         context.close()
     assert found == {}
+
+
+def test_the_conflict_tables_headings_are_whole_at_390_px(browser, server):
+    """Two phones entered the same hand: the table of both scores read "Registrat/a" at 390 px.
+    A match of two long names, its counts typed on this phone while another records hand 1."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    four_nil = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+                            {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
+    found = {}
+    try:
+        for lang in ("it", "fr", "en"):
+            match = page.request.post("/api/v1/matches", data={
+                "players": ["Bartolomeo Giangiacomo", "Marie-Amélie"]}).json()["id"]
+            page.goto(f"/lang/{lang}?next=/matches/{match}/hands/new?mode=tallies")
+            page.fill("#t_cards_0", "22")
+            page.fill("#t_coins_0", "6")
+            page.locator('label:has(input[name="settebello"][value="0"])').click()
+            assert page.request.post(f"/api/v1/matches/{match}/hands", data=four_nil).ok
+            page.locator('[data-testid="save"]').click()
+            page.wait_for_selector('[data-testid="taken"]')
+            split = page.evaluate(SPLIT)
+            if split:
+                found[lang] = split
+    finally:
+        context.close()
+    assert found == {}
