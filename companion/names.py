@@ -17,8 +17,8 @@ the same limits.
 (True, False, False, False)
 >>> tidy("  Anna\u200b  Maria "), all_different(["Anna", "An\u200bna"])
 ('Anna Maria', False)
->>> team_name(["Anna", "Bruno"]), team_name(["Jean-Baptiste", "Gianmaria"])
-('Anna & Bruno', 'Jean-Baptis. & Gianmaria')
+>>> team_name(["Anna", "Bruno"]), team_name(["Jean-Baptiste", "Bartolomeo"])
+('Anna & Bruno', 'Jean-Baptiste & Bartolomeo')
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ from typing import Any, Iterable
 from .rules.said import said
 
 NAME_MAX = 24           # a name's characters at most: it must fit beside its score on a phone
+# A team's name made of its players' (three at most, "Anna & Bruno & Carla"): their names whole,
+# so longer than a name typed may be (NAME_MAX still holds for a team's name typed).
+TEAM_NAME_MAX = 3 * NAME_MAX + 2 * len(" & ")
 TOURNAMENT_NAME_MAX = 60    # a tournament's name's characters at most (its board's title)
 # A new PIN's digits: 6 at least, since wrong tries are limited per address only (web.limits), so
 # that 100 addresses trying all night have less than 1% odds (docs/running.md). PINs of 4 or 5
@@ -72,14 +75,11 @@ def name_key(name: str) -> str:
 def team_name(players: Iterable[str]) -> str:
     """A team's name when none is given: its players' ("Anna & Bruno"), the same words on every
     phone in every language (a fixed "Us" would be the other team on the opponents' phones).
-    Cut to fit NAME_MAX, the longest name first, letter by letter, with a dot ("Jean-Baptis.")."""
-    names = [tidy(name) for name in players]
-    room = NAME_MAX - len(" & ") * (len(names) - 1)
-    while sum(map(len, names)) > room:
-        longest = max(range(len(names)), key=lambda i: len(names[i]))
-        name = names[longest]
-        names[longest] = (name[:-2] if name.endswith(".") else name[:-1]).rstrip(" -") + "."
-    return " & ".join(names)
+    The names are kept whole ("Jean-Baptiste & Bartolomeo", up to TEAM_NAME_MAX): a page too
+    narrow for one shortens it at a word (``short_form``), never the name kept. (Before issue 35
+    they were cut letter by letter with a full stop, "Jean-Bapti. & Bartolomeo", as matches made
+    then still read.)"""
+    return " & ".join(tidy(name) for name in players)
 
 
 def name_fits(name: Any) -> bool:
@@ -102,7 +102,8 @@ def valid_pin(text: Any) -> bool:
 # How wide a letter is drawn in bold, in em (the font's size): a rough measure, on the wide side
 # of the fonts phones use (DejaVu Sans Bold, the widest of them, measured; Roboto and San
 # Francisco are narrower), so that a name said to fit does.
-_NARROW, _MIDDLE, _WIDE = frozenset(" iljIJ.,'’|!:;"), frozenset("frt-()"), frozenset("mwMW")
+_NARROW, _MIDDLE, _WIDE = frozenset(" iljIJ.,'’|!:;"), frozenset("frt-\u2011()"), frozenset("mwMW")
+ELLIPSIS = "…"      # ends a word cut short: never a full stop, which reads as a sentence's end
 
 
 def _letter_width(char: str) -> float:
@@ -128,61 +129,60 @@ def text_width(text: str) -> float:
 
 
 def line_pieces(name: str) -> list[str]:
-    """What a browser may put on lines of their own: the words, and the parts of a hyphenated
-    word, each hyphen kept with the part before it.
+    """What a browser may put on lines of their own: the words. A hyphenated word is one piece:
+    the pages keep it whole (``whole_words``: "Jean-Baptiste" never "Jean-" above "Baptiste").
 
     >>> line_pieces("Jean-Baptiste de la Tour")
-    ['Jean-', 'Baptiste', 'de', 'la', 'Tour']
+    ['Jean-Baptiste', 'de', 'la', 'Tour']
     """
-    return [piece for piece in re.split(r" |(?<=-)", name) if piece]
+    return [piece for piece in name.split(" ") if piece]
 
 
 def short_form(name: str, room: float) -> str | None:
     """The name as it is written in a box ``room`` em wide that must not break a word: None when
-    each of its pieces (``line_pieces``) fits as it is, otherwise each piece too wide cut to
-    what fits with a full stop, as an abbreviation is written ("Bartolomeo" -> "Barto."). The
-    page shows the whole name too, to a screen reader and on a tap.
+    each of its words fits as it is (the box wraps between words: a team "Jean-Baptiste &
+    Bartolomeo" between its players), otherwise each word too wide cut to what fits and ended
+    with an ellipsis, never a full stop ("Bartolomeo" -> "Bartol…"); the words that fit stay
+    whole. The page shows the whole name too, to a screen reader and on a tap.
 
-    >>> short_form("Anna Maria", 4) is None
-    True
+    >>> short_form("Anna Maria", 4) is None, short_form("Jean-Baptiste & Bartolomeo", 9) is None
+    (True, True)
     >>> short_form("Bartolomeo Giangiacomo", 4), short_form("Massimiliana", 5.5)
-    ('Barto. Giang.', 'Massimi.')
-    >>> short_form("Jean-Baptiste", 4), short_form("Jean-Baptiste", 2), short_form("Ugo", 0.5)
-    ('Jean-Bapti.', 'Je.-Ba.', 'U.')
+    ('Bart… Gian…', 'Massi…')
+    >>> short_form("Jean-Baptiste & Ugo", 6), short_form("Ugo", 0.5)
+    ('Jean-Ba… & Ugo', 'U…')
     """
-    pieces = name.split(" ")
-    if all(text_width(piece) <= room for piece in line_pieces(name)):
+    words = line_pieces(name)
+    if all(text_width(word) <= room for word in words):
         return None
-    return " ".join("".join(_cut(part, room) for part in line_pieces(word)) for word in pieces)
+    return " ".join(_cut(word, room) for word in words)
 
 
 def one_line_form(name: str, room: float) -> str | None:
     """The name as it is written on one line ``room`` em wide (the board on the wall, where a
     name on two lines would push its last rows off the screen): None when it fits whole,
-    otherwise its first piece (``line_pieces``) and the initials of the others, the first cut
-    short as well if even that does not fit.
+    otherwise its first word and the initials of the others, the first cut short with an
+    ellipsis as well if even that does not fit.
 
     >>> one_line_form("Anna Maria", 8) is None
     True
     >>> one_line_form("Bartolomeo Giangiacomo", 9), one_line_form("Jean-Baptiste", 5)
-    ('Bartolomeo G.', 'Jean-B.')
+    ('Bartolomeo G.', 'Jean-B…')
     >>> one_line_form("Mariagrazia Lombardozzi", 6)
-    'Maria. L.'
+    'Maria… L.'
     """
     if text_width(name) <= room:
         return None
     first, *others = line_pieces(name)
-    rest = ""
-    for piece, before in zip(others, [first, *others]):
-        rest += ("" if before.endswith("-") else " ") + piece[0] + "." + ("-" if piece.endswith("-") else "")
+    rest = "".join(" " + piece[0] + "." for piece in others)
     return _cut(first, room - text_width(rest)) + rest
 
 
-def _cut(piece: str, room: float) -> str:
-    """One piece of a name, cut (with a full stop) to fit ``room`` em; at least its first letter."""
-    if text_width(piece) <= room:
-        return piece
-    kept, end = piece.rstrip("-"), "." + piece[len(piece.rstrip("-")):]     # "Jean-" -> "J.-"
-    while len(kept) > 1 and text_width(kept + end) > room:
+def _cut(word: str, room: float) -> str:
+    """One word of a name, cut (with an ellipsis) to fit ``room`` em; at least its first letter."""
+    if text_width(word) <= room:
+        return word
+    kept = word
+    while len(kept) > 1 and text_width(kept + ELLIPSIS) > room:
         kept = kept[:-1]
-    return kept + end
+    return kept.rstrip("-\u2011") + ELLIPSIS

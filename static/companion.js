@@ -168,7 +168,7 @@ function setUpNewMatch(form) {
     nameTeams();
   };
   // A team left without a name takes its players' ("Anna & Carla"): shown as its field's
-  // placeholder as names are typed, cut to fit as names.team_name cuts it on the server.
+  // placeholder as names are typed, whole, as names.team_name keeps it on the server.
   const nameTeams = () => {
     const size = Number(layout().split("x")[1] ?? 2);
     [1, 2].forEach((team) => {
@@ -176,12 +176,6 @@ function setUpNewMatch(form) {
       for (let seat = team; seat <= 2 * size; seat += 2) {
         const typed = form.querySelector(`input[name="player${seat}"]`)?.value.trim().replace(/\s+/g, " ");
         if (typed) names.push(typed);
-      }
-      const room = Number(form.dataset.nameMax) - 3 * (names.length - 1);
-      while (names.reduce((sum, name) => sum + name.length, 0) > room) {
-        const longest = names.indexOf(names.reduce((a, b) => (b.length > a.length ? b : a)));
-        const name = names[longest];
-        names[longest] = (name.endsWith(".") ? name.slice(0, -2) : name.slice(0, -1)).replace(/[ -]+$/, "") + ".";
       }
       const field = form.querySelector(`input[name="team${team}"]`);
       if (field) field.placeholder = names.join(" & ");

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from ..names import NAME_MAX, TOURNAMENT_NAME_MAX
+from ..names import NAME_MAX, TEAM_NAME_MAX, TOURNAMENT_NAME_MAX
 from ..rules.said import Said, said
 from .db import MakeLedger
 from .migrations import MIGRATIONS
@@ -156,7 +156,7 @@ _LIMITS = [
      f"SELECT id FROM player_changes WHERE {_over('old_name')} OR {_over('new_name')}"),
     ("name", "matches",
      "SELECT m.id FROM matches m, json_each(m.sides) s LEFT JOIN json_each(s.value, '$.players') p "
-     f"WHERE {_over(_SIDE)} OR (p.id IS NOT NULL AND {_over('p.value')})"),
+     f"WHERE {_over(_SIDE, TEAM_NAME_MAX)} OR (p.id IS NOT NULL AND {_over('p.value')})"),
     ("tournament", "tournaments",
      f"SELECT id FROM tournaments WHERE {_over('name', TOURNAMENT_NAME_MAX)}"),
     ("name", "tournaments",

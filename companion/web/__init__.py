@@ -10,11 +10,13 @@ A room imports from here; nothing here imports a room.
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
+from markupsafe import Markup, escape
 
 from ..names import one_line_form, short_form, text_width
 from ..rules.cards import parse_card
@@ -36,6 +38,28 @@ def init_app(app: Flask) -> None:
     _static_files_cached_for_good(app)
     for helper in (rule_in_words, parse_card, short_form, one_line_form, text_width):
         app.add_template_global(helper)
+    app.add_template_filter(whole_words)
+
+
+# A word with a hyphen in it ("Jean-Baptiste"); a score ("14 a 12", "11 à 8", "3 to 0").
+_HYPHENATED = re.compile(r"[^\s<>&;]+-[^\s<>&;]+")
+_SCORE = re.compile(r"\b\d+ (?:a|à|to) \d+\b")
+
+
+def whole_words(text: Any, scores: bool = False) -> Markup:
+    """``text`` escaped, each hyphenated word ("Jean-Baptiste") in a span kept on one line
+    (``.nowrap``), and with ``scores`` each score too ("14 a 12"): a browser breaks a line after
+    a hyphen, and a name split there reads as two ("Jean-" above "Baptiste"). The words stay
+    what they are (no U+2011 hyphen: the page's text, copied or read aloud, is the name as
+    typed).
+
+    >>> str(whole_words("Jean-Baptiste & Ugo vince 14 a 12", scores=True))
+    '<span class="nowrap">Jean-Baptiste</span> &amp; Ugo vince <span class="nowrap">14 a 12</span>'
+    """
+    kept = _HYPHENATED.sub(lambda m: f'<span class="nowrap">{m.group(0)}</span>', str(escape(text)))
+    if scores:
+        kept = _SCORE.sub(lambda m: f'<span class="nowrap">{m.group(0)}</span>', kept)
+    return Markup(kept)
 
 
 def _static_files_cached_for_good(app: Flask) -> None:

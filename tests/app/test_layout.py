@@ -101,7 +101,7 @@ def test_four_players_counts_read_as_a_grid_each_field_under_its_name(phone, lon
     # A name too wide for its column: cut short, whole for a screen reader and on a tap.
     short = page.locator(".tally-grid").get_by_role("button", name=LONG[1])
     shown = short.locator("[aria-hidden=true]").text_content()
-    assert shown.endswith(".") and len(shown) < len(LONG[1]), shown       # "Bartol. Giang."
+    assert shown.endswith("…") and len(shown) < len(LONG[1]), shown       # "Bartol… Giang…"
     bubble = page.locator(".full-name:popover-open")
     expect(bubble).to_have_count(0)
     short.click()

@@ -51,10 +51,20 @@ def test_two_teams_of_three_are_named_by_their_seats(client):
     assert sides_of(client, location) == ["Anna & Carla & Elena", "Bruno & Dario & Franco"]
 
 
-def test_long_names_make_a_team_name_that_fits(client):
-    data = match_form(**{**TEAMS, "player1": "Jean-Baptiste", "player3": "Gianmaria"})
+def test_long_names_make_a_team_name_of_the_names_whole(client):
+    """Issue 35: "Teams without a name are cut mid-word: "Jean-Bapt. & Bartolomeo." [...] A
+    team named after its players reads the players' names whole wherever the space allows, and
+    never ends a cut name with a full stop." The name kept is whole; a page shortens it."""
+    data = match_form(**{**TEAMS, "player1": "Jean-Baptiste", "player3": "Bartolomeo",
+                         "player2": "Marie-Amélie", "player4": "Massimiliana"})
     location = client.post("/matches/new", data=data).headers["Location"]
-    assert sides_of(client, location)[0] == "Jean-Baptis. & Gianmaria"
+    assert sides_of(client, location) == ["Jean-Baptiste & Bartolomeo", "Marie-Amélie & Massimiliana"]
+    teams = [{"players": ["Mariagrazia Lombardozzi", "Pierfrancesco Bartolomei", "Massimiliana"]},
+             {"players": ["Anna", "Bruno", "Carla"]}]
+    made = client.post("/api/v1/matches", json={"teams": teams})
+    assert made.status_code == 201, made.get_json()
+    assert made.get_json()["sides"][0]["name"] == \
+        "Mariagrazia Lombardozzi & Pierfrancesco Bartolomei & Massimiliana"
 
 
 def test_two_teams_typed_alike_are_refused(client):

@@ -1,0 +1,248 @@
+"""Names whole, nothing split, and a board for the back of the room (issue 35).
+
+At the table, on phones of 360 and 390 px in Italian, French and English: a team named after its
+players reads their names whole ("Jean-Bapt. & Bartolomeo." was seen on the scoreboard, the
+breakdown, the result, the hand list and the home list); no name breaks at its hyphen
+("Jean-/Baptiste donne en premier"), nor the rules page's heading ("Gio/cat/ori"); the
+result's score stays on one line ("14 a / 12"); a four-player hand list keeps a row to two lines
+(it took five, one a lone "·").
+
+On the wall, at 1280x720, 1366x768 and 1920x1080 with 8 and 16 entrants: every entrant's name at
+least 1/32 of the screen's height, the headings and the tie-break notes too, no empty third of
+the screen, the tables' names whole, a standings' name cut only where it does not fit, the
+address beside the QR code never broken inside a word, and the QR code read back.
+
+Measured in the page: the text drawn against the whole names, and each word's client rects. One
+browser and one server for the module (tests/conftest.py), one page for each size."""
+
+import re
+
+import pytest
+from test_layout import ENTRANTS, play_round, qr_codes_seen, zxingcpp
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+# The four long names of the tests (tests/app/test_layout.py), Marie-Amélie for Amélie: a hyphen
+# in each team.
+TEAM_A, TEAM_B = ["Jean-Baptiste", "Bartolomeo Giangiacomo"], ["Marie-Amélie", "Massimiliana"]
+WORDS = {word for name in TEAM_A + TEAM_B for word in name.split()}
+
+# Each word of the page (a hyphenated one is one word) drawn on more than one line.
+SPLIT = r"""() => {
+  const split = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(".visually-hidden, script, style, textarea, svg, noscript, [popover]")) continue;
+    for (const word of node.data.matchAll(/[^\s–·,&]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1 && !word[0].includes("/")) split.push(word[0]);
+    }
+  }
+  return split;
+}"""
+
+
+def cut_words(text: str) -> list[str]:
+    """The words of ``text`` that are a name's word cut short and ended with a full stop
+    ("Bartolom.", "Jean-Bapt."), which reads as the end of a sentence."""
+    return [token for token in re.findall(r"[\w\-]+\.", text)
+            if any(word != token[:-1] and word.startswith(token[:-1]) and len(token) > 2 for word in WORDS)]
+
+
+@pytest.fixture(scope="module")
+def matches(browser, server):
+    """A Scopone of two teams named after their players, over (its result said), and a match of
+    four players with three hands: both made through the JSON API."""
+    context = browser.new_context(base_url=server)
+    request = context.request
+    deck = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+    teams = request.post("/api/v1/matches", data={"variant": "scopone", "first_dealer": 0, "teams": [
+        {"players": TEAM_A}, {"players": TEAM_B}]}).json()["id"]
+    for _ in range(3):
+        request.post(f"/api/v1/matches/{teams}/hands", data={"piles": [deck[:22], deck[22:]], "sweeps": [1, 0]})
+    four = request.post("/api/v1/matches", data={"first_dealer": 0, "players": [
+        "Jean-Baptiste", "Bartolomeo Giangiacomo", "Massimiliana", "Marie-Amélie"]}).json()["id"]
+    piles = [[f"{v}{s}" for v in range(1, 11)] for s in "dcsb"]
+    for _ in range(2):
+        assert request.post(f"/api/v1/matches/{four}/hands", data={"piles": piles, "sweeps": [1, 0, 0, 0]}).ok
+    context.close()
+    return {"teams": teams, "four": four}
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, width):
+    context = browser.new_context(viewport={"width": width, "height": 800}, base_url=server, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    found = {}
+    try:
+        for lang in ("it", "fr", "en"):
+            # The rules' page too: its table's heading read "Gio/cat/ori".
+            for path in (f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/", "/rules/classica"):
+                page.goto(f"/lang/{lang}?next={path}")
+                shown = page.evaluate("document.body.innerText")
+                problems = [f"cut: {word}" for word in cut_words(shown)]
+                problems += [f"split: {word}" for word in page.evaluate(SPLIT)]
+                if path == f"/matches/{matches['teams']}":
+                    # The result names both players whole, its score on one line.
+                    outcome = page.locator('[data-testid="outcome"]')
+                    expect(outcome).to_contain_text("Jean-Baptiste & Bartolomeo Giangiacomo")
+                    score = outcome.locator(".nowrap", has_text=re.compile(r"^\d+ (a|à|to) \d+$"))
+                    expect(score).to_have_count(1)
+                    # Each team's box: the players' names whole where they fit, the whole name
+                    # to a screen reader where one is cut short (never with a full stop).
+                    for name in page.locator(".total-name").all():
+                        short = name.locator("[aria-hidden=true]")
+                        if short.count():
+                            assert short.inner_text().endswith("…")
+                            assert name.locator(".visually-hidden").inner_text() in (
+                                " & ".join(TEAM_A), " & ".join(TEAM_B))
+                    assert page.locator(".total-name").first.inner_text().replace("\n", " ") == " & ".join(TEAM_A)
+                if path == f"/matches/{matches['four']}":
+                    problems += [f"row of {n} lines" for n in page.evaluate(ROW_LINES) if n > 2]
+                if problems:
+                    found[f"{lang} {path}"] = problems
+    finally:
+        context.close()
+    assert found == {}
+
+
+# The number of lines each row of the hand list takes: its text's client rects, those whose
+# middles are within 10 px of each other on one line.
+ROW_LINES = """() => [...document.querySelectorAll("ol.hands li > a")].map(row => {
+  const range = document.createRange();
+  range.selectNodeContents(row);
+  const middles = [...range.getClientRects()].filter(r => r.width > 0 && r.height > 0)
+    .map(r => r.top + r.height / 2).sort((a, b) => a - b);
+  let lines = 0, last = -1e9;
+  for (const middle of middles) if (middle - last > 10) { lines++; last = middle; }
+  return lines;
+})"""
+
+
+# -- The board on the wall ------------------------------------------------------------------
+
+# What the board draws, measured: each name's type, the headings' and the tie-break notes', how
+# low the panels' last rows reach, the names cut short on a table, each cut name of the standings
+# against the width it would need, and the address's lines.
+MEASURED = """() => {
+  const size = e => parseFloat(getComputedStyle(e).fontSize);
+  const names = [...document.querySelectorAll(".board-tables .board-name, [data-testid=standings] tbody th[scope=row] .entrant-name")];
+  const notes = [...document.querySelectorAll(".board h2, .board h2 small, .tie-break-marks > span")];
+  const last = sel => { const all = document.querySelectorAll(sel); return all.length ? all[all.length - 1].getBoundingClientRect().bottom : 0; };
+  const cutButFits = [];
+  for (const cell of document.querySelectorAll("[data-testid=standings] tbody th[scope=row]")) {
+    const short = cell.querySelector(".entrant-name [aria-hidden=true]");
+    if (!short) continue;
+    const whole = cell.querySelector(".entrant-name .visually-hidden").textContent;
+    const probe = document.createElement("span");
+    probe.textContent = whole;
+    short.after(probe);
+    short.hidden = true;
+    const table = cell.closest("table"), box = table.parentElement;
+    if (table.getBoundingClientRect().right <= box.getBoundingClientRect().right + 0.5) cutButFits.push(whole);
+    probe.remove();
+    short.hidden = false;
+  }
+  const lines = node => new Set([...(() => { const r = document.createRange(); r.selectNodeContents(node); return r.getClientRects(); })()]
+    .filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  const address = document.querySelector(".board-address") || document.querySelector(".board-join p");
+  return {
+    smallestName: Math.min(...names.map(size)),
+    names: names.length,
+    smallestNote: Math.min(...notes.map(size)),
+    tablesReach: last(".board-tables li"),
+    standingsReach: last("[data-testid=standings] tbody tr"),
+    cutOnTables: [...document.querySelectorAll(".board-tables [aria-hidden=true]")].map(e => e.textContent),
+    cutButFits,
+    addressPieces: [...address.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(lines),
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def tournaments(browser, server):
+    """Two Swiss tournaments, of sixteen and of eight (tests/app/test_layout.py's entrants), each
+    with its first round started and five (or three) of its tables played."""
+    context = browser.new_context(base_url=server)
+    made = {}
+    for count, played in ((16, 5), (8, 3)):
+        made[count] = context.request.post("/api/v1/tournaments", data={
+            "name": "Torneo di primavera del Circolo", "format": "swiss", "rounds": 4,
+            "entrants": ENTRANTS[:count], "options": {"target": 3}}).json()["id"]
+        play_round(context.new_page(), made[count], tables=played)
+    context.close()
+    return made
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768), (1920, 1080)], ids=lambda s: "x".join(map(str, s)))
+def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournaments, size):
+    if zxingcpp is None:
+        pytest.skip("zxing-cpp is not installed (pip install -e '.[test]')")
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    page = context.new_page()
+    found = {}
+    try:
+        for count, lang in ((16, "it"), (8, "fr")):
+            tournament = tournaments[count]
+            page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
+            expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(count)
+            seen = page.evaluate(MEASURED)
+            problems = []
+            if seen["smallestName"] < height / 32:
+                problems.append(f"a name {seen['smallestName']} px, under {height / 32}")
+            if seen["smallestNote"] < height / 32:
+                problems.append(f"a heading or tie-break note {seen['smallestNote']} px")
+            if min(seen["tablesReach"], seen["standingsReach"]) < 2 * height / 3:
+                problems.append(f"the last rows end at {seen['tablesReach']} and {seen['standingsReach']} px")
+            problems += [f"cut on a table: {name}" for name in seen["cutOnTables"]]
+            problems += [f"cut though it fits: {name}" for name in seen["cutButFits"]]
+            if seen["addressPieces"] != [1, 1]:
+                problems.append(f"the address broken inside a word: {seen['addressPieces']}")
+            if qr_codes_seen(page) != [f"{server}/tournaments/{tournament}"]:
+                problems.append("the QR code not read")
+            if page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]") \
+                    != [width, height]:
+                problems.append("the board scrolls")
+            if problems:
+                found[count] = problems
+            assert seen["names"] == count + 2 * (count // 2)
+    finally:
+        context.close()
+    assert found == {}
+
+
+def test_the_conflict_tables_headings_are_whole_at_390_px(browser, server):
+    """Two phones entered the same hand: the table of both scores read "Registrat/a" at 390 px.
+    A match of two long names, its counts typed on this phone while another records hand 1."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    four_nil = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+                            {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
+    found = {}
+    try:
+        for lang in ("it", "fr", "en"):
+            match = page.request.post("/api/v1/matches", data={
+                "players": ["Bartolomeo Giangiacomo", "Marie-Amélie"]}).json()["id"]
+            page.goto(f"/lang/{lang}?next=/matches/{match}/hands/new?mode=tallies")
+            page.fill("#t_cards_0", "22")
+            page.fill("#t_coins_0", "6")
+            page.locator('label:has(input[name="settebello"][value="0"])').click()
+            assert page.request.post(f"/api/v1/matches/{match}/hands", data=four_nil).ok
+            page.locator('[data-testid="save"]').click()
+            page.wait_for_selector('[data-testid="taken"]')
+            split = page.evaluate(SPLIT)
+            if split:
+                found[lang] = split
+    finally:
+        context.close()
+    assert found == {}
