@@ -81,7 +81,7 @@ def test_a_backup_with_a_schema_of_its_own_is_refused(app, client, tmp_path, sta
 @pytest.mark.parametrize("statement, words", [
     ("UPDATE players SET name = '" + "x" * 5_000_000 + "' WHERE id = 1",
      "a name in it is longer than the companion allows (players, row 1)"),
-    ("UPDATE matches SET sides = json_set(sides, '$[0].name', '" + "Anna" * 10 + "')",
+    ("UPDATE matches SET sides = json_set(sides, '$[0].name', '" + "Anna" * 20 + "')",
      "a name in it is longer than the companion allows (matches, row 1)"),
     ("UPDATE matches SET pin_hash = 'pbkdf2:sha256:2000000000$salt$" + "0" * 64 + "'",
      "a PIN or access key in it is not one the companion makes (matches, row 1)"),
