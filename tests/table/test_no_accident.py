@@ -10,6 +10,7 @@ import pytest
 from companion.matches import score_entry, takes_every_card
 from companion.rules import Rules
 from helpers import FOUR_NIL, FULL, api, new_match, phone_context as phone
+from markup import attr
 
 NAMES = ("Anna", "Bruno")
 
@@ -53,6 +54,9 @@ def test_an_untouched_save_asks_and_records_nothing_until_confirmed(client):
     assert asked.status_code == 200
     assert "Bruno took all 40 cards? Nothing is saved yet." in text
     assert "Yes, save Bruno 4&#160;– Anna 0" in text and "No, change it" in text
+    # Issue 35: the safe answer is the filled button, the one that saves only outlined.
+    assert "primary" in attr(asked, '[data-testid="extreme-back"]', "class").split()
+    assert "primary" not in attr(asked, '[data-testid="extreme-save"]', "class").split()
     assert 'data-testid="save"' not in text          # the two answers stand in for Save
     assert hand_count(client, match_id) == 0
     # "No, change it" brings the form back as it was, without the question.
@@ -98,11 +102,15 @@ def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browse
         question = page.locator('[data-testid="extreme"]')
         expect(question).to_contain_text("Bruno took all 40 cards?")
         assert api(server, f"/matches/{match_id}")["hands"] == []
-        # The two answers side by side, and nothing else to save with.
+        # The safe answer first, the whole width and the larger; the one that saves under it;
+        # nothing else to save with.
         back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
         expect(save).to_have_text("Yes, save Bruno 4 – Anna 0")
         b, s = back.bounding_box(), save.bounding_box()
-        assert abs(b["y"] - s["y"]) < 2 and b["x"] + b["width"] <= s["x"]
+        assert b["y"] + b["height"] <= s["y"] and b["width"] >= s["width"] and b["height"] >= s["height"]
+        big = page.evaluate("e => [getComputedStyle(e[0]).fontSize, getComputedStyle(e[1]).fontSize]",
+                            [back.element_handle(), save.element_handle()])
+        assert float(big[0].rstrip("px")) > float(big[1].rstrip("px"))
         expect(page.locator('[data-testid="save"]')).to_have_count(0)
         # Going back: the form as it was, still nothing recorded.
         back.click()
