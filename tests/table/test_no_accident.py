@@ -13,8 +13,8 @@ import pytest
 
 from companion.i18n import card_words
 from companion.matches import score_entry, takes_every_card
-from companion.rules.cards import parse_card
 from companion.rules import Rules
+from companion.rules.cards import parse_card
 from helpers import FOUR_NIL, FULL, HAND, api, new_match, phone_context as phone
 from markup import attr, attrs, content, nodes, text, texts
 
