@@ -297,9 +297,11 @@ def poll(match_id: int):
         if request.args.get("part") == "notice":
             response = make_response(render_template("table/_notice.html", match=current))
         else:
-            # A poll from a page showing the Undo of a delete (``undo``) takes it away.
+            # A poll from a page showing the Undo of a delete (``undo``) takes it away; one from
+            # a page of a match not yet archived (no ``archived``) may be told it is now.
             response = make_response(render_template("table/_swaps.html", **live.poll_answer(
-                current, request.args.get("since", type=int), request.args.get("undo") == "1")))
+                current, request.args.get("since", type=int), request.args.get("undo") == "1",
+                request.args.get("archived") == "1")))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
