@@ -131,6 +131,40 @@ def suit_mark(suit: str, pack: str = "italian", language: str | None = None) -> 
     return _MARKS[language or str(get_locale())][suit]
 
 
+def card_notation(cards: str, pack: str = "italian", language: str | None = None) -> str:
+    """Cards in RULES §1's notation ("7d 7c 6b 1s") written as the page marks their suits: the
+    same in Italian, "7co 7cu 6cl 1sw" in English (where "7c" reads as a club), "7d 7c 6b 1é" in
+    French, "7♦ 7♥ 6♣ 1♠" with a French-suited pack (``read_marks`` reads them back).
+
+    >>> card_notation("7d 7c 6b 1s", language="en"), card_notation("7d 6b", "french", "it")
+    ('7co 7cu 6cl 1sw', '7♦ 6♣')
+    """
+    return " ".join(code[:-1] + suit_mark(code[-1], pack, language) for code in cards.split())
+
+
+def suit_marks(pack: str = "italian", language: str | None = None) -> str:
+    """What each suit's mark stands for, as a card's notation on the page writes it: "co coins,
+    cu cups, sw swords, cl clubs"."""
+    language = language or str(get_locale())
+    return ", ".join(f"{suit_mark(suit, pack, language)} {suit_words(suit, pack, language).split()[-1]}"
+                     for suit in "dcsb")
+
+
+def read_marks(token: str, pack: str = "italian", language: str | None = None) -> str:
+    """A card typed as the page marks its suit ("7co", "1é", "7♦") in RULES §1's notation
+    ("7d"); anything else as it was typed (RULES' own "7c" is cups on every page).
+
+    >>> read_marks("7CO", language="en"), read_marks("7c", language="en"), read_marks("1é", language="fr")
+    ('7d', '7c', '1s')
+    """
+    marks = {mark: suit for suit, mark in _MARKS[language or str(get_locale())].items()}
+    marks.update((symbol, suit) for suit, symbol in _SYMBOLS.items())
+    found = re.fullmatch(r"(\d+)(\D+)", token.strip().lower())
+    if found and found.group(2) in marks:
+        return found.group(1) + marks[found.group(2)]
+    return token
+
+
 def suit_words(suit: str, pack: str = "italian", language: str | None = None) -> str:
     """The suit's name in the page's language: 'denari', 'coins', 'deniers'; with a French-suited
     pack its symbol first ('♦ quadri')."""
@@ -357,6 +391,8 @@ def init_app(app: Flask) -> None:
     app.add_template_global(card_in_words, "card_name")
     app.add_template_global(suit_words, "suit_label")
     app.add_template_global(suit_mark)
+    app.add_template_global(card_notation)
+    app.add_template_global(suit_marks)
     app.add_template_global(short_words, "short_label")
     app.add_template_global(pile_count_forms)
     app.add_template_global(pile_count_text)

@@ -21,6 +21,7 @@ from ..i18n import (
     VARIANT_TITLES,
     card_in_words as card_name,
     explain,
+    read_marks,
     say,
     short_words as short_label,
     suit_words as suit_label,
@@ -182,7 +183,8 @@ def primiera():
     piles, error, result, overtake = [], None, None, []
     try:
         for i in range(n):
-            typed = (form[f"cards_{i}"].data or "").replace(",", " ").split()
+            typed = [read_marks(token, ctx.rules.pack)        # "7co" on an English page, "7d" anywhere
+                     for token in (form[f"cards_{i}"].data or "").replace(",", " ").split()]
             if typed:
                 piles.append(parse_cards(typed, said("the cards of {name}", name=ctx.names[i])))
             else:
