@@ -232,6 +232,22 @@ def card_in_words(card: Card, pack: str = "italian") -> str:
     return card_words(card, str(get_locale()), pack)
 
 
+def tile_words(card: Card, pack: str = "italian", language: str | None = None) -> str:
+    """A card tile's name for a screen reader or a speech user: the card in words, led by what
+    the tile shows when the words do not start with it (WCAG 2.5.3, label in name: one says
+    what one sees). "2, Two of coins"; "Ace of coins", "7 di denari" as they are.
+
+    >>> from companion.rules.cards import parse_card
+    >>> [tile_words(parse_card(c), language="en") for c in ("2d", "1d", "10c")]
+    ['2, Two of coins', 'Ace of coins', 'King of cups']
+    >>> tile_words(parse_card("2d"), language="it"), tile_words(parse_card("9s"), "french", "fr")
+    ('2 di denari', 'Dame de pique')
+    """
+    language = language or str(get_locale())
+    shown, words = short_words(card, pack, language), card_words(card, language, pack)
+    return words if words.lower().startswith(shown.lower()) else f"{shown}, {words}"
+
+
 def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     """One value of an explanation as this page shows it."""
     language = language or str(get_locale())
@@ -389,6 +405,7 @@ def init_app(app: Flask) -> None:
     app.add_template_global(when)
     app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")
+    app.add_template_global(tile_words, "tile_name")
     app.add_template_global(suit_words, "suit_label")
     app.add_template_global(suit_mark)
     app.add_template_global(card_notation)
