@@ -23,6 +23,21 @@ from flask_babel import get_locale, get_translations, gettext, lazy_gettext
 from ..rules.cards import Card
 from ..rules.rulesets import PRESET_TITLES
 from ..rules.said import Joined, Said, Suit, Versus, english
+from .cards import (
+    card_in_words,
+    card_notation,
+    card_words,
+    pile_count_forms,
+    pile_count_text,
+    read_marks,
+    short_words,
+    singular_counts,
+    suit_mark,
+    suit_marks,
+    suit_words,
+    tile_words,
+    value_words,
+)
 from .fitting import FittingBabel, FittingTranslations, template_gettext, template_ngettext
 
 LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français"}
@@ -67,135 +82,6 @@ def regional(language: str) -> str:
 def colon(language: str | None = None) -> str:
     """A label's colon: French puts a no-break space before it ("Règles :")."""
     return "\u00a0:" if (language or str(get_locale())) == "fr" else ":"
-
-
-# -- Cards in words -------------------------------------------------------------------------
-
-# Per language and pack: the names of the values (the others are their figures) and the suits.
-_ITALIAN_PACK = {
-    "it": ({1: "Asso", 8: "Fante", 9: "Cavallo", 10: "Re"},
-           {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}),
-    "en": ({1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-            8: "Jack", 9: "Horse", 10: "King"},
-           {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}),
-    "fr": ({1: "As", 8: "Valet", 9: "Cavalier", 10: "Roi"},
-           {"d": "deniers", "c": "coupes", "s": "épées", "b": "bâtons"}),
-}
-_FRENCH_PACK = {
-    "it": ({1: "Asso", 8: "Fante", 9: "Donna", 10: "Re"},
-           {"d": "quadri", "c": "cuori", "s": "picche", "b": "fiori"}),
-    "en": ({1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-            8: "Jack", 9: "Queen", 10: "King"},
-           {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}),
-    "fr": ({1: "As", 8: "Valet", 9: "Dame", 10: "Roi"},
-           {"d": "carreau", "c": "cœur", "s": "pique", "b": "trèfle"}),
-}
-# The Chkobba pack names its 9 the Jack and its 8 the Queen (only the labels: RULES §1).
-_CHKOBBA_FIGURES = {"it": {8: "Donna", 9: "Fante"}, "en": {8: "Queen", 9: "Jack"},
-                    "fr": {8: "Dame", 9: "Valet"}}
-
-
-def card_words(card: Card, language: str, pack: str = "italian") -> str:
-    """'7 di denari', 'Seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'. In
-    English every value is a capital, as the messages write the Ace and the King."""
-    values, suits = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language]
-    if pack == "chkobba":
-        values = {**values, **_CHKOBBA_FIGURES[language]}
-    value, suit = values.get(card.value, str(card.value)), suits[card.suit]
-    if language == "it":
-        return f"{value} di {suit}"
-    if language == "fr":
-        return f"{value} d’{suit}" if suit[0] in "aeiouéè" else f"{value} de {suit}"
-    return f"{value} of {suit}"
-
-
-_SYMBOLS = {"d": "♦", "c": "♥", "s": "♠", "b": "♣"}
-# What a card tile shows for a figure, per language: F C R in Italian, J Q K in English...
-_SHORT = {"italian": {"it": {1: "A", 8: "F", 9: "C", 10: "R"}, "en": {1: "A", 8: "J", 9: "H", 10: "K"},
-                      "fr": {1: "A", 8: "V", 9: "C", 10: "R"}},
-          "french": {"it": {1: "A", 8: "F", 9: "D", 10: "R"}, "en": {1: "A", 8: "J", 9: "Q", 10: "K"},
-                     "fr": {1: "A", 8: "V", 9: "D", 10: "R"}},
-          "chkobba": {"it": {1: "A", 8: "D", 9: "F", 10: "R"}, "en": {1: "A", 8: "Q", 9: "J", 10: "K"},
-                      "fr": {1: "A", 8: "D", 9: "V", 10: "R"}}}
-
-
-# A suit in a mini tile: the French packs' symbol; the Italian suits' initials, two letters in
-# English, where coins, cups and clubs share one.
-_MARKS = {"it": {"d": "d", "c": "c", "s": "s", "b": "b"}, "fr": {"d": "d", "c": "c", "s": "é", "b": "b"},
-          "en": {"d": "co", "c": "cu", "s": "sw", "b": "cl"}}
-
-
-def suit_mark(suit: str, pack: str = "italian", language: str | None = None) -> str:
-    if pack != "italian":
-        return _SYMBOLS[suit]
-    return _MARKS[language or str(get_locale())][suit]
-
-
-def suit_words(suit: str, pack: str = "italian", language: str | None = None) -> str:
-    """The suit's name in the page's language: 'denari', 'coins', 'deniers'; with a French-suited
-    pack its symbol first ('♦ quadri')."""
-    language = language or str(get_locale())
-    name = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][1][suit]
-    return name if pack == "italian" else f"{_SYMBOLS[suit]} {name}"
-
-
-# One card of a suit, for "1 denaro" beside "4 denari".
-_ONE_OF_SUIT = {"it": {"d": "denaro", "c": "coppa", "s": "spada", "b": "bastone"},
-                "en": {"d": "coin", "c": "cup", "s": "sword", "b": "club"},
-                "fr": {"d": "denier", "c": "coupe", "s": "épée", "b": "bâton"}}
-
-
-# The counts a language says in the singular: "1 carta", and in French "0 carte" too.
-_SINGULAR = {"fr": (0, 1)}
-
-
-def singular_counts(language: str) -> tuple[int, ...]:
-    """The counts said in the singular in ``language`` ("1 card", "0 carte")."""
-    return _SINGULAR.get(language, (1,))
-
-
-def pile_count_forms(suit: str, pack: str, language: str) -> dict[str, Any]:
-    """How the pile picker counts a pile, ``#`` standing for the number: "# carta", "# carte",
-    "# denaro", "# denari" (a French-suited pack: "# ♦"), and ``one``, the counts said in the
-    singular. The page sends it to companion.js (``data-count-forms``), which counts a pile as
-    cards are tapped with these words and this rule, and no copy of its own."""
-    many = suit_words(suit, pack, language) if pack == "italian" else _SYMBOLS[suit]
-    one = _ONE_OF_SUIT[language][suit] if pack == "italian" else _SYMBOLS[suit]
-    return {"card": gettext("%(count)s card", count="#"), "cards": gettext("%(count)s cards", count="#"),
-            "coin": f"# {one}", "coins": f"# {many}", "one": list(singular_counts(language))}
-
-
-def pile_count_text(cards: int, coins: int, forms: dict[str, Any], language: str) -> str:
-    """A pile counted: "18 carte, 4 denari" (companion.js writes the same as cards are tapped).
-
-    >>> forms = {"card": "# carta", "cards": "# carte", "coin": "# denaro", "coins": "# denari"}
-    >>> pile_count_text(18, 1, forms, "it")
-    '18 carte, 1 denaro'
-    """
-    singular = singular_counts(language)
-    return ", ".join(forms[key if n in singular else key + "s"].replace("#", str(n))
-                     for n, key in ((cards, "card"), (coins, "coin")))
-
-
-def short_words(card: Card, pack: str = "italian", language: str | None = None) -> str:
-    """What a card tile shows: its number, or its figure's initial in the page's language."""
-    language = language or str(get_locale())
-    return _SHORT[pack][language].get(card.value, str(card.value))
-
-
-def value_words(value: int, pack: str = "italian", language: str | None = None) -> str:
-    """A card's value in words, without its suit: 'Fante', 'Jack', 'seven' (the rules pages'
-    scale of the primiera names values, not cards)."""
-    language = language or str(get_locale())
-    values = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][0]
-    if pack == "chkobba":
-        values = {**values, **_CHKOBBA_FIGURES[language]}
-    return values.get(value, str(value))
-
-
-def card_in_words(card: Card, pack: str = "italian") -> str:
-    """A card in words in the page's language (templates: ``card_name(card, pack)``)."""
-    return card_words(card, str(get_locale()), pack)
 
 
 def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
@@ -360,8 +246,11 @@ def init_app(app: Flask) -> None:
     app.add_template_global(when)
     app.add_template_global(item_label)
     app.add_template_global(card_in_words, "card_name")
+    app.add_template_global(tile_words, "tile_name")
     app.add_template_global(suit_words, "suit_label")
     app.add_template_global(suit_mark)
+    app.add_template_global(card_notation)
+    app.add_template_global(suit_marks)
     app.add_template_global(short_words, "short_label")
     app.add_template_global(pile_count_forms)
     app.add_template_global(pile_count_text)

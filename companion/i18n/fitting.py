@@ -1,6 +1,6 @@
 """Names put into sentences: the word before a name changes with the name's first letter
-("ad Anna" in Italian, "d’Amélie" in French). Every message passes through ``fit`` before its
-blanks are filled: Flask-Babel's (``gettext`` and ``lazy_gettext`` in Python, ``_()`` and
+("ad Anna" but "a Elena" in Italian, "d’Amélie" in French). Every message passes through ``fit``
+before its blanks are filled: Flask-Babel's (``gettext`` and ``lazy_gettext`` in Python, ``_()`` and
 ``ngettext()`` in the templates) and the rules' sentences (``FittingTranslations``, which
 ``i18n.say`` hands to ``Said.render``)."""
 
@@ -15,15 +15,16 @@ from markupsafe import Markup
 from werkzeug.utils import cached_property
 
 # A name (or a card) put into a sentence changes the word before it when it starts with a vowel:
-# Italian says "ad Anna" (the euphonic d; also before e, i, o, u: "ad Elena" is as good Italian
-# as "a Elena", and never wrong), French elides "de Amélie" to "d’Amélie", "que Ugo" to
-# "qu’Ugo", "le As" to "l’As". Applied to a message's translation before its blanks are filled,
-# to the word right before a blank whose value starts with a vowel (not an h: "de Hans" and
+# Italian writes "ad Anna" (the euphonic d, in today's usage only before the same vowel: "a Elena",
+# "a Ugo"), French elides "de Amélie" to "d’Amélie", "que Ugo" to "qu’Ugo", "le As" to "l’As".
+# Applied to a message's translation before its blanks are filled, to the word right before a
+# blank whose value starts with one of the language's letters (not an h in French: "de Hans" and
 # "d’Hélène" both exist, and a name does not say which it is).
 _VOWELS = frozenset("AEIOUYÀÂÈÉÊËÎÏÌÒÓÔÙÛÜŒÆaeiouyàâèéêëîïìòóôùûüœæ")
 _BEFORE_A_VOWEL = {
-    "it": (re.compile(r"(?<![\w’'])([Aa]) (?=%\((\w+)\)[sd]|\{(\w+)\})"), lambda word: word + "d "),
-    "fr": (re.compile(r"(?<![\w’'])([Dd]e|[Qq]ue|[Ll]e|[Ll]a) (?=%\((\w+)\)[sd]|\{(\w+)\})"),
+    "it": (re.compile(r"(?<![\w’'])([Aa]) (?=%\((\w+)\)[sd]|\{(\w+)\})"), frozenset("AÀÁÂaàáâ"),
+           lambda word: word + "d "),
+    "fr": (re.compile(r"(?<![\w’'])([Dd]e|[Qq]ue|[Ll]e|[Ll]a) (?=%\((\w+)\)[sd]|\{(\w+)\})"), _VOWELS,
            lambda word: word[:-1] + "’"),
 }
 
@@ -85,12 +86,12 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
     rule = _BEFORE_A_VOWEL.get(language)
     if rule is None:
         return Markup(changed) if isinstance(text, Markup) else changed
-    pattern, fitted = rule
+    pattern, letters, fitted = rule
 
     def one(found: re.Match) -> str:
         value = values.get(found.group(2) or found.group(3))
         starts = str(value).lstrip()[:1] if isinstance(value, str) else ""
-        return fitted(found.group(1)) if starts in _VOWELS else found.group(0)
+        return fitted(found.group(1)) if starts and starts in letters else found.group(0)
 
     changed = pattern.sub(one, changed)
     return Markup(changed) if isinstance(text, Markup) else changed

@@ -21,12 +21,14 @@ from ..i18n import (
     VARIANT_TITLES,
     card_in_words as card_name,
     explain,
+    read_marks,
     say,
     short_words as short_label,
     suit_words as suit_label,
 )
 from ..matches import Match, build
 from ..rules import (
+    Card,
     ScopaError,
     check_claim,
     check_deal,
@@ -183,13 +185,7 @@ def primiera():
     form = type("PrimieraForm", (QueryForm,), fields)(request.args)
     piles, error, result, overtake = [], None, None, []
     try:
-        for i in range(n):
-            typed = (form[f"cards_{i}"].data or "").replace(",", " ").split()
-            if typed:
-                piles.append(parse_cards(typed, said("the cards of {name}", name=ctx.names[i])))
-            else:
-                piles.append([parse_card(f"{form[f'best_{i}_{suit}'].data}{suit}") for suit in SUITS
-                              if form[f"best_{i}_{suit}"].data])
+        piles = [pile_of(form, i, ctx) for i in range(n)]
         seen: dict[Any, int] = {}
         for i, pile in enumerate(piles):
             for card in pile:
@@ -208,6 +204,17 @@ def primiera():
         error = explain(problem)
     return answer("referee/primiera.html", "referee/_primiera_answer.html", ctx=ctx, form=form,
                   result=result, overtake=overtake, error=error, n=n, back=back_to_hand(ctx, result))
+
+
+def pile_of(form: Any, i: int, ctx: Context) -> list[Card]:
+    """Side ``i``'s cards in the primiera tool: every card typed (as the page marks the suits,
+    "7co" on an English page, or RULES §1's "7d" on any), else its best card of each suit."""
+    typed = [read_marks(token, ctx.rules.pack)
+             for token in (form[f"cards_{i}"].data or "").replace(",", " ").split()]
+    if typed:
+        return parse_cards(typed, said("the cards of {name}", name=ctx.names[i]))
+    return [parse_card(f"{form[f'best_{i}_{suit}'].data}{suit}") for suit in SUITS
+            if form[f"best_{i}_{suit}"].data]
 
 
 def back_to_hand(ctx: Context, result: PrimieraResult | None) -> dict[str, Any] | None:

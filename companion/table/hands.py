@@ -21,6 +21,7 @@ from ..web.pages import first_error, flash_action, load_match, under_match
 from ..web.phone import played_here
 from ..web.record import record_guarded
 from . import service
+from .conflict import differences, moved_cards, same_hand
 from .hand_form import HandForm
 from .views import bp
 
@@ -149,12 +150,19 @@ def saved_message(current: Match, hand_id: int, there: str, deleted: str) -> str
 
 
 def hand_taken(match_id: int, form, recorded: dict):
-    """Another phone recorded the hand this form was for: show both and let the table choose
-    (keep the one recorded, replace it with this one, or add this one as the next hand)."""
+    """Another phone recorded the hand this form was for: the very same hand is counted once,
+    without asking; else both are shown, what differs named, and the table chooses (keep the
+    one recorded, replace it with this one, or add this one as the next hand)."""
     current = load_match(match_id)
-    theirs = current.hand(recorded["id"])
+    theirs, entry = current.hand(recorded["id"]), form.entry()
+    if theirs.score is not None and same_hand(theirs.score, form.score, theirs.entry, entry):
+        flash(_("Hand %(number)s was already recorded by the other phone, the same as yours: "
+                "it is counted once.", number=theirs.number))
+        return redirect(url_for("table.match", match_id=match_id), code=303)
     form.number.data, form.number.raw_data = current.next_number, None  # "add it as the next hand"
-    return hand_page(current, form, theirs.number, None, 409, taken=theirs, mine=form.score)
+    return hand_page(current, form, theirs.number, None, 409, taken=theirs, mine=form.score,
+                     differ=differences(theirs.score, form.score) if theirs.score else [],
+                     moved=moved_cards(theirs.entry, entry))
 
 
 def replace_hand(current: Match, form, entry: dict):
@@ -188,9 +196,12 @@ def show_hand(match_id: int, hand_id: int):
 def preview(match_id: int):
     """The breakdown the entry would give and the totals it would lead to, as a fragment. The
     count being typed (``typing``, which companion.js sends while its keyboard is up) is judged
-    once it is left: a refusal that the form without it would not make waits till then."""
+    once it is left: a refusal that the form without it would not make waits till then. Under
+    the conflict screen (``replacing``: the hand another phone recorded) the totals are those
+    this entry would give in that hand's place."""
     current = load_match(match_id)
-    editing = request.args.get("hand", type=int)
+    replaced = current.hand(request.args.get("replacing", 0, type=int))
+    editing = replaced.id if replaced else request.args.get("hand", type=int)
     form = HandForm(current)
     shown = preview_of(current, form, editing)
     typing = request.form.get("typing", "")
@@ -198,7 +209,7 @@ def preview(match_id: int):
         formdata = request.form.copy()
         formdata.pop(typing)
         shown = preview_of(current, HandForm(current, formdata=formdata), editing)
-    return render_template("table/_preview.html", match=current, items=ITEMS, **shown)
+    return render_template("table/_preview.html", match=current, items=ITEMS, replaced=replaced, **shown)
 
 
 def preview_of(current: Match, form, editing: int | None) -> dict:

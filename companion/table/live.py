@@ -5,7 +5,8 @@ writes its own out-of-band mark. The match page includes the same partials.
 The targets, each its partial:
 
 - ``_live_poll.html``: the empty ``#live-poll`` that polls every 2 s with the version the page
-  shows; what a changed poll swaps itself (the others go out of band);
+  shows; what a changed poll swaps itself (the others go out of band); once another phone has
+  moved the match to the archive, a sign that says so, with the way home, which polls no more;
 - ``_live.html``: the whole of ``#live``, made of the parts (``live_parts``): the scoreboard,
   the next hand, the hands after the end, the ratings, and once a hand is recorded the last
   hand, the chart and the list of every hand;
@@ -151,12 +152,16 @@ def swapped(current: Match, delta: Delta | None, undo_shown: bool) -> list[str]:
     return targets
 
 
-def poll_answer(current: Match, since: int | None, undo_shown: bool) -> dict[str, Any]:
+def poll_answer(current: Match, since: int | None, undo_shown: bool,
+                archived_shown: bool = False) -> dict[str, Any]:
     """What table/_swaps.html draws for a changed poll: the partials ``swapped`` chooses (each
-    out of band but the new ``#live-poll``) and what they read."""
+    out of band but the new ``#live-poll``) and what they read. A match archived since the page
+    was drawn (``archived_shown``: the page showed it archived already) turns ``#live-poll``
+    into the sign that says so (``archived_now``), and the page polls no more."""
     delta = live_delta(current, since)
     whole = delta is None and current.hands
     return {**live_part(current), "oob": True, "undo": False, "delta": delta,
+            "archived_now": current.archived and not archived_shown,
             "swaps": swapped(current, delta, undo_shown), "parts": live_parts(current),
             "undo_id": undo_id(current.id),
             "hands_list": drawn.history(current) if whole else None,

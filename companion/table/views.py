@@ -18,6 +18,7 @@ from ..matches import Ledger, Match, listed
 from ..names import NAME_MAX, all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
+from ..tournaments.model import build as tournament_of
 from ..web import access, exports, limits
 from ..web.access import TooManyTries, new_access_key, pin_required, try_pin, unlock_new
 from ..web.forms import PRESETS_SEATING, rules_summary
@@ -57,8 +58,21 @@ def page_of(over: bool | None, before: int | None = None,
     rows = store.listed_rows(store.get_db(), over=over, before=before, limit=PAGE + 1,
                              archived=archived)
     more = rows[PAGE]["id"] + 1 if len(rows) > PAGE else None
-    return [{"night": row["tournament"]} if row["tournament"] else listed(row)
+    return [{"night": night_line(row["tournament"])} if row["tournament"] else listed(row)
             for row in rows[:PAGE]], more
+
+
+def night_line(night: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's line as ``store.listed_rows`` gives it, with ``winner`` (a name) once its
+    last round is over: the tournament's own model says who won, so the night is read whole,
+    but only when none of its tables is still in play."""
+    if night["playing"]:
+        return night
+    state = store.tournament_state(store.get_db(), night["id"])
+    tournament = tournament_of(state) if state else None
+    if tournament is None or not tournament.over or tournament.winner is None:
+        return night
+    return {**night, "winner": tournament.names[tournament.winner]}
 
 
 @bp.get("/")
@@ -288,9 +302,11 @@ def poll(match_id: int):
         if request.args.get("part") == "notice":
             response = make_response(render_template("table/_notice.html", match=current))
         else:
-            # A poll from a page showing the Undo of a delete (``undo``) takes it away.
+            # A poll from a page showing the Undo of a delete (``undo``) takes it away; one from
+            # a page of a match not yet archived (no ``archived``) may be told it is now.
             response = make_response(render_template("table/_swaps.html", **live.poll_answer(
-                current, request.args.get("since", type=int), request.args.get("undo") == "1")))
+                current, request.args.get("since", type=int), request.args.get("undo") == "1",
+                request.args.get("archived") == "1")))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response

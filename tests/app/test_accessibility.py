@@ -38,6 +38,11 @@ AXE = Axe()
 # Every test here drives Chromium (the browser and server fixtures: tests/conftest.py).
 pytestmark = pytest.mark.browser
 BLOCKING = ("moderate", "serious", "critical")   # the issue asks for serious and critical; none moderate either
+# Two rules axe-core leaves off that Lighthouse (mobile) runs (issue 35): the visible label in the
+# accessible name (WCAG 2.5.3: a tile showing "2" named "Two of coins" alone; experimental in
+# axe-core, so enabled by name), and the targets' size and spacing (WCAG 2.5.8).
+OPTIONS = {"resultTypes": ["violations"],
+           "rules": {"label-content-name-mismatch": {"enabled": True}, "target-size": {"enabled": True}}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
 
@@ -202,7 +207,9 @@ def archive(page, made):
     button = page.locator("button", has_text="Move to the archive")
     if button.count():
         button.click()
-        page.wait_for_load_state()
+        # The archive is sent by htmx (hx-boost): its answer brings the home page. Going on
+        # before it did cancelled the request, left "Waiting to be sent" in the outbox.
+        page.wait_for_url(made["server"] + "/")
 
 
 @dataclass
@@ -364,7 +371,7 @@ class Phone:
         """axe-core's violations on the page as it is; the serious and critical ones."""
         self.scripts(True)
         try:
-            results = AXE.run(self.page).response
+            results = AXE.run(self.page, options=OPTIONS).response
         finally:
             self.scripts(False)
         return [v for v in results["violations"] if v["impact"] in BLOCKING]
@@ -515,3 +522,39 @@ def test_every_page_holds_with_text_drawn_larger(spec, phones, made):
                 found[f"{way} {size}%"] = [f"page {width} px wide", *spilling]
             page.evaluate("document.documentElement.removeAttribute('style')")
     assert found == {}, f"{spec.name}: {found}"
+
+
+# -- The Save bar covers nothing brought into view (issue 35) ----------------------------------
+
+COVERED = """() => {
+  const bar = document.querySelector('.save-bar').getBoundingClientRect();
+  const covered = [];
+  for (const target of document.querySelectorAll(
+      'form.hand-form :is(button, a, input, select, summary, [role=button], label.seg), footer a')) {
+    if (target.closest('.save-bar') || !target.checkVisibility()) continue;
+    target.focus();
+    const box = target.getBoundingClientRect();
+    if (box.bottom > bar.top + 0.5 && box.top < bar.bottom) covered.push(target.outerHTML.slice(0, 80));
+  }
+  return covered;
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
+@pytest.mark.parametrize("mode", ["piles", "tallies"])
+def test_the_save_bar_covers_no_target_the_form_brings_into_view(browser, server, made, mode, size):
+    """Lighthouse found the hand form's suit buttons half under the sticky Save bar: each target
+    of the form and the page's footer, focused in turn (the browser scrolls it into view, as the
+    keyboard and a field being filled in do), lies wholly above the bar; so does the page's last
+    line scrolled to the end."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": size[0], "height": size[1]}}, base_url=server)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{made['playing']}/hands/new?mode={mode}")
+        assert page.locator(".save-bar").is_visible()
+        assert page.evaluate(COVERED) == []
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        last = page.locator("footer.languages").bounding_box()
+        assert last["y"] + last["height"] <= page.locator(".save-bar .button").bounding_box()["y"]
+    finally:
+        context.close()

@@ -119,7 +119,7 @@ def test_the_live_preview_follows_the_taps(phone):
     start_match(phone, names=("Carla", "Dario"))
     page.locator("a.button", has_text="Tap the cards").tap()
     tile = page.locator('.tile[data-card="7d"]')
-    expect(tile).to_have_attribute("aria-label", "Seven of coins")
+    expect(tile).to_have_attribute("aria-label", "7, Seven of coins")     # what it shows first (WCAG 2.5.3)
     expect(tile).to_have_attribute("aria-pressed", "false")
     phone.tap('.tile[data-card="7d"]')
     expect(page.locator("#preview")).to_contain_text("Carla has the Seven of coins")

@@ -123,6 +123,25 @@ def test_seed_004_primiera_of_76(client):
     assert "Seven of coins 21 + Seven of cups 21 + Ace of swords 16 + Six of clubs 18 = 76" in page
 
 
+@pytest.mark.parametrize("lang, placeholder, marks, typed", [
+    ("en", "7co 7cu 6cl 1sw", "co coins, cu cups, sw swords, cl clubs", "7co 7cu 6cl 1sw"),
+    ("it", "7d 7c 6b 1s", "d denari, c coppe, s spade, b bastoni", "7d 7c 6b 1s"),
+    ("fr", "7d 7c 6b 1é", "d deniers, c coupes, é épées, b bâtons", "7d 7c 6b 1é"),
+])
+def test_every_card_is_shown_and_read_with_the_pages_own_suit_marks(client, lang, placeholder, marks, typed):
+    """Issue 35: the "or every card" box showed "7d 7c 6b 1s" to an English player, who reads "7c"
+    as the seven of clubs: it means cups. Each page writes the suits as its card tiles mark them,
+    says what the marks are, and reads them; RULES §1's notation is read on every page too."""
+    client.set_cookie("lang", lang)
+    page = client.get("/referee/primiera").get_data(as_text=True)
+    assert attr(page, "#cards_0", "placeholder") == placeholder
+    assert marks in content(page, "#cards_0 ~ .hint")
+    # 004's 76: the sevens of cups and coins, the six of clubs and the ace of swords.
+    for cards in (typed, "7d 7c 6b 1s"):
+        _, answer = primiera(client, cards_0=cards, cards_1="7s")
+        assert "= 76" in answer, (cards, answer)
+
+
 def test_seed_001_primiera_of_47(client):
     # 001: "14 + 13 + 10 + 10 = 47"
     _, page = primiera(client, cards_0="4s 3c 10d 9b")

@@ -114,3 +114,27 @@ def test_a_long_match_numbers_a_few_of_its_hands(client):
         client.post(f"/api/v1/matches/{match_id}/hands", json={"piles": [FULL[:20], FULL[20:]]})
     numbers = [int(n) for n in texts(client.get(f"/matches/{match_id}"), "svg.chart text.chart-hand")]
     assert numbers[-1] == 30 and len(numbers) <= 8 and numbers == sorted(numbers)
+
+
+def test_a_finished_tournament_reads_who_won_in_each_language(client):
+    """Issue 35: a finished tournament's line read "tour 3 : toutes les tables ont fini" on the
+    French home page, not who won; between two rounds it still says the round is over."""
+    tournament, tables = night(client, entrants=3, name="Circolo Arci")     # 3 rounds, a bye each
+    for round_number in (1, 2, 3):
+        for table in tables:
+            finish(client, table, EVERY_CARD_AND_A_SWEEP)
+        if round_number < 3:
+            between = lines(client.get("/").get_data(as_text=True))
+            assert between == [(f"/tournaments/{tournament}",
+                                f"Circolo Arci Tournament night · round {round_number}: every table has finished")]
+            tables = [t["match"] for t in client.post(f"/api/v1/tournaments/{tournament}/rounds",
+                                                      json={}).get_json()["rounds"][-1]["tables"]]
+    over = client.get(f"/api/v1/tournaments/{tournament}").get_json()
+    assert over["over"] and over["winner"] in ("C0", "C1", "C2")
+    winner = over["winner"]
+    expected = {"en": f"Circolo Arci Tournament night · {winner} wins the tournament",
+                "it": f"Circolo Arci Serata di torneo · {winner} vince il torneo",
+                "fr": f"Circolo Arci Soirée de tournoi · {winner} gagne le tournoi"}
+    for lang, line in expected.items():
+        client.set_cookie("lang", lang)
+        assert lines(client.get("/").get_data(as_text=True)) == [(f"/tournaments/{tournament}", line)]

@@ -18,7 +18,7 @@ import pytest
 
 from companion import create_app
 from helpers import HAND, counts_form, new_match, organiser, phone, start_companion
-from markup import attr, count, texts
+from markup import attr, count, text, texts
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -60,6 +60,30 @@ def test_the_hand_page_is_told_of_a_change_without_touching_its_form(client):
     client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6))
     notice = client.get(f"/matches/{match_id}/poll?since=0&part=notice").get_data(as_text=True)
     assert "Another phone changed this match" in notice and "<form" not in notice
+
+
+ARCHIVED = "Another phone moved this match to the archive: it is no longer in the list."
+
+
+def test_a_match_archived_on_another_phone_shows_the_watchers_a_sign_and_stops_their_poll(client):
+    """Issue 35: "Archiving a match in play gives the watching phones no sign: their page goes on
+    as if nothing happened." """
+    match_id = new_match(client)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "archived=1" not in attr(page, "#live-poll", "hx-get")
+    client.post(f"/matches/{match_id}/archive", data={"archived": "1"})
+    answer = client.get(f"/matches/{match_id}/poll?since=0", headers={"HX-Request": "true"})
+    assert text(answer, "#live-poll[data-testid=archived-sign] p") == ARCHIVED
+    assert attr(answer, "#live-poll a", "href") == "/"
+    assert attr(answer, "#live-poll", "hx-get") is None and attr(answer, "#live-poll", "hx-trigger") is None
+    # A page drawn with the match archived polls as any other, and is told of a new hand only.
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    poll = attr(page, "#live-poll", "hx-get")
+    assert "archived=1" in poll and "archived" in text(page, ".match-actions h2")
+    assert client.post(f"/matches/{match_id}/hands/new", data=counts_form(22, 6)).status_code == 303
+    changed = client.get(poll, headers={"HX-Request": "true"})
+    assert count(changed, "[data-testid=archived-sign]") == 0
+    assert attr(changed, "#live-poll", "hx-trigger") == "every 2s"
 
 
 def test_the_join_view_shows_the_qr_code_and_the_address(client):
@@ -266,3 +290,32 @@ def test_every_write_needs_the_pin(app):
     # Watching needs no PIN.
     assert stranger.get(f"/matches/{match_id}").status_code == 200
     assert stranger.get(f"/matches/{match_id}/poll?since=0").status_code == 200
+
+
+@pytest.mark.browser
+def test_a_watching_phone_sees_the_archive_sign_wherever_it_is_scrolled(browser, server):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    from helpers import api, phone_context
+    match_id = new_match(server)
+    context = phone_context(browser, server)
+    others = browser.new_context(base_url=server)
+    try:
+        page = context.new_page()
+        page.goto(f"/matches/{match_id}")
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        api(server, f"/matches/{match_id}/hands", HAND)       # the page is polling: it shows the hand
+        expect(page.locator('[data-testid="total-0"]')).to_have_text("5")
+        other = others.new_page()                                              # another phone archives it
+        other.goto(f"/matches/{match_id}")
+        other.get_by_role("button", name="Move to the archive").click()
+        other.wait_for_url(f"{server}/")
+        sign = page.locator('[data-testid="archived-sign"]')
+        expect(sign).to_contain_text(ARCHIVED)
+        expect(sign).to_be_in_viewport()
+        # It polls no more: the element that polled is the sign, with no request to repeat.
+        assert page.locator("#live-poll").get_attribute("hx-trigger") is None
+        sign.get_by_role("link").click()
+        expect(page).to_have_url(f"{server}/")
+    finally:
+        context.close()
+        others.close()

@@ -537,7 +537,9 @@ def test_in_the_browser_an_edit_that_makes_a_hand_extreme_asks_first(browser, se
         back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
         expect(save).to_have_text("Yes, save Anna 4 – Bruno 0")
         b, s = back.bounding_box(), save.bounding_box()
-        assert abs(b["y"] - s["y"]) < 2 and b["x"] + b["width"] <= s["x"] and s["x"] + s["width"] <= 360
+        # The safe answer first and filled, the one that saves under it (issue 35), on the screen.
+        assert b["y"] + b["height"] <= s["y"] and s["x"] + s["width"] <= 360 and b["x"] + b["width"] <= 360
+        assert "primary" in back.get_attribute("class") and "primary" not in save.get_attribute("class")
         assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][0]["cards"] == 22
         save.tap()
         expect(page.locator(".flash")).to_contain_text("Hand 1 changed")

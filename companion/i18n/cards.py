@@ -1,0 +1,191 @@
+"""Cards in words in a language: a card's name ("Seven of coins", "7 di denari"), what a tile
+shows ("7", "R") and the name it has for a screen reader, the suits' words and marks, a card's
+notation as a page writes it and reads it back, and a pile counted in words. Re-exported by
+``companion.i18n``."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_babel import get_locale, gettext
+
+from ..rules.cards import Card
+
+# -- Cards in words -------------------------------------------------------------------------
+
+# Per language and pack: the names of the values (the others are their figures) and the suits.
+_ITALIAN_PACK = {
+    "it": ({1: "Asso", 8: "Fante", 9: "Cavallo", 10: "Re"},
+           {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}),
+    "en": ({1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
+            8: "Jack", 9: "Horse", 10: "King"},
+           {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}),
+    "fr": ({1: "As", 8: "Valet", 9: "Cavalier", 10: "Roi"},
+           {"d": "deniers", "c": "coupes", "s": "épées", "b": "bâtons"}),
+}
+_FRENCH_PACK = {
+    "it": ({1: "Asso", 8: "Fante", 9: "Donna", 10: "Re"},
+           {"d": "quadri", "c": "cuori", "s": "picche", "b": "fiori"}),
+    "en": ({1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
+            8: "Jack", 9: "Queen", 10: "King"},
+           {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}),
+    "fr": ({1: "As", 8: "Valet", 9: "Dame", 10: "Roi"},
+           {"d": "carreau", "c": "cœur", "s": "pique", "b": "trèfle"}),
+}
+# The Chkobba pack names its 9 the Jack and its 8 the Queen (only the labels: RULES §1).
+_CHKOBBA_FIGURES = {"it": {8: "Donna", 9: "Fante"}, "en": {8: "Queen", 9: "Jack"},
+                    "fr": {8: "Dame", 9: "Valet"}}
+
+
+def card_words(card: Card, language: str, pack: str = "italian") -> str:
+    """'7 di denari', 'Seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'. In
+    English every value is a capital, as the messages write the Ace and the King."""
+    values, suits = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language]
+    if pack == "chkobba":
+        values = {**values, **_CHKOBBA_FIGURES[language]}
+    value, suit = values.get(card.value, str(card.value)), suits[card.suit]
+    if language == "it":
+        return f"{value} di {suit}"
+    if language == "fr":
+        return f"{value} d’{suit}" if suit[0] in "aeiouéè" else f"{value} de {suit}"
+    return f"{value} of {suit}"
+
+
+_SYMBOLS = {"d": "♦", "c": "♥", "s": "♠", "b": "♣"}
+# What a card tile shows for a figure, per language: F C R in Italian, J Q K in English...
+_SHORT = {"italian": {"it": {1: "A", 8: "F", 9: "C", 10: "R"}, "en": {1: "A", 8: "J", 9: "H", 10: "K"},
+                      "fr": {1: "A", 8: "V", 9: "C", 10: "R"}},
+          "french": {"it": {1: "A", 8: "F", 9: "D", 10: "R"}, "en": {1: "A", 8: "J", 9: "Q", 10: "K"},
+                     "fr": {1: "A", 8: "V", 9: "D", 10: "R"}},
+          "chkobba": {"it": {1: "A", 8: "D", 9: "F", 10: "R"}, "en": {1: "A", 8: "Q", 9: "J", 10: "K"},
+                      "fr": {1: "A", 8: "D", 9: "V", 10: "R"}}}
+
+
+# A suit in a mini tile: the French packs' symbol; the Italian suits' initials, two letters in
+# English, where coins, cups and clubs share one.
+_MARKS = {"it": {"d": "d", "c": "c", "s": "s", "b": "b"}, "fr": {"d": "d", "c": "c", "s": "é", "b": "b"},
+          "en": {"d": "co", "c": "cu", "s": "sw", "b": "cl"}}
+
+
+def suit_mark(suit: str, pack: str = "italian", language: str | None = None) -> str:
+    if pack != "italian":
+        return _SYMBOLS[suit]
+    return _MARKS[language or str(get_locale())][suit]
+
+
+def card_notation(cards: str, pack: str = "italian", language: str | None = None) -> str:
+    """Cards in RULES §1's notation ("7d 7c 6b 1s") written as the page marks their suits: the
+    same in Italian, "7co 7cu 6cl 1sw" in English (where "7c" reads as a club), "7d 7c 6b 1é" in
+    French, "7♦ 7♥ 6♣ 1♠" with a French-suited pack (``read_marks`` reads them back).
+
+    >>> card_notation("7d 7c 6b 1s", language="en"), card_notation("7d 6b", "french", "it")
+    ('7co 7cu 6cl 1sw', '7♦ 6♣')
+    """
+    return " ".join(code[:-1] + suit_mark(code[-1], pack, language) for code in cards.split())
+
+
+def suit_marks(pack: str = "italian", language: str | None = None) -> str:
+    """What each suit's mark stands for, as a card's notation on the page writes it: "co coins,
+    cu cups, sw swords, cl clubs"."""
+    language = language or str(get_locale())
+    return ", ".join(f"{suit_mark(suit, pack, language)} {suit_words(suit, pack, language).split()[-1]}"
+                     for suit in "dcsb")
+
+
+def read_marks(token: str, pack: str = "italian", language: str | None = None) -> str:
+    """A card typed as the page marks its suit ("7co", "1é", "7♦") in RULES §1's notation
+    ("7d"); anything else as it was typed (RULES' own "7c" is cups on every page).
+
+    >>> read_marks("7CO", language="en"), read_marks("7c", language="en"), read_marks("1é", language="fr")
+    ('7d', '7c', '1s')
+    """
+    marks = {mark: suit for suit, mark in _MARKS[language or str(get_locale())].items()}
+    marks.update((symbol, suit) for suit, symbol in _SYMBOLS.items())
+    found = re.fullmatch(r"(\d+)(\D+)", token.strip().lower())
+    if found and found.group(2) in marks:
+        return found.group(1) + marks[found.group(2)]
+    return token
+
+
+def suit_words(suit: str, pack: str = "italian", language: str | None = None) -> str:
+    """The suit's name in the page's language: 'denari', 'coins', 'deniers'; with a French-suited
+    pack its symbol first ('♦ quadri')."""
+    language = language or str(get_locale())
+    name = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][1][suit]
+    return name if pack == "italian" else f"{_SYMBOLS[suit]} {name}"
+
+
+# One card of a suit, for "1 denaro" beside "4 denari".
+_ONE_OF_SUIT = {"it": {"d": "denaro", "c": "coppa", "s": "spada", "b": "bastone"},
+                "en": {"d": "coin", "c": "cup", "s": "sword", "b": "club"},
+                "fr": {"d": "denier", "c": "coupe", "s": "épée", "b": "bâton"}}
+
+
+# The counts a language says in the singular: "1 carta", and in French "0 carte" too.
+_SINGULAR = {"fr": (0, 1)}
+
+
+def singular_counts(language: str) -> tuple[int, ...]:
+    """The counts said in the singular in ``language`` ("1 card", "0 carte")."""
+    return _SINGULAR.get(language, (1,))
+
+
+def pile_count_forms(suit: str, pack: str, language: str) -> dict[str, Any]:
+    """How the pile picker counts a pile, ``#`` standing for the number: "# carta", "# carte",
+    "# denaro", "# denari" (a French-suited pack: "# ♦"), and ``one``, the counts said in the
+    singular. The page sends it to companion.js (``data-count-forms``), which counts a pile as
+    cards are tapped with these words and this rule, and no copy of its own."""
+    many = suit_words(suit, pack, language) if pack == "italian" else _SYMBOLS[suit]
+    one = _ONE_OF_SUIT[language][suit] if pack == "italian" else _SYMBOLS[suit]
+    return {"card": gettext("%(count)s card", count="#"), "cards": gettext("%(count)s cards", count="#"),
+            "coin": f"# {one}", "coins": f"# {many}", "one": list(singular_counts(language))}
+
+
+def pile_count_text(cards: int, coins: int, forms: dict[str, Any], language: str) -> str:
+    """A pile counted: "18 carte, 4 denari" (companion.js writes the same as cards are tapped).
+
+    >>> forms = {"card": "# carta", "cards": "# carte", "coin": "# denaro", "coins": "# denari"}
+    >>> pile_count_text(18, 1, forms, "it")
+    '18 carte, 1 denaro'
+    """
+    singular = singular_counts(language)
+    return ", ".join(forms[key if n in singular else key + "s"].replace("#", str(n))
+                     for n, key in ((cards, "card"), (coins, "coin")))
+
+
+def short_words(card: Card, pack: str = "italian", language: str | None = None) -> str:
+    """What a card tile shows: its number, or its figure's initial in the page's language."""
+    language = language or str(get_locale())
+    return _SHORT[pack][language].get(card.value, str(card.value))
+
+
+def value_words(value: int, pack: str = "italian", language: str | None = None) -> str:
+    """A card's value in words, without its suit: 'Fante', 'Jack', 'seven' (the rules pages'
+    scale of the primiera names values, not cards)."""
+    language = language or str(get_locale())
+    values = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][0]
+    if pack == "chkobba":
+        values = {**values, **_CHKOBBA_FIGURES[language]}
+    return values.get(value, str(value))
+
+
+def card_in_words(card: Card, pack: str = "italian") -> str:
+    """A card in words in the page's language (templates: ``card_name(card, pack)``)."""
+    return card_words(card, str(get_locale()), pack)
+
+
+def tile_words(card: Card, pack: str = "italian", language: str | None = None) -> str:
+    """A card tile's name for a screen reader or a speech user: the card in words, led by what
+    the tile shows when the words do not start with it (WCAG 2.5.3, label in name: one says
+    what one sees). "2, Two of coins"; "Ace of coins", "7 di denari" as they are.
+
+    >>> from companion.rules.cards import parse_card
+    >>> [tile_words(parse_card(c), language="en") for c in ("2d", "1d", "10c")]
+    ['2, Two of coins', 'Ace of coins', 'King of cups']
+    >>> tile_words(parse_card("2d"), language="it"), tile_words(parse_card("9s"), "french", "fr")
+    ('2 di denari', 'Dame de pique')
+    """
+    language = language or str(get_locale())
+    shown, words = short_words(card, pack, language), card_words(card, language, pack)
+    return words if words.lower().startswith(shown.lower()) else f"{shown}, {words}"
