@@ -34,6 +34,7 @@ from .cards import (
     singular_counts,
     suit_mark,
     suit_marks,
+    suit_name,
     suit_words,
     tile_words,
     value_words,
@@ -91,7 +92,7 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
         return card_words(value, language, pack)
     if isinstance(value, Suit):
         if value.pack:     # a suit of the pack named, without its symbol: "cups (hearts ...)"
-            return (_ITALIAN_PACK if value.pack == "italian" else _FRENCH_PACK)[language][1][value.code]
+            return suit_name(value.code, value.pack, language)
         return suit_words(value.code, pack, language)
     if isinstance(value, Versus):
         between = {"it": " a ", "fr": " à "}.get(language, " to ")

@@ -111,9 +111,15 @@ def read_marks(token: str, pack: str = "italian", language: str | None = None) -
 def suit_words(suit: str, pack: str = "italian", language: str | None = None) -> str:
     """The suit's name in the page's language: 'denari', 'coins', 'deniers'; with a French-suited
     pack its symbol first ('♦ quadri')."""
-    language = language or str(get_locale())
-    name = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][1][suit]
+    name = suit_name(suit, pack, language)
     return name if pack == "italian" else f"{_SYMBOLS[suit]} {name}"
+
+
+def suit_name(suit: str, pack: str = "italian", language: str | None = None) -> str:
+    """The suit's name in that pack, without a symbol: 'coppe', 'hearts' ("cups (hearts in a
+    French pack)")."""
+    language = language or str(get_locale())
+    return (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][1][suit]
 
 
 # One card of a suit, for "1 denaro" beside "4 denari".

@@ -3,6 +3,7 @@ at its level (a trigger, a table or a view more, one of the companion's missing)
 past the companion's limits, is refused in words, and the live store is left as it was."""
 
 import hashlib
+import html
 import sqlite3
 from datetime import datetime, timedelta, timezone
 from io import BytesIO
@@ -109,8 +110,8 @@ def test_a_tournament_name_past_its_limit_is_refused(app, client, tmp_path):
 
 def test_the_refusal_is_in_the_page_language(app, client, tmp_path):
     backup = changed(backup_of(client, tmp_path), BLANK_PINS)
-    page = restore(client, backup, **{"Accept-Language": "it"}).get_data(as_text=True)
-    assert ("Nessun ripristino: quel file non è un backup di questa app: contiene ciò che l’app "
+    page = html.unescape(restore(client, backup, **{"Accept-Language": "it"}).get_data(as_text=True))
+    assert ("Nessun ripristino: quel file non è un backup di questa app: contiene ciò che l'app "
             "non crea (TRIGGER blank_pins).") in page
 
 
