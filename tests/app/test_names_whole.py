@@ -107,11 +107,34 @@ def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, wi
                     assert page.locator(".total-name").first.inner_text().replace("\n", " ") == " & ".join(TEAM_A)
                 if path == f"/matches/{matches['four']}":
                     problems += [f"row of {n} lines" for n in page.evaluate(ROW_LINES) if n > 2]
+                # No row of the hand list has a line holding only the "·" between two sides (the
+                # Scopone of two long team names: "Giangiacomo 6" then a lone "·").
+                problems += [f"lone separator in hand {n}" for n in page.evaluate(LONE_SEPARATOR)]
                 if problems:
                     found[f"{lang} {path}"] = problems
     finally:
         context.close()
     assert found == {}
+
+
+# The hand rows (their numbers) with a line whose only words are separators: each word's first
+# client rect gives its line.
+LONE_SEPARATOR = """() => [...document.querySelectorAll("ol.hands li > a")].filter(row => {
+  const lines = new Map();
+  const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const word of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const rect = [...range.getClientRects()].find(r => r.width > 0);
+      if (!rect) continue;
+      const line = Math.round((rect.top + rect.height / 2) / 10);
+      lines.set(line, [...(lines.get(line) || []), word[0]]);
+    }
+  }
+  return [...lines.values()].some(words => words.every(w => w === "·"));
+}).map(row => row.closest("li").dataset.number)"""
 
 
 # The number of lines each row of the hand list takes: its text's client rects, those whose

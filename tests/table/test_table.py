@@ -512,8 +512,9 @@ def test_history_rows_name_each_side(client):
     client.post(f"/matches/{match_id}/hands/new", data=piles_form(HAND_5_0, sweeps=(1, 0)))
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert content(page, 'li[id^="hand-"][data-number="1"]') == "1 Anna 5 · Bruno 0 → 5 – 0"
-    # Each side's name and points kept together: a line of the list wraps between the sides.
-    assert texts(page, 'li[data-number="1"] .hand-points > span') == ["Anna 5", "Bruno 0"]
+    # Each side's name and points kept together, the "·" after them: a line of the list wraps
+    # between the sides, never before the "·" (it made a line of its own with long team names).
+    assert texts(page, 'li[data-number="1"] .hand-points > span') == ["Anna 5 ·", "Bruno 0"]
     assert texts(page, 'li[data-number="1"] .hand-points > span > strong') == ["5", "0"]
 
 
