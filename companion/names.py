@@ -128,6 +128,25 @@ def text_width(text: str) -> float:
     return sum(_letter_width(char) for char in text)
 
 
+# How wide two sides' names may be together, in em, to be said on each line of the list of
+# every hand beside their points: wider (two teams named after their players, a Scopone) and a
+# line took five lines at 360 px, as with four sides.
+NAMES_ON_A_LINE = 14
+
+
+def names_above(names: list[str]) -> bool:
+    """Whether the list of every hand says the sides' names once above it, each line holding only
+    the points in their order: with more than two sides, or two whose names are too wide to
+    share a line with their points.
+
+    >>> names_above(["Anna", "Bruno"]), names_above(["Anna", "Bruno", "Carla"])
+    (False, True)
+    >>> names_above(["Jean-Baptiste & Bartolomeo Giangiacomo", "Marie-Amélie & Massimiliana"])
+    True
+    """
+    return len(names) > 2 or sum(text_width(name) for name in names) > NAMES_ON_A_LINE
+
+
 def line_pieces(name: str) -> list[str]:
     """What a browser may put on lines of their own: the words. A hyphenated word is one piece:
     the pages keep it whole (``whole_words``: "Jean-Baptiste" never "Jean-" above "Baptiste").

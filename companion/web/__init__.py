@@ -18,7 +18,7 @@ from typing import Any
 from flask import Flask, request
 from markupsafe import Markup, escape
 
-from ..names import one_line_form, short_form, text_width
+from ..names import names_above, one_line_form, short_form, text_width
 from ..rules.cards import parse_card
 from . import errors, hosts, limits, organiser, site
 from .forms import rule_in_words
@@ -36,7 +36,7 @@ def init_app(app: Flask) -> None:
     organiser.init_app(app)
     app.register_blueprint(site.bp)
     _static_files_cached_for_good(app)
-    for helper in (rule_in_words, parse_card, short_form, one_line_form, text_width):
+    for helper in (rule_in_words, parse_card, short_form, one_line_form, text_width, names_above):
         app.add_template_global(helper)
     app.add_template_filter(whole_words)
 
