@@ -36,11 +36,18 @@ def side_json(hand: HandScore, side: int) -> dict[str, Any]:
     }
 
 
+def point_label(item: str, hand: HandScore) -> str:
+    """A point's name in the API: Cirulla's declarations are its *accusi*, not a Bazzica."""
+    if item == "declarations" and hand.rules.declarations == "cirulla":
+        return "Accusi"
+    return POINT_ITEMS[item][0]
+
+
 def hand_json(hand: HandScore) -> dict[str, Any]:
     return {
         "sides": [side_json(hand, side) for side in range(len(hand.tallies))],
         "breakdown": [
-            {"item": line.item, "label": POINT_ITEMS[line.item][0], "points": list(line.points),
+            {"item": line.item, "label": point_label(line.item, hand), "points": list(line.points),
              "winner": line.winner, "why": for_api(line.why)}
             for line in hand.lines
         ],

@@ -143,7 +143,8 @@ def cirulla(rules: Rules) -> Cirulla | None:
     suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
     dealt = set(deck(rules.deck))               # a 36-card deck has no twos to show
     tables = [table for table in (tuple(parse_cards(shown.split())) for shown in DEAL_TABLES)
-              if dealt.issuperset(table) and (rules.matta or MATTA not in table)]
+              if dealt.issuperset(table) and (rules.matta or MATTA not in table)
+              and deal_plan(rules, 2).table]           # Scopone deals no first table to check
     declared = []
     if rules.declarations == "cirulla":
         for shown in CIRULLA_DECLARED:

@@ -22,7 +22,7 @@ from flask_babel import get_locale, get_translations, gettext, lazy_gettext
 
 from ..rules.cards import Card
 from ..rules.rulesets import PRESET_TITLES
-from ..rules.said import Joined, Said, Suit, Versus, english
+from ..rules.said import Figure, Joined, Said, Suit, Versus, english
 from .cards import (
     card_in_words,
     card_notation,
@@ -94,6 +94,8 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
         if value.pack:     # a suit of the pack named, without its symbol: "cups (hearts ...)"
             return suit_name(value.code, value.pack, language)
         return suit_words(value.code, pack, language)
+    if isinstance(value, Figure):
+        return value_words(value.value, pack, language)
     if isinstance(value, Versus):
         between = {"it": " a ", "fr": " à "}.get(language, " to ")
         return between.join(show(v, language, pack) for v in value.figures)

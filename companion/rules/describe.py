@@ -23,7 +23,7 @@ from .cards import Card, deck, suit_values
 from .deal import deal_plan
 from .declarations import judge
 from .rulesets import Rules, seating_of, seatings_of
-from .said import Joined, Said, Suit, said
+from .said import Figure, Joined, Said, Suit, said
 from .scoring import score_piles
 from .tally import PIVA
 
@@ -141,7 +141,10 @@ CAPTURES = {
 }
 PRIMIERA = {
     "half": said("Primiera at face value: Ace 5½, figures ½"),
-    "hurrikan": said("Primiera with the King at 10, the Horse at 9, the Jack at 8"),
+    # 003: "the King is worth 10, the Queen and Jack are worth 9 and 8": the figures as the pack
+    # on the table names them (an Italian pack's Horse is the 9).
+    "hurrikan": said("Primiera with the {king} at 10, the {nine} at 9, the {eight} at 8",
+                     king=Figure(10), nine=Figure(9), eight=Figure(8)),
     "no-figures": said("Primiera with the figures at 0"),
     "sevens-sixes": said("No primiera count: most sevens wins the point, then most sixes"),
     "count-down": said("No primiera count: most sevens, then sixes, aces, fives and so on down "

@@ -210,9 +210,15 @@ def check_seating(rules: Rules, sides: int, per_side: int) -> None:
     """
     if rules.preset == "scopone" and (sides, per_side) != (2, 2):
         raise RulesError(said("Scopone is played by four players in two teams of two"))
-    if rules.declarations == "cirulla" and (sides, per_side) not in CIRULLA_SEATS:
+    if "cirulla" in (rules.preset, rules.declarations) and (sides, per_side) not in CIRULLA_SEATS:
         raise RulesError(said("Cirulla is played by two or three players, or by two teams "
                               "of two"))
+    if (rules.deal_scope or rules.declarations == "cirulla") and (
+            rules.preset == "scopone" or (rules.preset == "hurrikan" and per_side == 2)):
+        # Scopone, and Hurrikan's teams, are dealt 10 cards each and no table (RULES §10).
+        raise RulesError(said("the dealer's scopa from the first table and Cirulla's declarations "
+                              "need a deal with cards on the table: {variant} deals none",
+                              variant=PRESET_TITLES[rules.preset]))
     if rules.preset in TWO_OR_TWO_TEAMS and (sides, per_side) not in ((2, 1), (2, 2)):
         raise RulesError(said("{variant} is played by two players, or two teams of two",
                               variant=PRESET_TITLES[rules.preset]))

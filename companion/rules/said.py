@@ -67,6 +67,16 @@ class Suit(NamedTuple):
         return {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}[self.code]
 
 
+class Figure(NamedTuple):
+    """A figure named by its value in a sentence (8, 9 or 10): "Horse" in an Italian pack, "Queen"
+    in a French one (Hurrikan's primiera names its figures by the pack on the table)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return {8: "Jack", 9: "Horse", 10: "King"}[self.value]
+
+
 class Versus(NamedTuple):
     """Figures compared, one per side: "22 v 18" (numbers written as the language writes them)."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import Card, parse_card
-from .said import Joined, Said, Suit, Versus
+from .said import Figure, Joined, Said, Suit, Versus
 
 
 def to_json(value: Any) -> Any:
@@ -32,6 +32,8 @@ def to_json(value: Any) -> Any:
         return {"card": str(value)}
     if isinstance(value, Suit):
         return {"suit": value.code, **({"pack": value.pack} if value.pack else {})}
+    if isinstance(value, Figure):
+        return {"figure": value.value}
     if isinstance(value, list):
         return [to_json(v) for v in value]
     return value
@@ -52,4 +54,6 @@ def from_json(value: Any) -> Any:
         return Versus(tuple(from_json(f) for f in value["versus"]))
     if "card" in value:
         return parse_card(value["card"])
+    if "figure" in value:
+        return Figure(value["figure"])
     return Suit(value["suit"], value.get("pack"))

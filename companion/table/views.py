@@ -101,9 +101,11 @@ def match_list():
 @access.new_match_limit
 def new_match():
     if request.method == "GET":
-        # This phone's last match; the club's newest only for a phone with none.
+        # This phone's last match; the club's newest only for a phone with none (a phone that
+        # scored only tournament tables, or deleted matches, is offered none: not another's).
         db = store.get_db()
-        last = store.last_casual_match(db, matches_here()) or store.last_casual_match(db)
+        here = matches_here()
+        last = store.last_casual_match(db, here) if here else store.last_casual_match(db)
         same = NewMatchForm.same_as(listed(last)) if last else None
         if same and request.args.get("same") == "last":     # "Same players as last time"
             return new_match_page(NewMatchForm(data=same), filled=True)

@@ -26,6 +26,11 @@ def test_a_hand_of_piles_sweeps_and_declarations(client):
                      "grande": 5, "piccola": 10, "declarations": 10}
     assert second == {"carte": 0, "denari": 0, "settebello": 0, "primiera": 0, "scope": 1,
                       "grande": 0, "piccola": 0, "declarations": 3}
+    # Found in review: the breakdown named them "Bazzica"; Cirulla's declarations are accusi.
+    labels = {line["item"]: line["label"] for line in response.get_json()["breakdown"]}
+    assert labels["declarations"] == "Accusi"
+    bazzica = client.post("/api/v1/score", json={"variant": "bazzica", "piles": [FIRST, SECOND], "sweeps": [0, 0]})
+    assert {line["item"]: line["label"] for line in bazzica.get_json()["breakdown"]}["declarations"] == "Bazzica"
 
 
 def test_a_declaration_that_is_none_is_refused_in_words(client):

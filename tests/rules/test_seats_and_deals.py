@@ -238,3 +238,31 @@ def test_the_referees_rules_card_deals_the_whole_deck(client, preset):
     cards, table = dealt(shown)
     players = (rules.deck - table) // cards
     assert cards * players + table == rules.deck and allowed(rules, {2: "2", 4: "2x2"}[players]), shown
+
+
+def test_cirulla_seats_hold_with_its_declarations_off(client):
+    """Found in review: Cirulla's seats were checked only while its declarations were on, so
+    four players each for themselves, or teams of three, were seated with ``declarations: off``.
+    docs/rules.md §11: "Four players each for themselves and teams of three are refused"."""
+    rules = rules_for("cirulla", {"declarations": "off"})
+    assert [layout for layout in SEATINGS if allowed(rules, layout)] == ["2", "3", "2x2"]
+    refused = client.post("/api/v1/matches", json={"variant": "cirulla", "options": {"declarations": "off"},
+                                                   "players": ["A", "B", "C", "D"]})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "Cirulla is played by two or three players, or by two teams of two"
+
+
+@pytest.mark.parametrize("options", [{"deal_scope": True}, {"declarations": "cirulla"}])
+@pytest.mark.parametrize("preset", ["scopone", "hurrikan"])
+def test_cirullas_deal_items_need_cards_on_the_table(client, preset, options):
+    """Found in review: a Scopone with the dealer's scopa from the first table (or Cirulla's
+    declarations at each deal) was made, and its rules page was a 500: Scopone deals 10 cards
+    each and no table (RULES §10, "Scopone has one deal"), as Hurrikan deals two teams."""
+    teams = [{"players": ["A", "B"]}, {"players": ["C", "D"]}]
+    refused = client.post("/api/v1/matches", json={"variant": preset, "options": options, "teams": teams})
+    assert refused.status_code == 400, refused.get_json()
+    assert "deals none" in refused.get_json()["error"]
+    # The rules page of such rules, asked for by its options alone, answers without a 500.
+    query = "&".join(f"{key}={'1' if value is True else value}" for key, value in options.items())
+    assert client.get(f"/rules/{preset}?{query}").status_code == 200
+    assert client.get("/rules/scopone?grande_piccola=1").status_code == 200
