@@ -82,9 +82,10 @@ def team_name(players: Iterable[str]) -> str:
     return " & ".join(tidy(name) for name in players)
 
 
-def name_fits(name: Any) -> bool:
-    """A name of 1 to NAME_MAX characters once tidied."""
-    return isinstance(name, str) and 0 < len(tidy(name)) <= NAME_MAX
+def name_fits(name: Any, most: int = NAME_MAX) -> bool:
+    """A name of 1 to NAME_MAX characters once tidied (``most``: TEAM_NAME_MAX for a side's
+    name, which a team named after its players may reach)."""
+    return isinstance(name, str) and 0 < len(tidy(name)) <= most
 
 
 def all_different(names: Iterable[str]) -> bool:

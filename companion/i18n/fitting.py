@@ -77,6 +77,8 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
     '{name} have the {card}, {name} take'
     >>> fit("{winner} gagne, {name} a le {card}", {"winner": "Carla & Anna", "name": "Lupi", "card": "7"}, "fr")
     '{winner} gagnent, {name} a le {card}'
+    >>> fit("Primiera de %(name)s :", {"name": Markup('<span class="nowrap">Anna-Maria</span>')}, "fr")
+    'Primiera d’%(name)s :'
     >>> fit("%(name)s ha il settebello", {"name": "Anna & Carla"}, "it")
     '%(name)s hanno il settebello'
     """
@@ -90,7 +92,10 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
 
     def one(found: re.Match) -> str:
         value = values.get(found.group(2) or found.group(3))
-        starts = str(value).lstrip()[:1] if isinstance(value, str) else ""
+        # A name kept whole (web.whole_words) starts with its span's tag: its first letter is
+        # the text's, the tags stripped ("ad Anna-Maria", "d'Anna-Maria").
+        shown = Markup(value).striptags() if isinstance(value, Markup) else value
+        starts = str(shown).lstrip()[:1] if isinstance(value, str) else ""
         return fitted(found.group(1)) if starts and starts in letters else found.group(0)
 
     changed = pattern.sub(one, changed)

@@ -156,6 +156,7 @@ def hand_taken(match_id: int, form, recorded: dict):
     current = load_match(match_id)
     theirs, entry = current.hand(recorded["id"]), form.entry()
     if theirs.score is not None and same_hand(theirs.score, form.score, theirs.entry, entry):
+        played_here(match_id)                # this phone scored it too: its last match
         flash(_("Hand %(number)s was already recorded by the other phone, the same as yours: "
                 "it is counted once.", number=theirs.number))
         return redirect(url_for("table.match", match_id=match_id), code=303)

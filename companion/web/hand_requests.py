@@ -12,10 +12,10 @@ from pydantic import BeforeValidator, ConfigDict, Field, SkipValidation, create_
 
 from .. import rules, store
 from ..matches import Match, score_entry
-from ..names import NAME_MAX
+from ..names import TEAM_NAME_MAX, name_fits
 from ..rules import HandScore, parse_cards, score_piles, score_tallies
 from ..rules.said import said
-from .requests import Cards, Name, Request, RulesAsked, as_list, fits, refuse
+from .requests import Cards, Name, Request, RulesAsked, as_list, refuse
 
 
 class Declaration(Request):
@@ -174,9 +174,10 @@ def names_of(value: Any, n: int) -> tuple[str, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != n or not all(isinstance(x, str) for x in value):
-        refuse(said("names must be a list of {n} names of 1 to {most} characters", n=n, most=NAME_MAX))
-    for name in value:
-        fits(name)
+        refuse(said("names must be a list of {n} names of 1 to {most} characters", n=n, most=TEAM_NAME_MAX))
+    # A side's name as a match keeps it: a team named after its players reaches TEAM_NAME_MAX.
+    if not all(name_fits(name, TEAM_NAME_MAX) for name in value):
+        refuse(said("every name must be 1 to {most} characters", most=TEAM_NAME_MAX))
     return tuple(value)
 
 

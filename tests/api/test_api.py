@@ -3,7 +3,7 @@
 
 import pytest
 
-from companion.names import NAME_MAX
+from companion.names import TEAM_NAME_MAX
 from companion.rules import deck
 from companion.rules.rulesets import ITEMS, PRESETS
 from markup import nodes
@@ -200,14 +200,15 @@ def test_bad_input_answers_400_with_the_problem_named(client, body, message):
     assert message in response.get_json()["error"]
 
 
-@pytest.mark.parametrize("names", [["A" * (NAME_MAX + 6), "Bruno"], ["Anna", "   "]])
+@pytest.mark.parametrize("names", [["A" * (TEAM_NAME_MAX + 1), "Bruno"], ["Anna", "   "]])
 def test_score_takes_the_names_a_match_takes_and_no_other(client, names):
     """Issue 36: /score took a 30-character name (api/parse.py wrote its own 40) where the pages
-    and POST /api/v1/matches stop at 24; now the one rule of names.py, in the API's words."""
+    and POST /api/v1/matches stop; now the one rule of names.py, in the API's words. A side's
+    name stops where a match's does: a team named after its players, TEAM_NAME_MAX (issue 35)."""
     response = score(client, piles=[FULL[:20], FULL[20:]], names=names)
     assert response.status_code == 400
-    assert response.get_json()["error"] == f"every name must be 1 to {NAME_MAX} characters"
-    assert score(client, piles=[FULL[:20], FULL[20:]], names=["A" * NAME_MAX, "Bruno"]).status_code == 200
+    assert response.get_json()["error"] == f"every name must be 1 to {TEAM_NAME_MAX} characters"
+    assert score(client, piles=[FULL[:20], FULL[20:]], names=["A" * TEAM_NAME_MAX, "Bruno"]).status_code == 200
 
 
 
@@ -411,3 +412,15 @@ def test_the_score_refuses_declarations_with_three_sides_or_a_card_twice(client)
     assert twice.status_code == 400
     assert twice.get_json()["error"] == "1d is declared after deal 1 and after deal 2: a card is dealt once a hand"
 
+
+
+def test_the_score_takes_a_teams_name_as_a_match_keeps_it(client):
+    """Found in review: a match keeps a team named after its players whole ("Jean-Baptiste &
+    Bartolomeo Giangiacomo", 38 characters, issue 35), and /score refused that very name (1 to
+    24 characters). A side's name is now as long as a match keeps one, and no longer."""
+    team = "Jean-Baptiste & Bartolomeo Giangiacomo"
+    body = {"piles": [FULL[:20], FULL[20:]], "sweeps": [0, 0], "names": [team, "Marie-Amélie & Massimiliana"]}
+    assert client.post("/api/v1/score", json=body).status_code == 200
+    too_long = client.post("/api/v1/score", json={**body, "names": ["x" * 79, "Anna"]})
+    assert too_long.status_code == 400
+    assert too_long.get_json()["error"] == "every name must be 1 to 78 characters"
