@@ -82,6 +82,25 @@ def team_name(players: Iterable[str]) -> str:
     return " & ".join(tidy(name) for name in players)
 
 
+def team_name_cut(players: Iterable[str]) -> str:
+    """A team's name as the companion made it before issue 35: its players' names cut to 24
+    characters, the longest first, letter by letter, with a full stop ("Jean-Bapt. &
+    Bartolomeo."). Kept for migration 17 alone, which finds such names and writes them whole.
+
+    >>> team_name_cut(["Jean-Baptiste", "Bartolomeo Giangiacomo"])
+    'Jean-Bapt. & Bartolomeo.'
+    >>> team_name_cut(["Anna", "Bruno"])
+    'Anna & Bruno'
+    """
+    names = [tidy(name) for name in players]
+    room = 24 - len(" & ") * (len(names) - 1)
+    while sum(map(len, names)) > room:
+        longest = max(range(len(names)), key=lambda i: len(names[i]))
+        name = names[longest]
+        names[longest] = (name[:-2] if name.endswith(".") else name[:-1]).rstrip(" -") + "."
+    return " & ".join(names)
+
+
 def name_fits(name: Any, most: int = NAME_MAX) -> bool:
     """A name of 1 to NAME_MAX characters once tidied (``most``: TEAM_NAME_MAX for a side's
     name, which a team named after its players may reach)."""

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import sqlite_utils
 
-from ..names import name_key
+from ..names import name_key, team_name, team_name_cut
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
 from .ratings import places
@@ -349,13 +349,29 @@ def _m016_chances_as_the_round_started(db: sqlite_utils.Database, ledger: MakeLe
     db["tournament_tables"].add_column("chances", str)
 
 
+def _m017_team_names_whole(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+    # A team named after its players was cut to 24 characters with a full stop before issue 35
+    # ("Jean-Bapt. & Bartolomeo."); such a name, exactly as that rule made it, is written whole
+    # (names.team_name), and its summary, whose outcome names it, worked out again. A name the
+    # players typed is left as it is.
+    for row in list(db.query("SELECT * FROM matches WHERE sides LIKE '%.%'")):
+        match, changed = parsed_match(row), False
+        for side in match["sides"]:
+            players = side.get("players") or []
+            if len(players) > 1 and side.get("name") == team_name_cut(players) != team_name(players):
+                side["name"], changed = team_name(players), True
+        if changed:
+            db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(match["sides"]), row["id"]])
+            keep_summary(db, row["id"], ledger(match).after_change(hand_rows(db, row["id"])))
+
+
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m001_matches_and_hands, _m002_versions_and_pins, _m003_hand_identity,
     _m004_results_and_summaries, _m005_access_keys, _m006_outcomes_in_any_language,
     _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
     _m010_tidy_name_keys, _m011_tournament_players, _m012_organiser_and_player_changes,
     _m013_ratings, _m014_kept_not_worked_out_again, _m015_rating_work_and_unrated,
-    _m016_chances_as_the_round_started]
+    _m016_chances_as_the_round_started, _m017_team_names_whole]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:
