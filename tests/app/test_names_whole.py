@@ -78,7 +78,7 @@ def matches(browser, server):
 
 
 @pytest.mark.parametrize("width", [360, 390])
-def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, width):
+def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, tournaments, width):
     context = browser.new_context(viewport={"width": width, "height": 800}, base_url=server, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
@@ -89,7 +89,8 @@ def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, wi
             # The hand form too (found in review): its side picker split "Jean-/Baptiste", and its
             # counts cut the name to "Jean-Baptis…" in a column it fits.
             for path in (f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/", "/rules/classica",
-                         f"/matches/{matches['two']}/hands/new", f"/matches/{matches['two']}/hands/new?mode=tallies"):
+                         f"/matches/{matches['two']}/hands/new", f"/matches/{matches['two']}/hands/new?mode=tallies",
+                         f"/tournaments/{tournaments[8]}"):
                 page.goto(f"/lang/{lang}?next={path}")
                 shown = page.evaluate("document.body.innerText")
                 problems = [f"cut: {word}" for word in cut_words(shown)]
