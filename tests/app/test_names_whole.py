@@ -281,3 +281,34 @@ def test_the_conflict_tables_headings_are_whole_at_390_px(browser, server):
     finally:
         context.close()
     assert found == {}
+
+
+# How much of a field's placeholder its box shows: the placeholder's width in the field's font
+# (a canvas measures it) against the room inside the field.
+PLACEHOLDER_FITS = """(field) => {
+  const style = getComputedStyle(field);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return context.measureText(field.placeholder).width <= room;
+}"""
+
+
+def test_a_teams_placeholder_shows_its_players_names_whole_at_390_px(browser, server):
+    """Found in review: the new match form drew the two teams' name fields side by side, half
+    the width each, so the placeholder naming a team after its players showed "Jean-Baptiste"
+    and hid "& Marie-Amélie". Each field now has the form's width."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto("/lang/it?next=/matches/new")
+        page.locator('label:has(input[name="layout"][value="2x2"])').click()
+        for seat, name in enumerate(["Jean-Baptiste", "Bartolomeo", "Marie-Amélie", "Massimiliana"], start=1):
+            page.fill(f'input[name="player{seat}"]', name)
+        team1 = page.locator('input[name="team1"]')
+        expect(team1).to_have_attribute("placeholder", "Jean-Baptiste & Marie-Amélie")
+        assert team1.evaluate(PLACEHOLDER_FITS)
+        assert page.locator('input[name="team2"]').evaluate(PLACEHOLDER_FITS)
+    finally:
+        context.close()
