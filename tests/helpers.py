@@ -457,17 +457,19 @@ def notice(page) -> Notice | None:
 
 # -- What a browser test measures on a page (scripts for Playwright's page.evaluate) -------------
 
-# Every word of the page's visible text (a hyphenated word counts as its parts, as a browser
-# may break after a hyphen) that is drawn on more than one line: broken inside. Text a screen
-# reader alone reads (.visually-hidden) and addresses (which may break anywhere) are left out.
-BROKEN_WORDS = r"""() => {
+def words_on_two_lines(word: str, skipped: str = "", break_all: bool = False) -> str:
+    """A script listing every word of the page's visible text (``word``, a JavaScript regular
+    expression) drawn on more than one line: broken inside. Text a screen reader alone reads
+    (.visually-hidden, and ``skipped``), addresses (which may break anywhere: a word with a
+    "/") and, with ``break_all``, text in a box that breaks anywhere on purpose are left out."""
+    return r"""() => {
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node; (node = walker.nextNode());) {
     const parent = node.parentElement;
-    if (!parent || parent.closest(".visually-hidden, script, style, textarea, svg, noscript")) continue;
-    if (getComputedStyle(parent).wordBreak === "break-all") continue;
-    for (const word of node.data.matchAll(/[^\s\-–]+-?/g)) {
+    if (!parent || parent.closest(".visually-hidden, script, style, textarea, svg, noscript%s")) continue;
+    if (%s && getComputedStyle(parent).wordBreak === "break-all") continue;
+    for (const word of node.data.matchAll(/%s/g)) {
       const range = document.createRange();
       range.setStart(node, word.index);
       range.setEnd(node, word.index + word[0].length);
@@ -476,7 +478,12 @@ BROKEN_WORDS = r"""() => {
     }
   }
   return broken;
-}"""
+}""" % (f", {skipped}" if skipped else "", "true" if break_all else "false", word)
+
+
+# Every word of the page's visible text (a hyphenated word counts as its parts, as a browser
+# may break after a hyphen) broken inside.
+BROKEN_WORDS = words_on_two_lines(r"[^\s\-–]+-?", break_all=True)
 
 # Every box whose content is wider than the box itself: cut off (overflow hidden, an ellipsis)
 # or spilling over what is beside it. Fields scroll their own text; text for screen readers

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..i18n import explain, how_long
 from ..matches import Ledger, Match, listed
-from ..names import NAME_MAX, all_different
+from ..names import all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..tournaments.model import build as tournament_of
@@ -140,7 +140,7 @@ def new_match_page(form: NewMatchForm, status: int = 200, last: Match | None = N
     except (RulesError, KeyError, TypeError):
         summary = ""
     return render_template("table/new_match.html", form=form.seat_choices(), summary=summary,
-                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS, last=last, filled=filled, name_max=NAME_MAX,
+                           seatings=PRESETS_SEATING, seats=PLAYER_COUNTS, last=last, filled=filled,
                            known_players=store.player_names(store.get_db())), status
 
 

@@ -20,6 +20,8 @@ import re
 import pytest
 from test_layout import ENTRANTS, play_round, qr_codes_seen, zxingcpp
 
+from helpers import words_on_two_lines
+
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
@@ -30,23 +32,9 @@ pytestmark = pytest.mark.browser
 TEAM_A, TEAM_B = ["Jean-Baptiste", "Bartolomeo Giangiacomo"], ["Marie-Amélie", "Massimiliana"]
 WORDS = {word for name in TEAM_A + TEAM_B for word in name.split()}
 
-# Each word of the page (a hyphenated one is one word) drawn on more than one line.
-SPLIT = r"""() => {
-  const split = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node; (node = walker.nextNode());) {
-    const parent = node.parentElement;
-    if (!parent || parent.closest(".visually-hidden, script, style, textarea, svg, noscript, [popover]")) continue;
-    for (const word of node.data.matchAll(/[^\s–·,&]+/g)) {
-      const range = document.createRange();
-      range.setStart(node, word.index);
-      range.setEnd(node, word.index + word[0].length);
-      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (lines.size > 1 && !word[0].includes("/")) split.push(word[0]);
-    }
-  }
-  return split;
-}"""
+# Each word of the page (a hyphenated one is one word, a name kept whole) broken inside; the
+# whole names in popovers are left out.
+SPLIT = words_on_two_lines(r"[^\s–·,&]+", skipped="[popover]")
 
 
 def cut_words(text: str) -> list[str]:
