@@ -5,9 +5,14 @@ newest, which is another table's at a club evening."""
 
 from __future__ import annotations
 
+import re
+import secrets
+
 from flask import session
 
 SESSION_KEY = "played"
+ID_KEY = "phone"
+_AN_ID = re.compile(r"[0-9a-f]{16}")
 KEPT = 8            # matches remembered: enough to skip the deleted ones and a tournament's tables
 
 
@@ -28,3 +33,20 @@ def matches_here() -> list[int]:
     if not isinstance(played, list):
         return []
     return [m for m in played if isinstance(m, int) and not isinstance(m, bool)]
+
+
+def phone_id(create: bool = True) -> str | None:
+    """This phone's own identity: a random id kept in its signed session cookie, made the first
+    time it is needed (``create``) and kept as long as the cookie. Anything a phone does that the
+    companion counts or records per phone (its limits, the changes it made) is keyed by it; a
+    phone that drops its cookies is a new phone, which is why an address keeps a coarser limit.
+    ``None`` for a phone without one when ``create`` is false."""
+    value = session.get(ID_KEY)
+    if isinstance(value, str) and _AN_ID.fullmatch(value):
+        return value
+    if not create:
+        return None
+    value = secrets.token_hex(8)
+    session[ID_KEY] = value
+    session.permanent = True
+    return value
