@@ -38,10 +38,9 @@ class InUse(Exception):
     """Another scopa-companion holds the store (serving it, or restoring into it)."""
 
 
-def store_path(given: str | None, settings: Settings) -> Path:
-    """The store as the server finds it: ``given`` (--db), ``SCOPA_DB``, or the data folder's."""
-    named = given or settings.db
-    return Path(named).expanduser().resolve() if named else data_folder(settings) / "scopa.sqlite"
+def store_path(settings: Settings) -> Path:
+    """The store as the server finds it: --db, ``SCOPA_DB``, or the data folder's."""
+    return Path(settings.db) if settings.db else data_folder(settings) / "scopa.sqlite"
 
 
 @contextmanager
@@ -65,10 +64,10 @@ def in_use_line(path: Path) -> str:
             f"into it): stop it first (Ctrl-C where it runs)")
 
 
-def while_held(given: str | None, settings: Settings, serve: Callable[[], int]) -> int:
-    """``serve()`` with the store's lock held (the store found from ``given``, --db); 1 and one
-    line on stderr if another companion holds it."""
-    path = store_path(given, settings)
+def while_held(settings: Settings, serve: Callable[[], int]) -> int:
+    """``serve()`` with the store's lock held (the store the settings name); 1 and one line on
+    stderr if another companion holds it."""
+    path = store_path(settings)
     try:
         with held(path):
             return serve()
@@ -147,7 +146,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The command given: backup or restore. Exit 0, or 1 with one line on stderr."""
-    path = store_path(args.db, args.settings)
+    path = store_path(args.settings)
     given = Path(args.file).expanduser()
     try:
         return (backup if args.command == "backup" else restore)(path, given)
