@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from pathlib import Path
 from typing import Callable, TextIO
 from urllib.parse import quote, urlsplit
 
@@ -170,7 +171,9 @@ def announce(address: str, port: int, stream: TextIO | None = None) -> Callable[
     try:
         import zeroconf
     except ImportError:
-        print(f"(Install the zeroconf extra to be found as {MDNS_HOST}.)", file=stream, flush=True)
+        from .upkeep import install_command
+        print(f"(To be found as {MDNS_HOST} too: {install_command('zeroconf')}, then start it again.)",
+              file=stream, flush=True)
         return None
     info = zeroconf.ServiceInfo("_http._tcp.local.", "Scopa companion._http._tcp.local.",
                                 addresses=[socket.inet_aton(address)], port=port,
@@ -344,7 +347,7 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     from waitress import serve
 
     from . import store
-    from .upkeep import opened_app, stopped_by_signals
+    from .upkeep import backup_command, opened_app, stopped_by_signals
     from .web.organiser import new_code
 
     settings = args.settings
@@ -353,8 +356,10 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
         return 1
     if app.config.get("STORE_NOTE"):
         print(f"Scopa companion: {app.config['STORE_NOTE']}", flush=True)
+    # A command pasted as it is printed (issue 45: a bare scopa-companion was not on the PATH).
     print(f"Scopa companion: scores kept in {app.config['DATABASE']} (back it up with "
-          f"scopa-companion backup FILE, or from the home page, Backup)", flush=True)
+          f"{backup_command(settings, Path(app.config['DATABASE']))}, or from the home page, "
+          f"Backup)", flush=True)
     given = [full_url(url, port) for url in settings.url]
     addresses = lan_addresses() if settings.host in ("0.0.0.0", "::", "") else []
     if addresses:
@@ -362,7 +367,8 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     else:
         shown = f"[{settings.host}]" if ":" in settings.host else settings.host
         urls = [f"http://{shown}:{port}/"]
-    withdraw = announce(addresses[0], port) if addresses else None
+    # Not from compose's container: its addresses are the container's, which phones never reach.
+    withdraw = announce(addresses[0], port) if addresses and not settings.compose_service else None
     if withdraw:        # after the address: not every phone resolves .local
         urls.insert(1, f"http://{MDNS_HOST}:{port}/")
     urls = list(dict.fromkeys(given + urls))
