@@ -203,7 +203,7 @@ def test_every_file_a_command_names_exists(page):
                 continue
             line = line.split(" #")[0]
             for word in shlex.split(line):
-                if word.startswith(("tests/", ".ci/", "companion/")):
+                if word.startswith(("tests/", ".ci/", "companion/", "docs/")):
                     assert (ROOT / word.split("::")[0]).exists(), (page.name, word)
 
 
