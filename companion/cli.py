@@ -347,7 +347,7 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     from waitress import serve
 
     from . import store
-    from .upkeep import backup_command, opened_app, stopped_by_signals
+    from .upkeep import backup_command, opened_app, restore_command, stopped_by_signals
     from .web.organiser import new_code
 
     settings = args.settings
@@ -373,6 +373,7 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
         urls.insert(1, f"http://{MDNS_HOST}:{port}/")
     urls = list(dict.fromkeys(given + urls))
     app.config["LAN_URLS"] = urls
+    app.config["RESTORE_COMMAND"] = restore_command(settings)      # the backup page says it
     app.config["ALLOWED_HOSTS"] = allowed_hosts(settings.host, addresses, settings.url)
     app.config["ORGANISER_CODE"] = args.organiser_pin or new_code()
     # This machine is the organiser as a phone is, by the link (no address is: a relay on the

@@ -93,10 +93,11 @@ def backup_command(settings: Settings, store_file: Path, terminal: bool | None =
 
 
 def restore_command(settings: Settings, terminal: bool | None = None) -> str:
-    """The restore of a backup FILE, which wants the companion stopped: in compose's container,
-    a container of its own on the same volume, once the service is stopped."""
+    """The restore of a backup FILE, made with the companion stopped: in compose's container, a
+    container of its own on the same volume (``docker compose run``: ``exec`` needs the service
+    running)."""
     if settings.compose_service:
-        return (f"docker compose stop, then docker compose run --rm {settings.compose_service} "
+        return (f"docker compose run --rm {settings.compose_service} "
                 f"restore {store_path(settings).parent.as_posix().rstrip('/')}/FILE")
     return typed([*own_program(settings, terminal), "restore"]) + " FILE"
 
@@ -180,12 +181,14 @@ def stopped_by_signals() -> Iterator[None]:
 def unfit_line(unfit: store.Unfit, settings: Settings) -> str:
     """The one line that refuses to start on a store this version must not open."""
     path = unfit.path
+    # compose starts a container that refused its store again and again: stopped first.
+    stopped = "docker compose stop, then " if settings.compose_service else ""
     said = {"damaged": f"{path} is damaged (SQLite's quick check fails)",
             "not_store": f"The server's store is not a Scopa companion store ({path})",
             "newer": f"{path} was written by a newer version of the companion (its schema is at "
                      f"step {unfit.level}, this version's at {len(store.MIGRATIONS)}): update the companion"}
     return (f"scopa-companion: cannot open the store: {said[unfit.reason]}. Nothing was written "
-            f"to it; start with another --db, or restore a backup ({restore_command(settings)})")
+            f"to it; start with another --db, or restore a backup ({stopped}{restore_command(settings)})")
 
 
 def opened_app(settings: Settings):

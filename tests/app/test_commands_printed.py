@@ -85,8 +85,7 @@ def test_in_composes_container_the_commands_are_docker_composes(monkeypatch):
     printed = upkeep.backup_command(settings, Path("/data/scopa.sqlite"))
     assert re.fullmatch(r"docker compose exec companion scopa-companion backup /data/scopa-[\d-]+\.sqlite",
                         printed)
-    assert upkeep.restore_command(settings) == ("docker compose stop, then docker compose run --rm "
-                                                "companion restore /data/FILE")
+    assert upkeep.restore_command(settings) == "docker compose run --rm companion restore /data/FILE"
 
 
 def test_the_refusal_of_a_store_names_the_restore_as_started(monkeypatch, tmp_path, capsys):
@@ -106,3 +105,11 @@ def test_the_zeroconf_hint_is_a_command_of_this_environment(monkeypatch):
     assert printed.split() == [sys.executable, "-m", "pip", "install", "zeroconf"]
     monkeypatch.setattr(sys, "prefix", "/home/anna/.local/share/pipx/venvs/scopa-companion")
     assert upkeep.install_command("zeroconf") == "pipx inject scopa-companion zeroconf"
+
+
+def test_the_backup_page_gives_the_restore_on_the_machine_as_started(app, client):
+    """The backup page said "scopa-companion restore FILE" too; the command sets the one it
+    was started with (cli: RESTORE_COMMAND), said in its words."""
+    app.config["RESTORE_COMMAND"] = "/home/anna/scopa companion/.venv/bin/scopa-companion restore FILE"
+    page = client.get("/backup").get_data(as_text=True)
+    assert "<code>/home/anna/scopa companion/.venv/bin/scopa-companion restore FILE</code>" in page

@@ -98,3 +98,17 @@ def test_each_benchmark_answers_help_without_running():
             process.communicate()
             pytest.fail(f"{name} --help ran on")
         assert process.returncode == 0 and out.startswith(f"usage: {name}"), (name, err)
+
+
+def test_the_options_table_lists_every_setting_and_its_flag():
+    """Each variable of the settings' model is a row of running.md's *Options*, beside its flag."""
+    from companion.cli import FLAGS
+    from companion.settings import Settings
+    rows = re.findall(r"^\|(.*?)\| `?(SCOPA_\w+)", RUNNING.read_text(), re.M)
+    listed = {variable: flag for flag, variable in rows}
+    assert set(listed) == set(Settings.variables().values())
+    # Beside its variable, but the PIN's flag, on a row of its own that warns against it.
+    for field, variable in Settings.variables().items():
+        if field in FLAGS and field != "organiser_pin":
+            assert f"`{FLAGS[field]}" in listed[variable], variable
+    assert re.search(r"^\| `--organiser-pin` \| \|", RUNNING.read_text(), re.M)
