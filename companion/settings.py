@@ -276,11 +276,11 @@ def refusals(error: ValidationError, flags: Mapping[str, str] | None = None) -> 
     takes.
 
     >>> try:
-    ...     Settings(port="80O0", lang="de")
+    ...     Settings(port="80O0", threads="eight")
     ... except ValidationError as error:
-    ...     print("\\n".join(refusals(error, {"lang": "--lang"})))
+    ...     print("\\n".join(refusals(error, {"threads": "--threads"})))
     SCOPA_PORT=80O0: a port number from 0 to 65535 (0: any free port)
-    --lang=de: one of it, en, fr: the pages' language for a phone that asks for none of them
+    --threads=eight: a number of worker threads from 1 to 1000
     """
     lines = []
     variables = Settings.variables()

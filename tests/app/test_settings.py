@@ -13,6 +13,7 @@ from werkzeug.security import check_password_hash
 
 from companion import cli, create_app
 from companion.cli import parse_args
+from companion.i18n import LANGUAGES
 from companion.settings import PinFile, Settings
 from companion.store.checks import pin_hash_fits
 from companion.web.access import hash_pin
@@ -88,7 +89,7 @@ REFUSED = {
     "SCOPA_DB": ("FOLDER", "the store's file, not a folder"),
     "SCOPA_URL": ("192.168.1.23:8000 scopa.lan:80o0", "'scopa.lan:80o0' is not an address"),
     "SCOPA_TRUST_PROXY": ("*", "the address of the one reverse proxy in front"),
-    "SCOPA_LANG": ("de", "one of it, en, fr"),
+    "SCOPA_LANG": ("de", f"one of {', '.join(LANGUAGES)}: the pages' language"),
     "SCOPA_THREADS": ("eight", "a number of worker threads from 1 to 1000"),
     "SCOPA_CONNECTION_LIMIT": ("0", "a number of connections served at once, from 1 to 1000000"),
     "SCOPA_ORGANISER_PIN": ("12-34", "at least 6 characters"),
