@@ -29,10 +29,11 @@ WORKDIR /home/scopa
 
 EXPOSE 8000
 
-# No curl in a slim image: Python asks /healthz (the port may be set with SCOPA_PORT).
+# No curl in a slim image: Python asks /healthz on the companion's port, SCOPA_PORT's (set to
+# nothing, as unset: 8000). The one health check: compose.yaml sets none of its own.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('SCOPA_PORT', '8000'), timeout=4)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % (os.environ.get('SCOPA_PORT') or '8000'), timeout=4)"]
 
-# Every interface of the container; the address phones open (the box's) comes with --url, or
-# SCOPA_URL: compose.yaml passes it.
+# Every interface of the container; the addresses phones open (the box's) come in SCOPA_URL,
+# which compose.yaml passes from .env.
 ENTRYPOINT ["scopa-companion", "--host", "0.0.0.0"]

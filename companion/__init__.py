@@ -40,7 +40,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
     ``settings.Settings``); ``test_config`` sets any key over them."""
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(_ROOT / "templates"), static_folder=str(_ROOT / "static"))
-    settings = settings or Settings.from_environ()
+    settings = settings or Settings()
     folder = data_folder(settings)
     database = settings.db
     note = None

@@ -12,14 +12,16 @@ import shutil
 import socket
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Callable, TextIO
 from urllib.parse import quote, urlsplit
 
-from .listening import bind, open_connections, proxy_address, refusal, waitress_options
-from .organiser.command import ORGANISER_PIN_MIN, organiser_options
-from .settings import Settings
+from pydantic import ValidationError
+
+from .i18n import LANGUAGES
+from .listening import bind, open_connections, refusal, waitress_options
+from .organiser.command import organiser_options
+from .settings import ORGANISER_PIN_MIN, Settings, full_url, refusals
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
@@ -87,25 +89,6 @@ def lan_addresses() -> list[str]:
     if default and default not in found:
         found.insert(0, default)
     return found
-
-
-def full_url(given: str, port: int) -> str:
-    """An address given with --url as phones open it: ``http://`` when no scheme is given, the
-    companion's port when neither scheme nor port is, and a path.
-
-    >>> full_url("scopa.lan", 8000), full_url("192.168.1.5:80", 8000)
-    ('http://scopa.lan:8000/', 'http://192.168.1.5:80/')
-    >>> full_url("https://scopa.example", 8000)
-    'https://scopa.example/'
-    """
-    if "//" not in given:
-        parsed = urlsplit(f"//{given}")
-        netloc = parsed.netloc if parsed.port is not None else f"{parsed.netloc}:{port}"
-        given = f"http://{netloc}{parsed.path}"
-    parsed = urlsplit(given)
-    if not parsed.hostname:
-        raise ValueError(f"no host in {given!r}")
-    return given if parsed.path else f"{given}/"
 
 
 def printable(text: str, stream: TextIO) -> bool:
@@ -188,7 +171,9 @@ def announce(address: str, port: int, stream: TextIO | None = None) -> Callable[
     try:
         import zeroconf
     except ImportError:
-        print(f"(Install the zeroconf extra to be found as {MDNS_HOST}.)", file=stream, flush=True)
+        from .upkeep import install_command
+        print(f"(To be found as {MDNS_HOST} too: {install_command('zeroconf')}, then start it again.)",
+              file=stream, flush=True)
         return None
     info = zeroconf.ServiceInfo("_http._tcp.local.", "Scopa companion._http._tcp.local.",
                                 addresses=[socket.inet_aton(address)], port=port,
@@ -229,50 +214,56 @@ def version() -> str:
         return __version__
 
 
+# Each flag that sets a setting, by the field of ``Settings`` it sets: a flag and its variable
+# are checked by the same validator (companion/settings.py).
+FLAGS = {"host": "--host", "port": "--port", "db": "--db", "url": "--url", "trust_proxy": "--trust-proxy",
+         "lang": "--lang", "threads": "--threads", "connection_limit": "--connection-limit",
+         "organiser_pin_file": "--organiser-pin-file", "organiser_pin": "--organiser-pin"}
+
+
+class Refused(Exception):
+    """Settings refused, one line each (``settings.refusals``): exit 2, as for a bad flag."""
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    env = Settings.from_environ()
+    """The flags, and ``settings``: the flags given over the environment's variables, checked
+    (Refused). The flags default to nothing, so that a variable applies unless its flag is given."""
     parser = argparse.ArgumentParser(
         prog="scopa-companion",
         description="Keep the score of a real game of Scopa: open the address it prints on "
                     "every phone at the table.")
     parser.add_argument("--version", action="version", version=f"scopa-companion {version()}")
-    parser.add_argument("--host", default=env.host,
-                        help="address to listen on (default 0.0.0.0: every interface; "
-                             "env SCOPA_HOST)")
-    parser.add_argument("--port", type=int, default=env.port,
-                        help="port to listen on (default 8000; env SCOPA_PORT)")
-    parser.add_argument("--db", default=env.db,
-                        help="the SQLite file that keeps the matches (default: scopa.sqlite in "
-                             "the user's data folder; env SCOPA_DB)")
-    parser.add_argument("--url", action="append", default=list(env.urls),
+    parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface; "
+                                       "env SCOPA_HOST)")
+    parser.add_argument("--port", help="port to listen on (default 8000; env SCOPA_PORT)")
+    parser.add_argument("--db", help="the SQLite file that keeps the matches (default: scopa.sqlite "
+                                     "in the user's data folder; env SCOPA_DB)")
+    parser.add_argument("--url", action="append",
                         help="an address the phones use to reach the companion other than this "
                              "machine's own (a name on the network, or a reverse proxy's public "
                              "address): the first is the address printed first and drawn as the "
                              "QR code; a host or host:port becomes http://host:port/ (the "
                              "companion's port if none); requests naming any other host are "
-                             "refused (repeatable; env SCOPA_URL, space-separated)")
-    parser.add_argument("--trust-proxy", metavar="ADDRESS", default=env.trust_proxy,
+                             "refused (repeatable, or several separated by spaces; env SCOPA_URL)")
+    parser.add_argument("--trust-proxy", metavar="ADDRESS",
                         help="the address of the one reverse proxy in front (such as 127.0.0.1): "
                              "each phone's address is taken from its X-Forwarded-For, and only "
                              "from it (env SCOPA_TRUST_PROXY); bind with --host 127.0.0.1 so that "
                              "no phone bypasses it")
-    parser.add_argument("--lang", choices=("it", "en", "fr"),
-                        default=env.lang if env.lang in ("it", "en", "fr") else "it",
-                        help="the pages' language for a phone that asks for none of Italian, "
-                             "English and French (default it; env SCOPA_LANG); each player can "
-                             "switch on any page")
-    parser.add_argument("--threads", type=int, default=env.threads,
-                        help="worker threads (default 8; env SCOPA_THREADS): a request takes a "
-                             "few milliseconds of CPU, so more threads than this only help "
-                             "while saves wait for SQLite's write lock")
-    parser.add_argument("--connection-limit", type=int, default=env.connection_limit,
+    parser.add_argument("--lang", metavar="{" + ",".join(LANGUAGES) + "}",
+                        help="the pages' language for a phone that asks for none of "
+                             f"{', '.join(LANGUAGES)} (default it; env SCOPA_LANG); each player "
+                             "can switch on any page")
+    parser.add_argument("--threads", help="worker threads (default 8; env SCOPA_THREADS): a request "
+                                          "takes a few milliseconds of CPU, so more threads than "
+                                          "this only help while saves wait for SQLite's write lock")
+    parser.add_argument("--connection-limit",
                         help="open connections served at once (default 8000; env "
                              "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
                              "to the companion, so 600 phones hold 2,400 to 3,600; past the "
                              "limit a new phone waits, and its page may never load "
                              "(docs/running.md)")
     parser.add_argument("--organiser-pin-file", metavar="FILE",
-                        default=env.organiser_pin_file,
                         help="a file whose first line is the organiser's code, the same at every "
                              f"start (at least {ORGANISER_PIN_MIN} characters; env "
                              "SCOPA_ORGANISER_PIN_FILE, or the code itself in SCOPA_ORGANISER_PIN); "
@@ -287,8 +278,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "which would be drawn)")
     from .upkeep import add_commands
     add_commands(parser)
-    parser.set_defaults(settings=env)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    given = {name: getattr(args, name) for name in FLAGS if getattr(args, name, None) not in (None, "")}
+    try:
+        args.settings = Settings(**given)
+    except ValidationError as error:
+        raise Refused(refusals(error, {name: FLAGS[name] for name in given})) from None
+    return args
 
 
 def allowed_hosts(host: str, addresses: list[str], urls: list[str]) -> list[str]:
@@ -309,31 +305,27 @@ def allowed_hosts(host: str, addresses: list[str], urls: list[str]) -> list[str]
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    try:
+        args = parse_args(argv)
+    except Refused as refused:
+        for line in refused.args[0]:
+            print(f"scopa-companion: {line}", file=sys.stderr)
+        return 2
     if hasattr(sys.stdout, "reconfigure"):      # a path or a name this console cannot print
         sys.stdout.reconfigure(errors="backslashreplace")
     if args.command:                            # backup FILE, restore FILE: no serving
         from .upkeep import run
         return run(args)
-    try:
-        for url in args.url:
-            full_url(url, args.port)
-    except ValueError as error:
-        print(f"scopa-companion: --url: {error}", file=sys.stderr)
-        return 2
     problem = organiser_options(args)
-    try:
-        args.trust_proxy = args.trust_proxy and proxy_address(args.trust_proxy)
-    except ValueError as error:
-        problem = problem or f"--trust-proxy: {error}"
     if problem:
         print(f"scopa-companion: {problem}", file=sys.stderr)
         return 2
     # The port first: nothing is printed for a server that cannot start.
+    settings = args.settings
     try:
-        sockets = bind(args.host, args.port)
+        sockets = bind(settings.host, settings.port)
     except OSError as error:
-        print(refusal(args.host, args.port, error), file=sys.stderr)
+        print(refusal(settings.host, settings.port, error), file=sys.stderr)
         return 1
     try:
         return serve_on(sockets, args)
@@ -346,51 +338,53 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
     """The store opened, the banner and the addresses printed, then waitress on ``sockets``
     until Ctrl-C."""
     port = sockets[0].getsockname()[1]          # the one taken, for --port 0
-    # The flags over the environment, for create_app (the store's folder: upkeep.held).
-    args.settings = replace(args.settings, trust_proxy=args.trust_proxy or None, lang=args.lang,
-                            db=str(Path(args.db).expanduser().resolve()) if args.db else args.settings.db)
     from .upkeep import while_held
     # The store's lock held while serving: no restore command runs under a serving companion.
-    return while_held(args.db, args.settings, lambda: _serve_store(sockets, args, port))
+    return while_held(args.settings, lambda: _serve_store(sockets, args, port))
 
 
 def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: int) -> int:
     from waitress import serve
 
     from . import store
-    from .upkeep import opened_app, stopped_by_signals
+    from .upkeep import backup_command, opened_app, restore_command, stopped_by_signals
     from .web.organiser import new_code
 
-    app = opened_app(args.settings)
+    settings = args.settings
+    app = opened_app(settings)
     if app is None:             # said why, in one line
         return 1
     if app.config.get("STORE_NOTE"):
         print(f"Scopa companion: {app.config['STORE_NOTE']}", flush=True)
+    # A command pasted as it is printed (issue 45: a bare scopa-companion was not on the PATH).
     print(f"Scopa companion: scores kept in {app.config['DATABASE']} (back it up with "
-          f"scopa-companion backup FILE, or from the home page, Backup)", flush=True)
-    given = [full_url(url, port) for url in args.url]
-    addresses = lan_addresses() if args.host in ("0.0.0.0", "::", "") else []
+          f"{backup_command(settings, Path(app.config['DATABASE']))}, or from the home page, "
+          f"Backup)", flush=True)
+    given = [full_url(url, port) for url in settings.url]
+    addresses = lan_addresses() if settings.host in ("0.0.0.0", "::", "") else []
     if addresses:
         urls = [f"http://{address}:{port}/" for address in addresses]
     else:
-        shown = f"[{args.host}]" if ":" in args.host else args.host
+        shown = f"[{settings.host}]" if ":" in settings.host else settings.host
         urls = [f"http://{shown}:{port}/"]
-    withdraw = announce(addresses[0], port) if addresses else None
+    # Not from compose's container: its addresses are the container's, which phones never reach.
+    withdraw = announce(addresses[0], port) if addresses and not settings.compose_service else None
     if withdraw:        # after the address: not every phone resolves .local
         urls.insert(1, f"http://{MDNS_HOST}:{port}/")
     urls = list(dict.fromkeys(given + urls))
     app.config["LAN_URLS"] = urls
-    app.config["ALLOWED_HOSTS"] = allowed_hosts(args.host, addresses, args.url)
+    app.config["RESTORE_COMMAND"] = restore_command(settings)      # the backup page says it
+    app.config["ALLOWED_HOSTS"] = allowed_hosts(settings.host, addresses, settings.url)
     app.config["ORGANISER_CODE"] = args.organiser_pin or new_code()
     # This machine is the organiser as a phone is, by the link (no address is: a relay on the
     # machine would make every phone it). A club's own PIN is typed on the page it opens.
     print_join(urls, f"http://127.0.0.1:{port}/organiser?" + (
         "next=/" if args.organiser_pin else f"code={quote(app.config['ORGANISER_CODE'], safe='')}&next=/"))
     print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
-    connections = open_connections(args.connection_limit)
+    connections = open_connections(settings.connection_limit)
     try:
         with stopped_by_signals():      # SIGTERM as Ctrl-C: waitress finishes what it serves
-            serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
+            serve(app, sockets=sockets, **waitress_options(app, settings.threads, connections))
     except KeyboardInterrupt:           # a stop before waitress's own loop took it: still a stop
         pass
     finally:

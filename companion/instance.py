@@ -23,7 +23,7 @@ def data_folder(settings: Settings | None = None) -> Path:
     (``~/.local/share/scopa-companion`` on Linux, ``~/Library/Application Support/...`` on macOS,
     ``%LOCALAPPDATA%\\scopa-companion`` on Windows), never inside the package or the virtual
     environment, so reinstalling the companion keeps every match."""
-    named = (settings or Settings.from_environ()).data
+    named = (settings or Settings()).data
     return Path(named or platformdirs.user_data_dir("scopa-companion", appauthor=False))
 
 

@@ -6,7 +6,6 @@ docs/running.md says what these hold."""
 from __future__ import annotations
 
 import errno
-import ipaddress
 import os
 import socket
 import sys
@@ -150,16 +149,6 @@ def waitress_options(app, threads: int, connections: int) -> dict:
             "asyncore_use_poll": True,
             "max_request_body_size": restore_body_limit(app),
             **proxy_options(app)}
-
-
-def proxy_address(given: str) -> str:
-    """The trusted proxy's address as waitress compares it (``::1``, not ``[::1]``); ValueError
-    for anything else: ``*`` or ``1`` would trust whoever connects."""
-    try:
-        return str(ipaddress.ip_address(given.strip("[]")))
-    except ValueError:
-        raise ValueError(f"{given!r} is not an address: give the reverse proxy's own, such as "
-                         f"--trust-proxy 127.0.0.1") from None
 
 
 def proxy_options(app) -> dict:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import signal
 import sqlite3
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import threading
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -33,15 +35,89 @@ from .matches import Ledger
 from .settings import Settings
 from .store.checks import read_only
 
+# -- The commands it prints, as the user types them -----------------------------------------
+
+def own_program(settings: Settings, terminal: bool | None = None, argv0: str | None = None) -> list[str]:
+    """The words that start this very companion again, for the commands it prints: the path it
+    was started from (``.venv/bin/scopa-companion``), or ``scopa-companion`` alone where that
+    name on the PATH is this very program (pipx, an activated environment); ``python -m
+    companion`` as ``.venv/bin/python -m companion``; in compose's container (SCOPA_COMPOSE_SERVICE),
+    ``docker compose exec companion scopa-companion``. A path is shown relative to the current
+    folder where that is shorter, for a terminal only (``terminal``: stdout's): a log (systemd's
+    journal, docker's) is read from another folder."""
+    if settings.compose_service:
+        return ["docker", "compose", "exec", settings.compose_service, "scopa-companion"]
+    path = Path(argv0 if argv0 is not None else sys.argv[0])
+    if path.name == "__main__.py" and path.parent.name == "companion":
+        return [shown_path(sys.executable, terminal), "-m", "companion"]
+    if path.stem.lower() != "scopa-companion":      # not started as the command (a test, a script)
+        return ["scopa-companion"]
+    found = shutil.which("scopa-companion")
+    if found and Path(found).resolve() == path.resolve():
+        return ["scopa-companion"]
+    return [shown_path(str(path), terminal)]
+
+
+def shown_path(path: str, terminal: bool | None = None) -> str:
+    """``path`` absolute, or relative to the current folder where that is shorter and read in
+    this terminal; a bare name is made ``./name``, which a shell does not look up on the PATH."""
+    absolute = os.path.abspath(path)
+    if terminal is None:
+        terminal = bool(sys.stdout and sys.stdout.isatty())
+    if not terminal:
+        return absolute
+    try:
+        relative = os.path.relpath(absolute)
+    except ValueError:          # Windows: another drive
+        return absolute
+    if os.sep not in relative and not (os.altsep and os.altsep in relative):
+        relative = os.path.join(os.curdir, relative)
+    return relative if len(relative) < len(absolute) else absolute
+
+
+def typed(words: list[str]) -> str:
+    """``words`` as a shell takes them: quoted for Windows' cmd and PowerShell alike (double
+    quotes), else for a POSIX shell."""
+    if os.name == "nt":
+        import subprocess
+        return subprocess.list2cmdline(words)
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def backup_command(settings: Settings, store_file: Path, terminal: bool | None = None) -> str:
+    """The backup command the banner prints, pasted as it is: into a file named after the day,
+    in the current folder (in the container, beside the store, in the volume)."""
+    name = f"scopa-{date.today().isoformat()}.sqlite"
+    target = str(store_file.parent / name) if settings.compose_service else name
+    return typed([*own_program(settings, terminal), "backup", target])
+
+
+def restore_command(settings: Settings, terminal: bool | None = None) -> str:
+    """The restore of a backup FILE, made with the companion stopped: in compose's container, a
+    container of its own on the same volume (``docker compose run``: ``exec`` needs the service
+    running)."""
+    if settings.compose_service:
+        return (f"docker compose run --rm {settings.compose_service} "
+                f"restore {store_path(settings).parent.as_posix().rstrip('/')}/FILE")
+    return typed([*own_program(settings, terminal), "restore"]) + " FILE"
+
+
+def install_command(package: str, terminal: bool | None = None) -> str:
+    """What installs ``package`` beside this companion: ``pipx inject`` in pipx's environment,
+    else the pip of the Python it runs on (``.venv/bin/python -m pip install zeroconf``)."""
+    prefix = Path(sys.prefix)
+    if prefix.parent.name == "venvs" and "pipx" in prefix.parts:
+        return f"pipx inject {prefix.name} {package}"
+    return typed([shown_path(sys.executable, terminal), "-m", "pip", "install", package])
+
 
 class InUse(Exception):
     """Another scopa-companion holds the store (serving it, or restoring into it)."""
 
 
-def store_path(given: str | None, settings: Settings) -> Path:
-    """The store as the server finds it: ``given`` (--db), ``SCOPA_DB``, or the data folder's."""
-    named = given or settings.db
-    return Path(named).expanduser().resolve() if named else data_folder(settings) / "scopa.sqlite"
+def store_path(settings: Settings) -> Path:
+    """The store as the server finds it: --db, ``SCOPA_DB``, or the data folder's."""
+    return Path(settings.db) if settings.db else data_folder(settings) / "scopa.sqlite"
 
 
 @contextmanager
@@ -65,10 +141,10 @@ def in_use_line(path: Path) -> str:
             f"into it): stop it first (Ctrl-C where it runs)")
 
 
-def while_held(given: str | None, settings: Settings, serve: Callable[[], int]) -> int:
-    """``serve()`` with the store's lock held (the store found from ``given``, --db); 1 and one
-    line on stderr if another companion holds it."""
-    path = store_path(given, settings)
+def while_held(settings: Settings, serve: Callable[[], int]) -> int:
+    """``serve()`` with the store's lock held (the store the settings name); 1 and one line on
+    stderr if another companion holds it."""
+    path = store_path(settings)
     try:
         with held(path):
             return serve()
@@ -102,15 +178,17 @@ def stopped_by_signals() -> Iterator[None]:
             signal.signal(stop, handler)
 
 
-def unfit_line(unfit: store.Unfit) -> str:
+def unfit_line(unfit: store.Unfit, settings: Settings) -> str:
     """The one line that refuses to start on a store this version must not open."""
     path = unfit.path
+    # compose starts a container that refused its store again and again: stopped first.
+    stopped = "docker compose stop, then " if settings.compose_service else ""
     said = {"damaged": f"{path} is damaged (SQLite's quick check fails)",
             "not_store": f"The server's store is not a Scopa companion store ({path})",
             "newer": f"{path} was written by a newer version of the companion (its schema is at "
                      f"step {unfit.level}, this version's at {len(store.MIGRATIONS)}): update the companion"}
     return (f"scopa-companion: cannot open the store: {said[unfit.reason]}. Nothing was written "
-            f"to it; start with another --db, or restore a backup (scopa-companion restore FILE)")
+            f"to it; start with another --db, or restore a backup ({stopped}{restore_command(settings)})")
 
 
 def opened_app(settings: Settings):
@@ -120,7 +198,7 @@ def opened_app(settings: Settings):
     try:
         return create_app(settings=settings)
     except store.Unfit as unfit:
-        print(unfit_line(unfit), file=sys.stderr)
+        print(unfit_line(unfit, settings), file=sys.stderr)
     except store.StorageError as failure:
         print(f"scopa-companion: cannot open the store: {str(failure.message)} ({failure})",
               file=sys.stderr)
@@ -147,7 +225,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The command given: backup or restore. Exit 0, or 1 with one line on stderr."""
-    path = store_path(args.db, args.settings)
+    path = store_path(args.settings)
     given = Path(args.file).expanduser()
     try:
         return (backup if args.command == "backup" else restore)(path, given)

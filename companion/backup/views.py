@@ -24,7 +24,9 @@ bp = Blueprint("backup", __name__)
 @bp.get("/backup")
 def page():
     """The backup page: download and restore for the organiser; whom to ask for anyone else."""
-    return render_template("backup/backup.html", restore_mib=current_app.config["RESTORE_LIMIT"] // 2**20)
+    # The restore on the machine as the command was started there (cli: RESTORE_COMMAND).
+    return render_template("backup/backup.html", restore_mib=current_app.config["RESTORE_LIMIT"] // 2**20,
+                           restore_command=current_app.config.get("RESTORE_COMMAND", "scopa-companion restore FILE"))
 
 
 @bp.get("/backup/download")

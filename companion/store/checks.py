@@ -137,6 +137,27 @@ def pin_hash_fits(text: object) -> bool:
     return n * r * p <= 32768 * 8 and rounds <= 1_000_000
 
 
+def hash_method_fits(method: str) -> bool:
+    """Whether werkzeug knows ``method`` and the hashes it makes are ones a restore accepts
+    (``pin_hash_fits``): the settings refuse any other (``SCOPA_PIN_HASH_METHOD``), whose
+    backups could not be restored. Its shape first, so that a costly method is not run to be
+    refused (werkzeug's own "scrypt" and "pbkdf2" are at its default costs), then one hash made
+    by it. (A bare "scrypt" was refused before issue 45, where the docs offered it.)
+
+    >>> hash_method_fits("pbkdf2:sha256:1000"), hash_method_fits("scrypt"), hash_method_fits("pbkdf2")
+    (True, True, True)
+    >>> hash_method_fits("scrypt:65536:8:1"), hash_method_fits("md5"), hash_method_fits("scrypt:1:2")
+    (False, False, False)
+    """
+    if method not in ("scrypt", "pbkdf2") and not pin_hash_fits(f"{method}$salt${'0' * 64}"):
+        return False
+    from werkzeug.security import generate_password_hash
+    try:
+        return pin_hash_fits(generate_password_hash("000000", method))
+    except (ValueError, TypeError):
+        return False
+
+
 def _key_fits(text: object) -> bool:
     return isinstance(text, str) and _KEY.fullmatch(text) is not None
 

@@ -37,6 +37,7 @@ from typing import Any, Callable
 from flask import Flask, current_app, g, has_request_context, render_template, request, session
 
 from .. import store
+from ..settings import normalised_code as normalised
 from .limits import Limited, checked
 from .pages import on_this_site
 
@@ -49,11 +50,6 @@ def new_code() -> str:
     """A fresh code, as ``K7P-2QX``: six characters, the dash only for reading."""
     drawn = "".join(secrets.choice(ALPHABET) for _ in range(6))
     return f"{drawn[:3]}-{drawn[3:]}"
-
-
-def normalised(code: str) -> str:
-    """A code as typed (lower case, spaces, dashes) as it is compared: "k7p 2qx" is K7P-2QX."""
-    return "".join(ch for ch in code.upper() if not ch.isspace() and ch != "-")
 
 
 class TooManyCodes(Limited):

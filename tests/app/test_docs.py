@@ -8,6 +8,7 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -202,7 +203,7 @@ def test_every_file_a_command_names_exists(page):
                 continue
             line = line.split(" #")[0]
             for word in shlex.split(line):
-                if word.startswith(("tests/", ".ci/", "companion/")):
+                if word.startswith(("tests/", ".ci/", "companion/", "docs/")):
                     assert (ROOT / word.split("::")[0]).exists(), (page.name, word)
 
 
@@ -267,20 +268,99 @@ def test_the_image_runs_the_readmes_command_as_a_user_with_the_data_in_a_volume(
     assert {project["readme"], *project.get("license-files", [])} <= copied
 
 
-def test_compose_names_the_port_the_volume_the_health_check_and_the_address():
+def compose_service() -> tuple[str, dict]:
     yaml = pytest.importorskip("yaml")
-    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    service = compose["services"]["companion"]
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    assert len(services) == 1
+    return next(iter(services.items()))
+
+
+def interpolated(value: str, env: dict[str, str]) -> str:
+    """compose's ${VAR}, ${VAR:-default} and ${VAR:?error} with the variables of .env."""
+    def one(found: re.Match) -> str:
+        name, sign, rest = found.group(1), found.group(2), found.group(3)
+        if env.get(name):
+            return env[name]
+        assert sign != ":?", f"compose refuses to start without {name}: {rest}"
+        return rest if sign == ":-" else ""
+    return re.sub(r"\$\{(\w+)(?:(:[-?])([^}]*))?\}", one, value)
+
+
+def the_docs_env_file() -> dict[str, str]:
+    """The .env docs/running.md writes before `docker compose up`."""
+    line = re.search(r"^echo (SCOPA_URL=\S+) > \.env$", (ROOT / "docs" / "running.md").read_text(), re.M)
+    assert line, "running.md writes no .env"
+    name, value = line.group(1).split("=", 1)
+    return {name: value}
+
+
+def test_compose_names_the_volume_and_the_address():
+    compose = pytest.importorskip("yaml").safe_load((ROOT / "compose.yaml").read_text())
+    name, service = compose_service()
     assert service["build"] == "."
-    assert f"8000:{one('EXPOSE')}" in service["ports"]
     volume, mounted = service["volumes"][0].split(":")
     assert mounted == one("VOLUME") and volume in compose["volumes"]
-    assert "/healthz" in " ".join(service["healthcheck"]["test"])
-    command = service["command"]
-    assert re.fullmatch(r"\$\{SCOPA_URL:\?.+\}", command[command.index("--url") + 1])
+    assert re.fullmatch(r"\$\{SCOPA_URL:\?.+\}", service["environment"]["SCOPA_URL"])
     running = (ROOT / "docs" / "running.md").read_text()
     assert "docker compose up -d" in running and "SCOPA_URL=" in running
     assert "pipx install ." in running
+
+
+def test_compose_runs_a_command_the_companion_takes_with_settings_it_takes(monkeypatch):
+    """Issue 45: compose.yaml said SCOPA_URL may hold several addresses separated by spaces, and
+    passed it as one --url, which refused them (exit 2, and restart: unless-stopped looped).
+    Every SCOPA_* it sets is a setting of the companion's model with a value it takes (the
+    docs' .env, and two addresses), the entrypoint and command parse, and the service's own
+    name is the one its commands print."""
+    from companion import cli
+    from companion.settings import Settings
+    name, service = compose_service()
+    environment = service.get("environment", {})
+    assert set(environment) <= set(Settings.variables().values()), "a variable the companion does not read"
+    entrypoint = json.loads(one("ENTRYPOINT"))
+    for env_file in (the_docs_env_file(), {"SCOPA_URL": "192.168.1.23:8000 scopa.lan:8000"}):
+        for variable in Settings.variables().values():
+            monkeypatch.delenv(variable, raising=False)
+        for variable, value in {**dockerfile_env(), **environment}.items():
+            monkeypatch.setenv(variable, interpolated(str(value), env_file))
+        command = [interpolated(word, env_file) for word in service.get("command", [])]
+        args = cli.parse_args([*entrypoint[1:], *command])      # cli.Refused, or exit 2, otherwise
+        assert args.settings.url == tuple(env_file["SCOPA_URL"].split())
+        assert args.settings.compose_service == name
+        # The port it listens on is the one compose publishes, and the image exposes.
+        published = {port.rsplit(":", 1)[1] for port in service["ports"]}
+        assert published == {str(args.settings.port)} == {one("EXPOSE")}
+
+
+def dockerfile_env() -> dict[str, str]:
+    return dict(pair.split("=", 1) for word, arguments in dockerfile() if word == "ENV"
+                for pair in shlex.split(arguments))
+
+
+def test_one_health_check_on_the_companions_port(tmp_path):
+    """compose.yaml's health check asked port 8000 whatever SCOPA_PORT said, and replaced the
+    Dockerfile's, which read it: compose sets none now, and the Dockerfile's, run as Docker
+    runs it, answers for the port the companion listens on and not for another."""
+    from companion.settings import Settings
+    from helpers import start_companion
+    name, service = compose_service()
+    assert "healthcheck" not in service
+    check = json.loads(re.sub(r"^(--\S+\s+)*CMD\s+", "", one("HEALTHCHECK")))
+    assert check[0] == "python" and "SCOPA_PORT" in check[-1]
+    assert f"or '{Settings.model_fields['port'].default}'" in check[-1]       # unset: the default port
+    process, base = start_companion(env={**os.environ, "SCOPA_DATA": str(tmp_path)})
+    try:
+        port = base.rsplit(":", 1)[1]
+        def health(port: str) -> int:
+            return subprocess.run([sys.executable, *check[1:]], env={**os.environ, "SCOPA_PORT": port},
+                                  capture_output=True, timeout=30).returncode
+        assert health(port) == 0
+        with socket.socket() as closed:
+            closed.bind(("127.0.0.1", 0))
+            assert health(str(closed.getsockname()[1])) != 0
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 # Valid requests of the calls docs/api.md may say store nothing.

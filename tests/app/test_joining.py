@@ -257,7 +257,9 @@ def test_without_zeroconf_nothing_is_announced(monkeypatch):
     monkeypatch.setitem(sys.modules, "zeroconf", None)      # import zeroconf raises ImportError
     said = io.StringIO()
     assert cli.announce("192.168.1.23", 8000, said) is None
-    assert "zeroconf extra" in said.getvalue()
+    # The command that installs it, as it is typed (it only said "Install the zeroconf extra").
+    assert f"(To be found as {cli.MDNS_HOST} too: " in said.getvalue()
+    assert "-m pip install zeroconf, then start it again.)" in said.getvalue()
 
 
 def test_the_local_name_follows_the_address_and_is_withdrawn_at_exit(monkeypatch, tmp_path):

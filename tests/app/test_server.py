@@ -18,12 +18,12 @@ from helpers import start_companion
 
 
 def test_options_come_from_flags_or_the_environment(monkeypatch):
-    assert (parse_args([]).host, parse_args([]).port) == ("0.0.0.0", 8000)
+    assert (parse_args([]).settings.host, parse_args([]).settings.port) == ("0.0.0.0", 8000)
     monkeypatch.setenv("SCOPA_PORT", "9001")
     monkeypatch.setenv("SCOPA_DB", "/tmp/x.sqlite")
-    args = parse_args([])
-    assert (args.port, args.db) == (9001, "/tmp/x.sqlite")
-    assert parse_args(["--port", "8123", "--host", "127.0.0.1"]).port == 8123
+    settings = parse_args([]).settings
+    assert (settings.port, settings.db) == (9001, "/tmp/x.sqlite")
+    assert parse_args(["--port", "8123", "--host", "127.0.0.1"]).settings.port == 8123
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_a_mistaken_option_is_said_before_the_port_is_looked_at(monkeypatch, tmp
         assert cli.main(["--host", "127.0.0.1", "--port", port, "--organiser-pin", "12-34"]) == 2
         assert cli.main(["--host", "127.0.0.1", "--port", port, "--url", "http://"]) == 2
     said = capsys.readouterr()
-    assert "--organiser-pin: at least" in said.err and "--url:" in said.err
+    assert "--organiser-pin: at least" in said.err and "--url=http://: " in said.err
     assert "in use" not in said.err and said.out == ""
 
 

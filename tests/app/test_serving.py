@@ -66,13 +66,13 @@ def test_an_unchanged_poll_keeps_its_connection_on_waitress(tmp_path):
 
 
 def test_the_server_is_sized_for_a_club_night(monkeypatch):
-    args = parse_args([])
+    args = parse_args([]).settings
     # 600 phones, each browser keeping 4 connections (the load benchmark's 600-phone run).
     assert args.connection_limit >= 2400 and args.threads == 8 and CHANNEL_TIMEOUT >= 60
     monkeypatch.setenv("SCOPA_CONNECTION_LIMIT", "3000")
     monkeypatch.setenv("SCOPA_THREADS", "12")
-    assert (parse_args([]).connection_limit, parse_args([]).threads) == (3000, 12)
-    assert parse_args(["--connection-limit", "500"]).connection_limit == 500
+    assert (parse_args([]).settings.connection_limit, parse_args([]).settings.threads) == (3000, 12)
+    assert parse_args(["--connection-limit", "500"]).settings.connection_limit == 500
 
 
 def test_the_open_file_limit_is_raised_for_the_connections():

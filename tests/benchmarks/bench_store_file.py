@@ -112,9 +112,10 @@ def command(*args: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=200, help="the store's size, MiB at least")
-    parser.add_argument("--tries", type=int, default=50)
+    parser.add_argument("--tries", type=int, default=50,
+                        help="requests announcing a body past the limit, each timed")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
