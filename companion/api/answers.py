@@ -11,7 +11,6 @@ from ..rules.cards import SUITS
 from ..rules.primiera import clean_number
 from ..rules.scoring import ITEMS as POINT_ITEMS
 
-
 # Escoba's points in its own words (RULES §12): the items a side's points and the breakdown
 # list; the side's counts (cards, coins, settebello) keep their names.
 ESCOBA_POINTS = {"carte": ("cartas", "Cartas"), "denari": ("oros", "Oros"),
