@@ -42,7 +42,7 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
                  ("no-figures", _l("figures count 0")),
                  ("sevens-sixes", _l("most sevens, then most sixes")),
                  ("count-down", _l("most sevens, then sixes, aces, fives ... figures")),
-                 ("sevens", _l("most sevens (Escoba's setenta)"))],
+                 ("sevens", _l("most sevens, the setenta"))],
     "missing_suit": [("loses", _l("loses to any side with all four suits")),
                      ("void", _l("cannot win the primiera")),
                      ("zero", _l("counts 0, totals compared as they are"))],
