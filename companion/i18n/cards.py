@@ -229,7 +229,12 @@ def tile_words(card: Card, pack: str = "italian", language: str | None = None) -
     ['2, Two of coins', 'Ace of coins', 'King of cups']
     >>> tile_words(parse_card("2d"), language="it"), tile_words(parse_card("9s"), "french", "fr")
     ('2 di denari', 'Dame de pique')
+    >>> tile_words(parse_card("7s"), "spanish", "it")
+    '7 di espadas'
+    
     """
     language = language or str(get_locale())
     shown, words = short_words(card, pack, language), card_words(card, language, pack)
+    if worth_words(card, pack):         # "10 = 8, Sota of copas": all the tile shows, then its name
+        return f"{shown} {worth_words(card, pack)}, {words}"
     return words if words.lower().startswith(shown.lower()) else f"{shown}, {words}"

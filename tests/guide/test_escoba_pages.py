@@ -114,7 +114,7 @@ def test_the_hand_by_cards_draws_the_spanish_pack(client):
     assert words(tiles["8c"].css_first(".tile-worth")) == "= 8"
     assert words(tiles["10b"].css_first(".tile-value")) == "12"
     assert tiles["1d"].css_first(".tile-worth") is None and words(tiles["1d"].css_first(".tile-value")) == "1"
-    assert tiles["9s"].attributes["data-name"] == "11, Caballo of espadas"
+    assert tiles["9s"].attributes["data-name"] == "11 = 9, Caballo of espadas"
     assert texts(page, ".suit-name.js-hide") == ["oros", "copas", "espadas", "bastos"]
 
 
