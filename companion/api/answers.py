@@ -6,7 +6,7 @@ from typing import Any
 
 from ..i18n import for_api
 from ..matches import Hand, Match
-from ..rules import HandScore
+from ..rules import HandScore, Rules
 from ..rules.cards import SUITS
 from ..rules.primiera import clean_number
 from ..rules.scoring import ITEMS as POINT_ITEMS
@@ -18,16 +18,16 @@ ESCOBA_POINTS = {"carte": ("cartas", "Cartas"), "denari": ("oros", "Oros"),
                  "scope": ("escobas", "Escobas")}
 
 
-def point_name(item: str, hand: HandScore) -> str:
+def point_name(item: str, rules: Rules) -> str:
     """An item as the API names it: 'oros' for Escoba's 'denari'."""
-    return ESCOBA_POINTS[item][0] if hand.rules.preset == "escoba" and item in ESCOBA_POINTS else item
+    return ESCOBA_POINTS[item][0] if rules.preset == "escoba" and item in ESCOBA_POINTS else item
 
 
 def side_json(hand: HandScore, side: int) -> dict[str, Any]:
     tally = hand.tallies[side]
     primiera = hand.primiera.sides[side]
     best = [str(primiera.best[suit]) for suit in SUITS if suit in primiera.best]
-    points = {point_name(item, hand): value for item, value in hand.points(side).items()}
+    points = {point_name(item, hand.rules): value for item, value in hand.points(side).items()}
     return {
         "cards": tally.cards,
         "coins": tally.coins,
@@ -61,7 +61,7 @@ def hand_json(hand: HandScore) -> dict[str, Any]:
     return {
         "sides": [side_json(hand, side) for side in range(len(hand.tallies))],
         "breakdown": [
-            {"item": point_name(line.item, hand), "label": point_label(line.item, hand),
+            {"item": point_name(line.item, hand.rules), "label": point_label(line.item, hand),
              "points": list(line.points),
              "winner": line.winner, "why": for_api(line.why)}
             for line in hand.lines

@@ -74,6 +74,14 @@ def test_captures_are_never_compulsory(client):
     assert lone["captures"][0]["sweep"] is True        # the last card sweeps too
 
 
+def test_a_claim_names_the_certain_points_in_escobas_words(client):
+    body = {"variant": "escoba", "options": {"claims": True}, "claimer": 0, "sweeps": [3, 0],
+            "piles": [["7d", "7c", "7s", "1d", "2c", "3c"], ["2d"]], "totals": [17, 5]}
+    answer = client.post("/api/v1/claim", json=body).get_json()
+    assert answer["certain"] == {"cartas": 0, "oros": 0, "velo": 1, "setenta": 1, "escobas": 3}
+    assert answer["holds"] is True
+
+
 def test_a_36_card_deck_is_refused(client):
     response = client.post("/api/v1/matches", json={"variant": "escoba", "options": {"deck": 36},
                                                     "players": ["Ana", "Bea"]})
