@@ -6,17 +6,28 @@ from typing import Any
 
 from ..i18n import for_api
 from ..matches import Hand, Match
-from ..rules import HandScore
+from ..rules import HandScore, Rules
 from ..rules.cards import SUITS
 from ..rules.primiera import clean_number
 from ..rules.scoring import ITEMS as POINT_ITEMS
+
+# Escoba's points in its own words (RULES §12): the items a side's points and the breakdown
+# list; the side's counts (cards, coins, settebello) keep their names.
+ESCOBA_POINTS = {"carte": ("cartas", "Cartas"), "denari": ("oros", "Oros"),
+                 "settebello": ("velo", "Velo"), "primiera": ("setenta", "Setenta"),
+                 "scope": ("escobas", "Escobas")}
+
+
+def point_name(item: str, rules: Rules) -> str:
+    """An item as the API names it: 'oros' for Escoba's 'denari'."""
+    return ESCOBA_POINTS[item][0] if rules.preset == "escoba" and item in ESCOBA_POINTS else item
 
 
 def side_json(hand: HandScore, side: int) -> dict[str, Any]:
     tally = hand.tallies[side]
     primiera = hand.primiera.sides[side]
     best = [str(primiera.best[suit]) for suit in SUITS if suit in primiera.best]
-    points = hand.points(side)
+    points = {point_name(item, hand.rules): value for item, value in hand.points(side).items()}
     return {
         "cards": tally.cards,
         "coins": tally.coins,
@@ -37,9 +48,12 @@ def side_json(hand: HandScore, side: int) -> dict[str, Any]:
 
 
 def point_label(item: str, hand: HandScore) -> str:
-    """A point's name in the API: Cirulla's declarations are its *accusi*, not a Bazzica."""
+    """A point's name in the API: Cirulla's declarations are its *accusi*, not a Bazzica;
+    Escoba's points their Spanish names."""
     if item == "declarations" and hand.rules.declarations == "cirulla":
         return "Accusi"
+    if hand.rules.preset == "escoba" and item in ESCOBA_POINTS:
+        return ESCOBA_POINTS[item][1]
     return POINT_ITEMS[item][0]
 
 
@@ -47,7 +61,8 @@ def hand_json(hand: HandScore) -> dict[str, Any]:
     return {
         "sides": [side_json(hand, side) for side in range(len(hand.tallies))],
         "breakdown": [
-            {"item": line.item, "label": point_label(line.item, hand), "points": list(line.points),
+            {"item": point_name(line.item, hand.rules), "label": point_label(line.item, hand),
+             "points": list(line.points),
              "winner": line.winner, "why": for_api(line.why)}
             for line in hand.lines
         ],

@@ -79,10 +79,13 @@ SCHEMAS = {
                  "cards": {"type": "integer"}, "coins": {"type": "integer"},
                  "settebello": {"type": "boolean"}, "primiera_value": {"type": "number", "nullable": True},
                  "primiera_cards": {"type": "array", "items": {"type": "string"}, "nullable": True},
-                 "points": {"type": "object", "additionalProperties": {"type": "integer"}},
+                 "points": {"type": "object", "additionalProperties": {"type": "integer"},
+                            "description": "one entry per item in force (carte, denari, settebello, "
+                                           "primiera, scope...); Escoba names its own: cartas, oros, "
+                                           "velo, setenta, escobas"},
                  "total": {"type": "integer"}}},
     "Line": {"type": "object", "required": ["item", "points", "why"], "properties": {
-        "item": {"type": "string"}, "label": {"type": "string"},
+        "item": {"type": "string", "description": "as a side's points name it"}, "label": {"type": "string"},
         "points": {"type": "array", "items": {"type": "integer"}},
         "winner": NULLABLE_INT, "why": {"type": "string"}}},
     "Score": {"type": "object", "required": ["sides", "breakdown"], "properties": {
@@ -107,7 +110,8 @@ SCHEMAS = {
     "Deal": {"type": "object", "required": ["void", "reason", "scope"], "properties": {
         "void": {"type": "boolean"}, "reason": {"type": "string"},
         # Cirulla's deal_scope: a first table adding up to 15 gives the dealer 1 scopa, 30 two.
-        "scope": {"type": "integer", "description": "the scope the first table gives the dealer"}}},
+        "scope": {"type": "integer", "description": "the scope the first table gives the dealer "
+                                                    "(under Escoba, its escobas)"}}},
     "ClaimRequest": {"type": "object", "required": ["claimer", "piles"], "properties": {
         **RULES_IN, "claimer": {"type": "integer"}, "piles": {"type": "array", "items": CARDS},
         "sweeps": {"type": "array", "items": {"type": "integer"}},

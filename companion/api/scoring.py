@@ -19,7 +19,7 @@ from ..rules.describe import description
 from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
 from ..rules.said import said
 from ..web.hand_requests import ScoreRequest, declarations_of, names_of, piles_and_sweeps
-from .answers import hand_json
+from .answers import hand_json, point_name
 from .blueprint import bp
 from .parse import BadRequest, body, list_of, rules_of
 
@@ -89,7 +89,8 @@ def claim():
     checked = check_claim(claimer, piles, sweeps, totals, rules,
                           names_of(data.get("names"), len(piles)) or tuple(said("side {number}", number=i + 1) for i in range(len(piles))),
                           declarations_of(data.get("declarations")))
-    return jsonify({"holds": checked.holds, "certain": checked.certain,
+    certain = {point_name(item, rules): points for item, points in checked.certain.items()}
+    return jsonify({"holds": checked.holds, "certain": certain,
                     "certain_total": checked.certain_total, "why": for_api(checked.text)})
 
 

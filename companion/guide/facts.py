@@ -35,6 +35,8 @@ ACE = ("3c 5d 7s 10b", "1d")              # an Ace on a table without Aces
 ACE_ON_ACE = ("1c 5d 7s", "1d")           # an Ace with an Ace on the table
 EMPTY = ("", "1d")                        # an Ace on the empty table
 PLACE = ("3c 4d 6s", "7b")                # 3+4 may be taken, or the 7 placed
+NOT_EQUAL = ("3s 5d 7c", "7b")            # Escoba: 5+3 makes 15 with the 7; the 7 is not taken
+SWEEP = ("2c 5s", "8d")                   # Escoba: the sota makes 15 with both, an escoba
 
 EXAMPLES = {
     "standard": (SUMS, SINGLE),
@@ -46,6 +48,7 @@ EXAMPLES = {
     "asso-pigliatutto": (SUMS, ACE, ACE_ON_ACE, EMPTY),
     "scopa-d-assi": (SUMS, ACE, ACE_ON_ACE, EMPTY),
     "corse": (PLACE, SINGLE),
+    "escoba": (FIFTEEN, NOT_EQUAL, SWEEP),
 }
 
 # The primiera's scale is shown from the best card down.
@@ -138,7 +141,8 @@ def _side_points(held: list[Card], rules: Rules, item: str) -> int:
 def cirulla(rules: Rules) -> Cirulla | None:
     """Cirulla's grande, piccola, first tables and declarations, as this match's rules score
     them (None for the rules of another game)."""
-    if not (rules.grande_piccola or rules.deal_scope or rules.declarations == "cirulla"):
+    if rules.preset == "escoba" or not (rules.grande_piccola or rules.deal_scope
+                                        or rules.declarations == "cirulla"):
         return None
     suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
     dealt = set(deck(rules.deck))               # a 36-card deck has no twos to show
@@ -154,6 +158,20 @@ def cirulla(rules: Rules) -> Cirulla | None:
     return Cirulla(_side_points(suit[-3:], rules, "grande"), _side_points(suit[:3], rules, "piccola"),
                    _side_points(suit[:4], rules, "piccola"),
                    [(table, check_deal(table, rules)) for table in tables], declared)
+
+
+# Escoba's first tables (docs/rules.md §12): 15 gives the dealer an escoba, two fifteens two;
+# 30 that makes no two fifteens, and 10, give nothing.
+ESCOBA_TABLES = ("2d 3c 4s 6b", "7d 8c 10s 5b", "10d 10c 9s 1b", "1d 2c 3s 5b")
+
+
+def escoba_tables(rules: Rules) -> list[tuple[tuple[Card, ...], DealCheck]]:
+    """Escoba's first tables and what each gives the dealer, the engine's own check_deal (none
+    for other rules)."""
+    if rules.preset != "escoba" or rules.deal_scope in (False, "off"):
+        return []
+    tables = [tuple(parse_cards(shown.split())) for shown in ESCOBA_TABLES]
+    return [(table, check_deal(table, rules)) for table in tables]
 
 
 class Facts(NamedTuple):
@@ -173,10 +191,11 @@ class Facts(NamedTuple):
     piva: int
     lowest: int                 # the lowest value after the Ace: 2, or 3 without the twos
     cirulla: Cirulla | None = None
+    escoba_tables: list[tuple[tuple[Card, ...], DealCheck]] = []
 
 
 def facts(rules: Rules, players: int | None = None) -> Facts:
     return Facts(description(rules), glance(rules), differences(rules), deals(rules, players),
                  captures(rules), scale(rules), counted(rules), primiera_example(rules), runs(rules),
                  run_cards(rules), declarations(rules), piva(rules), suit_values(rules.deck)[1],
-                 cirulla(rules))
+                 cirulla(rules), escoba_tables(rules))

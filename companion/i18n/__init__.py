@@ -38,6 +38,7 @@ from .cards import (
     suit_words,
     tile_words,
     value_words,
+    worth_words,
 )
 from .fitting import FittingBabel, FittingTranslations, template_gettext, template_ngettext
 
@@ -176,8 +177,19 @@ ITEM_LABELS = {
 }
 
 
+# Escoba's points by its own Spanish names on every page (RULES §12): cartas, oros, el velo (the
+# siete de oros), setenta, escobas. Catalogue messages, as the rules pages gloss them.
+ESCOBA_LABELS = {
+    "carte": lazy_gettext("Cartas"), "denari": lazy_gettext("Oros"), "settebello": lazy_gettext("Velo"),
+    "primiera": lazy_gettext("Setenta"), "scope": lazy_gettext("Escobas"),
+}
+
+
 def item_label(item: str, rules: Any = None) -> str:
-    """A point's name; "coins" becomes the bonus suit's name where another suit is the bonus."""
+    """A point's name; "coins" becomes the bonus suit's name where another suit is the bonus;
+    Escoba's by their Spanish names."""
+    if rules is not None and rules.preset == "escoba" and item in ESCOBA_LABELS:
+        return str(ESCOBA_LABELS[item])
     if item == "denari" and rules is not None and rules.bonus_suit != "d":
         return suit_words(rules.bonus_suit, rules.pack).capitalize()
     if item == "declarations" and rules is not None and rules.declarations == "cirulla":
@@ -255,5 +267,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(card_notation)
     app.add_template_global(suit_marks)
     app.add_template_global(short_words, "short_label")
+    app.add_template_global(worth_words, "worth_label")
     app.add_template_global(pile_count_forms)
     app.add_template_global(pile_count_text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, lazy_gettext as _l
 
 from ..rules.cards import Card
 
@@ -36,15 +36,34 @@ _FRENCH_PACK = {
 # The Chkobba pack names its 9 the Jack and its 8 the Queen (only the labels: RULES §1).
 _CHKOBBA_FIGURES = {"it": {8: "Donna", 9: "Fante"}, "en": {8: "Queen", 9: "Jack"},
                     "fr": {8: "Dame", 9: "Valet"}}
+# The Spanish pack (Escoba, RULES §12) keeps its own names on every page: its figures are not
+# the Italian pack's (a sota is no Fante, a caballo no Queen) and its suits name Escoba's points
+# (oros). They are catalogue messages, for a language to write them its own way; the Ace and the
+# numbers are written as the Italian pack's are.
+_SPANISH_FIGURES = {8: _l("Sota"), 9: _l("Caballo"), 10: _l("Rey")}
+_SPANISH_SUITS = {"d": _l("oros"), "c": _l("copas"), "s": _l("espadas"), "b": _l("bastos")}
+_SPANISH_ONE = {"d": _l("oro"), "c": _l("copa"), "s": _l("espada"), "b": _l("basto")}
+# What its cards print in their corners: 1 to 7, and 10, 11, 12 on the sota, caballo and rey,
+# which are worth 8, 9 and 10 (pagat: "The Sota is labelled 10, though it is worth only 8").
+_SPANISH_PRINTED = {8: "10", 9: "11", 10: "12"}
+
+
+def _values(pack: str, language: str) -> dict[int, Any]:
+    """The names of the values that have one, in this pack and language."""
+    values = (_ITALIAN_PACK if pack in ("italian", "spanish") else _FRENCH_PACK)[language][0]
+    if pack == "chkobba":
+        return {**values, **_CHKOBBA_FIGURES[language]}
+    if pack == "spanish":
+        return {**values, **_SPANISH_FIGURES}
+    return values
 
 
 def card_words(card: Card, language: str, pack: str = "italian") -> str:
-    """'7 di denari', 'Seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'. In
-    English every value is a capital, as the messages write the Ace and the King."""
-    values, suits = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language]
-    if pack == "chkobba":
-        values = {**values, **_CHKOBBA_FIGURES[language]}
-    value, suit = values.get(card.value, str(card.value)), suits[card.suit]
+    """'7 di denari', 'Seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'; in the
+    Spanish pack 'Sota of copas', '7 d’oros' (its own names, in the page's language when a
+    catalogue gives them another). In English every value is a capital, as the messages write
+    the Ace and the King."""
+    value, suit = str(_values(pack, language).get(card.value, card.value)), suit_name(card.suit, pack, language)
     if language == "it":
         return f"{value} di {suit}"
     if language == "fr":
@@ -59,7 +78,8 @@ _SHORT = {"italian": {"it": {1: "A", 8: "F", 9: "C", 10: "R"}, "en": {1: "A", 8:
           "french": {"it": {1: "A", 8: "F", 9: "D", 10: "R"}, "en": {1: "A", 8: "J", 9: "Q", 10: "K"},
                      "fr": {1: "A", 8: "V", 9: "D", 10: "R"}},
           "chkobba": {"it": {1: "A", 8: "D", 9: "F", 10: "R"}, "en": {1: "A", 8: "Q", 9: "J", 10: "K"},
-                      "fr": {1: "A", 8: "D", 9: "V", 10: "R"}}}
+                      "fr": {1: "A", 8: "D", 9: "V", 10: "R"}},
+          "spanish": {language: _SPANISH_PRINTED for language in ("it", "en", "fr")}}
 
 
 # A suit in a mini tile: the French packs' symbol; the Italian suits' initials, two letters in
@@ -68,7 +88,13 @@ _MARKS = {"it": {"d": "d", "c": "c", "s": "s", "b": "b"}, "fr": {"d": "d", "c": 
           "en": {"d": "co", "c": "cu", "s": "sw", "b": "cl"}}
 
 
+# The Spanish suits' initials: oros, copas, espadas, bastos.
+_SPANISH_MARKS = {"d": "o", "c": "c", "s": "e", "b": "b"}
+
+
 def suit_mark(suit: str, pack: str = "italian", language: str | None = None) -> str:
+    if pack == "spanish":
+        return _SPANISH_MARKS[suit]
     if pack != "italian":
         return _SYMBOLS[suit]
     return _MARKS[language or str(get_locale())][suit]
@@ -102,6 +128,8 @@ def read_marks(token: str, pack: str = "italian", language: str | None = None) -
     """
     marks = {mark: suit for suit, mark in _MARKS[language or str(get_locale())].items()}
     marks.update((symbol, suit) for suit, symbol in _SYMBOLS.items())
+    if pack == "spanish":       # "7o" is the 7 of oros, "1e" the As de espadas
+        marks.update((mark, suit) for suit, mark in _SPANISH_MARKS.items())
     found = re.fullmatch(r"(\d+)(\D+)", token.strip().lower())
     if found and found.group(2) in marks:
         return found.group(1) + marks[found.group(2)]
@@ -112,13 +140,15 @@ def suit_words(suit: str, pack: str = "italian", language: str | None = None) ->
     """The suit's name in the page's language: 'denari', 'coins', 'deniers'; with a French-suited
     pack its symbol first ('♦ quadri')."""
     name = suit_name(suit, pack, language)
-    return name if pack == "italian" else f"{_SYMBOLS[suit]} {name}"
+    return name if pack in ("italian", "spanish") else f"{_SYMBOLS[suit]} {name}"
 
 
 def suit_name(suit: str, pack: str = "italian", language: str | None = None) -> str:
     """The suit's name in that pack, without a symbol: 'coppe', 'hearts' ("cups (hearts in a
     French pack)")."""
     language = language or str(get_locale())
+    if pack == "spanish":
+        return str(_SPANISH_SUITS[suit])
     return (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][1][suit]
 
 
@@ -142,8 +172,8 @@ def pile_count_forms(suit: str, pack: str, language: str) -> dict[str, Any]:
     "# denaro", "# denari" (a French-suited pack: "# ♦"), and ``one``, the counts said in the
     singular. The page sends it to companion.js (``data-count-forms``), which counts a pile as
     cards are tapped with these words and this rule, and no copy of its own."""
-    many = suit_words(suit, pack, language) if pack == "italian" else _SYMBOLS[suit]
-    one = _ONE_OF_SUIT[language][suit] if pack == "italian" else _SYMBOLS[suit]
+    many = suit_words(suit, pack, language) if pack in ("italian", "spanish") else _SYMBOLS[suit]
+    one = {"italian": _ONE_OF_SUIT[language][suit], "spanish": str(_SPANISH_ONE[suit])}.get(pack, _SYMBOLS[suit])
     return {"card": gettext("%(count)s card", count="#"), "cards": gettext("%(count)s cards", count="#"),
             "coin": f"# {one}", "coins": f"# {many}", "one": list(singular_counts(language))}
 
@@ -170,10 +200,18 @@ def value_words(value: int, pack: str = "italian", language: str | None = None) 
     """A card's value in words, without its suit: 'Fante', 'Jack', 'seven' (the rules pages'
     scale of the primiera names values, not cards)."""
     language = language or str(get_locale())
-    values = (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][0]
-    if pack == "chkobba":
-        values = {**values, **_CHKOBBA_FIGURES[language]}
-    return values.get(value, str(value))
+    return str(_values(pack, language).get(value, value))
+
+
+def worth_words(card: Card, pack: str = "italian") -> str:
+    """What a card is worth where its tile shows another number: a Spanish pack's sota prints
+    10 and is worth 8 ("= 8"); "" for every other card.
+
+    >>> from companion.rules.cards import parse_card
+    >>> worth_words(parse_card("8c"), "spanish"), worth_words(parse_card("8c")), worth_words(parse_card("7c"), "spanish")
+    ('= 8', '', '')
+    """
+    return f"= {card.value}" if pack == "spanish" and card.value in _SPANISH_PRINTED else ""
 
 
 def card_in_words(card: Card, pack: str = "italian") -> str:
@@ -191,7 +229,12 @@ def tile_words(card: Card, pack: str = "italian", language: str | None = None) -
     ['2, Two of coins', 'Ace of coins', 'King of cups']
     >>> tile_words(parse_card("2d"), language="it"), tile_words(parse_card("9s"), "french", "fr")
     ('2 di denari', 'Dame de pique')
+    >>> tile_words(parse_card("7s"), "spanish", "it")
+    '7 di espadas'
+    
     """
     language = language or str(get_locale())
     shown, words = short_words(card, pack, language), card_words(card, language, pack)
+    if worth_words(card, pack):         # "10 = 8, Sota of copas": all the tile shows, then its name
+        return f"{shown} {worth_words(card, pack)}, {words}"
     return words if words.lower().startswith(shown.lower()) else f"{shown}, {words}"

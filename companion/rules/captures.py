@@ -150,7 +150,7 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
     families: list[_Listed | _Sums]
     if value == 1 and rule in ACE_RULES:
         families = [_Listed(_ace(table, rule, ace_takes_itself, reasons))]
-    elif rule == "quindici-1":
+    elif rule in ("quindici-1", "escoba"):
         families = [_Sums(table, 15 - value, 1, 40, played)]
         reasons.append(said("only cards that make 15 with the played card may be taken"))
     elif rule in ("quindici-2", "quindici-3"):
@@ -164,12 +164,18 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
 
     count, listed = _page(families, len(table), max(first, 0), min(max(limit, 0), LONGEST_PAGE))
     captures = []
+    # RULES §12: in Escoba the last card of the hand sweeps too (no source excepts it).
+    last_sweeps = rule == "escoba"
     for cards, why in listed:
         clears = bool(table) and len(cards) == len(table)
-        sweep = clears and not last_play and not (rule == "scopa-d-assi" and value == 1)
+        sweep = (clears and (last_sweeps or not last_play)
+                 and not (rule == "scopa-d-assi" and value == 1))
         captures.append(Capture(tuple(cards), sweep, why))
     if table and any(family.count(len(table)) for family in families):
-        if last_play:
+        if last_play and last_sweeps:
+            reasons.append(said("in Escoba clearing the table with the last card of the hand is "
+                                "an escoba too"))
+        elif last_play:
             reasons.append(said("the last card of the hand never makes a sweep"))
         elif rule == "scopa-d-assi" and value == 1:
             reasons.append(said("in Scopa d'Assi taking the table with an Ace is not a sweep"))
@@ -184,6 +190,9 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
     elif rule == "corse":
         may_place = True
         reasons.append(said("in Scopa Corse capturing is never compulsory"))
+    elif rule == "escoba":
+        may_place = True
+        reasons.append(said("in Escoba capturing is never compulsory: you may also lay the card"))
     else:
         may_place = False
         reasons.append(said("a card that can capture must capture"))
@@ -273,14 +282,21 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     if rules.void_deal == "two-aces" and counts.get(1, 0) >= 2:
         return DealCheck(True, said("{count} Aces among the first table cards: deal again",
                                     count=counts[1]))
-    if rules.deal_scope:
+    unscored = None
+    # (False or "off": n42-cirulla makes deal_scope a choice of "off", "15-30", "15-30-low")
+    if rules.preset == "escoba" and rules.deal_scope not in (False, "off"):
+        scoring = _escobas_dealt(table)
+        if scoring.scope:
+            return scoring
+        unscored = scoring
+    elif rules.deal_scope:
         scoring = _deal_scope(table, rules.matta)
         if scoring:
             return scoring
     if rules.void_deal == "two-aces":
         return DealCheck(False, said("fewer than two Aces on the table: the deal stands"))
     if rules.void_deal == "off":
-        return DealCheck(False, said("these rules never void a deal"))
+        return unscored or DealCheck(False, said("these rules never void a deal"))
     if rules.void_deal == "equal":
         value, most = max(counts.items(), key=lambda kv: kv[1], default=(0, 0))
         if most >= 3:
@@ -314,3 +330,24 @@ def _deal_scope(table: Sequence[Card], matta: bool) -> DealCheck | None:
                                            "the table adds up to {total}: the dealer takes it "
                                            "and scores {n} scope", scope, total=total), scope)
     return None
+
+
+def _escobas_dealt(table: Sequence[Card]) -> DealCheck:
+    """Escoba: a first table adding up to 15 is taken by the dealer as one escoba (en.wikipedia
+    "Escoba": "taken by the dealer"), and one that makes two fifteens as two (magnojuegos:
+    "dos pares de cartas que suman 15 cada par ... dos escobas de mano"). Four cards adding up
+    to 30 that no split makes two fifteens (worth 10, 10, 9 and 1) cannot be taken: the deal
+    stands with nothing scored (RULES §12). ``scope`` 0: no escoba, the deal stands."""
+    total = sum(card.value for card in table)
+    if total == 15:
+        return DealCheck(False, said("the table adds up to 15: the dealer takes it and scores "
+                                     "1 escoba"), 1)
+    if total == 30 and any(sum(table[i].value for i in range(len(table)) if chosen >> i & 1) == 15
+                           for chosen in range(1, 2 ** len(table) - 1)):
+        return DealCheck(False, said("the table makes two fifteens: the dealer takes it and "
+                                     "scores 2 escobas"), 2)
+    if total == 30:
+        return DealCheck(False, said("the table adds up to 30 but makes no two fifteens: no "
+                                     "escoba for the dealer, the deal stands"))
+    return DealCheck(False, said("the table adds up to {total}, not 15 or 30: no escoba for the "
+                                 "dealer, the deal stands", total=total))

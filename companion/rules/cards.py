@@ -31,7 +31,7 @@ VALUE_NAMES_EN = {1: "Ace", 8: "Jack", 9: "Horse", 10: "King"}
 # (9 is called Jack and 8 Queen); only the labels change, never the capture values.
 FRENCH_VALUE_NAMES = {1: "Ace", 8: "Jack", 9: "Queen", 10: "King"}
 CHKOBBA_VALUE_NAMES = {1: "Ace", 8: "Queen", 9: "Jack", 10: "King"}
-PACKS = ("italian", "french", "chkobba")
+PACKS = ("italian", "french", "chkobba", "spanish")
 
 
 class ScopaError(ValueError):

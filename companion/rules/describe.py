@@ -22,6 +22,7 @@ from typing import NamedTuple
 from .cards import Card, deck, suit_values
 from .deal import deal_plan
 from .declarations import judge
+from .primiera import COUNT_ORDER
 from .rulesets import Rules, seating_of, seatings_of
 from .said import Figure, Joined, Said, Suit, said
 from .scoring import score_piles
@@ -138,6 +139,9 @@ CAPTURES = {
     "asso-pigliatutto": said("An Ace takes the whole table, and that is a scopa"),
     "scopa-d-assi": said("An Ace takes the whole table, but that is no scopa"),
     "corse": said("Capturing is never compulsory"),
+    "escoba": said("A card takes only cards that make 15 with it, and capturing is never "
+                   "compulsory; clearing the table is an escoba, with the last card of the hand "
+                   "too"),
 }
 PRIMIERA = {
     "half": said("Primiera at face value: Ace 5½, figures ½"),
@@ -149,6 +153,7 @@ PRIMIERA = {
     "sevens-sixes": said("No primiera count: most sevens wins the point, then most sixes"),
     "count-down": said("No primiera count: most sevens, then sixes, aces, fives and so on down "
                        "to the figures"),
+    "sevens": said("No primiera count: most sevens wins the point (the setenta)"),
 }
 MISSING_SUIT = {
     "void": said("A side missing a suit cannot win the primiera"),
@@ -161,6 +166,7 @@ VOID_DEAL = {
     "off": said("A deal is never void"),
 }
 PACK = {
+    "spanish": said("The Spanish pack: oros, copas, espadas, bastos; sota 8, caballo 9, rey 10"),
     "french": said("French-suited cards"),
     "chkobba": said("French-suited cards, the 9 called Jack and the 8 Queen"),
 }
@@ -226,13 +232,16 @@ def differences(rules: Rules) -> list[Said]:
         told.append(CAPTURES[rules.capture])
     if rules.ace_takes_itself:
         told.append(said("An Ace on the empty table takes itself"))
-    if rules.deal_scope:
+    if rules.deal_scope not in (False, "off") and rules.preset == "escoba":
+        told.append(said("A first table adding up to 15 gives the dealer an escoba, two fifteens "
+                         "two"))
+    elif rules.deal_scope:
         told.append(said("A first table adding up to 15 gives the dealer a scopa, 30 two"))
     if rules.void_deal in VOID_DEAL:
         told.append(VOID_DEAL[rules.void_deal])
     if rules.primiera in PRIMIERA:
         told.append(PRIMIERA[rules.primiera])
-    if rules.primiera not in ("sevens-sixes", "count-down") and rules.missing_suit in MISSING_SUIT:
+    if rules.primiera not in COUNT_ORDER and rules.missing_suit in MISSING_SUIT:
         told.append(MISSING_SUIT[rules.missing_suit])
     told += _bonuses(rules)
     if rules.cappotto:

@@ -26,9 +26,12 @@ SCALES: dict[str, dict[int, Number]] = {
 }
 
 # The counting methods compare counts of ranks in this order; "figures" counts 8, 9 and 10.
+# "sevens" is Escoba's setenta as most tables count it (RULES §12, melele: "más sietes"): a tie
+# in sevens gives nobody the point.
 COUNT_ORDER: dict[str, tuple[int | str, ...]] = {
     "sevens-sixes": (7, 6),
     "count-down": (7, 6, 1, 5, 4, 3, 2, "figures"),
+    "sevens": (7,),
 }
 COUNT_WORDS = {7: said("sevens"), 6: said("sixes"), 1: said("aces"), 5: said("fives"),
                4: said("fours"), 3: said("threes"), 2: said("twos"), "figures": said("figures")}

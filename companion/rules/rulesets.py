@@ -9,7 +9,7 @@ the items a table changed.
 >>> rules_for("classica", {"primiera": "best"})
 Traceback (most recent call last):
 ...
-companion.rules.rulesets.RulesError: primiera must be one of standard, half, hurrikan, no-figures, sevens-sixes, count-down
+companion.rules.rulesets.RulesError: primiera must be one of standard, half, hurrikan, no-figures, sevens-sixes, count-down, sevens
 """
 
 from __future__ import annotations
@@ -20,19 +20,20 @@ from typing import Any, Mapping
 from .cards import ScopaError
 from .said import said
 
-PRIMIERA_METHODS = ("standard", "half", "hurrikan", "no-figures", "sevens-sixes", "count-down")
+PRIMIERA_METHODS = ("standard", "half", "hurrikan", "no-figures", "sevens-sixes", "count-down",
+                    "sevens")
 MISSING_SUIT_RULES = ("loses", "void", "zero")
 NAPOLA = ("off", "to-six", "to-horse")
 DECLARATIONS = ("off", "bazzica", "sbarazzina", "cirulla")
 CAPTURE_RULES = (
     "standard", "fewest", "fewest-any", "quindici-1", "quindici-2", "quindici-3",
-    "asso-pigliatutto", "scopa-d-assi", "corse",
+    "asso-pigliatutto", "scopa-d-assi", "corse", "escoba",
 )
 # What voids a first table (RULES §7): three or four Kings (standard), three or more cards of
 # one value (Chkobba), any Ace as well as the Kings (Scopa d'Assi option), two or more Aces
 # (Cirulla), or nothing.
 VOID_DEALS = ("kings", "equal", "aces", "two-aces", "off")
-PACKS = ("italian", "french", "chkobba")
+PACKS = ("italian", "french", "chkobba", "spanish")
 
 
 class RulesError(ScopaError):
@@ -100,6 +101,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "cirulla": {"target": 51, "capture": "quindici-3", "declarations": "cirulla",
                 "grande_piccola": True, "matta": True, "deal_scope": True,
                 "void_deal": "two-aces", "pack": "french"},
+    # RULES §12: the Spanish pack, captures making 15 (never compulsory), the first table's
+    # escobas to the dealer, the setenta by the most sevens, 21 points, no void deal.
+    "escoba": {"primiera": "sevens", "target": 21, "capture": "escoba", "deal_scope": True,
+               "void_deal": "off", "pack": "spanish"},
 }
 
 PRESET_TITLES = {
@@ -120,6 +125,7 @@ PRESET_TITLES = {
     "chkobba": "Chkobba",
     "hurrikan": "Hurrikan",
     "cirulla": "Cirulla",
+    "escoba": "Escoba",
 }
 
 _CHOICES: dict[str, tuple] = {
@@ -186,6 +192,9 @@ def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None
     if rules.napola != "off" and rules.scalette:
         raise RulesError(said("napola and scalette cannot both be on: the Scalette replace the "
                               "Napola"))
+    if rules.preset == "escoba" and rules.deck != 40:
+        # RULES §12: the Spanish pack of 40 cards; no source plays Escoba without its twos.
+        raise RulesError(said("Escoba is played with the whole Spanish pack of 40 cards"))
     return rules
 
 

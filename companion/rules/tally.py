@@ -204,7 +204,8 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
         if sum(1 for t in tallies if getattr(t, field)) > 1:
             raise HandError(problem)
 
-    needed = {"sevens-sixes": ("sevens", "sixes"), "count-down": ("sevens", "sixes", "aces")}
+    needed = {"sevens-sixes": ("sevens", "sixes"), "count-down": ("sevens", "sixes", "aces"),
+              "sevens": ("sevens",)}
     for field in ("sevens", "sixes", "aces"):
         values = [getattr(t, field) for t in tallies]
         what = _COUNTED[field]

@@ -25,7 +25,7 @@ from ..i18n import card_in_words, suit_words
 from ..matches import Match, score_entry
 from ..rules import HandScore, ScopaError, deck
 from ..rules.cards import SUITS, Card, parse_cards
-from ..rules.primiera import SCALES, PrimieraResult
+from ..rules.primiera import COUNT_ORDER, SCALES, PrimieraResult
 from ..rules.said import said, said_n
 from ..web.forms import CardGrid, FieldsFor, options
 from ..web.hand_requests import HandEntry
@@ -115,10 +115,17 @@ class HandForm(FlaskForm):
         to_tap = options([("", "—"), *sides])
         for field in (self.rest, *self.holders().values()):
             field.choices = options(sides)
+        escoba = rules.preset == "escoba"
         if self.primiera is not None:
             self.primiera.choices = options([*sides, ("none", _("nobody"))])
-            self.primiera.label.text = (_("Primiera, if sevens, sixes and aces tie")
-                                        if rules.primiera == "count-down" else _("Primiera"))
+            if escoba:      # RULES §12: the setenta, Escoba's primiera
+                self.primiera.label.text = (_("Setenta, if sevens, sixes and aces tie")
+                                            if rules.primiera == "count-down" else _("Setenta"))
+            else:
+                self.primiera.label.text = (_("Primiera, if sevens, sixes and aces tie")
+                                            if rules.primiera == "count-down" else _("Primiera"))
+        if escoba and self.settebello is not None:
+            self.settebello.label.text = _("Velo (the %(card)s)", card=card_in_words(Card(7, rules.bonus_suit), rules.pack))
         if self.piva is not None:
             self.piva.label.text = _("Piva (the %(card)s)", card=card_in_words(Card(2, "b"), rules.pack))
         for tile in self.c:
@@ -132,7 +139,8 @@ class HandForm(FlaskForm):
                           "aces": _("Aces"), "napola": _("%(suit)s in a row from the Ace", suit=suit),
                           "alta": _("%(suit)s in a row from the King down", suit=suit)}
         for i, name in enumerate(names):
-            self.sweeps[i].label.text = _("Scope of %(name)s", name=name)
+            self.sweeps[i].label.text = (_("Escobas of %(name)s", name=name) if escoba
+                                         else _("Scope of %(name)s", name=name))
             labels = {"napola": _("%(suit)s in a row from the Ace (%(name)s)", suit=suit, name=name),
                       "alta": _("%(suit)s in a row from the King down (%(name)s)", suit=suit, name=name)}
             for row, field in self.count_rows().items():
@@ -370,14 +378,14 @@ class HandForm(FlaskForm):
 
 def unused_fields(rules) -> list[str]:
     """The fields a match's rules have no use for: counts, holders, declarations."""
-    unused = {"t_sevens": rules.primiera not in ("sevens-sixes", "count-down"),
+    unused = {"t_sevens": rules.primiera not in COUNT_ORDER,
               "t_sixes": rules.primiera not in ("sevens-sixes", "count-down"),
               "t_aces": rules.primiera != "count-down",
               "t_napola": rules.napola == "off" and not (rules.scalette or rules.grande_piccola),
               "t_alta": not (rules.scalette or rules.grande_piccola),
               "re_bello": not rules.re_bello,
               "piva": not (rules.piva and rules.deck == 40),
-              "primiera": rules.primiera == "sevens-sixes",
+              "primiera": rules.primiera in ("sevens-sixes", "sevens"),
               "primiera_best": rules.primiera not in SCALES,
               "decl": rules.declarations == "off"}
     return [name for name, off in unused.items() if off]

@@ -41,7 +41,8 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
                  ("hurrikan", _l("Hurrikan: King 10, Horse 9, Jack 8")),
                  ("no-figures", _l("figures count 0")),
                  ("sevens-sixes", _l("most sevens, then most sixes")),
-                 ("count-down", _l("most sevens, then sixes, aces, fives ... figures"))],
+                 ("count-down", _l("most sevens, then sixes, aces, fives ... figures")),
+                 ("sevens", _l("most sevens, the setenta"))],
     "missing_suit": [("loses", _l("loses to any side with all four suits")),
                      ("void", _l("cannot win the primiera")),
                      ("zero", _l("counts 0, totals compared as they are"))],
@@ -58,14 +59,16 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
                 ("quindici-3", _l("as above, and an Ace takes all")),
                 ("asso-pigliatutto", _l("an Ace takes the whole table, a scopa")),
                 ("scopa-d-assi", _l("an Ace takes the whole table, no scopa")),
-                ("corse", _l("capturing never compulsory (Corse)"))],
+                ("corse", _l("capturing never compulsory (Corse)")),
+                ("escoba", _l("only cards making 15, never compulsory (Escoba)"))],
     "void_deal": [("kings", _l("three or four Kings on the first table")),
                   ("equal", _l("three cards of one value on the first table")),
                   ("aces", _l("three Kings, or any Ace on the first table")),
                   ("two-aces", _l("two or more Aces on the first table")),
                   ("off", _l("never"))],
     "pack": [("italian", _l("Italian suits")), ("french", _l("French suits")),
-             ("chkobba", _l("French suits, Chkobba labels (9 Jack, 8 Queen)"))],
+             ("chkobba", _l("French suits, Chkobba labels (9 Jack, 8 Queen)")),
+             ("spanish", _l("Spanish suits: oros, copas, espadas, bastos"))],
 }
 
 
@@ -98,14 +101,16 @@ PRESETS_SEATING = {name: seating for name in VARIANT_TITLES
 PRIMIERA_SHORT = {"standard": _l("primiera 21/18/16…"), "half": _l("primiera at face value"),
                   "hurrikan": _l("Hurrikan primiera"), "no-figures": _l("primiera, figures 0"),
                   "sevens-sixes": _l("most sevens, then sixes"),
-                  "count-down": _l("most sevens, then sixes, aces…")}
+                  "count-down": _l("most sevens, then sixes, aces…"),
+                  "sevens": _l("setenta: most sevens")}
 
 
 CAPTURE_SHORT = {"standard": _l("standard captures"), "fewest": _l("fewest cards, at most two"),
                  "fewest-any": _l("fewest cards"), "quindici-1": _l("captures making 15"),
                  "quindici-2": _l("equal or 15"), "quindici-3": _l("equal or 15, Ace takes all"),
                  "asso-pigliatutto": _l("Ace takes all"), "scopa-d-assi": _l("Ace takes all, no scopa"),
-                 "corse": _l("capturing not compulsory")}
+                 "corse": _l("capturing not compulsory"),
+                 "escoba": _l("captures making 15, not compulsory")}
 
 
 def rules_summary(rules) -> str:

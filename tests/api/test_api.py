@@ -69,6 +69,7 @@ PRESET_HANDS = {
     "chkobba": ("7d 7c 7s", {"primiera": 1}),
     "hurrikan": ("7c 1c 2c 3c 4c 5c", {"settebello": 1, "denari": 1}),
     "cirulla": ("10d 9d 8d 1d 2d 3d", {"grande": 5, "piccola": 3, "declarations": 0}),
+    "escoba": ("7d 7c 7s", {"velo": 1, "setenta": 1}),     # RULES §12: Escoba's own words
 }
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pytest
 
 from companion import create_app
-from helpers import SPILLING, api, organiser, serving
+from helpers import HAND, SPILLING, api, organiser, serving
 from markup import attr
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -69,6 +69,7 @@ def made(server):
         "teams": match(variant="scopone", teams=[{"name": "Noi", "players": ["Anna", "Carla"]},
                                                   {"name": "Voi", "players": ["Bruno", "Dario"]}]),
         "bazzica": match(variant="bazzica", players=["Anna", "Bruno"]),
+        "escoba": match(variant="escoba", players=["Anna", "Bruno"]),
         "claims": match(players=["Anna", "Bruno"], options={"claims": True}),
         "pin": match(players=["Anna", "Bruno"], pin="432198"),
         "archived": match(players=["Elsa", "Fabio"]),
@@ -81,6 +82,8 @@ def made(server):
     declared = [{"side": 0, "deal": 1, "cards": ["1d", "1c", "2s"]}]
     ids["bazzica_hand"] = api(server, f"/matches/{ids['bazzica']}/hands",
                               {**FOUR_NIL, "declarations": declared})["hand"]["id"]
+    # Escoba (issue 43): the Spanish pack's tiles, its counts, its breakdown.
+    ids["escoba_hand"] = api(server, f"/matches/{ids['escoba']}/hands", HAND)["hand"]["id"]
     with urllib.request.urlopen(server + "/api/v1/players", timeout=10) as answer:
         players = {p["name"]: p["id"] for p in json.loads(answer.read())["players"]}
     ids["anna"], ids["bruno"] = players["Anna"], players["Bruno"]
@@ -252,6 +255,9 @@ PAGES = [
     Page("hand-taken", "/matches/{taken}/hands/new?mode=tallies", then=taken),
     Page("hand-page", "/matches/{playing}/hands/{hand}"),
     Page("hand-page-bazzica", "/matches/{bazzica}/hands/{bazzica_hand}"),
+    Page("hand-cards-escoba", "/matches/{escoba}/hands/new", then=some_taps),
+    Page("hand-counts-escoba", "/matches/{escoba}/hands/new?mode=tallies"),
+    Page("hand-page-escoba", "/matches/{escoba}/hands/{escoba_hand}"),
     Page("hand-edit", "/matches/{playing}/hands/{hand}/edit"),
     Page("hand-delete", "/matches/{playing}/hands/{hand}/delete"),
     Page("match-delete", "/matches/{playing}/delete"),
@@ -303,6 +309,8 @@ PAGES = [
     Page("rules-napola", "/rules/napola"),
     Page("rules-sbarazzina", "/rules/sbarazzina"),
     Page("rules-chkobba", "/rules/chkobba"),
+    Page("rules-escoba", "/rules/escoba"),
+    Page("referee-deal-escoba", "/referee/deal?variant=escoba&table=7d&table=8c&table=10s&table=5b"),
     Page("rules-match", "/rules/classica?match={claims}"),
     Page("rules-changed", "/rules/scalette?deck=36&cappotto=1&claims=1&double_under=8"),
     Page("rules-refused", "/rules/classica?target=abc", status=400),
@@ -314,13 +322,14 @@ NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rem
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
          "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "players-rated", "player",
-         "tournament-new", "tournament", "tournament-board", "not-found", "rules", "rules-napola"]
+         "tournament-new", "tournament", "tournament-board", "not-found", "rules", "rules-napola",
+         "hand-cards-escoba"]
 
 # In Italian and French too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
          "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "players-rated", "rating-explained", "match-three",
          "tournament-board", "not-found",
-         "rules", "rules-scopa-d-assi", "rules-napola"]
+         "rules", "rules-scopa-d-assi", "rules-napola", "hand-cards-escoba", "rules-escoba"]
 
 BY_NAME = {page.name: page for page in PAGES}
 CASES = ([pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]

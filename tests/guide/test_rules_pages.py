@@ -76,6 +76,8 @@ def test_the_list_fits_what_sets_each_variant_apart(client):
                   "The bonus suit is cups",                                  # Hurrikan
                   "Double game when the loser has under 8",
                   "French-suited cards, the 9 called Jack and the 8 Queen",   # Chkobba
+                  "The Spanish pack: oros, copas, espadas, bastos; sota 8, caballo 9, rey 10",  # Escoba
+                  "No primiera count: most sevens wins the point (the setenta)",
                   "Napola: the bonus suit in sequence from the Ace, 3 cards at least, one point a card, 6 at most"):
         assert words in said
 
@@ -236,6 +238,8 @@ def test_winning_says_the_outright_wins_cappotto_and_the_claims_where_they_apply
     ("scopone", "the referee has no first table to check", "classica"),
     ("classica", "takes exactly the 4 cards of the first table", "scopone"),
     ("scalette", "A Scala scores both runs as far as each goes, 20 points", "napola"),
+    ("escoba", "No source of Escoba excepts the last card of the hand", "quindici"),
+    ("escoba", "only when they make two fifteens", "cirulla"),
 ])
 def test_the_settled_readings_show_where_they_apply(client, name, reading, elsewhere):
     """RULES §10's readings, each on the pages of the variants it concerns, and not elsewhere."""

@@ -13,7 +13,7 @@ ONE_WINNER_ITEMS = ("carte", "denari", "settebello", "primiera", "re_bello", "pi
 presets = st.sampled_from(sorted(PRESETS))
 options = st.fixed_dictionaries({}, optional={
     "primiera": st.sampled_from(["standard", "half", "hurrikan", "no-figures", "sevens-sixes",
-                                 "count-down"]),
+                                 "count-down", "sevens"]),
     "missing_suit": st.sampled_from(["loses", "void", "zero"]),
     "bonus_suit": st.sampled_from("dcsb"),
     "re_bello": st.booleans(),

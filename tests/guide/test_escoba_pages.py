@@ -1,0 +1,181 @@
+"""Escoba on the pages (issue 43, RULES §12): its rules page in it, en and fr, the first tables
+and captures drawn from the engine, the referee's escobas, the hand form with the Spanish pack
+drawn and named and by counts asking what Escoba scores, its breakdown in Escoba's words, and a
+match played to 21 through the forms, by cards and by counts, read back through the API."""
+
+import pytest
+
+from companion.rules import check_deal, parse_cards, rules_for
+from companion.rules.deal import deal_plan
+from helpers import counts_form, match_form
+from markup import nodes, one, text, texts, words
+
+ESCOBA = rules_for("escoba")
+
+
+def read(client, path, lang="en"):
+    client.set_cookie("lang", lang)
+    answer = client.get(path)
+    assert answer.status_code == 200, path
+    return answer.get_data(as_text=True)
+
+
+def new_match(client, **changes) -> str:
+    made = client.post("/matches/new", data=match_form("escoba", **changes))
+    assert made.status_code == 303, made.get_data(as_text=True)[-800:]
+    return made.headers["Location"]
+
+
+@pytest.mark.parametrize("lang, glance, points", [
+    ("en", "2, 3 or 4 players, or two teams of 2 or 3; 40 cards; first to 21",
+     ["Cartas", "Oros", "Velo", "Setenta", "Escobas"]),
+    ("it", "2, 3 o 4 giocatori, o due squadre da 2 o da 3; 40 carte; si gioca a 21",
+     ["Cartas", "Oros", "Velo", "Setenta", "Escobas"]),
+    ("fr", "2, 3 ou 4 joueurs, ou deux équipes de 2 ou de 3 ; 40 cartes ; en 21 points",
+     ["Cartas", "Oros", "Velo", "Setenta", "Escobas"]),
+])
+def test_the_rules_page_names_escobas_points_in_each_language(client, lang, glance, points):
+    page = read(client, "/rules/escoba", lang)
+    assert words(one(page, '[data-testid="glance"]')) == glance + "."
+    assert texts(page, "#points dt") == points
+    assert one(page, '[data-testid="setenta"]') is not None
+
+
+def test_the_rules_page_glosses_the_spanish_words(client):
+    said = words(one(read(client, "/rules/escoba"), "#points"))
+    for gloss in ("1 point for the most cards (cartas).", "the oros are the coins",
+                  "1 point for the Seven of oros, el velo (the siete de oros).",
+                  "the side with the most sevens scores 1 point. Level on them, nobody scores it."):
+        assert gloss in said
+
+
+def test_every_deal_plan_shown_adds_up_to_forty(client):
+    page = read(client, "/rules/escoba")
+    rows = texts(page, '[data-testid="deals"] tbody th')
+    assert rows == ["2", "3", "4", "6"]
+    for players in map(int, rows):
+        plan = deal_plan(ESCOBA, players)
+        assert sum(plan.hands) * players + plan.table == 40
+
+
+def test_the_first_tables_drawn_are_the_engines_own(client):
+    """en.wikipedia: "where the four initial cards dealt to the board add up to 15, they are
+    taken by the dealer"; two fifteens, two escobas; 30 that is no two fifteens, none."""
+    page = read(client, "/rules/escoba")
+    shown = [(figure.attributes["data-table"], figure.attributes["data-scope"])
+             for figure in nodes(page, '[data-testid="first-table"]')]
+    assert [scope for _, scope in shown] == ["1", "2", "0", "0"]
+    for table, scope in shown:
+        assert str(check_deal(parse_cards(table.split()), ESCOBA).scope) == scope
+    verdicts = texts(page, '[data-testid="first-table"] .verdict')
+    assert verdicts[:2] == ["The dealer scores 1 escoba", "The dealer scores 2 escobas"]
+
+
+def test_the_pack_is_drawn_as_its_cards_print_and_named_in_spanish(client):
+    """pagat: "The Sota is labelled 10, though it is worth only 8"; the rules page's sweep
+    example plays the sota of oros."""
+    page = read(client, "/rules/escoba", "it")
+    sweep = nodes(page, "figure.example")[-1]
+    played = words(sweep.css(".example-row")[1])
+    assert "10" in played and "Sota di oros" in played
+    assert words(sweep.css(".sweep")[0]) == "Escoba!"
+
+
+def test_the_referee_tells_the_dealer_his_escobas(client):
+    answer = client.get("/referee/deal?variant=escoba&table=7d&table=8c&table=10s&table=5b")
+    assert answer.status_code == 200
+    assert text(answer, '[data-testid="dealer-scope"]') == "The dealer scores 2 escobas"
+    assert text(answer, '[data-testid="verdict"]') == "The deal stands"
+
+
+def test_the_referee_says_the_card_may_be_laid(client):
+    answer = client.get("/referee/captures?variant=escoba&table=7c&table=5d&table=3s&played=7b")
+    assert answer.status_code == 200
+    assert text(answer, '[data-testid="verdict"]') == "The card may be placed on the table."
+    assert "you may also lay the card" in answer.get_data(as_text=True)
+    assert [c.attributes["data-cards"] for c in nodes(answer.get_data(as_text=True), "li.capture")] == ["5d 3s"]
+
+
+def test_the_rules_card_says_escobas_words(client):
+    said = words(one(read(client, "/referee/rules?variant=escoba"), "main")).replace(" : ", ": ")
+    for part in ("Cartas: 1 for most cards", "Oros: 1 for most oros", "Velo: 1 for the Seven of oros",
+                 "Setenta: 1 point (most sevens, the setenta)", "Escobas: 1 each",
+                 "A first table of 15 gives the dealer an escoba, of two fifteens two.",
+                 "Clearing the table is an escoba, with any card, the last of the hand too"):
+        assert part in said, part
+
+
+def test_the_hand_by_cards_draws_the_spanish_pack(client):
+    """The tiles show what the cards print (1 to 7, 10, 11, 12) with the worth of the figures
+    under them, and name each card in the pack's words."""
+    page = read(client, new_match(client) + "/hands/new?mode=piles")
+    tiles = {tile.attributes["data-card"]: tile for tile in nodes(page, ".tile")}
+    assert words(tiles["8c"].css_first(".tile-value")) == "10"
+    assert words(tiles["8c"].css_first(".tile-worth")) == "= 8"
+    assert words(tiles["10b"].css_first(".tile-value")) == "12"
+    assert tiles["1d"].css_first(".tile-worth") is None and words(tiles["1d"].css_first(".tile-value")) == "1"
+    assert tiles["9s"].attributes["data-name"] == "11 = 9, Caballo of espadas"
+    assert texts(page, ".suit-name.js-hide") == ["oros", "copas", "espadas", "bastos"]
+
+
+def test_the_hand_by_counts_asks_what_escoba_scores(client):
+    page = read(client, new_match(client) + "/hands/new?mode=tallies")
+    for name in ("t_cards_0", "t_coins_0", "t_sevens_0", "t_sevens_1", "sweeps_1"):
+        assert len(nodes(page, f'[name="{name}"]')) == 1, name
+    for name in ("t_sixes_0", "t_aces_0", "primiera"):
+        assert not nodes(page, f'[name="{name}"]'), name
+    said = words(one(page, "main"))
+    assert "Velo (the Seven of oros)" in said and "Escobas" in said and "Oros" in said
+    counted = read(client, new_match(client, primiera="count-down") + "/hands/new?mode=tallies")
+    assert nodes(counted, '[name="t_sixes_0"]') and nodes(counted, '[name="primiera"]')
+    assert "Setenta, if sevens, sixes and aces tie" in words(one(counted, "main"))
+
+
+# 22 cards, 6 oros, the velo and three sevens for Ana: cartas, oros, velo and setenta.
+ANA = "1d 2d 3d 4d 5d 7d 7c 7s 1c 2c 3c 4c 5c 6c 1s 2s 3s 4s 5s 6s 8s 9s".split()
+
+
+def by_cards(escobas=(2, 0)) -> dict:
+    data = {"mode": "piles", "rest": "1", "save": "1",
+            **{f"sweeps_{side}": str(count) for side, count in enumerate(escobas)}}
+    data.update({f"c_{card}": "0" for card in ANA})
+    return data
+
+
+def test_a_match_to_21_through_the_pages_by_cards_and_by_counts(client):
+    """Four hands of 6 to 0 for Ana, two by cards and two by counts: 24 to 0, over at the fourth;
+    the breakdown names the points in Escoba's words; the store read back through the API."""
+    match = new_match(client, player1="Ana", player2="Bea")
+    hands = [by_cards(), counts_form(22, 6, settebello=0, primiera=None, sweeps=(2, 0), t_sevens_0=3),
+             by_cards(), counts_form(22, 6, settebello=0, primiera=None, sweeps=(2, 0), t_sevens_0=3)]
+    for number, hand in enumerate(hands, start=1):
+        saved = client.post(match + "/hands/new", data=hand)
+        assert saved.status_code == 303, saved.get_data(as_text=True)[-1500:]
+        page = read(client, match)
+        assert [int(t) for t in texts(page, '[data-testid^="total-"]')] == [6 * number, 0]
+    assert "Ana wins 24 to 0" in words(one(page, '[data-testid="outcome"]'))
+    match_id = int(match.rsplit("/", 1)[1])
+    breakdown = read(client, f"/matches/{match_id}/hands/1")
+    assert [words(th).split(" ")[0] for th in nodes(breakdown, ".breakdown tbody th")] == [
+        "Cartas", "Oros", "Velo", "Setenta", "Escobas"]
+    stored = client.get(f"/api/v1/matches/{match_id}").get_json()
+    assert stored["totals"] == [24, 0] and stored["outcome"]["over"] and stored["outcome"]["winner"] == 0
+    assert stored["rules"]["preset"] == "escoba" and stored["rules"]["pack"] == "spanish"
+    assert [hand["entry"]["mode"] for hand in stored["hands"]] == ["piles", "tallies", "piles", "tallies"]
+    for hand in stored["hands"]:
+        assert {line["item"]: line["points"] for line in hand["breakdown"]} == {
+            "cartas": [1, 0], "oros": [1, 0], "velo": [1, 0], "setenta": [1, 0], "escobas": [2, 0]}
+
+
+def test_a_36_card_deck_is_refused_in_words(client):
+    answer = client.post("/matches/new", data=match_form("escoba", deck="36"))
+    assert answer.status_code == 400
+    assert "Escoba is played with the whole Spanish pack of 40 cards" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("layout, extra", [("3", {"player3": "Ciro"}),
+                                           ("4", {"player3": "Ciro", "player4": "Dani"}),
+                                           ("2x3", {"player3": "Ciro", "player4": "Dani",
+                                                    "player5": "Eva", "player6": "Fede"})])
+def test_every_seating_of_the_section_is_taken(client, layout, extra):
+    new_match(client, layout=layout, **extra)
