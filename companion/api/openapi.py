@@ -13,7 +13,7 @@ from ..stats import EXTREMES, RECORD
 from ..web.requests import CARDS_SCHEMA as CARDS, NAME_SCHEMA as NAME, PIN_SCHEMA as PIN_IN, RulesAsked
 from .openapi_models import REQUESTS, components
 from .openapi_ratings import RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
-from .openapi_tournaments import STANDINGS
+from .openapi_tournaments import ENTRANTS, STANDINGS
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -186,7 +186,7 @@ SCHEMAS = {
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "format": {"type": "string"},
-        "variant": {"type": "string"}, "rules": {"type": "object"}, "entrants": {"type": "array"},
+        "variant": {"type": "string"}, "rules": {"type": "object"}, "entrants": ENTRANTS,
         "planned_rounds": {"type": "integer"}, "pin": {"type": "boolean"},
         "rounds": {"type": "array", "items": {"type": "object", "required": ["number", "tables", "byes", "over"],
                                               "properties": {

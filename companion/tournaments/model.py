@@ -1,7 +1,10 @@
 """A tournament as the organiser and the wall see it, worked out from what is stored: its rounds
 and tables, each table's match as it stands, the standings with their tie-breaks, and the next
-round's pairings. Nothing here touches Flask or the database (``pairing`` pairs and
-ranks; ``store.tournament_state`` reads the rows).
+round's pairings. Nothing here touches Flask or the database (``pairing`` pairs,
+``standings`` ranks; ``store.tournament_state`` reads the rows).
+
+The entrants are kept in the order the organiser typed them (the standings' last tie-break),
+each as ``{"name", "players"}`` with its ``seed`` (1 the top seed).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits, tidy
 from ..rules import rules_from_dict
 from ..rules.said import said
 from . import pairing
+from .standings import Game, Row, Unplayed, standings
 
 FORMATS = ("round-robin", "swiss", "knockout")
 
@@ -69,7 +73,7 @@ class Tournament:
     name: str
     format: str
     rules: Any
-    entrants: list[dict[str, Any]]
+    entrants: list[dict[str, Any]]      # in the order the organiser typed them
     planned: int | None                 # a Swiss's rounds
     seeding: str
     pin_hash: str | None
@@ -83,6 +87,16 @@ class Tournament:
     @property
     def names(self) -> list[str]:
         return [entrant["name"] for entrant in self.entrants]
+
+    @property
+    def seeds(self) -> list[int]:
+        """The entrants best seed first: each entrant's ``seed`` (1 the top), where they make
+        an order of them all; else the order typed (a tournament made before seeds were kept
+        apart from it: its entrants were stored in seed order)."""
+        seeds = [entrant.get("seed") for entrant in self.entrants]
+        if sorted(s for s in seeds if type(s) is int) == list(range(1, len(seeds) + 1)):
+            return sorted(range(len(seeds)), key=lambda e: seeds[e])
+        return list(range(len(self.entrants)))
 
     @property
     def total_rounds(self) -> int:
@@ -106,16 +120,17 @@ class Tournament:
         """Whether the next round can start now: the last one is over, and one remains."""
         return len(self.rounds) < self.total_rounds and (not self.rounds or self.rounds[-1].over)
 
-    def games(self) -> list[pairing.Game]:
+    def games(self) -> list[Game]:
         return [(t.entrants[0], t.entrants[1], t.totals[0], t.totals[1], t.winner)
                 for r in self.rounds for t in r.tables if t.over]
 
     def byes(self) -> list[tuple[int, int]]:
         return [(entrant, r.number) for r in self.rounds for entrant in r.byes]
 
-    def standings(self) -> list[pairing.Row]:
-        return pairing.standings(list(range(len(self.entrants))), self.games(), self.byes(),
-                                 swiss=self.format == "swiss")
+    def standings(self) -> list[Row]:
+        return standings(list(range(len(self.entrants))), self.games(),
+                         [Unplayed(entrant, number) for entrant, number in self.byes()],
+                         format=self.format, rounds=len(self.rounds))
 
     @property
     def winner(self) -> int | None:
@@ -141,17 +156,17 @@ class Tournament:
         if self.format == "round-robin":
             tables = pairing.berger_rounds(n)[len(self.rounds)]
         elif self.format == "swiss" and not self.rounds:   # the Dutch system's round 1
-            pairs, bye = pairing.swiss_first_round(range(n))
+            pairs, bye = pairing.swiss_first_round(self.seeds)
             tables = [*pairs, *([(bye, None)] if bye is not None else [])]
         elif self.format == "swiss":
-            order = [row.entrant for row in self.standings()]
+            # A score group in seed order, as FIDE's Dutch system ranks it: never by a tie-break.
             points = {row.entrant: row.match_points for row in self.standings()}
             played = {frozenset(t.entrants) for r in self.rounds for t in r.tables}
             had_bye = {entrant for r in self.rounds for entrant in r.byes}
-            pairs, bye = pairing.swiss_round(order, played, had_bye, points)
+            pairs, bye = pairing.swiss_round(self.seeds, played, had_bye, points)
             tables = [*pairs, *([(bye, None)] if bye is not None else [])]
         elif not self.rounds:
-            tables = pairing.knockout_first_round(range(n), rng if self.seeding == "draw" else None)
+            tables = pairing.knockout_first_round(self.seeds, rng if self.seeding == "draw" else None)
         else:
             last = self.rounds[-1]
             level = [t for t in last.tables if t.winner is None]

@@ -55,19 +55,20 @@ SEEDINGS = ("order", "draw", "rating")
 
 
 def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[dict[str, Any]], str]:
-    """The entrants in seed order, and the seeding: by rating, as the leaderboard lists them (the
-    settled first, then the provisional ones, each the highest figure first; an entrant without
-    a rating after those with one, in the order written), which is also what no seeding asked
-    for means when every entrant has a rating; else as asked, or in the order written."""
+    """The entrants in the order typed, each with its ``seed`` (1 the top), and the seeding: by
+    rating, as the leaderboard lists them (the settled first, then the provisional ones, each
+    the highest figure first; an entrant without a rating after those with one, in the order
+    written), which is also what no seeding asked for means when every entrant has a rating;
+    else as written. The order typed stays: it is the standings' last tie-break."""
     ratings = store.entrant_ratings(store.get_db(), entrants)
     if seeding is None:
         seeding = "rating" if None not in ratings else "order"
-    if seeding != "rating":
-        return entrants, seeding
-    order = sorted(range(len(entrants)),
-                   key=lambda i: (ratings[i] is None, (ratings[i] or {}).get("provisional", True),
+    order = list(range(len(entrants)))
+    if seeding == "rating":
+        order.sort(key=lambda i: (ratings[i] is None, (ratings[i] or {}).get("provisional", True),
                                   -(ratings[i] or {"mu": 0})["mu"], i))
-    return [entrants[i] for i in order], seeding
+    seeds = {entrant: place for place, entrant in enumerate(order, start=1)}
+    return [{**entrant, "seed": seeds[i]} for i, entrant in enumerate(entrants)], seeding
 
 
 def start_next_round(tournament: Tournament) -> int:
@@ -90,10 +91,13 @@ def start_next_round(tournament: Tournament) -> int:
 def tournament_json(tournament: Tournament) -> dict[str, Any]:
     names = tournament.names
     winner = tournament.winner
+    seeds = {entrant: seed for seed, entrant in enumerate(tournament.seeds, start=1)}
     return {
         "id": tournament.id, "name": tournament.name, "format": tournament.format,
         "variant": tournament.rules.preset, "rules": tournament.rules.as_dict(),
-        "entrants": tournament.entrants, "planned_rounds": tournament.total_rounds,
+        "entrants": [{"number": e + 1, "name": entrant["name"], "players": entrant["players"],
+                      "seed": seeds[e]} for e, entrant in enumerate(tournament.entrants)],
+        "planned_rounds": tournament.total_rounds,
         "rounds": [{"number": r.number, "over": r.over,
                     "tables": [{"table": t.number, "match": t.match_id,
                                 "entrants": [names[e] for e in t.entrants],
@@ -105,8 +109,17 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                        "drawn": row.drawn, "lost": row.lost, "byes": row.byes,
                        "match_points": row.match_points, "scored": row.scored,
                        "conceded": row.conceded, "difference": row.difference,
-                       "head_to_head": row.head_to_head, "buchholz": row.buchholz,
+                       "buchholz_cut1": row.buchholz_cut1, "buchholz": row.buchholz,
+                       "head_to_head": _number(row.head_to_head),
+                       "sonneborn_berger": row.sonneborn_berger,
                        "decided_by": row.decided_by} for row in tournament.standings()],
         "over": tournament.over, "winner": None if winner is None else names[winner],
         "pin": tournament.has_pin,
     }
+
+
+def _number(figure: Any) -> int | float | None:
+    """A head-to-head's figure for JSON: whole, or a half where two met twice and split."""
+    if figure is None:
+        return None
+    return int(figure) if figure == int(figure) else float(figure)

@@ -33,9 +33,24 @@ def the(tournament_id: int) -> Tournament:
 
 # What each tie-break is called where the standings show it.
 def tie_break_words() -> dict[str, str]:
-    return {"points": _("match points"), "head_to_head": _("head-to-head"),
-            "difference": _("points difference"), "scored": _("points scored"),
-            "buchholz": _("opponents' points"), "seed": _("entry order")}
+    return {"points": _("match points"), "buchholz_cut1": _("opponents' points but the lowest"),
+            "buchholz": _("opponents' points"), "head_to_head": _("head-to-head"),
+            "sonneborn_berger": _("beaten opponents' points"), "difference": _("points difference"),
+            "scored": _("points scored"), "entry_order": _("entry order")}
+
+
+def tie_break_rule(format: str) -> str:
+    """How the standings are ranked, in a sentence (standings.ORDERS)."""
+    if format == "swiss":
+        return _("A win 2 points, a draw 1, a bye counts as a win. Level on points: the opponents' "
+                 "points but the lowest, then all of them, then head-to-head (only among entrants "
+                 "who have all met), the points difference, the points scored, the entry order.")
+    if format == "knockout":
+        return _("A win 2 points, a bye counts as a win: the points are the round reached. Level on "
+                 "points: the points difference, then the points scored, the entry order.")
+    return _("A win 2 points, a draw 1, a bye counts as a win. Level on points: head-to-head (only "
+             "among entrants who have all met), then the beaten opponents' points, the points "
+             "difference, the points scored, the entry order.")
 
 
 def format_words() -> dict[str, str]:
@@ -75,7 +90,8 @@ def new_tournament():
 
 def page_data(tournament: Tournament) -> dict[str, Any]:
     return {"t": tournament, "names": tournament.names, "standings": tournament.standings(),
-            "tie_breaks": tie_break_words(), "formats": format_words(),
+            "tie_breaks": tie_break_words(), "tie_break_rule": tie_break_rule(tournament.format),
+            "formats": format_words(),
             "variant": variant_title(tournament.rules.preset)}
 
 
