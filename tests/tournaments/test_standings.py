@@ -333,7 +333,7 @@ def test_the_last_tie_break_is_the_order_typed_not_the_rating_seed():
     assert [(tournament.names[r.entrant], r.tie_break) for r in rows] == [
         ("Anna", None), ("Dario", "entry_order"), ("Bruno", None), ("Carla", "entry_order")]
     # The Swiss pairs a score group by the seeds (FIDE's Dutch system), never by a tie-break.
-    assert tournament.next_round()[0] == (3, 0)
+    assert tournament.next_round()[0] == ("table", 3, 0)
 
 
 def test_a_tournament_kept_before_seeds_were_kept_apart_reads_its_entrants_as_seeded():
