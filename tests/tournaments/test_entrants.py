@@ -3,7 +3,7 @@ longer paired; results kept; their past opponents keep their points) and adds a 
 before a Swiss round (paired from that round, with the points the rules give for missed rounds:
 zero unless the organiser says otherwise), on the pages and in the API."
 
-Through the JSON API; each next round's pairings are read back."""
+Through the JSON API and the organiser's pages; each next round's pairings are read back."""
 
 import sqlite3
 
@@ -221,6 +221,8 @@ def test_a_round_robin_or_a_knockout_takes_a_late_entrant_only_before_round_1(cl
     after = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Ugo"})
     assert after.status_code == 409 and words in after.get_json()["error"]
     assert [e["name"] for e in after.get_json()["entrants"]] == [*NAMES[:4], "Zoe"]
+    page = client.get(f"/tournaments/{tournament['id']}/entrants").get_data(as_text=True)
+    assert words in " ".join(texts(page, '[data-testid="no-late-entrant"]')).replace("’", "'")
 
 
 def test_only_the_organiser_changes_the_entrants(app, client):
@@ -231,11 +233,41 @@ def test_only_the_organiser_changes_the_entrants(app, client):
         assert answer.status_code == 403 and "only the organiser" in answer.get_json()["error"]
     answer = guest.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Zoe"})
     assert answer.status_code == 403
+    assert guest.get(f"/tournaments/{tournament['id']}/entrants").status_code == 403
+    assert guest.post(f"/tournaments/{tournament['id']}/entrants/1/withdraw").status_code == 403
+    assert 'data-testid="entrants-link"' not in guest.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
     assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]) == 4
     for path in (f"/api/v1/tournaments/{tournament['id']}/entrants/9/withdraw",
                  f"/api/v1/tournaments/{tournament['id']}/entrants/0/reinstate",
                  "/api/v1/tournaments/99/entrants/1/withdraw"):
         assert client.post(path, json={}).status_code == 404, path
+
+
+# -- The organiser's page ---------------------------------------------------------------------------
+
+def test_the_organisers_page_withdraws_and_adds_and_the_next_round_follows(client):
+    tournament = new(client, NAMES[:4])
+    page_url = f"/tournaments/{tournament['id']}/entrants"
+    assert 'data-testid="entrants-link"' in client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    page = client.get(page_url).get_data(as_text=True)
+    assert texts(page, '[data-testid="entrant"] .entrant-name') == NAMES[:4]
+    withdrawn = client.post(f"{page_url}/2/withdraw", follow_redirects=True).get_data(as_text=True)
+    assert "Bruno withdrew: not paired from round 2 on" in " ".join(texts(withdrawn, ".flash"))
+    assert texts(withdrawn, '[data-testid="withdrawn"]') == ["withdrawn after round 1"]
+    # A late entrant with a win's points for round 1, which she missed.
+    answer = client.post(page_url, data={"entrant": "Zoe", "points": "2"})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(page_url)
+    said = " ".join(texts(client.get(page_url).get_data(as_text=True), ".flash"))
+    assert "Zoe joins from round 2, with 2 points for the rounds missed." in said
+    refused = client.post(page_url, data={"entrant": "Carla", "points": "0"})
+    assert refused.status_code == 400 and texts(refused.get_data(as_text=True), '[data-testid="error"]')
+    second = start(client, tournament["id"])["rounds"][1]
+    assert seated(second) == {"Anna", "Carla", "Dario", "Zoe"}
+    # Zoe's 2 points put her among the winners of round 1: she meets one of them.
+    winners = {"Anna", "Carla"}
+    assert any("Zoe" in t["entrants"] and set(t["entrants"]) & winners for t in second["tables"])
 
 
 def test_a_change_made_from_an_older_reading_is_refused_by_the_store(app, client):
@@ -250,3 +282,29 @@ def test_a_change_made_from_an_older_reading_is_refused_by_the_store(app, client
     with sqlite3.connect(app.config["DATABASE"]) as conn:
         players = {key for (key,) in conn.execute("SELECT key FROM tournament_players")}
     assert "elena" in players                      # a rename finds the entrant added
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("it", ["ha lasciato il torneo", "Fai rientrare", "Aggiungi l'iscritto", "Punti per ogni turno saltato",
+            "resta fuori", "ritiro"]),
+    ("fr", ["a quitté le tournoi", "Faire revenir", "Ajouter l’inscrit", "Points pour chaque tour manqué",
+            "ne joue pas", "retrait"]),
+])
+def test_the_entrants_words_in_italian_and_french(client, lang, words):
+    tournament = new(client, NAMES[:4], format="round-robin", rounds=None)
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/4/withdraw", json={})
+    start(client, tournament["id"])
+    swiss = new(client, NAMES[:4])
+    start(client, swiss["id"])
+    client.set_cookie("lang", lang)
+    said = client.post(f"/tournaments/{swiss['id']}/entrants/2/withdraw", follow_redirects=True)
+    pages = " ".join(" ".join(texts(client.get(path).get_data(as_text=True), "main"))
+                     for path in (f"/tournaments/{tournament['id']}/entrants", f"/tournaments/{tournament['id']}"))
+    pages += " ".join(texts(said.get_data(as_text=True), "main"))
+    pages = pages.replace("\u00a0", " ")
+    for said in words:
+        assert said in pages, said
+    for english in ("withdrew", "Withdraw", "sits out", "Add the entrant", "Level on points", "entrant"):
+        assert english not in pages, english
