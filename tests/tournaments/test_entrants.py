@@ -8,6 +8,7 @@ Through the JSON API and the organiser's pages; each next round's pairings are r
 import sqlite3
 
 import pytest
+from test_night_numbers import start, swiss
 
 from companion import store
 from helpers import FOUR_NIL, finish, phone
@@ -19,17 +20,8 @@ NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
 
 
 def new(client, entrants=NAMES, **body):
-    made = client.post("/api/v1/tournaments", json={
-        "name": "Giovedì", "format": "swiss", "rounds": 3, "seeding": "order",
-        "options": {"target": 11}, "entrants": list(entrants), **body})
-    assert made.status_code == 201, made.get_json()
-    return made.get_json()
-
-
-def start(client, tournament_id):
-    started = client.post(f"/api/v1/tournaments/{tournament_id}/rounds", json={})
-    assert started.status_code == 201, started.get_json()
-    return started.get_json()
+    """A Swiss of three rounds, seeded as typed, unless ``body`` says otherwise."""
+    return swiss(client, list(entrants), **{"rounds": 3, "seeding": "order", **body})
 
 
 def play(client, tournament_id):
