@@ -170,23 +170,27 @@ Slot = tuple[Any, ...]
 
 
 def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slots: list[Slot],
-                ledger: MakeLedger, access_key: Callable[[], str]) -> None:
+                ledger: MakeLedger, access_key: Callable[[], str], version: int | None = None) -> None:
     """Round ``number``, its slots in order: ``("table", first entrant, second entrant, the
     match's sides, who deals first)``, made an ordinary match with the tournament's rules and
     PIN; ``("bye", entrant)``; ``("rest", entrant)``, who sits out (their opponent withdrew);
     ``("empty",)``, a knockout's slot both of whose entrants withdrew. Each table keeps its
     sides' chances to win from the ratings as the round starts (``chances``): what its pages
     show until it begins, whatever results move the ratings after. RoundStarted if that round
-    exists already (asked twice, or from two phones): nothing is made twice."""
+    exists already (asked twice, or from two phones): nothing is made twice. TournamentChanged
+    if the tournament is no longer at ``version`` (given: the one its slots were paired from),
+    an entrant having joined or left meanwhile."""
     with writing(db):
         row = db.execute("SELECT rules, pin_hash, (SELECT COUNT(*) FROM tournament_rounds "
-                         "WHERE tournament_id = ?) FROM tournaments WHERE id = ?",
+                         "WHERE tournament_id = ?), version FROM tournaments WHERE id = ?",
                          [tournament_id, tournament_id]).fetchone()
         if row is None:
             raise Gone(tournament_id)
         rules, pin_hash, played = json.loads(row[0]), row[1], row[2]
         if played != number - 1:
             raise RoundStarted(number)
+        if version is not None and (row[3] or 0) != version:
+            raise TournamentChanged(tournament_id)
         order: list[dict[str, int]] = []
         byes, table_number = [], 0
         for kind, *given in slots:

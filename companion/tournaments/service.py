@@ -85,7 +85,8 @@ def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[di
 def start_next_round(tournament: Tournament) -> int:
     """Start the next round: its tables' matches made, each with the entrants' names as its
     sides' names in the table's order and a dealer drawn. Returns its number. TournamentError
-    when none may start; store.RoundStarted when another phone started it just now."""
+    when none may start, or when an entrant joined or left since the tournament was read (its
+    pairing would be stale); store.RoundStarted when another phone started it just now."""
     slots: list[tuple[Any, ...]] = []
     for kind, first, second in tournament.next_round(random.Random()):
         if kind == "table":
@@ -96,7 +97,11 @@ def start_next_round(tournament: Tournament) -> int:
             slots.append((kind, first) if first is not None else (kind,))
     number = len(tournament.rounds) + 1
     # The organiser, who starts rounds, may record at every table without its keys in a cookie.
-    store.start_round(store.get_db(), tournament.id, number, slots, Ledger, new_access_key)
+    try:
+        store.start_round(store.get_db(), tournament.id, number, slots, Ledger, new_access_key,
+                          tournament.version)
+    except store.TournamentChanged:
+        raise TournamentError(said("the tournament changed meanwhile: try again")) from None
     return number
 
 
