@@ -13,7 +13,7 @@ from ..stats import EXTREMES, RECORD
 from ..web.requests import CARDS_SCHEMA as CARDS, NAME_SCHEMA as NAME, PIN_SCHEMA as PIN_IN, RulesAsked
 from .openapi_models import REQUESTS, components
 from .openapi_ratings import RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
-from .openapi_tournaments import STANDINGS
+from .openapi_tournaments import ENTRANTS, STANDINGS
 
 ERROR = {"description": "refused, with the reason in words",
          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -190,12 +190,14 @@ SCHEMAS = {
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "format": {"type": "string"},
-        "variant": {"type": "string"}, "rules": {"type": "object"}, "entrants": {"type": "array"},
+        "variant": {"type": "string"}, "rules": {"type": "object"}, "entrants": ENTRANTS,
         "planned_rounds": {"type": "integer"}, "pin": {"type": "boolean"},
         "rounds": {"type": "array", "items": {"type": "object", "required": ["number", "tables", "byes", "over"],
                                               "properties": {
             "number": {"type": "integer"}, "over": {"type": "boolean"},
             "byes": {"type": "array", "items": {"type": "string"}},
+            "rests": {"type": "array", "items": {"type": "string"},
+                      "description": "a round robin's entrants whose opponent withdrew: no game, no points"},
             "tables": {"type": "array", "items": {"type": "object", "required": ["table", "match", "entrants"],
                                                   "properties": {
                 "table": {"type": "integer"}, "match": {"type": "integer"},
@@ -204,7 +206,10 @@ SCHEMAS = {
                 "chances": {"type": "array", "items": {"type": "number"}, "nullable": True,
                             "description": "each entrant's chance to win, from the ratings as the round "
                                            "started; null once the table has begun"},
-                "winner": {"type": "string", "nullable": True}}}}}}},
+                "winner": {"type": "string", "nullable": True},
+                "withdrew": {"type": "string", "nullable": True,
+                             "description": "the entrant who withdrew before it was over: it is not "
+                                            "played (a knockout's winner is the other)"}}}}}}},
         "standings": STANDINGS,
         "over": {"type": "boolean"}, "winner": {"type": "string", "nullable": True}}},
     "TournamentRefused": {"allOf": [{"$ref": "#/components/schemas/Tournament"}, {
@@ -221,6 +226,8 @@ def question(summary: str, request: str, answer: str) -> dict:
 
 
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+ENTRANT_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"},
+                  "description": "the entrant's number, from 1 in the order typed"}
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 HAND_ID = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 PIN = {"name": "X-Scopa-PIN", "in": "header", "required": False, "schema": {"type": "string"}}
@@ -328,6 +335,34 @@ SPEC = {
                           "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
                           "403": {**ERROR, "description": "not the organiser"}, "404": ERROR,
                           "429": ERROR, "503": WRITE_ERRORS["503"]}}},
+        "/api/v1/tournaments/{tournament_id}/entrants": {"post": {
+            "summary": "Add a late entrant: before round 1 of any format, or before any round but "
+                       "the last of a Swiss (paired from the next round, with the points given for "
+                       "each round missed). The organiser only (X-Scopa-Organiser).",
+            "operationId": "addEntrant", "parameters": [TOURNAMENT_ID, ORGANISER],
+            "requestBody": body("LateEntrant"),
+            "responses": {"201": ok("Tournament", "added"),
+                          "409": ok("TournamentRefused", "the tournament takes no entrant now (a "
+                                                         "round robin or knockout under way, over)"),
+                          **WRITE_ERRORS}}},
+        **{f"/api/v1/tournaments/{{tournament_id}}/entrants/{{number}}/{change}": {"post": {
+            "summary": summary, "operationId": operation,
+            "parameters": [TOURNAMENT_ID, ENTRANT_NUMBER, ORGANISER],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
+                            "description": "{} (nothing is read)"},
+            "responses": {"200": ok("Tournament", "done, or as it was already"),
+                          "409": ok("TournamentRefused", refused), **WRITE_ERRORS}}}
+           for change, operation, summary, refused in (
+               ("withdraw", "withdrawEntrant",
+                "Withdraw an entrant: paired in no round from the next; their results stay, and "
+                "their opponents' points (a game not played is no forfeit). Before round 1, taken "
+                "off the list; in a round robin, whoever meets them sits out; in a knockout, their "
+                "opponent goes through. The organiser only (X-Scopa-Organiser).",
+                "the tournament is over, the entrant is out of the knockout, or too few would stay"),
+               ("reinstate", "reinstateEntrant",
+                "Bring back an entrant who withdrew, until the next round starts. The organiser "
+                "only (X-Scopa-Organiser).",
+                "a round has started since they withdrew, or the tournament is over"))},
         "/api/v1/players": {"get": {
             "summary": "The players' records, most matches won first, a page at a time (names "
                        "typed in matches are matched trimmed and case-insensitive)",

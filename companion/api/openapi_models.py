@@ -1,5 +1,6 @@
 """The OpenAPI document's requests, generated from the models that check them
-(``web/requests.py``, ``web/hand_requests.py``): a new match, a hand, a hand's change, a hand to score.
+(``web/requests.py``, ``web/hand_requests.py``, ``web/tournament_requests.py``): a new match, a
+hand, a hand's change, a hand to score, a tournament's late entrant.
 
 A bridge of our own rather than a library's (apiflask, flask-openapi3, spectree would each take
 over the routes and their errors): pydantic writes each model's JSON Schema, and this writes it
@@ -22,6 +23,7 @@ from pydantic import BaseModel
 
 from ..web.hand_requests import HandChange, HandIn, ScoreRequest
 from ..web.requests import NewMatch
+from ..web.tournament_requests import LateEntrant
 
 REF = "#/components/schemas/{model}"
 
@@ -63,4 +65,4 @@ def components(*models: type[BaseModel]) -> dict[str, Any]:
     return found
 
 
-REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest)
+REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest, LateEntrant)

@@ -1,18 +1,21 @@
 """The OpenAPI document's ratings (store.ratings): OpenSkill's Plackett-Luce model with its
 defaults, over every finished match in the order they finished; the figure shown is
 1500 + 24 (mu - 25), rounded (store.ratings.shown), so a new player's is 1500, a win never
-lowers it and a loss never raises it."""
+lowers it and, in a match of two, a loss never raises it (with three or four sides the second
+may gain)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 RATING_FIGURES = {
-    "rating": {"type": "integer", "description": "the figure shown (the pages' Rating, Punteggio, "
-                                                 "Points de classement): 1500 + 24 (mu - 25), rounded; "
-                                                 "a new player's is 1500, a win never lowers it, a loss "
-                                                 "never raises it; over every finished match, whatever "
-                                                 "since asks"},
+    "rating": {"type": "integer", "description": "the figure shown (the pages' Rating, in Italian "
+                                                 "too, and Niveau in French): 1500 + 24 (mu - 25), "
+                                                 "rounded; a new player's is 1500, a win never lowers "
+                                                 "it, in a match of two a loss never raises it (with "
+                                                 "three or four sides a side gains on those it "
+                                                 "finished ahead of); over every finished match, "
+                                                 "whatever since asks"},
     "mu": {"type": "number", "description": "OpenSkill's mu (PlackettLuce() defaults: 25 for a new player)"},
     "sigma": {"type": "number", "description": "OpenSkill's sigma (25/3 for a new player): how "
                                                 "unsure the model is, which says how far one result "

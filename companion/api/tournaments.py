@@ -1,7 +1,9 @@
-"""Tournaments over JSON: make one and start its next round (the organiser only: the organiser's
-code in X-Scopa-Organiser), read it."""
+"""Tournaments over JSON: make one, start its next round, add a late entrant, withdraw an entrant
+or bring one back (the organiser only: the organiser's code in X-Scopa-Organiser), read it."""
 
 from __future__ import annotations
+
+from typing import assert_never
 
 from flask import jsonify, url_for
 
@@ -9,7 +11,26 @@ from .. import store
 from ..i18n import for_api
 from ..rules.said import said
 from ..tournaments.model import TournamentError
-from ..tournaments.service import create, load, start_next_round, tournament_json
+from ..tournaments.service import (
+    AsItWas,
+    BroughtBack,
+    EntrantOutcome,
+    Joined,
+    NoSuchEntrant,
+    NoSuchTournament,
+    NotNow,
+    Refused,
+    Removed,
+    Withdrawn,
+    add_entrant,
+    bring_back,
+    create,
+    load,
+    start_next_round,
+    tournament_json,
+    withdraw,
+)
+from ..web.tournament_requests import LateEntrant
 from .blueprint import bp, organiser_only
 from .parse import BadRequest, NotFoundError, body, created
 
@@ -64,3 +85,56 @@ def start_round_api(tournament_id: int):
     response = jsonify(tournament_json(_tournament(tournament_id)))
     response.status_code = 201
     return response
+
+
+@bp.post("/tournaments/<int:tournament_id>/entrants")
+def add_entrant_api(tournament_id: int):
+    """A late entrant (before a Swiss round, or any format's round 1): 201 with the tournament;
+    409 with the reason when the tournament takes none now. The organiser only."""
+    _tournament(tournament_id)
+    organiser_only(said("only the organiser may add an entrant: send the organiser's code in the "
+                        "X-Scopa-Organiser header"))
+    asked = LateEntrant.read(body())
+    return _answered(tournament_id, add_entrant(tournament_id, asked.given(), asked.points_per_missed_round))
+
+
+@bp.post("/tournaments/<int:tournament_id>/entrants/<int:number>/withdraw")
+def withdraw_api(tournament_id: int, number: int):
+    """Entrant ``number`` (from 1) withdraws: paired in no round from the next. The organiser only."""
+    _tournament(tournament_id)
+    organiser_only(said("only the organiser may withdraw an entrant: send the organiser's code in "
+                        "the X-Scopa-Organiser header"))
+    return _answered(tournament_id, withdraw(tournament_id, number))
+
+
+@bp.post("/tournaments/<int:tournament_id>/entrants/<int:number>/reinstate")
+def reinstate_api(tournament_id: int, number: int):
+    """Entrant ``number``, who withdrew, paired again from the next round, until it starts. The
+    organiser only."""
+    _tournament(tournament_id)
+    organiser_only(said("only the organiser may bring an entrant back: send the organiser's code "
+                        "in the X-Scopa-Organiser header"))
+    return _answered(tournament_id, bring_back(tournament_id, number))
+
+
+def _answered(tournament_id: int, outcome: EntrantOutcome):
+    """An entrant's change as JSON: the tournament as it now is (201 for an entrant added), or
+    the reason it was refused."""
+    match outcome:
+        case Joined():
+            return created(tournament_json(_tournament(tournament_id)),
+                           url_for("api.get_tournament", tournament_id=tournament_id))
+        case Withdrawn() | Removed() | BroughtBack() | AsItWas():
+            return jsonify(tournament_json(_tournament(tournament_id)))
+        case NotNow(reason):
+            response = jsonify({"error": for_api(reason), **tournament_json(_tournament(tournament_id))})
+            response.status_code = 409
+            return response
+        case Refused(reason):
+            raise BadRequest(reason)
+        case NoSuchEntrant():
+            raise NotFoundError(said("no such entrant"))
+        case NoSuchTournament():
+            raise NotFoundError(said("no such tournament"))
+        case _:
+            assert_never(outcome)

@@ -117,9 +117,11 @@ from .rerating import rerate, settle_ratings
 from .seats import SEAT_STATS, SEAT_SUMS
 from .tournaments import (
     RoundStarted,
+    TournamentChanged,
     create_tournament,
     last_casual_match,
     listed_rows,
+    set_entrants,
     start_round,
     table_of,
     tournament_rows,

@@ -19,6 +19,10 @@ class RoundStarted(Exception):
     """A round was asked for that another phone (or a double tap) started already."""
 
 
+class TournamentChanged(Exception):
+    """The tournament changed (a round started, an entrant came or went) since it was read."""
+
+
 def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: dict[str, Any],
                       entrants: list[dict[str, Any]], rounds: int | None, seeding: str,
                       pin_hash: str | None) -> int:
@@ -146,30 +150,58 @@ def tournament_version(db: sqlite_utils.Database, tournament_id: int) -> str | N
     return None if row is None else f"{row[0]}.{row[1]}"
 
 
-def start_round(db: sqlite_utils.Database, tournament_id: int, number: int,
-                slots: list[tuple[int, int | None, list[dict[str, Any]] | None, int]],
-                ledger: MakeLedger, access_key: Callable[[], str]) -> None:
-    """Round ``number``, its slots in order: a table (first entrant, second entrant, the match's
-    sides, who deals first), made an ordinary match with the tournament's rules and PIN, or a
-    bye (entrant, None, None, 0). Each table keeps its sides' chances to win from the ratings
-    as the round starts (``chances``): what its pages show until it begins, whatever results
-    move the ratings after. RoundStarted if that round exists already (asked twice, or from two
-    phones): nothing is made twice."""
+def set_entrants(db: sqlite_utils.Database, tournament_id: int, version: int,
+                 entrants: list[dict[str, Any]]) -> None:
+    """The tournament's entrants now (one joined, withdrew or came back), written only if the
+    tournament is still at ``version``, as it was read: TournamentChanged otherwise (a round
+    started meanwhile, or another change), Gone if it is no more."""
+    with writing(db):
+        row = db.execute("SELECT version FROM tournaments WHERE id = ?", [tournament_id]).fetchone()
+        if row is None:
+            raise Gone(tournament_id)
+        if (row[0] or 0) != version:
+            raise TournamentChanged(tournament_id)
+        db.execute("UPDATE tournaments SET entrants = ?, version = version + 1 WHERE id = ?",
+                   [json.dumps(entrants), tournament_id])
+        index_entrants(db, tournament_id, entrants)
+
+
+Slot = tuple[Any, ...]
+
+
+def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slots: list[Slot],
+                ledger: MakeLedger, access_key: Callable[[], str], version: int | None = None) -> None:
+    """Round ``number``, its slots in order: ``("table", first entrant, second entrant, the
+    match's sides, who deals first)``, made an ordinary match with the tournament's rules and
+    PIN; ``("bye", entrant)``; ``("rest", entrant)``, who sits out (their opponent withdrew);
+    ``("empty",)``, a knockout's slot both of whose entrants withdrew. Each table keeps its
+    sides' chances to win from the ratings as the round starts (``chances``): what its pages
+    show until it begins, whatever results move the ratings after. RoundStarted if that round
+    exists already (asked twice, or from two phones): nothing is made twice. TournamentChanged
+    if the tournament is no longer at ``version`` (given: the one its slots were paired from),
+    an entrant having joined or left meanwhile."""
     with writing(db):
         row = db.execute("SELECT rules, pin_hash, (SELECT COUNT(*) FROM tournament_rounds "
-                         "WHERE tournament_id = ?) FROM tournaments WHERE id = ?",
+                         "WHERE tournament_id = ?), version FROM tournaments WHERE id = ?",
                          [tournament_id, tournament_id]).fetchone()
         if row is None:
             raise Gone(tournament_id)
         rules, pin_hash, played = json.loads(row[0]), row[1], row[2]
         if played != number - 1:
             raise RoundStarted(number)
-        order, byes, table_number = [], [], 0
-        for first, second, sides, dealer in slots:
-            if second is None:
-                byes.append(first)
-                order.append({"bye": first})
+        if version is not None and (row[3] or 0) != version:
+            raise TournamentChanged(tournament_id)
+        order: list[dict[str, int]] = []
+        byes, table_number = [], 0
+        for kind, *given in slots:
+            if kind in ("bye", "rest"):
+                byes += given[:1] if kind == "bye" else []
+                order.append({kind: given[0]})
                 continue
+            if kind == "empty":
+                order.append({"empty": 1})
+                continue
+            first, second, sides, dealer = given
             table_number += 1
             match_id = insert_match(db, rules, sides, dealer, pin_hash, ledger, access_key())
             chances = chances_by_name(db, [side["players"] for side in sides])

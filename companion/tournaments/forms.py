@@ -1,4 +1,4 @@
-"""The new tournament's form."""
+"""The new tournament's form, and the organiser's late entrant's."""
 
 from __future__ import annotations
 
@@ -37,12 +37,28 @@ class NewTournamentForm(FlaskForm):
 
     def entrant_list(self) -> list[Any]:
         """One entrant a line: a name, or a pair written "Nord: Anna, Bruno"."""
-        entrants: list[Any] = []
-        for line in (self.entrants.data or "").splitlines():
-            if ":" in line:
-                name, players = line.split(":", 1)
-                entrants.append({"name": name.strip(),
-                                 "players": [p.strip() for p in players.split(",") if p.strip()]})
-            elif line.strip():
-                entrants.append(line.strip())
-        return entrants
+        return [entrant_of(line) for line in (self.entrants.data or "").splitlines() if line.strip()]
+
+
+def entrant_of(line: str) -> Any:
+    """An entrant as typed on a line: a name (Anna), or a pair's name, a colon and its two
+    players (Nord: Anna, Bruno), as the API takes them."""
+    if ":" in line:
+        name, players = line.split(":", 1)
+        return {"name": name.strip(), "players": [p.strip() for p in players.split(",") if p.strip()]}
+    return line.strip()
+
+
+class LateEntrantForm(FlaskForm):
+    """An entrant added after the tournament was made; what it must be is checked once, for the
+    page and the API alike, by ``web.tournament_requests.LateEntrant`` and the service."""
+
+    entrant = StringField(_l("Entrant"), id="late-entrant",
+                          render_kw={"required": True, "autocomplete": "off", "autocapitalize": "words"})
+    points = RadioField(_l("Points for each round missed"), default="0", choices=options(
+        [("0", _l("no points")), ("1", _l("a draw's (1)")), ("2", _l("a win's (2)"))]))
+
+    def asked(self) -> dict[str, Any]:
+        """The request as ``LateEntrant`` reads it."""
+        return {"entrant": entrant_of(self.entrant.data or ""),
+                "points_per_missed_round": int(self.points.data or 0)}

@@ -1,7 +1,13 @@
 """A tournament as the organiser and the wall see it, worked out from what is stored: its rounds
 and tables, each table's match as it stands, the standings with their tie-breaks, and the next
-round's pairings. Nothing here touches Flask or the database (``pairing`` pairs and
-ranks; ``store.tournament_state`` reads the rows).
+round's pairings. Nothing here touches Flask or the database (``pairing`` pairs,
+``standings`` ranks, ``entrants`` says who may join or leave; ``store.tournament_state`` reads
+the rows).
+
+The entrants are kept in the order the organiser typed them, each as ``{"name", "players"}``
+with, where it applies: ``seed`` (1 the top seed), ``joined`` (a late entrant's first round),
+``missed_points`` (the match points they have for each round before it) and ``withdrawn`` (the
+rounds started when they withdrew: they are paired in none after).
 """
 
 from __future__ import annotations
@@ -11,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..matches import seating, sides_for
-from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits, tidy
 from ..rules import rules_from_dict
 from ..rules.said import said
 from . import pairing
+from .standings import Game, Row, Unplayed, standings
 
 FORMATS = ("round-robin", "swiss", "knockout")
 
@@ -36,12 +42,19 @@ class Table:
     seats: list[str] = field(default_factory=list)     # round the table, from the first side's
     dealer: str = ""                                   # who deals the first hand
     odds: list[float] | None = None     # each side's chance to win as the round started
+    withdrew: int | None = None         # the entrant who withdrew before it was over: it is not
+    #                                     played out (a knockout's goes to the other entrant)
 
     @property
     def chances(self) -> list[float] | None:
         """Each side's chance to win, only while the table has not begun: a running or
         finished table shows its score, never a chance."""
-        return None if self.hands or self.over else self.odds
+        return None if self.hands or self.over or self.withdrew is not None else self.odds
+
+    @property
+    def done(self) -> bool:
+        """Over, or never to be: an entrant withdrew from it."""
+        return self.over or self.withdrew is not None
 
 
 @dataclass
@@ -51,16 +64,28 @@ class Round:
     byes: list[int]
     slots: list[dict[str, int]] = field(default_factory=list)    # tables and byes, bracket order
 
-    def bracket(self) -> list[tuple[tuple[int, int | None], int | None]]:
-        """Each slot's entrants and winner, in bracket order (a bye's winner is its entrant)."""
+    @property
+    def rests(self) -> list[int]:
+        """Who sits out this round because their opponent withdrew (a round robin's)."""
+        return [slot["rest"] for slot in self.slots if isinstance(slot.get("rest"), int)]
+
+    def bracket(self) -> list[tuple[tuple[int | None, int | None], int | None]]:
+        """Each slot's entrants and winner, in bracket order (a bye's winner is its entrant; a
+        slot whose two entrants both withdrew is empty: ``((None, None), None)``)."""
         tables = {t.number: t for t in self.tables}
         return [((slot["bye"], None), slot["bye"]) if "bye" in slot
-                else (tables[slot["table"]].entrants, tables[slot["table"]].winner)
-                for slot in self.slots]
+                else (tables[slot["table"]].entrants, tables[slot["table"]].winner) if "table" in slot
+                else ((None, None), None)
+                for slot in self.slots if "rest" not in slot]
 
     @property
     def over(self) -> bool:
-        return all(table.over for table in self.tables)
+        return all(table.done for table in self.tables)
+
+
+Slot = tuple[str, int | None, int | None]
+"""A slot of a round to start: ("table", first, second), ("bye", entrant, None), ("rest",
+entrant, None) or ("empty", None, None), a knockout's slot whose two entrants withdrew."""
 
 
 @dataclass
@@ -69,7 +94,7 @@ class Tournament:
     name: str
     format: str
     rules: Any
-    entrants: list[dict[str, Any]]
+    entrants: list[dict[str, Any]]      # in the order the organiser typed them
     planned: int | None                 # a Swiss's rounds
     seeding: str
     pin_hash: str | None
@@ -83,6 +108,35 @@ class Tournament:
     @property
     def names(self) -> list[str]:
         return [entrant["name"] for entrant in self.entrants]
+
+    @property
+    def seeds(self) -> list[int]:
+        """The entrants best seed first: each entrant's ``seed`` (1 the top), where they make
+        an order of them all; else the order typed (a tournament made before seeds were kept
+        apart from it: its entrants were stored in seed order)."""
+        seeds = [entrant.get("seed") for entrant in self.entrants]
+        if sorted(s for s in seeds if type(s) is int) == list(range(1, len(seeds) + 1)):
+            return sorted(range(len(seeds)), key=lambda e: seeds[e])
+        return list(range(len(self.entrants)))
+
+    def joined(self, entrant: int) -> int:
+        """The first round ``entrant`` is paired in: 1, or a late entrant's."""
+        return _round_number(self.entrants[entrant].get("joined")) or 1
+
+    def withdrawn(self, entrant: int) -> int | None:
+        """None, or the rounds started when ``entrant`` withdrew: they are paired in none after."""
+        return _round_number(self.entrants[entrant].get("withdrawn"))
+
+    def missed_points(self, entrant: int) -> int:
+        """The match points a late entrant has for each round before joining: 0 unless the
+        organiser gave a draw's (1) or a win's (2)."""
+        points = self.entrants[entrant].get("missed_points")
+        return points if points in (0, 1, 2) and type(points) is int else 0
+
+    def plays_in(self, entrant: int, number: int) -> bool:
+        """Whether ``entrant`` is paired in round ``number``."""
+        withdrawn = self.withdrawn(entrant)
+        return self.joined(entrant) <= number and (withdrawn is None or number <= withdrawn)
 
     @property
     def total_rounds(self) -> int:
@@ -106,16 +160,40 @@ class Tournament:
         """Whether the next round can start now: the last one is over, and one remains."""
         return len(self.rounds) < self.total_rounds and (not self.rounds or self.rounds[-1].over)
 
-    def games(self) -> list[pairing.Game]:
+    def games(self) -> list[Game]:
         return [(t.entrants[0], t.entrants[1], t.totals[0], t.totals[1], t.winner)
                 for r in self.rounds for t in r.tables if t.over]
 
     def byes(self) -> list[tuple[int, int]]:
         return [(entrant, r.number) for r in self.rounds for entrant in r.byes]
 
-    def standings(self) -> list[pairing.Row]:
-        return pairing.standings(list(range(len(self.entrants))), self.games(), self.byes(),
-                                 swiss=self.format == "swiss")
+    def unplayed(self) -> list[Unplayed]:
+        """Every round an entrant did not play: the byes; the rests; a table an entrant withdrew
+        from (a walkover for the other in a knockout, else nothing); the rounds before a late
+        entrant joined and those after an entrant withdrew."""
+        found = [Unplayed(e, r.number, "bye") for r in self.rounds for e in r.byes]
+        found += [Unplayed(e, r.number, "rest", 0) for r in self.rounds for e in r.rests]
+        for r in self.rounds:
+            for t in r.tables:
+                if not t.over and t.withdrew is not None:
+                    other = t.entrants[1] if t.withdrew == t.entrants[0] else t.entrants[0]
+                    found += [Unplayed(t.withdrew, r.number, "withdrawn", 0),
+                              Unplayed(other, r.number, *(("walkover", 2) if self.format == "knockout"
+                                                          else ("rest", 0)))]
+        for e in range(len(self.entrants)):
+            withdrawn = self.withdrawn(e)
+            found += [Unplayed(e, number, "missed", self.missed_points(e))
+                      for number in range(1, min(self.joined(e), len(self.rounds) + 1))]
+            if withdrawn is not None:
+                found += [Unplayed(e, number, "withdrawn", 0)
+                          for number in range(withdrawn + 1, len(self.rounds) + 1)]
+        return found
+
+    def standings(self) -> list[Row]:
+        entrants = range(len(self.entrants))
+        return standings(list(entrants), self.games(), self.unplayed(), format=self.format,
+                         rounds=len(self.rounds),
+                         withdrawn={e for e in entrants if self.withdrawn(e) is not None})
 
     @property
     def winner(self) -> int | None:
@@ -125,46 +203,75 @@ class Tournament:
             return None
         if self.format == "knockout":
             final = self.rounds[-1].bracket()
-            return pairing.knockout_champion([entrants for entrants, _ in final],
-                                             [winner for _, winner in final])
+            if len(final) == 1 and final[0][1] is not None:
+                return final[0][1]
         return self.standings()[0].entrant
 
-    def next_round(self, rng: random.Random | None = None) -> list[tuple[int, int | None]]:
-        """The next round's tables in order, a bye as ``(entrant, None)``. TournamentError when
-        none may start."""
+    def next_round(self, rng: random.Random | None = None) -> list[Slot]:
+        """The next round's slots in order. TournamentError when none may start."""
         if self.over or len(self.rounds) >= self.total_rounds:
             raise TournamentError(said("the tournament is over"))
         if self.rounds and not self.rounds[-1].over:
             raise TournamentError(said("round {number} is still being played",
                                        number=self.rounds[-1].number))
-        n = len(self.entrants)
+        number = len(self.rounds) + 1
+        playing = [e for e in self.seeds if self.plays_in(e, number)]
         if self.format == "round-robin":
-            tables = pairing.berger_rounds(n)[len(self.rounds)]
-        elif self.format == "swiss" and not self.rounds:   # the Dutch system's round 1
-            pairs, bye = pairing.swiss_first_round(range(n))
-            tables = [*pairs, *([(bye, None)] if bye is not None else [])]
-        elif self.format == "swiss":
-            order = [row.entrant for row in self.standings()]
-            points = {row.entrant: row.match_points for row in self.standings()}
-            played = {frozenset(t.entrants) for r in self.rounds for t in r.tables}
-            had_bye = {entrant for r in self.rounds for entrant in r.byes}
-            pairs, bye = pairing.swiss_round(order, played, had_bye, points)
-            tables = [*pairs, *([(bye, None)] if bye is not None else [])]
-        elif not self.rounds:
-            tables = pairing.knockout_first_round(range(n), rng if self.seeding == "draw" else None)
-        else:
-            last = self.rounds[-1]
-            level = [t for t in last.tables if t.winner is None]
-            if level:
-                raise TournamentError(said("table {number} ended level: a knockout needs a winner "
-                                           "(play on, or correct a hand)", number=level[0].number))
-            bracket = last.bracket()
-            tables = pairing.knockout_next_round([entrants for entrants, _ in bracket],
-                                                 [winner for _, winner in bracket])
-        return list(tables)
+            return _seated(pairing.berger_rounds(len(self.entrants))[len(self.rounds)], set(playing))
+        if len(playing) < 2 and self.format == "swiss":
+            raise TournamentError(said("fewer than two entrants are left to pair"))
+        if self.format == "swiss":
+            if not self.rounds:                 # the Dutch system's round 1
+                pairs, bye = pairing.swiss_first_round(playing)
+            else:
+                points = {row.entrant: row.match_points for row in self.standings()}
+                played = {frozenset(t.entrants) for r in self.rounds for t in r.tables if t.over}
+                had_bye = {entrant for r in self.rounds for entrant in r.byes}
+                pairs, bye = pairing.swiss_round(playing, played, had_bye, points)
+            return [("table", a, b) for a, b in pairs] + ([("bye", bye, None)] if bye is not None else [])
+        if not self.rounds:
+            tables = pairing.knockout_first_round(playing, rng if self.seeding == "draw" else None)
+            return [("table", a, b) if b is not None else ("bye", a, None) for a, b in tables]
+        level = [t for t in self.rounds[-1].tables if t.over and t.winner is None]
+        if level:
+            raise TournamentError(said("table {number} ended level: a knockout needs a winner "
+                                       "(play on, or correct a hand)", number=level[0].number))
+        through = [winner if winner is not None and self.plays_in(winner, number) else None
+                   for _, winner in self.rounds[-1].bracket()]
+        return [_knockout_slot(a, b) for a, b in zip(through[::2], through[1::2])]
 
     def seats(self) -> int:
         return 2 * len(self.entrants[0]["players"])
+
+
+def _round_number(value: Any) -> int | None:
+    """A round's number as kept with an entrant (a whole number from 0), else None: a restored
+    file's other values are read as nothing, never a 500."""
+    return value if type(value) is int and 0 <= value <= 1000 else None
+
+
+def _seated(schedule: list[pairing.Table], playing: set[int]) -> list[Slot]:
+    """A round robin's round from its Berger table: an entrant whose opponent withdrew sits out
+    (a rest: no game, no points for anyone), the schedule is kept for everyone else."""
+    slots: list[Slot] = []
+    for a, b in schedule:
+        here = [e for e in (a, b) if e is not None and e in playing]
+        if b is None and here:
+            slots.append(("bye", a, None))
+        elif len(here) == 2:
+            slots.append(("table", a, b))
+        elif here:
+            slots.append(("rest", here[0], None))
+    return slots
+
+
+def _knockout_slot(a: int | None, b: int | None) -> Slot:
+    """Two neighbouring slots' winners meet; one whose opponent withdrew goes through."""
+    if a is not None and b is not None:
+        return ("table", a, b)
+    if a is None and b is None:
+        return ("empty", None, None)
+    return ("bye", a if a is not None else b, None)
 
 
 def build(state: dict[str, Any]) -> Tournament:
@@ -180,45 +287,19 @@ def build(state: dict[str, Any]) -> Tournament:
         side = summary.get("winner")
         entrants = (t["first"], t["second"])
         seats = [player for player, _side in seating(t["match"]["sides"])] if t["match"]["sides"] else []
-        tables.setdefault(t["round"], []).append(Table(
+        table = Table(
             t["number"], t["match_id"], entrants, tuple(summary.get("totals") or (0, 0)), over,
             None if side is None else entrants[side], summary.get("hands", 0), seats,
-            seats[t["match"]["first_dealer"] % len(seats)] if seats else "", t.get("chances")))
+            seats[t["match"]["first_dealer"] % len(seats)] if seats else "", t.get("chances"))
+        if not over:
+            table.withdrew = next((e for e in entrants if 0 <= e < len(tournament.entrants)
+                                   and tournament.withdrawn(e) is not None), None)
+            if table.withdrew is not None and tournament.format == "knockout":
+                table.winner = entrants[1] if table.withdrew == entrants[0] else entrants[0]
+        tables.setdefault(t["round"], []).append(table)
     tournament.rounds = [Round(r["number"], tables.get(r["number"], []), r["byes"], r["slots"])
                          for r in state["rounds"]]
     return tournament
-
-
-def entrants_from(given: Any) -> list[dict[str, Any]]:
-    """Entrants as the API gives them (names, or pairs ``{"name", "players"}``): each as
-    ``{"name", "players"}``. TournamentError in words when they are not of that form."""
-    if not isinstance(given, list) or not 2 <= len(given) <= 64:
-        raise TournamentError(said("entrants must be a list of 2 to 64 names or pairs"))
-    entrants = []
-    for entrant in given:
-        if isinstance(entrant, str):
-            entrants.append({"name": tidy(entrant), "players": [tidy(entrant)]})
-        elif (isinstance(entrant, dict) and isinstance(entrant.get("name"), str)
-              and isinstance(entrant.get("players"), list) and len(entrant["players"]) == 2
-              and all(isinstance(p, str) for p in entrant["players"])):
-            entrants.append({"name": tidy(entrant["name"]),
-                             "players": [tidy(p) for p in entrant["players"]]})
-        else:
-            raise TournamentError(said('each entrant is a name, or a pair {form}',
-                                       form='{"name": ..., "players": [two names]}'))
-    sizes = {len(e["players"]) for e in entrants}
-    if len(sizes) != 1:
-        raise TournamentError(said("the entrants must be all players or all pairs"))
-    names = [e["name"] for e in entrants] + [p for e in entrants for p in e["players"] if len(e["players"]) > 1]
-    if not all(name_fits(n) for n in names):
-        raise TournamentError(NAME_REFUSED)
-    players = [p for e in entrants for p in e["players"]]
-    # Pairs: a team is never called like a player ("Anna" the team beside Anna the player
-    # would make the standings unclear), as a match's teams are not.
-    teams = [e["name"] for e in entrants] if sizes == {2} else []
-    if not all_different(e["name"] for e in entrants) or not all_different([*teams, *players]):
-        raise TournamentError(SAME_NAMES)
-    return entrants
 
 
 def table_sides(tournament: Tournament, first: int, second: int) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Tournaments: who meets whom each round, and the standings from the results (plain Python).
+"""Tournaments: who meets whom each round (plain Python; the standings are ``standings``).
 
 Three formats. A round robin (girone all'italiana) uses the Berger tables. A Swiss tournament
 pairs its round 1 as the Dutch system does (the top half of the seeds against the bottom half),
@@ -15,13 +15,9 @@ is a pair ``(a, b)``; ``(a, None)`` is a bye. The first-named entrant sits first
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
 
 Table = tuple[int, int | None]
-
-WIN_POINTS = 2
-DRAW_POINTS = 1
 
 
 # Round robin ----------------------------------------------------------------------------------
@@ -58,9 +54,11 @@ def swiss_round(standing_order: Sequence[int], played: Collection[frozenset[int]
                 budget: int = 20_000) -> tuple[list[tuple[int, int]], int | None]:
     """Pair one Swiss round: ``(pairs, bye)``, with the bye ``None`` for an even number.
 
-    ``standing_order`` is the current standing, best first. Entrants with the same match
-    points form a score group. The bye goes to the lowest-ranked entrant who has not had one.
-    If that bye would force a repeat, the next one up is tried. Once everyone has had a bye,
+    ``standing_order`` ranks entrants with the same match points, best first: the model gives
+    their seeds, as FIDE's Dutch system ranks a score group by pairing number, never by a
+    tie-break. Entrants with the same match points form a score group, in that order. The bye
+    goes to the lowest-ranked entrant who has not had one. If that bye would force a repeat,
+    the next one up is tried. Once everyone has had a bye,
     the lowest-ranked entrant gets it. Everyone else is paired as follows:
 
     * no pair from ``played`` again, unless every pairing repeats one. Then the fewest
@@ -76,7 +74,7 @@ def swiss_round(standing_order: Sequence[int], played: Collection[frozenset[int]
     or after ``budget`` steps (shared by the byes tried) with the best pairing found so far.
     The result is always deterministic, and fast for 64 entrants.
     """
-    order = sorted(standing_order, key=lambda e: -points.get(e, 0))   # stable: keeps the standing
+    order = sorted(standing_order, key=lambda e: -points.get(e, 0))   # stable: keeps the order given
     if len(order) % 2 == 0:
         pairs, _, _ = _pair_all(order, played, points, budget)
         return pairs, None
@@ -222,111 +220,3 @@ def _winners(tables: Sequence[Table], winners: Sequence[int | None]) -> list[int
             raise ValueError(f"{winner!r} did not play at table {(a, b)!r}")
         through.append(winner)
     return through
-
-
-# Standings ------------------------------------------------------------------------------------
-
-Game = tuple[Hashable, Hashable, int, int, Hashable | None]   # a, b, scored_a, scored_b, winner
-TIE_BREAKS = ("points", "head_to_head", "difference", "scored", "buchholz", "seed")
-
-
-@dataclass
-class Row:
-    """One entrant's line in the standings.
-
-    ``head_to_head`` holds the match points earned in the mini-league of the entrants level on
-    match points. ``buchholz`` is None outside a Swiss. ``decided_by`` names the criterion that
-    put this row below the row above it (one of TIE_BREAKS), or None for the first row.
-    ``tie_break`` is what the pages say of it: ``decided_by`` where a tie-break, not the match
-    points, put this row below the one above after one of the two has played; None otherwise.
-    Before any game every row is below the one above by its seed alone, which tells nothing.
-    """
-
-    entrant: Hashable
-    played: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
-    byes: int = 0
-    match_points: int = 0
-    scored: int = 0
-    conceded: int = 0
-    difference: int = 0
-    buchholz: int | None = None
-    head_to_head: int = 0
-    decided_by: str | None = None
-    tie_break: str | None = None
-
-
-def standings(entrants: Sequence[Hashable], games: Sequence[Game],
-              byes: Sequence[tuple[Hashable, int]] = (), *, swiss: bool = False) -> list[Row]:
-    """The standings, best first, from finished games and byes.
-
-    A win earns 2 match points, a draw (``winner`` None) 1 each, a loss 0. A bye counts as a
-    win: 2 match points, one more game ``played`` and ``won`` (``byes`` counts them too). It
-    adds nothing to the points scored or conceded. A bye's round is the caller's record and
-    is not used here.
-
-    Entrants are ranked by match points, then by these tie-breaks in order:
-
-    * head-to-head. This is the match points earned in the games played among exactly the
-      entrants level on match points (a mini-league), counting only games that exist. It is
-      applied once, not again within a smaller group it leaves level.
-    * difference between points scored and conceded, in all games.
-    * points scored.
-    * Buchholz, for ``swiss`` only: the sum of the final match points of every opponent met.
-      A bye adds nothing.
-    * the entrant's place in ``entrants`` (the seed), so no two rows are ever level.
-
-    Each tie-break is applied only among the rows that all earlier criteria leave level.
-    """
-    seed = {e: i for i, e in enumerate(entrants)}
-    rows = {e: Row(e) for e in entrants}
-    opponents: dict[Hashable, list[Hashable]] = {e: [] for e in entrants}
-    for a, b, scored_a, scored_b, winner in games:
-        if a == b or a not in rows or b not in rows or winner not in (a, b, None):
-            raise ValueError(f"not a game between two entrants: {(a, b, winner)!r}")
-        for me, other, mine, theirs in ((a, b, scored_a, scored_b), (b, a, scored_b, scored_a)):
-            row = rows[me]
-            row.played += 1
-            row.scored += mine
-            row.conceded += theirs
-            if winner is None:
-                row.drawn += 1
-                row.match_points += DRAW_POINTS
-            elif winner == me:
-                row.won += 1
-                row.match_points += WIN_POINTS
-            else:
-                row.lost += 1
-            opponents[me].append(other)
-    for entrant, _round in byes:
-        if entrant not in rows:
-            raise ValueError(f"a bye for {entrant!r}, who is not an entrant")
-        row = rows[entrant]
-        row.played += 1
-        row.won += 1
-        row.byes += 1
-        row.match_points += WIN_POINTS
-    for row in rows.values():
-        row.difference = row.scored - row.conceded
-        if swiss:
-            row.buchholz = sum(rows[o].match_points for o in opponents[row.entrant])
-    for a, b, _, _, winner in games:               # the mini-league among those level on points
-        if rows[a].match_points == rows[b].match_points:
-            if winner is None:
-                rows[a].head_to_head += DRAW_POINTS
-                rows[b].head_to_head += DRAW_POINTS
-            else:
-                rows[winner].head_to_head += WIN_POINTS
-
-    def key(row: Row) -> tuple[int, ...]:
-        return (-row.match_points, -row.head_to_head, -row.difference, -row.scored,
-                -(row.buchholz or 0), seed[row.entrant])
-
-    ordered = sorted(rows.values(), key=key)
-    for above, row in zip(ordered, ordered[1:]):
-        row.decided_by = next(name for name, x, y in zip(TIE_BREAKS, key(above), key(row)) if x != y)
-        if row.decided_by != "points" and (above.played or row.played):
-            row.tie_break = row.decided_by
-    return ordered

@@ -1,19 +1,30 @@
 """What the tournament's pages and the JSON API both do: load a tournament, make one (checked
-whole first), start its next round, and the tournament as JSON."""
+whole first), start its next round, add a late entrant, withdraw an entrant or bring one back
+(each answered with a typed outcome, which the pages and the API only word), and the
+tournament as JSON."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from .. import store
 from ..matches import Ledger
 from ..names import PIN_REFUSED, TOURNAMENT_NAME_MAX, tidy, valid_pin
 from ..rules import rules_for
 from ..rules.rulesets import PRESETS, check_seating
-from ..rules.said import said
+from ..rules.said import Said, said
 from ..web.access import hash_pin, new_access_key
-from .model import FORMATS, Tournament, TournamentError, build, entrants_from, table_sides
+from .entrants import (
+    brought_back,
+    entrant_from,
+    entrants_from,
+    late_entry_refused,
+    with_late_entrant,
+    without,
+)
+from .model import FORMATS, Tournament, TournamentError, build, table_sides
 
 
 def load(tournament_id: int) -> Tournament | None:
@@ -55,58 +66,218 @@ SEEDINGS = ("order", "draw", "rating")
 
 
 def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[dict[str, Any]], str]:
-    """The entrants in seed order, and the seeding: by rating, as the leaderboard lists them (the
-    settled first, then the provisional ones, each the highest figure first; an entrant without
-    a rating after those with one, in the order written), which is also what no seeding asked
-    for means when every entrant has a rating; else as asked, or in the order written."""
+    """The entrants in the order typed, each with its ``seed`` (1 the top), and the seeding: by
+    rating, as the leaderboard lists them (the settled first, then the provisional ones, each
+    the highest figure first; an entrant without a rating after those with one, in the order
+    written), which is also what no seeding asked for means when every entrant has a rating;
+    else as written. The order typed stays: it is the standings' last tie-break."""
     ratings = store.entrant_ratings(store.get_db(), entrants)
     if seeding is None:
         seeding = "rating" if None not in ratings else "order"
-    if seeding != "rating":
-        return entrants, seeding
-    order = sorted(range(len(entrants)),
-                   key=lambda i: (ratings[i] is None, (ratings[i] or {}).get("provisional", True),
+    order = list(range(len(entrants)))
+    if seeding == "rating":
+        order.sort(key=lambda i: (ratings[i] is None, (ratings[i] or {}).get("provisional", True),
                                   -(ratings[i] or {"mu": 0})["mu"], i))
-    return [entrants[i] for i in order], seeding
+    seeds = {entrant: place for place, entrant in enumerate(order, start=1)}
+    return [{**entrant, "seed": seeds[i]} for i, entrant in enumerate(entrants)], seeding
 
 
 def start_next_round(tournament: Tournament) -> int:
     """Start the next round: its tables' matches made, each with the entrants' names as its
     sides' names in the table's order and a dealer drawn. Returns its number. TournamentError
-    when none may start; store.RoundStarted when another phone started it just now."""
-    slots = []
-    for first, second in tournament.next_round(random.Random()):
-        if second is None:
-            slots.append((first, None, None, 0))
-        else:
-            slots.append((first, second, table_sides(tournament, first, second),
+    when none may start, or when an entrant joined or left since the tournament was read (its
+    pairing would be stale); store.RoundStarted when another phone started it just now."""
+    slots: list[tuple[Any, ...]] = []
+    for kind, first, second in tournament.next_round(random.Random()):
+        if kind == "table":
+            assert first is not None and second is not None
+            slots.append((kind, first, second, table_sides(tournament, first, second),
                           random.randrange(tournament.seats())))
+        else:
+            slots.append((kind, first) if first is not None else (kind,))
     number = len(tournament.rounds) + 1
     # The organiser, who starts rounds, may record at every table without its keys in a cookie.
-    store.start_round(store.get_db(), tournament.id, number, slots, Ledger, new_access_key)
+    try:
+        store.start_round(store.get_db(), tournament.id, number, slots, Ledger, new_access_key,
+                          tournament.version)
+    except store.TournamentChanged:
+        raise TournamentError(said("the tournament changed meanwhile: try again")) from None
     return number
+
+
+# Who is in: what became of a late entrant, a withdrawal, a return ----------------------------
+
+@dataclass(frozen=True)
+class Joined:
+    name: str
+    round: int          # the first round they are paired in
+    points: int         # the match points given for the rounds before it
+
+
+@dataclass(frozen=True)
+class Withdrawn:
+    name: str
+    after: int          # the rounds started: they are paired in none after
+
+
+@dataclass(frozen=True)
+class Removed:
+    """Withdrawn before round 1: off the list."""
+    name: str
+
+
+@dataclass(frozen=True)
+class BroughtBack:
+    name: str
+
+
+@dataclass(frozen=True)
+class AsItWas:
+    """Withdrawn already (asked to withdraw), or not withdrawn (asked to come back)."""
+    name: str
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class NotNow:
+    """What the tournament does not allow now (409 at the API)."""
+    reason: Said
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An entrant not of the tournament's form, or named like another (400 at the API)."""
+    reason: Said
+
+
+@dataclass(frozen=True)
+class NoSuchEntrant:
+    number: int
+
+
+@dataclass(frozen=True)
+class NoSuchTournament:
+    pass
+
+
+EntrantOutcome = (Joined | Withdrawn | Removed | BroughtBack | AsItWas | NotNow | Refused
+                  | NoSuchEntrant | NoSuchTournament)
+Change = Callable[[Tournament], tuple[list[dict[str, Any]] | None, EntrantOutcome]]
+
+
+def _changed(tournament_id: int, change: Change) -> EntrantOutcome:
+    """``change`` made to the tournament as it is now: the entrants it gives written, if the
+    tournament did not change meanwhile (else read again and made again)."""
+    for _ in range(3):
+        tournament = load(tournament_id)
+        if tournament is None:
+            return NoSuchTournament()
+        try:
+            entrants, outcome = change(tournament)
+        except TournamentError as problem:
+            return NotNow(problem.args[0])
+        if entrants is None:
+            return outcome
+        try:
+            store.set_entrants(store.get_db(), tournament.id, tournament.version, entrants)
+        except store.TournamentChanged:
+            continue
+        except store.Gone:
+            return NoSuchTournament()
+        return outcome
+    return NotNow(said("the tournament changed meanwhile: try again"))
+
+
+def add_entrant(tournament_id: int, given: Any, points: int) -> EntrantOutcome:
+    """A late entrant (a name, or a pair ``{"name", "players"}``), paired from the next round
+    with ``points`` for each round before it; before round 1 simply one more entrant, seeded as
+    the tournament seeds."""
+    try:
+        entrant = entrant_from(given)
+    except TournamentError as problem:
+        return Refused(problem.args[0])
+
+    def change(t: Tournament) -> tuple[list[dict[str, Any]] | None, EntrantOutcome]:
+        try:
+            entrants = with_late_entrant(t, entrant, points)
+        except TournamentError as problem:
+            refused = late_entry_refused(t)
+            return None, NotNow(refused) if refused is not None else Refused(problem.args[0])
+        if not t.rounds:
+            entrants, _ = seeded(entrants, t.seeding)
+        joined = len(t.rounds) + 1
+        return entrants, Joined(entrant["name"], joined, points * (joined - 1))
+
+    return _changed(tournament_id, change)
+
+
+def withdraw(tournament_id: int, number: int) -> EntrantOutcome:
+    """Entrant ``number`` (from 1, as listed) withdraws: paired in no round from the next."""
+    def change(t: Tournament) -> tuple[list[dict[str, Any]] | None, EntrantOutcome]:
+        if not 1 <= number <= len(t.entrants):
+            return None, NoSuchEntrant(number)
+        entrant, name = number - 1, t.names[number - 1]
+        if t.withdrawn(entrant) is not None:
+            return None, AsItWas(name, True)
+        entrants, removed = without(t, entrant)
+        if removed:
+            entrants, _ = seeded(entrants, t.seeding)
+            return entrants, Removed(name)
+        return entrants, Withdrawn(name, len(t.rounds))
+
+    return _changed(tournament_id, change)
+
+
+def bring_back(tournament_id: int, number: int) -> EntrantOutcome:
+    """Entrant ``number``, who withdrew, paired again from the next round (only until it starts)."""
+    def change(t: Tournament) -> tuple[list[dict[str, Any]] | None, EntrantOutcome]:
+        if not 1 <= number <= len(t.entrants):
+            return None, NoSuchEntrant(number)
+        name = t.names[number - 1]
+        if t.withdrawn(number - 1) is None:
+            return None, AsItWas(name, False)
+        return brought_back(t, number - 1), BroughtBack(name)
+
+    return _changed(tournament_id, change)
 
 
 def tournament_json(tournament: Tournament) -> dict[str, Any]:
     names = tournament.names
     winner = tournament.winner
+    seeds = {entrant: seed for seed, entrant in enumerate(tournament.seeds, start=1)}
     return {
         "id": tournament.id, "name": tournament.name, "format": tournament.format,
         "variant": tournament.rules.preset, "rules": tournament.rules.as_dict(),
-        "entrants": tournament.entrants, "planned_rounds": tournament.total_rounds,
+        "entrants": [{"number": e + 1, "name": entrant["name"], "players": entrant["players"],
+                      "seed": seeds[e], "joined": tournament.joined(e),
+                      "missed_points": tournament.missed_points(e),
+                      "withdrawn": tournament.withdrawn(e)}
+                     for e, entrant in enumerate(tournament.entrants)],
+        "planned_rounds": tournament.total_rounds,
         "rounds": [{"number": r.number, "over": r.over,
                     "tables": [{"table": t.number, "match": t.match_id,
                                 "entrants": [names[e] for e in t.entrants],
                                 "totals": list(t.totals), "over": t.over, "chances": t.chances,
-                                "winner": None if t.winner is None else names[t.winner]}
+                                "winner": None if t.winner is None else names[t.winner],
+                                "withdrew": None if t.withdrew is None else names[t.withdrew]}
                                for t in r.tables],
-                    "byes": [names[e] for e in r.byes]} for r in tournament.rounds],
+                    "byes": [names[e] for e in r.byes],
+                    "rests": [names[e] for e in r.rests]} for r in tournament.rounds],
         "standings": [{"entrant": names[row.entrant], "played": row.played, "won": row.won,
                        "drawn": row.drawn, "lost": row.lost, "byes": row.byes,
                        "match_points": row.match_points, "scored": row.scored,
                        "conceded": row.conceded, "difference": row.difference,
-                       "head_to_head": row.head_to_head, "buchholz": row.buchholz,
+                       "buchholz_cut1": row.buchholz_cut1, "buchholz": row.buchholz,
+                       "head_to_head": _number(row.head_to_head),
+                       "sonneborn_berger": row.sonneborn_berger, "withdrawn": row.withdrawn,
                        "decided_by": row.decided_by} for row in tournament.standings()],
         "over": tournament.over, "winner": None if winner is None else names[winner],
         "pin": tournament.has_pin,
     }
+
+
+def _number(figure: Any) -> int | float | None:
+    """A head-to-head's figure for JSON: whole, or a half where two met twice and split."""
+    if figure is None:
+        return None
+    return int(figure) if figure == int(figure) else float(figure)

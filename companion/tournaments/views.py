@@ -1,23 +1,43 @@
 """A tournament night's pages: the list, a new tournament, the organiser's page, the board for the
-wall (and its live part), printable pairings and standings. Only the organiser makes a tournament
-and starts its rounds."""
+wall (and its live part), printable pairings and standings, the entrants (a late one added, one
+withdrawn or brought back). Only the organiser makes a tournament, starts its rounds and changes
+its entrants."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask_babel import gettext as _, ngettext
 
 from .. import store
-from ..i18n import explain, how_long, variant_title
-from ..rules import RulesError
+from ..i18n import explain, how_long, say, variant_title
+from ..rules import RulesError, ScopaError
 from ..web.access import TooManyTries, try_key
 from ..web.organiser import organiser_required
 from ..web.pages import join_url, qr_svg
-from .forms import FORMAT_WORDS, NewTournamentForm
+from ..web.tournament_requests import LateEntrant
+from .entrants import actions, late_entry_refused
+from .forms import FORMAT_WORDS, LateEntrantForm, NewTournamentForm
 from .model import Tournament, TournamentError
-from .service import create, load, start_next_round
+from .service import (
+    AsItWas,
+    BroughtBack,
+    EntrantOutcome,
+    Joined,
+    NoSuchEntrant,
+    NoSuchTournament,
+    NotNow,
+    Refused,
+    Removed,
+    Withdrawn,
+    add_entrant,
+    bring_back,
+    create,
+    load,
+    start_next_round,
+    withdraw,
+)
 
 bp = Blueprint("tournaments", __name__)
 
@@ -33,9 +53,24 @@ def the(tournament_id: int) -> Tournament:
 
 # What each tie-break is called where the standings show it.
 def tie_break_words() -> dict[str, str]:
-    return {"points": _("match points"), "head_to_head": _("head-to-head"),
-            "difference": _("points difference"), "scored": _("points scored"),
-            "buchholz": _("opponents' points"), "seed": _("entry order")}
+    return {"points": _("match points"), "buchholz_cut1": _("opponents' points but the lowest"),
+            "buchholz": _("opponents' points"), "head_to_head": _("head-to-head"),
+            "sonneborn_berger": _("beaten opponents' points"), "difference": _("points difference"),
+            "scored": _("points scored"), "entry_order": _("entry order")}
+
+
+def tie_break_rule(format: str) -> str:
+    """How the standings are ranked, in a sentence (standings.ORDERS)."""
+    if format == "swiss":
+        return _("A win 2 points, a draw 1, a bye counts as a win. Level on points: the opponents' "
+                 "points but the lowest, then all of them, then head-to-head (only among entrants "
+                 "who have all met), the points difference, the points scored, the entry order.")
+    if format == "knockout":
+        return _("A win 2 points, a bye counts as a win: the points are the round reached. Level on "
+                 "points: the points difference, then the points scored, the entry order.")
+    return _("A win 2 points, a draw 1, a bye counts as a win. Level on points: head-to-head (only "
+             "among entrants who have all met), then the beaten opponents' points, the points "
+             "difference, the points scored, the entry order.")
 
 
 def format_words() -> dict[str, str]:
@@ -75,7 +110,8 @@ def new_tournament():
 
 def page_data(tournament: Tournament) -> dict[str, Any]:
     return {"t": tournament, "names": tournament.names, "standings": tournament.standings(),
-            "tie_breaks": tie_break_words(), "formats": format_words(),
+            "tie_breaks": tie_break_words(), "tie_break_rule": tie_break_rule(tournament.format),
+            "formats": format_words(),
             "variant": variant_title(tournament.rules.preset)}
 
 
@@ -178,3 +214,68 @@ def scorer(tournament_id: int, match_id: int):
         return render_template("error.html", message=message), 429
     message = _("This link is not this table's: ask the organiser for your table's link again.")
     return render_template("error.html", message=message), 403
+
+
+# The entrants: a late one added, one withdrawn or brought back ------------------------------
+
+def outcome_words(outcome: EntrantOutcome) -> str:
+    """What became of an entrant's change, in the page's words."""
+    match outcome:
+        case Joined(name, 1, _):
+            return _("%(name)s is entered.", name=name)
+        case Joined(name, number, 0):
+            return _("%(name)s joins from round %(number)s, with no points for the rounds missed.",
+                     name=name, number=number)
+        case Joined(name, number, points):
+            return ngettext("%(name)s joins from round %(number)s, with %(num)d point for the rounds missed.",
+                            "%(name)s joins from round %(number)s, with %(num)d points for the rounds missed.",
+                            points, name=name, number=number)
+        case Withdrawn(name, after):
+            return _("%(name)s withdrew: not paired from round %(number)s on; every result stays.",
+                     name=name, number=after + 1)
+        case Removed(name):
+            return _("%(name)s is no longer an entrant.", name=name)
+        case BroughtBack(name):
+            return _("%(name)s is back: paired from the next round.", name=name)
+        case AsItWas(name, True):
+            return _("%(name)s had withdrawn already.", name=name)
+        case AsItWas(name, False):
+            return _("%(name)s has not withdrawn.", name=name)
+        case NotNow(reason) | Refused(reason):
+            return say(reason)
+        case NoSuchEntrant() | NoSuchTournament():
+            abort(404)
+        case _:
+            assert_never(outcome)
+
+
+@bp.route("/tournaments/<int:tournament_id>/entrants", methods=["GET", "POST"])
+@organiser_required(lambda: _("Ask the organiser to add or withdraw an entrant."))
+def entrants(tournament_id: int):
+    """The entrants, each with what the organiser may do to them, and a late entrant added."""
+    t = the(tournament_id)
+    form, error = LateEntrantForm(), None
+    if form.validate_on_submit():
+        try:
+            asked = LateEntrant.read(form.asked())
+        except ScopaError as problem:
+            error = explain(problem)
+        else:
+            outcome = add_entrant(t.id, asked.given(), asked.points_per_missed_round)
+            if isinstance(outcome, Joined):
+                flash(outcome_words(outcome))
+                return redirect(url_for("tournaments.entrants", tournament_id=t.id), code=303)
+            error = outcome_words(outcome)
+    refused = late_entry_refused(t)
+    return render_template("tournaments/entrants.html", t=t, names=t.names, form=form, error=error,
+                           actions=actions(t), refused=None if refused is None else say(refused),
+                           formats=format_words()), 400 if error or form.errors else 200
+
+
+@bp.post("/tournaments/<int:tournament_id>/entrants/<int:number>/<any(withdraw, reinstate):change>")
+@organiser_required(lambda: _("Ask the organiser to add or withdraw an entrant."))
+def change_entrant(tournament_id: int, number: int, change: str):
+    """Entrant ``number`` (from 1) withdraws (before round 1: off the list), or comes back."""
+    the(tournament_id)
+    flash(outcome_words((withdraw if change == "withdraw" else bring_back)(tournament_id, number)))
+    return redirect(url_for("tournaments.entrants", tournament_id=tournament_id), code=303)

@@ -301,6 +301,8 @@ PAGES = [
     Page("tournament-board", "/tournaments/{tournament}/board"),
     Page("tournament-pairings", "/tournaments/{tournament}/pairings"),
     Page("tournament-standings", "/tournaments/{tournament}/standings"),
+    # The organiser's entrants: withdraw one, add a late one (issue 40).
+    Page("tournament-entrants", "/tournaments/{tournament}/entrants"),
     Page("not-found", "/no/such/page", status=404),
     # The rules pages (issue 23): the list, variants drawing captures, runs and declarations, a
     # match's own rules and a query's changes.
@@ -322,13 +324,13 @@ NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rem
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
          "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "players-rated", "player",
-         "tournament-new", "tournament", "tournament-board", "not-found", "rules", "rules-napola",
-         "hand-cards-escoba"]
+         "tournament-new", "tournament", "tournament-board", "tournament-entrants", "not-found", "rules",
+         "rules-napola", "hand-cards-escoba"]
 
 # In Italian and French too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
          "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "players-rated", "rating-explained", "match-three",
-         "tournament-board", "not-found",
+         "tournament-board", "tournament-entrants", "not-found",
          "rules", "rules-scopa-d-assi", "rules-napola", "hand-cards-escoba", "rules-escoba"]
 
 BY_NAME = {page.name: page for page in PAGES}

@@ -60,7 +60,7 @@ def test_only_the_organiser_marks_a_match_not_rated(app, client):
     assert 'data-testid="rated-toggle"' not in page
     refused = guest.post(f"/matches/{match_id}/rated", data={"rated": "0"}, headers={"Accept-Language": "fr"})
     assert refused.status_code == 403
-    assert "Demandez à l’organisateur d’exclure une partie des points de classement." in html.unescape(refused.get_data(as_text=True))
+    assert "Demandez à l’organisateur d’exclure une partie du calcul des niveaux." in html.unescape(refused.get_data(as_text=True))
     assert guest.put(f"/api/v1/matches/{match_id}/rated", json={"rated": False}).status_code == 403
     assert client.get(f"/api/v1/matches/{match_id}").get_json()["rated"] is True
     assert "Anna" in answered(client)

@@ -2,7 +2,12 @@
 player's page, in the three languages: what moves it, why a newcomer is provisional, why the
 same result moves two players differently, what 'chance to win' means. Each figure on a
 finished match's page links there." And the rating's name as players of each country call it,
-the same on every page: Punteggio, Rating, Points de classement."""
+the same on every page, one that cannot be read as a score (issue 40): Rating in English and in
+Italian ("Punteggio" is the match's score there), Niveau in French ("Points de classement" beside
+the standings, "Classement", and their points)."""
+
+import re
+from pathlib import Path
 
 import pytest
 
@@ -11,9 +16,9 @@ from markup import attrs, nodes, text, texts
 from night import play_the_night
 
 EXPLAINED = {
-    "it": ("Come funziona il punteggio", "Punteggio"),
+    "it": ("Come funziona il rating", "Rating"),
     "en": ("How the rating works", "Rating"),
-    "fr": ("Comment marchent les points de classement", "Points de classement"),
+    "fr": ("Comment se calcule le niveau", "Niveau"),
 }
 # The four questions the issue asks, in each language (as read: a no-break space is a space).
 QUESTIONS = {
@@ -22,7 +27,7 @@ QUESTIONS = {
            "Che cosa vuol dire “probabilità di vittoria”"],
     "en": ["What moves it", "Why a newcomer is provisional", "Why the same result moves two players differently",
            "What “chance to win” means"],
-    "fr": ["Ce qui les fait bouger", "Pourquoi un nouveau venu est provisoire",
+    "fr": ["Ce qui le fait bouger", "Pourquoi un nouveau venu est provisoire",
            "Pourquoi le même résultat ne fait pas bouger deux joueurs autant",
            "Ce que veut dire « chances de gagner »"],
 }
@@ -84,3 +89,51 @@ def test_each_figure_of_a_finished_match_links_to_the_explanation(client):
     assert links == ["/players/rating", "/players/rating"]
     figures = [node.text(separator=" ") for node in nodes(page, 'a[data-testid="rating-figure"]')]
     assert "1,563" in figures[0] and "+63" in figures[0] and "1,437" in figures[1]
+
+
+@pytest.mark.parametrize("lang", ["it", "fr"])
+def test_the_ratings_word_is_never_the_scores_in_italian_or_french(client, lang):
+    """Issue 40: "The rating is 'Punteggio' ('1.437 −63') right above 'Il punteggio, mano per
+    mano'; the standings carry 'punteggio 1.709' beside the Pt. column." In French "points de
+    classement" sat beside the standings ("Classement") and their points. Each page that shows a
+    rating names it with the one word, and no longer with the old one."""
+    finished = one_hand_match(client, ["Anna", "Bruno"], HAND)
+    tournament = client.post("/api/v1/tournaments", json={
+        "name": "Giovedì", "format": "round-robin", "entrants": ["Anna", "Bruno", "Carla", "Dario"]}).get_json()
+    client.set_cookie("lang", lang)
+    anna = client.get("/api/v1/ratings").get_json()["ratings"][0]["id"]
+    word = EXPLAINED[lang][1]
+    pages = {path: " ".join(texts(client.get(path), "main")).replace("\u00a0", " ")
+             for path in ("/players?order=rating", f"/players/{anna}", f"/matches/{finished}",
+                          "/players/rating", f"/tournaments/{tournament['id']}", f"/matches/{finished}/hands/1")}
+    # Where the rating is shown, its word: the leaderboard's column, a player's heading, a
+    # finished match's changes, the standings' line under a name.
+    assert word in texts(client.get("/players?order=rating"), "thead th")
+    assert word in texts(client.get(f"/players/{anna}"), "h2")
+    standings = texts(client.get(f"/tournaments/{tournament['id']}"), '[data-testid="entrant-rating"]')
+    assert standings and all(line.lower().startswith(word.lower() + " ") for line in standings)
+    changes = " ".join(texts(client.get(f"/matches/{finished}"), '[data-testid="rating-changes"]'))
+    for path, words in pages.items():
+        if lang == "it":        # "punteggio" is the match's score, never the rating
+            assert not re.search(r"(?i)punteggio\s*[\d.]|come funziona il punteggio|punteggio:|nel punteggio|dal punteggio|per punteggio", words), path
+            assert "punteggio" not in changes.lower()
+        else:
+            assert "points de classement" not in words.lower() and "hors classement" not in words.lower(), path
+
+
+def test_the_docs_say_what_three_sides_do_to_the_rating_as_the_engine_does(client):
+    """docs/features.md said a loss never raises a rating; with three players the second loses the
+    match and gains (the rating page explains why). The figures the docs quote are the engine's."""
+    third = {"cards": 8, "coins": 1, "settebello": False, "primiera": False, "sweeps": 0}
+    match = client.post("/api/v1/matches", json={"players": ["Uno", "Due", "Tre"], "first_dealer": 0,
+                                                 "options": {"hands": 1}}).get_json()
+    saved = client.post(f"/api/v1/matches/{match['id']}/hands", json={"tallies": [
+        {"cards": 20, "coins": 6, "settebello": True, "primiera": True, "sweeps": 2},
+        {"cards": 12, "coins": 3, "settebello": False, "primiera": False, "sweeps": 1}, third]})
+    assert saved.status_code == 201 and saved.get_json()["match"]["outcome"]["over"]
+    ratings = {row["name"]: row["rating"] - 1500 for row in client.get("/api/v1/ratings").get_json()["ratings"]}
+    assert ratings["Due"] > 0 > ratings["Tre"]          # the second did not win, and gained
+    features = " ".join((Path(__file__).parents[2] / "docs" / "features.md").read_text(encoding="utf-8").split())
+    assert (f"the winner gains {ratings['Uno']}, the second {ratings['Due']} and the third loses "
+            f"{-ratings['Tre']}") in features
+    assert "never the other way" not in features

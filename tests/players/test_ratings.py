@@ -193,16 +193,18 @@ def test_seeding_by_rating_orders_the_bracket(client):
                                                     "entrants": order[::-1]})
     assert made.status_code == 201, made.get_json()
     tournament = made.get_json()
-    assert [e["name"] for e in tournament["entrants"]] == order
+    # Kept as typed (the standings' last tie-break), seeded by rating.
+    assert [e["name"] for e in tournament["entrants"]] == order[::-1]
+    assert [e["name"] for e in sorted(tournament["entrants"], key=lambda e: e["seed"])] == order
     started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}).get_json()
     assert [t["entrants"] for t in started["rounds"][0]["tables"]] == [[order[0], order[3]], [order[1], order[2]]]
     # Left out, the seeding is by rating when every entrant has one, else in the order written.
     auto = client.post("/api/v1/tournaments", json={"name": "Domenica", "format": "swiss",
                                                     "entrants": order[::-1]}).get_json()
-    assert [e["name"] for e in auto["entrants"]] == order
+    assert [e["name"] for e in sorted(auto["entrants"], key=lambda e: e["seed"])] == order
     written = client.post("/api/v1/tournaments", json={"name": "Lunedì", "format": "knockout",
                                                        "entrants": ["Dario", "Zoe", "Anna", "Bruno"]}).get_json()
-    assert [e["name"] for e in written["entrants"]] == ["Dario", "Zoe", "Anna", "Bruno"]
+    assert [e["name"] for e in sorted(written["entrants"], key=lambda e: e["seed"])] == ["Dario", "Zoe", "Anna", "Bruno"]
     # The page shows each table's chances before it starts.
     page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
     assert page.count('data-testid="chances"') == 2

@@ -57,7 +57,9 @@ def test_a_swiss_seeded_by_rating_meets_top_half_against_bottom_half_in_round_on
     rated(client, names)
     ratings = {row["name"]: row["rating"] for row in client.get("/api/v1/ratings").get_json()["ratings"]}
     tournament = swiss(client, names[::-1], rounds=3)
-    seeds = [entrant["name"] for entrant in tournament["entrants"]]
+    # Kept in the order typed (the standings' last tie-break), each with its seed by rating.
+    assert [entrant["name"] for entrant in tournament["entrants"]] == names[::-1]
+    seeds = [entrant["name"] for entrant in sorted(tournament["entrants"], key=lambda e: e["seed"])]
     assert seeds == sorted(names, key=lambda name: -ratings[name])       # seeded by rating
     first = start(client, tournament["id"])["rounds"][0]
     half = n // 2
@@ -208,6 +210,7 @@ def test_seeds_follow_the_leaderboards_order_not_the_conservative_figure(app, mo
     monkeypatch.setattr(service.store, "entrant_ratings", lambda db, entrants: rows)
     entrants = [{"name": name, "players": [name]} for name in kept]
     with app.app_context():
-        ordered, seeding = service.seeded(entrants, "rating")
+        seeded, seeding = service.seeded(entrants, "rating")
     assert seeding == "rating"
-    assert [entrant["name"] for entrant in ordered] == ["Bruno", "Anna", "Carla", "Dario"]
+    assert [entrant["name"] for entrant in seeded] == list(kept)        # as typed
+    assert [entrant["seed"] for entrant in seeded] == [2, 1, 3, 4]

@@ -1,4 +1,4 @@
-"""The tournament module: round robin, Swiss and knockout pairings, and the standings."""
+"""The pairing module: round robin, Swiss and knockout pairings (the standings: test_standings.py)."""
 
 import ast
 import random
@@ -10,13 +10,11 @@ import pytest
 
 from companion.tournaments import pairing as tournament
 from companion.tournaments.pairing import (
-    TIE_BREAKS,
     berger_rounds,
     knockout_champion,
     knockout_first_round,
     knockout_next_round,
     seeding_order,
-    standings,
     swiss_round,
 )
 
@@ -27,7 +25,7 @@ def test_imports_only_the_standard_library():
                 for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module}
-    assert imported <= {"__future__", "random", "collections", "dataclasses"}, imported
+    assert imported <= {"__future__", "random", "collections"}, imported
 
 
 # Round robin ----------------------------------------------------------------------------------
@@ -278,153 +276,3 @@ def test_knockout_refuses_a_winner_who_did_not_play_there():
         knockout_next_round([(0, 1)], [0])
     with pytest.raises(ValueError):
         knockout_champion(first, [0, 3, 1, 2])
-
-
-# Standings ------------------------------------------------------------------------------------
-
-def tally(entrants, games, byes=()):
-    """The figures worked out the plain way, game by game, to check the module against."""
-    table = {e: dict(played=0, won=0, drawn=0, lost=0, match_points=0, scored=0, conceded=0)
-             for e in entrants}
-    for a, b, sa, sb, winner in games:
-        table[a]["played"] += 1
-        table[b]["played"] += 1
-        table[a]["scored"] += sa
-        table[a]["conceded"] += sb
-        table[b]["scored"] += sb
-        table[b]["conceded"] += sa
-        if winner is None:
-            for e in (a, b):
-                table[e]["drawn"] += 1
-                table[e]["match_points"] += 1
-        else:
-            loser = b if winner == a else a
-            table[winner]["won"] += 1
-            table[winner]["match_points"] += 2
-            table[loser]["lost"] += 1
-    for e, _ in byes:
-        table[e]["played"] += 1
-        table[e]["won"] += 1
-        table[e]["match_points"] += 2
-    return table
-
-
-def check_figures(rows, entrants, games, byes=()):
-    expected = tally(entrants, games, byes)
-    for row in rows:
-        figures = expected[row.entrant]
-        for name, value in figures.items():
-            assert getattr(row, name) == value, (row.entrant, name)
-        assert row.difference == figures["scored"] - figures["conceded"]
-        assert row.played == row.won + row.drawn + row.lost
-
-
-def test_head_to_head_beats_a_better_difference():
-    games = [("A", "B", 11, 10, "A"), ("B", "C", 11, 0, "B"), ("C", "A", 11, 9, "C"),
-             ("A", "D", 11, 9, "A"), ("B", "D", 11, 0, "B"), ("D", "C", 11, 8, "D")]
-    entrants = ["B", "A", "C", "D"]
-    rows = standings(entrants, games)
-    check_figures(rows, entrants, games)
-    # A and B have 4 points each; B's difference is +21 and A's +1, but A beat B.
-    assert [r.entrant for r in rows] == ["A", "B", "D", "C"]
-    assert [r.decided_by for r in rows] == [None, "head_to_head", "points", "head_to_head"]
-    by = {r.entrant: r for r in rows}
-    assert (by["A"].difference, by["B"].difference) == (1, 21)
-
-
-def test_difference_when_head_to_head_is_level():
-    games = [("A", "B", 8, 8, None), ("A", "C", 11, 2, "A"), ("B", "C", 11, 5, "B")]
-    entrants = ["B", "A", "C"]
-    rows = standings(entrants, games)
-    check_figures(rows, entrants, games)
-    assert [(r.entrant, r.match_points, r.drawn) for r in rows] == [("A", 3, 1), ("B", 3, 1),
-                                                                     ("C", 0, 0)]
-    assert [r.decided_by for r in rows] == [None, "difference", "points"]
-
-
-def test_points_scored_when_the_difference_is_level():
-    games = [("A", "B", 10, 10, None), ("A", "C", 12, 9, "A"), ("B", "C", 7, 4, "B")]
-    entrants = ["B", "A", "C"]
-    rows = standings(entrants, games)
-    check_figures(rows, entrants, games)
-    assert [(r.entrant, r.difference, r.scored) for r in rows[:2]] == [("A", 3, 22), ("B", 3, 17)]
-    assert rows[1].decided_by == "scored"
-
-
-def test_the_seed_when_everything_is_level():
-    games = [("A", "B", 5, 5, None), ("A", "C", 11, 5, "A"), ("B", "C", 11, 5, "B")]
-    rows = standings(["B", "A", "C"], games)
-    assert [(r.entrant, r.decided_by) for r in rows] == [("B", None), ("A", "seed"), ("C", "points")]
-    rows = standings(["A", "B", "C"], games)
-    assert [r.entrant for r in rows] == ["A", "B", "C"]
-
-
-def test_buchholz_decides_in_a_swiss_only():
-    games = [("A", "C", 11, 7, "A"), ("B", "D", 11, 7, "B"), ("E", "F", 11, 7, "E"),   # round 1
-             ("A", "E", 11, 7, "A"), ("B", "F", 11, 7, "B"), ("C", "D", 11, 7, "C")]   # round 2
-    entrants = ["B", "A", "C", "D", "E", "F"]
-    rows = standings(entrants, games, swiss=True)
-    check_figures(rows, entrants, games)
-    points = {e: f["match_points"] for e, f in tally(entrants, games).items()}
-    for row in rows:
-        met = [b if a == row.entrant else a for a, b, *_ in games if row.entrant in (a, b)]
-        assert row.buchholz == sum(points[o] for o in met)
-    # A and B: 4 points each, never met, +8 and 22 scored each; A met stronger opponents.
-    assert [r.entrant for r in rows] == ["A", "B", "C", "E", "D", "F"]
-    assert [r.decided_by for r in rows] == [None, "buchholz", "points", "seed", "points", "seed"]
-    round_robin = standings(entrants, games)
-    assert [r.entrant for r in round_robin][:2] == ["B", "A"]
-    assert round_robin[1].decided_by == "seed" and round_robin[1].buchholz is None
-
-
-def test_a_bye_counts_as_a_win_without_points_scored():
-    games = [("A", "B", 11, 5, "A")]
-    byes = [("C", 1)]
-    rows = standings(["C", "B", "A"], games, byes, swiss=True)
-    check_figures(rows, ["C", "B", "A"], games, byes)
-    by = {r.entrant: r for r in rows}
-    assert (by["C"].played, by["C"].won, by["C"].byes, by["C"].match_points) == (1, 1, 1, 2)
-    assert (by["C"].scored, by["C"].conceded, by["C"].buchholz) == (0, 0, 0)
-    assert by["B"].buchholz == 2
-    assert [(r.entrant, r.decided_by) for r in rows] == [("A", None), ("C", "difference"),
-                                                         ("B", "points")]
-
-
-def test_standings_refuse_a_game_that_does_not_fit():
-    with pytest.raises(ValueError):
-        standings(["A", "B"], [("A", "Z", 11, 0, "A")])
-    with pytest.raises(ValueError):
-        standings(["A", "B"], [("A", "B", 11, 0, "C")])
-    with pytest.raises(ValueError):
-        standings(["A", "B"], [("A", "A", 11, 0, "A")])
-    with pytest.raises(ValueError):
-        standings(["A", "B"], [], [("Z", 1)])
-
-
-def test_every_row_names_a_known_tie_break():
-    rng = random.Random(7)
-    entrants = list(range(9))
-    games = [(a, b, rng.randint(0, 11), rng.randint(0, 11), rng.choice([a, b, None]))
-             for a, b in combinations(entrants, 2)]
-    rows = standings(entrants, games, swiss=True)
-    assert rows[0].decided_by is None
-    assert {r.decided_by for r in rows[1:]} <= set(TIE_BREAKS)
-    check_figures(rows, entrants, games)
-    keys = [(r.match_points, r.head_to_head, r.difference, r.scored, r.buchholz) for r in rows]
-    assert [k[0] for k in keys] == sorted((k[0] for k in keys), reverse=True)
-
-
-def test_a_tie_break_is_said_only_where_it_decided_a_place_after_games():
-    """Issue 22: before any game every row is below the one above by its seed alone, and the
-    pages said "tie-break: entry order" on each. A tie-break is said (``tie_break``) only where
-    it put a row below the one above after one of the two had played."""
-    before = standings(["A", "B", "C", "D"], [])
-    assert [r.decided_by for r in before] == [None, "seed", "seed", "seed"]
-    assert [r.tie_break for r in before] == [None] * 4
-    # A beat B; C and D have not played: C above D by its seed alone, D above B on difference.
-    rows = standings(["A", "B", "C", "D"], [("A", "B", 11, 5, "A")])
-    assert [(r.entrant, r.decided_by, r.tie_break) for r in rows] == [
-        ("A", None, None), ("C", "points", None), ("D", "seed", None), ("B", "difference", "difference")]
-    # Everything level after a draw: the seed decided, and is said.
-    rows = standings(["B", "A", "C"], [("A", "B", 5, 5, None), ("A", "C", 11, 5, "A"), ("B", "C", 11, 5, "B")])
-    assert [(r.entrant, r.tie_break) for r in rows] == [("B", None), ("A", "seed"), ("C", None)]

@@ -46,15 +46,18 @@ def play_round(client, tournament, rng, decide=None):
 
 
 def expected_standings(client, tournament, swiss=False):
-    """The standings worked out here: 2 points a win, 1 a draw, a bye a win; then the
-    head-to-head among those level, the difference, the points scored, (Buchholz), the order
-    of entry."""
+    """The standings worked out here: 2 points a win, 1 a draw, a bye a win; then, level on
+    points, for a round robin: head-to-head (only among entrants who all met, again among those
+    it leaves level), the beaten opponents' points, the points difference, the points scored;
+    for a Swiss: the opponents' points without the lowest, all of them (a bye counts the
+    entrant's own points, at most one a round), head-to-head, the difference, the points
+    scored; last the order of entry."""
     names = [entrant["name"] for entrant in tournament["entrants"]]
     rows = {name: Counter() for name in names}
-    games = []
+    games, opponents = [], {name: [] for name in names}
     for round_ in tournament["rounds"]:
         for name in round_["byes"]:
-            rows[name].update(played=1, won=1, match_points=2)
+            rows[name].update(played=1, won=1, match_points=2, byes=1)
         for table in round_["tables"]:
             match = client.get(f"/api/v1/matches/{table['match']}").get_json()
             if not match["outcome"]["over"]:
@@ -65,29 +68,54 @@ def expected_standings(client, tournament, swiss=False):
             for side, (me, other) in enumerate(((a, b), (b, a))):
                 row = rows[me]
                 row.update(played=1, scored=match["totals"][side], conceded=match["totals"][1 - side])
-                row["opponents_" + other] += 1
                 if winner is None:
                     row.update(drawn=1, match_points=1)
+                    opponents[me].append((other, 1))
                 elif winner == side:
                     row.update(won=1, match_points=2)
+                    opponents[me].append((other, 2))
                 else:
                     row.update(lost=1)
-    h2h = Counter()
-    for a, b, winner in games:
-        if rows[a]["match_points"] == rows[b]["match_points"]:
-            if winner is None:
-                h2h.update({a: 1, b: 1})
-            else:
-                h2h[winner] += 2
+                    opponents[me].append((other, 0))
+    points = {n: rows[n]["match_points"] for n in names}
+    rounds = len(tournament["rounds"])
 
-    def buchholz(name):
-        return sum(rows[key[len("opponents_"):]]["match_points"] * count
-                   for key, count in rows[name].items() if key.startswith("opponents_"))
+    def buchholz(n, cut):
+        values = [points[o] for o, _ in opponents[n]] + [min(points[n], rounds)] * rows[n]["byes"]
+        return sum(values) - (min(values) if cut and values else 0)
 
-    order = sorted(names, key=lambda n: (-rows[n]["match_points"], -h2h[n],
-                                         -(rows[n]["scored"] - rows[n]["conceded"]),
-                                         -rows[n]["scored"], -buchholz(n) if swiss else 0,
-                                         names.index(n)))
+    def head_to_head(group):
+        scores = {n: 0.0 for n in group}
+        for x, y in combinations(group, 2):
+            met = [w for a, b, w in games if {a, b} == {x, y}]
+            if not met:
+                return None
+            scores[x] += sum(2 if w == x else 1 if w is None else 0 for w in met) / len(met)
+            scores[y] += sum(2 if w == y else 1 if w is None else 0 for w in met) / len(met)
+        return scores
+
+    figures = {
+        "buchholz_cut1": lambda g: {n: buchholz(n, True) for n in g},
+        "buchholz": lambda g: {n: buchholz(n, False) for n in g},
+        "head_to_head": head_to_head,
+        "sonneborn_berger": lambda g: {n: sum(points[o] * p for o, p in opponents[n]) for n in g},
+        "difference": lambda g: {n: rows[n]["scored"] - rows[n]["conceded"] for n in g},
+        "scored": lambda g: {n: rows[n]["scored"] for n in g},
+    }
+    criteria = (["buchholz_cut1", "buchholz", "head_to_head"] if swiss else
+                ["head_to_head", "sonneborn_berger"]) + ["difference", "scored"]
+
+    def ranked(group, start):
+        for at in range(start, len(criteria)):
+            values = figures[criteria[at]](group)
+            if values is None or len(set(values.values())) < 2:
+                continue
+            return [n for level in sorted(set(values.values()), reverse=True)
+                    for n in ranked([n for n in group if values[n] == level], at)]
+        return sorted(group, key=names.index)
+
+    order = [n for level in sorted(set(points.values()), reverse=True)
+             for n in ranked([n for n in names if points[n] == level], 0)]
     return [{"entrant": n, **{k: rows[n][k] for k in ("played", "won", "drawn", "lost",
                                                        "match_points", "scored", "conceded")}}
             for n in order]

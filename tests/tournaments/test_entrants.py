@@ -1,0 +1,320 @@
+"""Withdraw and add between rounds (issue 40, point 3): "The organiser withdraws an entrant (no
+longer paired; results kept; their past opponents keep their points) and adds a late entrant
+before a Swiss round (paired from that round, with the points the rules give for missed rounds:
+zero unless the organiser says otherwise), on the pages and in the API."
+
+Through the JSON API and the organiser's pages; each next round's pairings are read back."""
+
+import sqlite3
+
+import pytest
+from test_night_numbers import start, swiss
+
+from companion import store
+from helpers import FOUR_NIL, finish, phone
+from markup import texts
+
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
+
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
+
+
+def new(client, entrants=NAMES, **body):
+    """A Swiss of three rounds, seeded as typed, unless ``body`` says otherwise."""
+    return swiss(client, list(entrants), **{"rounds": 3, "seeding": "order", **body})
+
+
+def play(client, tournament_id):
+    """The current round's tables finished, each won by its first entrant (4 to 0 a hand)."""
+    tournament = client.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    for table in tournament["rounds"][-1]["tables"]:
+        if not table["over"] and table["withdrew"] is None:
+            finish(client, table["match"], FOUR_NIL)
+    return client.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+
+
+def seated(round_):
+    return {name for table in round_["tables"] for name in table["entrants"]} | set(round_["byes"])
+
+
+def row(tournament, name):
+    return next(r for r in tournament["standings"] if r["entrant"] == name)
+
+
+# -- Withdraw -----------------------------------------------------------------------------------
+
+def test_a_withdrawn_entrant_is_paired_no_more_and_every_result_stays(client):
+    tournament = new(client)
+    first = start(client, tournament["id"])["rounds"][0]
+    tournament = play(client, tournament["id"])
+    winner, loser = first["tables"][0]["entrants"]          # Anna beat Dario (1 v 4 of six)
+    before = {r["entrant"]: r for r in tournament["standings"]}
+    answer = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/1/withdraw", json={})
+    assert answer.status_code == 200, answer.get_json()
+    tournament = answer.get_json()
+    assert winner == "Anna" and tournament["entrants"][0]["withdrawn"] == 1
+    # Results kept: Anna keeps her win, Dario his loss and nothing more; no forfeit for anyone.
+    assert row(tournament, "Anna")["match_points"] == before["Anna"]["match_points"] == 2
+    assert row(tournament, "Anna")["withdrawn"] and not row(tournament, loser)["withdrawn"]
+    second = start(client, tournament["id"])["rounds"][1]
+    assert "Anna" not in seated(second)
+    assert seated(second) == set(NAMES) - {"Anna"}
+    assert len(second["byes"]) == 1                          # five left: one has the bye
+    tournament = play(client, tournament["id"])
+    assert row(tournament, "Anna")["played"] == 1 and row(tournament, "Anna")["match_points"] == 2
+    assert row(tournament, loser)["match_points"] == before[loser]["match_points"] + (
+        2 if loser in second["byes"] or any(t["entrants"][0] == loser for t in second["tables"]) else 0)
+    third = start(client, tournament["id"])["rounds"][2]
+    assert "Anna" not in seated(third)
+    # Asked again: as it was, and said so on the page.
+    again = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/1/withdraw", json={})
+    assert again.status_code == 200 and again.get_json()["entrants"][0]["withdrawn"] == 1
+    page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    assert "withdrawn" in texts(page, '[data-testid="standings"] [data-testid="withdrawn"]')
+
+
+def test_withdrawn_mid_round_their_table_is_not_played_and_the_round_can_end(client):
+    tournament = new(client, NAMES[:4])
+    first = start(client, tournament["id"])["rounds"][0]
+    table = first["tables"][1]                               # Bruno v Dario, not begun
+    finish(client, first["tables"][0]["match"])
+    client.post(f"/api/v1/matches/{table['match']}/hands", json=FOUR_NIL)   # Bruno 4, Dario 0
+    tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={}).get_json()
+    assert tournament["rounds"][0]["over"]
+    left = tournament["rounds"][0]["tables"][1]
+    assert left["withdrew"] == "Bruno" and not left["over"] and left["winner"] is None
+    # A game not played is no forfeit: Dario has no point for it, Bruno none either.
+    assert (row(tournament, "Dario")["match_points"], row(tournament, "Dario")["played"]) == (0, 0)
+    assert row(tournament, "Bruno")["played"] == 0
+    second = start(client, tournament["id"])["rounds"][1]
+    assert seated(second) == {"Anna", "Carla", "Dario"}
+
+
+def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
+    tournament = new(client, NAMES[:5], format="round-robin", rounds=None)
+    assert tournament["planned_rounds"] == 5
+    tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/3/withdraw", json={}).get_json()
+    assert [e["name"] for e in tournament["entrants"]] == ["Anna", "Bruno", "Dario", "Elena"]
+    assert tournament["planned_rounds"] == 3
+    assert seated(start(client, tournament["id"])["rounds"][0]) == {"Anna", "Bruno", "Dario", "Elena"}
+
+
+def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponent_sits_out(client):
+    """Berger's tables for four: Anna v Dario and Bruno v Carla, then Dario v Carla and Anna v
+    Bruno, then Bruno v Dario and Carla v Anna. Dario withdraws after round 1: Carla sits out
+    round 2 and Bruno round 3, with no game and no points."""
+    tournament = new(client, NAMES[:4], format="round-robin", rounds=None)
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/4/withdraw", json={}).get_json()
+    for number, resting in ((2, "Carla"), (3, "Bruno")):
+        before = row(tournament, resting)["match_points"]
+        round_ = start(client, tournament["id"])["rounds"][number - 1]
+        assert round_["rests"] == [resting] and round_["byes"] == []
+        assert [t["entrants"] for t in round_["tables"]] == [["Anna", "Bruno"] if number == 2 else ["Carla", "Anna"]]
+        tournament = play(client, tournament["id"])
+        assert row(tournament, resting)["match_points"] == before
+    played = {r["entrant"]: r["played"] for r in tournament["standings"]}
+    assert played == {"Anna": 3, "Bruno": 2, "Carla": 2, "Dario": 1}
+    page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    assert texts(page, '[data-testid="rest"]') == [
+        "Bruno sits out: their opponent withdrew (no game, no points)",
+        "Carla sits out: their opponent withdrew (no game, no points)"]
+    assert tournament["over"] and tournament["winner"] == "Anna"
+
+
+def test_a_knockout_entrant_who_withdraws_lets_the_opponent_through(client):
+    names = [f"K{i}" for i in range(1, 9)]
+    tournament = new(client, names, format="knockout", rounds=None)
+    first = start(client, tournament["id"])["rounds"][0]
+    # K1 v K8 in play: K8 withdraws, K1 goes through without finishing.
+    k8 = names.index("K8") + 1
+    tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/{k8}/withdraw", json={}).get_json()
+    walkover = next(t for t in tournament["rounds"][0]["tables"] if "K8" in t["entrants"])
+    assert walkover["withdrew"] == "K8" and walkover["winner"] == "K1"
+    for table in first["tables"]:
+        if "K8" not in table["entrants"]:
+            finish(client, table["match"])
+    # A winner withdraws between rounds: their next opponent has a bye.
+    k2 = names.index("K2") + 1
+    assert client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/{k2}/withdraw", json={}).status_code == 200
+    second = start(client, tournament["id"])["rounds"][1]
+    assert "K2" not in seated(second) and "K8" not in seated(second)
+    assert len(second["byes"]) == 1 and "K1" in seated(second)
+    # One already out cannot withdraw: said, 409.
+    out = names.index("K5") + 1
+    refused = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/{out}/withdraw", json={})
+    assert refused.status_code == 409 and "already out" in refused.get_json()["error"]
+
+
+def test_a_withdrawn_entrant_comes_back_until_the_next_round_starts(client):
+    tournament = new(client, NAMES[:4])
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/3/withdraw", json={})
+    back = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/3/reinstate", json={})
+    assert back.status_code == 200 and back.get_json()["entrants"][2]["withdrawn"] is None
+    assert "Carla" in seated(start(client, tournament["id"])["rounds"][1])
+    play(client, tournament["id"])
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/3/withdraw", json={})
+    start(client, tournament["id"])
+    late = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/3/reinstate", json={})
+    assert late.status_code == 409 and "cannot come back" in late.get_json()["error"]
+
+
+# -- Add a late entrant -----------------------------------------------------------------------------
+
+def test_a_late_entrant_joins_a_swiss_with_no_points_for_the_rounds_missed_unless_given(client):
+    tournament = new(client, NAMES[:4])
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    added = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Zoe"})
+    assert added.status_code == 201, added.get_json()
+    assert added.headers["Location"].endswith(f"/api/v1/tournaments/{tournament['id']}")
+    zoe = added.get_json()["entrants"][-1]
+    assert (zoe["name"], zoe["joined"], zoe["missed_points"], zoe["seed"]) == ("Zoe", 2, 0, 5)
+    assert row(added.get_json(), "Zoe")["match_points"] == 0
+    second = start(client, tournament["id"])["rounds"][1]
+    assert "Zoe" in seated(second)
+    assert seated(second) == {"Anna", "Bruno", "Carla", "Dario", "Zoe"}
+    # Another, given a draw's point for each of the two rounds missed, joins round 3 on 2.
+    play(client, tournament["id"])
+    given = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants",
+                        json={"entrant": "Ugo", "points_per_missed_round": 1}).get_json()
+    assert row(given, "Ugo")["match_points"] == 2 and row(given, "Ugo")["played"] == 0
+    third = start(client, tournament["id"])["rounds"][2]
+    assert "Ugo" in seated(third) and len(seated(third)) == 6
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"entrant": "anna"}, "the same"),
+    ({"entrant": {"name": "Nord", "players": ["Zoe", "Ugo"]}}, "all players or all pairs"),
+    ({"entrant": "Zoe", "points_per_missed_round": 3}, "0, 1 (a draw's) or 2 (a win's)"),
+    ({"entrant": "Zoe", "points_per_missed_round": True}, "0, 1 (a draw's) or 2 (a win's)"),
+    ({"entrant": "x" * 25}, "1 to 24 characters"),
+    ({"entrant": 7}, "a name, or a pair"),
+    ({}, "give the entrant"),
+])
+def test_a_late_entrant_not_of_the_tournaments_form_is_refused_in_words(client, body, words):
+    tournament = new(client, NAMES[:4])
+    answer = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json=body)
+    assert answer.status_code == 400, answer.get_json()
+    assert words in answer.get_json()["error"]
+    assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]) == 4
+
+
+@pytest.mark.parametrize("format, words", [("round-robin", "round robin's schedule"),
+                                           ("knockout", "knockout's bracket")])
+def test_a_round_robin_or_a_knockout_takes_a_late_entrant_only_before_round_1(client, format, words):
+    tournament = new(client, NAMES[:4], format=format, rounds=None)
+    before = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Zoe"})
+    assert before.status_code == 201 and before.get_json()["entrants"][-1]["joined"] == 1
+    start(client, tournament["id"])
+    after = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Ugo"})
+    assert after.status_code == 409 and words in after.get_json()["error"]
+    assert [e["name"] for e in after.get_json()["entrants"]] == [*NAMES[:4], "Zoe"]
+    page = client.get(f"/tournaments/{tournament['id']}/entrants").get_data(as_text=True)
+    assert words in " ".join(texts(page, '[data-testid="no-late-entrant"]')).replace("’", "'")
+
+
+def test_only_the_organiser_changes_the_entrants(app, client):
+    tournament = new(client, NAMES[:4])
+    guest = phone(app)
+    for path in ("entrants/1/withdraw", "entrants/1/reinstate"):
+        answer = guest.post(f"/api/v1/tournaments/{tournament['id']}/{path}", json={})
+        assert answer.status_code == 403 and "only the organiser" in answer.get_json()["error"]
+    answer = guest.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Zoe"})
+    assert answer.status_code == 403
+    assert guest.get(f"/tournaments/{tournament['id']}/entrants").status_code == 403
+    assert guest.post(f"/tournaments/{tournament['id']}/entrants/1/withdraw").status_code == 403
+    assert 'data-testid="entrants-link"' not in guest.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]) == 4
+    for path in (f"/api/v1/tournaments/{tournament['id']}/entrants/9/withdraw",
+                 f"/api/v1/tournaments/{tournament['id']}/entrants/0/reinstate",
+                 "/api/v1/tournaments/99/entrants/1/withdraw"):
+        assert client.post(path, json={}).status_code == 404, path
+
+
+# -- The organiser's page ---------------------------------------------------------------------------
+
+def test_the_organisers_page_withdraws_and_adds_and_the_next_round_follows(client):
+    tournament = new(client, NAMES[:4])
+    page_url = f"/tournaments/{tournament['id']}/entrants"
+    assert 'data-testid="entrants-link"' in client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    page = client.get(page_url).get_data(as_text=True)
+    assert texts(page, '[data-testid="entrant"] .entrant-name') == NAMES[:4]
+    withdrawn = client.post(f"{page_url}/2/withdraw", follow_redirects=True).get_data(as_text=True)
+    assert "Bruno withdrew: not paired from round 2 on" in " ".join(texts(withdrawn, ".flash"))
+    assert texts(withdrawn, '[data-testid="withdrawn"]') == ["withdrawn after round 1"]
+    # A late entrant with a win's points for round 1, which she missed.
+    answer = client.post(page_url, data={"entrant": "Zoe", "points": "2"})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(page_url)
+    said = " ".join(texts(client.get(page_url).get_data(as_text=True), ".flash"))
+    assert "Zoe joins from round 2, with 2 points for the rounds missed." in said
+    refused = client.post(page_url, data={"entrant": "Carla", "points": "0"})
+    assert refused.status_code == 400 and texts(refused.get_data(as_text=True), '[data-testid="error"]')
+    second = start(client, tournament["id"])["rounds"][1]
+    assert seated(second) == {"Anna", "Carla", "Dario", "Zoe"}
+    # Zoe's 2 points put her among the winners of round 1: she meets one of them.
+    winners = {"Anna", "Carla"}
+    assert any("Zoe" in t["entrants"] and set(t["entrants"]) & winners for t in second["tables"])
+
+
+def test_a_change_made_from_an_older_reading_is_refused_by_the_store(app, client):
+    """Two phones at once: the entrants are written only over the version they were read at."""
+    tournament = new(client, NAMES[:4])
+    with app.app_context():
+        db = store.get_db()
+        version = db.execute("SELECT version FROM tournaments WHERE id = ?", [tournament["id"]]).fetchone()[0]
+        store.set_entrants(db, tournament["id"], version, [{"name": n, "players": [n]} for n in NAMES[:5]])
+        with pytest.raises(store.TournamentChanged):
+            store.set_entrants(db, tournament["id"], version, [{"name": n, "players": [n]} for n in NAMES[:3]])
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        players = {key for (key,) in conn.execute("SELECT key FROM tournament_players")}
+    assert "elena" in players                      # a rename finds the entrant added
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("it", ["ha lasciato il torneo", "Fai rientrare", "Aggiungi l'iscritto", "Punti per ogni turno saltato",
+            "resta fuori", "ritiro"]),
+    ("fr", ["a quitté le tournoi", "Faire revenir", "Ajouter l’inscrit", "Points pour chaque tour manqué",
+            "ne joue pas", "retrait"]),
+])
+def test_the_entrants_words_in_italian_and_french(client, lang, words):
+    tournament = new(client, NAMES[:4], format="round-robin", rounds=None)
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/4/withdraw", json={})
+    start(client, tournament["id"])
+    swiss = new(client, NAMES[:4])
+    start(client, swiss["id"])
+    client.set_cookie("lang", lang)
+    said = client.post(f"/tournaments/{swiss['id']}/entrants/2/withdraw", follow_redirects=True)
+    pages = " ".join(" ".join(texts(client.get(path).get_data(as_text=True), "main"))
+                     for path in (f"/tournaments/{tournament['id']}/entrants", f"/tournaments/{tournament['id']}"))
+    pages += " ".join(texts(said.get_data(as_text=True), "main"))
+    pages = pages.replace("\u00a0", " ")
+    for said in words:
+        assert said in pages, said
+    for english in ("withdrew", "Withdraw", "sits out", "Add the entrant", "Level on points", "entrant"):
+        assert english not in pages, english
+
+
+def test_a_round_paired_before_an_entrant_left_is_not_started(app, client):
+    """The organiser on two phones: one withdraws Bruno while the other starts round 2 from the
+    tournament as it read it, Bruno among the entrants. The round is refused, not started with
+    Bruno in it; asked again, it is paired without him."""
+    from companion.tournaments import service
+    from companion.tournaments.model import TournamentError
+    tournament = new(client, NAMES[:4])
+    start(client, tournament["id"])
+    play(client, tournament["id"])
+    with app.app_context():
+        read = service.load(tournament["id"])
+        assert client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={}).status_code == 200
+        with pytest.raises(TournamentError, match="changed meanwhile"):
+            service.start_next_round(read)
+    assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["rounds"]) == 1
+    assert "Bruno" not in seated(start(client, tournament["id"])["rounds"][1])
