@@ -29,6 +29,18 @@ compress = Compress()
 RESTORE_LIMIT = 8 * 1024 * 1024
 
 
+def _private_folder(parent: Path, data: Path | None) -> None:
+    """The store's folder made if missing, its owner's alone (0700); and the data folder, which
+    holds the store and the key that signs the phones' cookies, closed if an older version made
+    it open (0755). A folder named with --db that the companion did not make (a home folder) is
+    left as it is: the store's own files are closed (``store.made_private``)."""
+    from . import store
+    if not parent.exists():
+        parent.mkdir(mode=store.PRIVATE_FOLDER, parents=True, exist_ok=True)
+    if data is not None and data.is_dir():
+        store.made_private(data, folder=True)
+
+
 # In a checkout templates/ and static/ stand beside the package; an installed wheel carries
 # them inside it (see pyproject.toml).
 _HERE = Path(__file__).resolve().parent
@@ -105,7 +117,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
     check_hash_method(app)
     i18n.init_app(app)
     web.init_app(app)
-    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    _private_folder(Path(app.config["DATABASE"]).parent, folder if test_config is None else None)
     store.init_app(app, Ledger)
     # Each room's blueprint from its views (a room's package imports no views, so the JSON API
     # may call a room's service module without loading its pages); the table's, from its

@@ -65,9 +65,18 @@ def in_use_line(path: Path) -> str:
             f"into it): stop it first (Ctrl-C where it runs)")
 
 
+def private_from_now() -> None:
+    """Whatever the command writes from now on (the store, its WAL, the key, a backup, a
+    restore's parts, the lock) is its user's alone: they hold every match's PIN hash. Each is
+    also closed by name where it is made (``store.made_private``), for an app served otherwise
+    (``flask run``, the tests)."""
+    os.umask(0o077)
+
+
 def while_held(given: str | None, settings: Settings, serve: Callable[[], int]) -> int:
     """``serve()`` with the store's lock held (the store found from ``given``, --db); 1 and one
     line on stderr if another companion holds it."""
+    private_from_now()
     path = store_path(given, settings)
     try:
         with held(path):
@@ -147,6 +156,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The command given: backup or restore. Exit 0, or 1 with one line on stderr."""
+    private_from_now()
     path = store_path(args.db, args.settings)
     given = Path(args.file).expanduser()
     try:

@@ -9,6 +9,7 @@ each other instead of failing, and each save is one transaction; a failure of th
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import weakref
@@ -34,6 +35,31 @@ def number_from(digits: str) -> int:
     """
     digits = digits.lstrip("0") or "0"
     return min(int(digits), MAX_ID + 1) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1
+
+# What a store's files are open to: their owner alone. They hold every match's PIN hash and the
+# organiser's phones' key hashes, which no other user of the machine is to read.
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+
+
+def made_private(path: str | os.PathLike[str], folder: bool = False) -> None:
+    """``path`` open to its owner alone (0600, a folder 0700), if it exists and is this user's:
+    a store, a backup or a data folder made by an older version (0644) is closed at the next
+    start. SQLite gives the store's -wal and -shm files the store's own mode as it makes them.
+    (Windows keeps its own access lists: chmod there only sets the read-only flag, left as is.)"""
+    if os.name == "nt":
+        return
+    try:
+        os.chmod(path, PRIVATE_FOLDER if folder else PRIVATE_FILE)
+    except (FileNotFoundError, PermissionError):
+        pass
+
+
+def made_private_store(path: str) -> None:
+    """The store and whatever files SQLite keeps beside it (its WAL and shared memory)."""
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        made_private(name)
+
 
 # The model's Ledger class, handed to every write that changes a match: from the match's row, read
 # inside the transaction, it works out the match's new summary. The store never applies a rule.
