@@ -1,5 +1,6 @@
 """/organiser: a phone becomes the organiser's by opening the link ``scopa-companion`` prints
-(``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out. The
+(``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out or for 12
+hours after its last use. The
 organiser's page also lists the matches deleted in the last day, to bring one back, those ticked
 or all of them at once (the table's ``/matches/restore``, the Undo of its delete of several)."""
 
@@ -60,7 +61,8 @@ def page():
                       "command, which prints one."), 403)
     organiser.log_in()
     current_app.logger.info("a phone at %s became the organiser's", request.remote_addr)
-    flash(_("This phone is the organiser's until it logs out."))
+    flash(_("This phone is the organiser's until it logs out, or until it is left unused for "
+            "12 hours."))
     return redirect(target, code=303)
 
 
