@@ -96,6 +96,8 @@ def _free(host: str, port: int) -> bool:
 # never ends is never idle: docs/running.md.)
 CHANNEL_TIMEOUT = 60
 CLEANUP_INTERVAL = 10
+# A request's headers, its request line included: a phone sends 1 to 5 KiB (web.bounds).
+HEADER_LIMIT = 32 * 1024
 
 
 def raise_open_file_limit(wanted: int) -> int:
@@ -140,6 +142,8 @@ def waitress_options(app, threads: int, connections: int) -> dict:
     tests' real servers (``tests/helpers.serving``):
 
     - the forwarding headers: ``proxy_options``;
+    - ``max_request_header_size``: the headers and the request line, 32 KiB in all (a phone
+      sends 1 to 5), refused past it with 431 before the app sees them (``web.bounds``);
     - ``max_request_body_size``: a restore's limit, the largest body the app accepts (8 MiB):
       a request that announces more is refused before any of its body is read, and one sent in
       chunks as soon as it passes it;
@@ -148,6 +152,7 @@ def waitress_options(app, threads: int, connections: int) -> dict:
     return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
             "asyncore_use_poll": True,
+            "max_request_header_size": HEADER_LIMIT,
             "max_request_body_size": restore_body_limit(app),
             **proxy_options(app)}
 

@@ -60,7 +60,8 @@ def refused(error: ScopaError):
 
 def api_http_error(error: HTTPException):
     """Every HTTP error under /api/ answers JSON, never an HTML page."""
-    messages = {413: said("the request is too large"), 404: said("no such API endpoint"),
+    messages = {413: said("the request is too large"), 414: said("the address is too long"),
+                404: said("no such API endpoint"),
                 405: said("that method is not allowed here")}
     response = jsonify({"error": for_api(messages.get(error.code, error.description))})
     response.status_code = error.code
