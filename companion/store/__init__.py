@@ -112,6 +112,7 @@ from .ratings import (
     match_rating_changes,
     new_rating,
     rating_history,
+    rating_history_page,
     rating_list,
     ratings_of,
     set_rated,
