@@ -49,7 +49,7 @@ from urllib.parse import urlencode
 
 from bench_growth import HAND, add_club_matches
 
-from companion import create_app
+from companion import create_app, store
 from companion.rules import deck
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))        # tests/, for helpers
@@ -455,6 +455,7 @@ def main() -> None:
                 ids = json.load(kept)
         else:
             ids = build(folder, args.matches)
+            store.stop_cleanly(database)        # the WAL folded in: the file alone is the store
             if args.store:
                 shutil.copyfile(database, args.store)
                 with open(args.store + ".json", "w") as kept:
