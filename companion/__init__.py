@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, request
+from flask import Flask
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
@@ -22,10 +22,10 @@ __version__ = "0.1.0"
 
 csrf = CSRFProtect()
 compress = Compress()
-# The largest request the companion takes, a backup restored from the organiser's phone: waitress
-# refuses a larger one as soon as it is announced, on any URL (``listening.waitress_options``),
-# so that no phone can make the server hold more. Years of club nights are a few MiB; a larger
-# store is restored on the machine, ``scopa-companion restore FILE`` (docs/running.md).
+# The largest backup restored from the organiser's phone, which sends it in parts of 64 KiB
+# (backup.parts): no request carries more than 64 KiB (MAX_CONTENT_LENGTH, and waitress's own
+# limit, listening.waitress_options). Years of club nights are a few MiB; a larger store is
+# restored on the machine, ``scopa-companion restore FILE`` (docs/running.md).
 RESTORE_LIMIT = 8 * 1024 * 1024
 
 
@@ -72,7 +72,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
         LANG=settings.lang,             # when neither the switch nor the phone says
         # How PINs are hashed (web.access.hash_pin): None is werkzeug's default, scrypt.
         PIN_HASH_METHOD=settings.pin_hash_method,
-        MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
+        # Every request's body, a restore's parts included (backup.parts): a whole hand in JSON
+        # is under 2 KiB. waitress refuses more before the app sees it (listening.body_limit).
+        MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
         # gzip is what phones accept over plain HTTP (br and zstd only over HTTPS); the live
@@ -92,15 +94,6 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
     # Behind a reverse proxy (TRUST_PROXY), waitress itself takes the phone's address, scheme
     # and host from the proxy's headers, and only from that proxy's address: no ProxyFix here,
     # which believed whoever connected (listening.waitress_options).
-
-    @app.before_request
-    def restore_size_limit():
-        """A backup upload may be far larger than any other request: its limit is set before
-        the CSRF check reads the form (registered first, so it runs first), and only for the
-        organiser, the one who may restore."""
-        from .web.organiser import is_organiser
-        if request.endpoint == "backup.restore" and is_organiser():
-            request.max_content_length = app.config["RESTORE_LIMIT"]
 
     csrf.init_app(app)
     compress.init_app(app)

@@ -203,6 +203,26 @@ def counts_form(cards: int | None = None, coins: int | None = None, settebello: 
     return {name: str(value) for name, value in data.items() if value is not None}
 
 
+def restore_backup(client, data: bytes, headers: dict | None = None, **form):
+    """A backup restored as the organiser's page sends it (static/restore.js): in parts of
+    64 KiB (backup.parts; no request carries more), then the form naming the upload, with
+    ``form``'s fields (``confirm``, ``csrf_token``: sent with each part too, as the page's
+    script sends it), and ``headers`` with every request. The last answer: a part refused, or
+    the form's."""
+    from companion.backup.parts import PART
+    headers = {**(headers or {}), **({"X-CSRFToken": form["csrf_token"]} if "csrf_token" in form else {})}
+    follow = form.pop("follow_redirects", False)
+    upload = ""
+    for offset in range(0, len(data), PART):
+        answer = client.post(f"/backup/restore/parts?upload={upload}&offset={offset}", headers=headers,
+                             data=data[offset:offset + PART], content_type="application/octet-stream")
+        if answer.status_code != 200:
+            return answer
+        upload = answer.get_json()["upload"]
+    return client.post("/backup/restore", data={"upload": upload, **form}, headers=headers,
+                       follow_redirects=follow)
+
+
 @contextmanager
 def serving(app, threads: int = 8):
     """``app`` served by waitress as the command serves it (``listening.waitress_options``: the

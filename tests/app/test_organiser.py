@@ -23,7 +23,7 @@ import pytest
 
 from companion import cli, create_app
 from companion.web import organiser
-from helpers import HAND, new_match, phone, random_hand, start_companion
+from helpers import HAND, new_match, phone, random_hand, restore_backup, start_companion
 from markup import attr, text
 
 CODE = "K7P-2QX"
@@ -106,8 +106,7 @@ ACTIONS = [
 def send(client, night, method, address, form):
     address = address.format(**night)
     if form == "restore":
-        return client.post(address, data={"backup": (io.BytesIO(night["backup"]), "b.sqlite"),
-                                          "confirm": "y"}, content_type="multipart/form-data")
+        return restore_backup(client, night["backup"], confirm="y")
     if form is not None:
         form = {k: v.format(**night) if isinstance(v, str) else v for k, v in form.items()}
     return getattr(client, method)(address, data=form)
@@ -354,8 +353,7 @@ def test_a_backup_leaves_the_organisers_phones_out_and_a_restore_keeps_them(app,
     backup.write_bytes(mine.get("/backup/download").data)
     with sqlite3.connect(backup) as conn:
         assert conn.execute("SELECT COUNT(*) FROM organiser_phones").fetchone()[0] == 0
-    answer = mine.post("/backup/restore", data={"backup": (io.BytesIO(backup.read_bytes()), "b.sqlite"),
-                                                "confirm": "y"}, content_type="multipart/form-data")
+    answer = restore_backup(mine, backup.read_bytes(), confirm="y")
     assert answer.status_code == 303
     assert mine.get("/tournaments/new").status_code == 200       # still the organiser's
 

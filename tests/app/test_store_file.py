@@ -220,8 +220,8 @@ def test_a_backup_while_phones_save_holds_every_hand_saved_before_it(tmp_path):
 
 
 def test_a_store_larger_than_the_web_restore_takes_is_restored_on_the_machine(tmp_path):
-    """The web restore takes up to companion.RESTORE_LIMIT (8 MiB, waitress's limit for every
-    request); ``scopa-companion restore FILE`` takes a store of any size, checked as the web
+    """The web restore takes up to companion.RESTORE_LIMIT (8 MiB, in parts of 64 KiB: no request
+    carries more); ``scopa-companion restore FILE`` takes a store of any size, checked as the web
     restore checks one. Here a real store a few MiB over the limit: its matches copied."""
     backup = made_store(tmp_path / "big.sqlite", matches=1, hands=8)
     conn = sqlite3.connect(backup, isolation_level=None)
