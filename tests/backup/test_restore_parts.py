@@ -24,7 +24,7 @@ import pytest
 
 from companion import create_app, store
 from companion.backup import parts
-from helpers import ORGANISER_LINK, new_match, organiser, serving, start_companion
+from helpers import ORGANISER_LINK, grown_store, new_match, organiser, serving, start_companion
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc (Linux)")
 
@@ -128,19 +128,7 @@ def large_store(path: Path, app_config: dict, copy_of_migrated) -> tuple[Path, i
     for _ in range(8):
         assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
     store.backup_to(str(made), str(path))
-    conn = sqlite3.connect(path, isolation_level=None)
-    columns = [row[1] for row in conn.execute("PRAGMA table_info(matches)") if row[1] != "id"]
-    hand_columns = [row[1] for row in conn.execute("PRAGMA table_info(hands)") if row[1] not in ("id", "match_id")]
-    while path.stat().st_size <= 3 * MiB:
-        count = conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]
-        conn.execute("BEGIN")
-        conn.execute(f"INSERT INTO matches ({', '.join(columns)}) SELECT {', '.join(columns)} FROM matches ORDER BY id")
-        conn.execute(f"INSERT INTO hands (match_id, {', '.join(hand_columns)}) "
-                     f"SELECT match_id + {count}, {', '.join(hand_columns)} FROM hands ORDER BY id")
-        conn.execute("COMMIT")
-    matches = conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-    conn.close()
-    return path, matches
+    return path, grown_store(path, 3 * MiB)
 
 
 class Browser:
