@@ -118,3 +118,14 @@ def test_the_organiser_sees_who_is_held_and_lets_them_try_again(app, client):
     assert answer.status_code == 303 and answer.headers["Location"].endswith("/organiser#held")
     assert guesser.post(f"/matches/{match_id}/pin", data={"pin": "246813"}).status_code == 303
     assert len(nodes(organiser_phone.get("/organiser"), '[data-testid="held-one"]')) == 1
+
+
+def test_the_organisers_header_from_another_sites_page_is_not_tried(app):
+    """A program that says another site sent it (an Origin of its own): its code is not tried,
+    and its page is a page, not a 500."""
+    code = ORGANISER_LINK.split("code=")[1]
+    guest = phone(app, NAT)
+    sent = {"X-Scopa-Organiser": code, "Origin": "http://evil.example"}
+    assert guest.get("/", headers=sent).status_code == 200
+    assert guest.get("/tournaments/new", headers=sent).status_code == 403
+    assert guest.get("/tournaments/new", headers={"X-Scopa-Organiser": code}).status_code == 200
