@@ -445,6 +445,7 @@ def main() -> None:
     parser.add_argument("--store", help="build the store here once, and run on a copy of it")
     parser.add_argument("--floods", type=int, default=5, help="how many of the costliest rows flood too")
     parser.add_argument("--no-floods", action="store_true", help="only the table")
+    parser.add_argument("--no-table", action="store_true", help="only the floods of issue 41")
     parser.add_argument("--seconds", type=float, default=15.0, help="how long the phone saves under each flood")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -466,13 +467,16 @@ def main() -> None:
                                        command=str(Path(sys.executable).with_name("scopa-companion")))
         port = int(base.rsplit(":", 1)[1])
         try:
-            table = measure(port, ids, args.repeat)
+            table = [] if args.no_table else measure(port, ids, args.repeat)
             done = [flood(port, item, args.seconds) for item in floods(port, ids, table, args.floods)] \
                 if not args.no_floods else []
         finally:
             server.terminate()
             server.wait(timeout=30)
             log.close()
+    if done and not table:
+        print_floods(done, args.seconds)
+        return
     guest = [row for row in table if row.refused or 403 not in row.statuses]
     guest.sort(key=lambda row: statistics.median(row.samples), reverse=True)
     print(f"\n{len(guest)} guest requests at {args.matches} matches, {args.repeat} times each, "
