@@ -5,8 +5,10 @@ must not make the server work, or answer, in proportion to what it cares to send
   refuses more with 431 before the app sees anything (``listening.waitress_options``). A phone sends 1 to 5
   KiB: its cookie (at most 4 KiB in any browser), its user agent, an address of a few hundred
   bytes.
-- The address, path and query, 8 KiB (``URL``): 414 here, before anything reads the query.
-  The longest a page asks for is the new match's chances, which sends the whole form (four
+- The address, path and query, 16 KiB (``URL``): 414 here, before anything reads the query.
+  The longest a page asks for is the referee's primiera tool opened from a hand's form, which
+  carries the form along (``keep``, up to 6,000 characters: ``web.forms.KEEP_MAX``, about 9
+  KiB once percent-encoded); then the new match's chances, which send the whole form (four
   names and two team names, each up to 9 bytes a letter once percent-encoded: about 4 KiB at
   the very worst). Every page that writes a query back (a filter, a next page) so writes
   back at most this.
@@ -23,7 +25,7 @@ from __future__ import annotations
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
-URL = 8 * 1024
+URL = 16 * 1024
 LANGUAGES = 16
 LANGUAGES_LENGTH = 256
 
