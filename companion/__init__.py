@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask, request
+from flask import Flask
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
@@ -22,11 +22,23 @@ __version__ = "0.1.0"
 
 csrf = CSRFProtect()
 compress = Compress()
-# The largest request the companion takes, a backup restored from the organiser's phone: waitress
-# refuses a larger one as soon as it is announced, on any URL (``listening.waitress_options``),
-# so that no phone can make the server hold more. Years of club nights are a few MiB; a larger
-# store is restored on the machine, ``scopa-companion restore FILE`` (docs/running.md).
+# The largest backup restored from the organiser's phone, which sends it in parts of 64 KiB
+# (backup.parts): no request carries more than 64 KiB (MAX_CONTENT_LENGTH, and waitress's own
+# limit, listening.waitress_options). Years of club nights are a few MiB; a larger store is
+# restored on the machine, ``scopa-companion restore FILE`` (docs/running.md).
 RESTORE_LIMIT = 8 * 1024 * 1024
+
+
+def _private_folder(parent: Path, data: Path | None) -> None:
+    """The store's folder made if missing, its owner's alone (0700); and the data folder, which
+    holds the store and the key that signs the phones' cookies, closed if an older version made
+    it open (0755). A folder named with --db that the companion did not make (a home folder) is
+    left as it is: the store's own files are closed (``store.made_private``)."""
+    from . import store
+    if not parent.exists():
+        parent.mkdir(mode=store.PRIVATE_FOLDER, parents=True, exist_ok=True)
+    if data is not None and data.is_dir():
+        store.made_private(data, folder=True)
 
 
 # In a checkout templates/ and static/ stand beside the package; an installed wheel carries
@@ -60,7 +72,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
         LANG=settings.lang,             # when neither the switch nor the phone says
         # How PINs are hashed (web.access.hash_pin): None is werkzeug's default, scrypt.
         PIN_HASH_METHOD=settings.pin_hash_method,
-        MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
+        # Every request's body, a restore's parts included (backup.parts): a whole hand in JSON
+        # is under 2 KiB. waitress refuses more before the app sees it (listening.body_limit).
+        MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
         # gzip is what phones accept over plain HTTP (br and zstd only over HTTPS); the live
@@ -81,15 +95,6 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
     # and host from the proxy's headers, and only from that proxy's address: no ProxyFix here,
     # which believed whoever connected (listening.waitress_options).
 
-    @app.before_request
-    def restore_size_limit():
-        """A backup upload may be far larger than any other request: its limit is set before
-        the CSRF check reads the form (registered first, so it runs first), and only for the
-        organiser, the one who may restore."""
-        from .web.organiser import is_organiser
-        if request.endpoint == "backup.restore" and is_organiser():
-            request.max_content_length = app.config["RESTORE_LIMIT"]
-
     csrf.init_app(app)
     compress.init_app(app)
     from . import api, i18n, store, web
@@ -105,7 +110,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
     check_hash_method(app)
     i18n.init_app(app)
     web.init_app(app)
-    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    _private_folder(Path(app.config["DATABASE"]).parent, folder if test_config is None else None)
     store.init_app(app, Ledger)
     # Each room's blueprint from its views (a room's package imports no views, so the JSON API
     # may call a room's service module without loading its pages); the table's, from its

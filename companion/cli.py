@@ -269,7 +269,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "SCOPA_ORGANISER_PIN_FILE, or the code itself in SCOPA_ORGANISER_PIN); "
                              "by default a fresh code is printed at each start. A phone that "
                              "opens the organiser's link or types the code is the organiser's "
-                             "until it logs out")
+                             "until it logs out, or 12 hours after its last use")
     parser.add_argument("--organiser-pin", help="the same code given on the command line, where "
                         "every user of this machine sees it (ps): a warning says so")
     parser.add_argument("--organiser-qr", action="store_true",

@@ -42,8 +42,8 @@ def secret_key(folder: Path) -> str:
     key = secrets.token_hex(32)
     temporary = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".secret_key-")
+        folder.mkdir(mode=store.PRIVATE_FOLDER, parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".secret_key-")     # made 0600
         with os.fdopen(handle, "w", encoding="ascii") as file:
             file.write(key)
             file.flush()
@@ -66,7 +66,7 @@ def adopt_old_store(old: Path, new: Path) -> str | None:
     if not source.is_file() or target.exists() or old.resolve() == new.resolve():
         return None
     try:
-        new.mkdir(parents=True, exist_ok=True)
+        new.mkdir(mode=store.PRIVATE_FOLDER, parents=True, exist_ok=True)
         copied = new / "scopa.sqlite.moving"
         store.backup_to(str(source), str(copied))      # with whatever its WAL still held
         os.replace(copied, target)

@@ -95,6 +95,8 @@ def _free(host: str, port: int) -> bool:
 # never ends is never idle: docs/running.md.)
 CHANNEL_TIMEOUT = 60
 CLEANUP_INTERVAL = 10
+# A request's headers, its request line included: a phone sends 1 to 5 KiB (web.bounds).
+HEADER_LIMIT = 32 * 1024
 
 
 def raise_open_file_limit(wanted: int) -> int:
@@ -115,12 +117,15 @@ def raise_open_file_limit(wanted: int) -> int:
     return soft
 
 
-def restore_body_limit(app) -> int:
-    """waitress's ``max_request_body_size``: the largest body the app accepts, a restore's
-    (``companion.RESTORE_LIMIT``), on every URL. Without it waitress takes up to 1 GiB of any
-    request on disk before the app can refuse it; it refuses a body of this size or more, hence
-    the one."""
-    return app.config["RESTORE_LIMIT"] + 1
+def body_limit(app) -> int:
+    """waitress's ``max_request_body_size``: the largest body the app accepts on any URL
+    (``MAX_CONTENT_LENGTH``, 64 KiB: a restore comes in parts of that size, ``backup.parts``).
+    Under waitress's ``inbuf_overflow`` (512 KiB), a body is never spooled to disk: a guest who
+    trickles one holds 64 KiB of memory at most, where 200 of them held 1.6 GB of deleted files
+    with the restore's 8 MiB on every URL (issue 41). Without it waitress takes up to 1 GiB of
+    any request before the app can refuse it; it refuses a body of this size or more, hence the
+    one."""
+    return app.config["MAX_CONTENT_LENGTH"] + 1
 
 
 def open_connections(wanted: int) -> int:
@@ -139,7 +144,9 @@ def waitress_options(app, threads: int, connections: int) -> dict:
     tests' real servers (``tests/helpers.serving``):
 
     - the forwarding headers: ``proxy_options``;
-    - ``max_request_body_size``: a restore's limit, the largest body the app accepts (8 MiB):
+    - ``max_request_header_size``: the headers and the request line, 32 KiB in all (a phone
+      sends 1 to 5), refused past it with 431 before the app sees them (``web.bounds``);
+    - ``max_request_body_size``: the largest body the app accepts (64 KiB, ``body_limit``):
       a request that announces more is refused before any of its body is read, and one sent in
       chunks as soon as it passes it;
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
@@ -147,7 +154,8 @@ def waitress_options(app, threads: int, connections: int) -> dict:
     return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
             "asyncore_use_poll": True,
-            "max_request_body_size": restore_body_limit(app),
+            "max_request_header_size": HEADER_LIMIT,
+            "max_request_body_size": body_limit(app),
             **proxy_options(app)}
 
 

@@ -141,9 +141,18 @@ def in_use_line(path: Path) -> str:
             f"into it): stop it first (Ctrl-C where it runs)")
 
 
+def private_from_now() -> None:
+    """Whatever the command writes from now on (the store, its WAL, the key, a backup, a
+    restore's parts, the lock) is its user's alone: they hold every match's PIN hash. Each is
+    also closed by name where it is made (``store.made_private``), for an app served otherwise
+    (``flask run``, the tests)."""
+    os.umask(0o077)
+
+
 def while_held(settings: Settings, serve: Callable[[], int]) -> int:
     """``serve()`` with the store's lock held (the store the settings name); 1 and one line on
     stderr if another companion holds it."""
+    private_from_now()
     path = store_path(settings)
     try:
         with held(path):
@@ -225,6 +234,7 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The command given: backup or restore. Exit 0, or 1 with one line on stderr."""
+    private_from_now()
     path = store_path(args.settings)
     given = Path(args.file).expanduser()
     try:

@@ -8,6 +8,7 @@ import queue
 import random
 import re
 import socket
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -201,6 +202,47 @@ def counts_form(cards: int | None = None, coins: int | None = None, settebello: 
             "settebello": settebello, "primiera": primiera,
             **{f"sweeps_{side}": count for side, count in enumerate(sweeps)}, "save": "1", **fields}
     return {name: str(value) for name, value in data.items() if value is not None}
+
+
+def grown_store(path, size: int) -> int:
+    """The store at ``path`` grown past ``size`` bytes by copying its matches and their hands
+    over and over (a real store, as years of nights make it): how many matches it holds."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(matches)") if row[1] != "id"]
+        hand_columns = [row[1] for row in conn.execute("PRAGMA table_info(hands)")
+                        if row[1] not in ("id", "match_id")]
+        while os.path.getsize(path) <= size:
+            count = conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]
+            conn.execute("BEGIN")
+            conn.execute(f"INSERT INTO matches ({', '.join(columns)}) SELECT {', '.join(columns)} "
+                         f"FROM matches ORDER BY id")
+            conn.execute(f"INSERT INTO hands (match_id, {', '.join(hand_columns)}) "
+                         f"SELECT match_id + {count}, {', '.join(hand_columns)} FROM hands ORDER BY id")
+            conn.execute("COMMIT")
+        return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def restore_backup(client, data: bytes, headers: dict | None = None, **form):
+    """A backup restored as the organiser's page sends it (static/restore.js): in parts of
+    64 KiB (backup.parts; no request carries more), then the form naming the upload, with
+    ``form``'s fields (``confirm``, ``csrf_token``: sent with each part too, as the page's
+    script sends it), and ``headers`` with every request. The last answer: a part refused, or
+    the form's."""
+    from companion.backup.parts import PART
+    headers = {**(headers or {}), **({"X-CSRFToken": form["csrf_token"]} if "csrf_token" in form else {})}
+    follow = form.pop("follow_redirects", False)
+    upload = ""
+    for offset in range(0, len(data), PART):
+        answer = client.post(f"/backup/restore/parts?upload={upload}&offset={offset}", headers=headers,
+                             data=data[offset:offset + PART], content_type="application/octet-stream")
+        if answer.status_code != 200:
+            return answer
+        upload = answer.get_json()["upload"]
+    return client.post("/backup/restore", data={"upload": upload, **form}, headers=headers,
+                       follow_redirects=follow)
 
 
 @contextmanager

@@ -6,7 +6,6 @@ write must show before it is read (``asks_for_json``)."""
 from __future__ import annotations
 
 import math
-from urllib.parse import urlsplit
 
 from flask import Blueprint, g, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -16,21 +15,13 @@ from ..i18n import for_api
 from ..rules import ScopaError
 from ..rules.said import Said, said, said_n
 from ..web.access import TooManyTries
+from ..web.limits import sent_from_another_site
 from ..web.organiser import TooManyCodes, is_organiser
 from .parse import Forbidden, NotFoundError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-def _cross_site() -> bool:
-    """The browser says this request was sent by a page of another site: Sec-Fetch-Site (an
-    other origin, even of the same site), or an Origin that is not this host."""
-    if request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site"):
-        return True
-    origin = request.headers.get("Origin")
-    return origin is not None and urlsplit(origin).netloc.lower() != request.host.lower()
 
 
 @bp.before_request
@@ -43,7 +34,7 @@ def asks_for_json():
     could only after a CORS preflight, which the companion never grants.)"""
     if request.method in SAFE_METHODS:
         return None
-    if _cross_site():
+    if sent_from_another_site():
         return jsonify({"error": for_api(said(
             "this request comes from another site's page: nothing was done"))}), 403
     if request.method != "DELETE" and request.mimetype != "application/json":
@@ -60,7 +51,8 @@ def refused(error: ScopaError):
 
 def api_http_error(error: HTTPException):
     """Every HTTP error under /api/ answers JSON, never an HTML page."""
-    messages = {413: said("the request is too large"), 404: said("no such API endpoint"),
+    messages = {413: said("the request is too large"), 414: said("the address is too long"),
+                404: said("no such API endpoint"),
                 405: said("that method is not allowed here")}
     response = jsonify({"error": for_api(messages.get(error.code, error.description))})
     response.status_code = error.code

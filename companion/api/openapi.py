@@ -12,7 +12,7 @@ from ..rules.rulesets import PRESETS
 from ..stats import EXTREMES, RECORD
 from ..web.requests import CARDS_SCHEMA as CARDS, NAME_SCHEMA as NAME, PIN_SCHEMA as PIN_IN, RulesAsked
 from .openapi_models import REQUESTS, components
-from .openapi_ratings import RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
+from .openapi_ratings import HISTORY_PAGE, RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
 from .openapi_tournaments import ENTRANTS, STANDINGS
 
 ERROR = {"description": "refused, with the reason in words",
@@ -159,7 +159,8 @@ SCHEMAS = {
         "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
         "next": {"type": "string", "nullable": True, "description": "the next page, if any"}}},
     "PlayerRecord": {"allOf": [{"$ref": "#/components/schemas/Player"}, {
-        "type": "object", "required": ["head_to_head", "best_hand", "worst_hand", "last_matches"],
+        "type": "object", "required": ["head_to_head", "best_hand", "worst_hand", "last_matches", "rating_history",
+                                     "rating_history_next"],
         "properties": {
             "head_to_head": {"type": "array", "items": {
                 "type": "object", "required": ["id", "name", "matches", "won", "lost", "drawn"],
@@ -171,7 +172,10 @@ SCHEMAS = {
             "best_hand": HAND_AT, "worst_hand": HAND_AT,
             "last_matches": {"type": "array", "items": {"type": "integer"},
                              "description": "the ids of their last 10 matches, newest first"},
-            "rating_history": RATING_HISTORY}}]},
+            "rating_history": RATING_HISTORY,
+            "rating_history_next": {"type": "string", "nullable": True,
+                                    "description": "the page of the points before these (the same "
+                                                   "limit), or null when these are the first"}}}]},
     "Ratings": RATINGS,
     "Rated": {"type": "object", "required": ["rated"], "properties": {"rated": RATED}},
     "NewTournament": {"type": "object", "required": ["name", "format", "entrants"], "properties": {
@@ -378,7 +382,7 @@ SPEC = {
         "/api/v1/players/{player_id}": {"get": {
             "summary": "A player's record, with the head-to-head against each opponent",
             "parameters": [{"name": "player_id", "in": "path", "required": True,
-                            "schema": {"type": "integer"}}, *PLAYER_SCOPE],
+                            "schema": {"type": "integer"}}, *PLAYER_SCOPE, *HISTORY_PAGE],
             "responses": {"200": ok("PlayerRecord"), "400": ERROR, "404": ERROR}}},
         "/api/v1/ratings": ratings_path(PLAYER_SCOPE[0], ok, ERROR),
         "/api/v1/matches/{match_id}/rated": rated_path([MATCH_ID, ORGANISER], ok, body, WRITE_ERRORS),

@@ -24,10 +24,19 @@ RATING = {**RATING_FIGURES, "provisional": {
     "type": "boolean", "description": "fewer than 5 finished matches (of the variant, when one is asked for)"}}
 RATING_HISTORY = {
     "type": "array", "description": "their rating after each finished match (of the variant asked for, or "
-                                    "all), in the order they finished",
+                                    "all), in the order they finished: the newest limit points (50 by "
+                                    "default) before the match before, if given",
     "items": {"type": "object", "required": ["match", "finished", "rating", "mu", "sigma"],
               "properties": {"match": {"type": "integer"}, "finished": {"type": "string", "format": "date-time"},
                              **RATING_FIGURES}}}
+# A page of a player's rating history (api.players._rating_history).
+HISTORY_PAGE = [
+    {"name": "limit", "in": "query", "required": False,
+     "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
+     "description": "how many points of rating_history: the newest"},
+    {"name": "before", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
+     "description": "a match's id: only the points of matches that finished before it "
+                    "(rating_history_next gives it)"}]
 RATINGS = {"type": "object", "required": ["ratings"], "properties": {"ratings": {
     "type": "array", "description": "every rated player in the leaderboard's order: those with 5 "
                                     "finished matches or more first, then the provisional ones, "

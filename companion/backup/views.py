@@ -1,6 +1,7 @@
 """Backup and restore of the whole store, and every match as one CSV. The store holds every
 match's PIN hash: it leaves the server, and a restore replaces it, only for the organiser (the
-machine itself, or the organiser's phone)."""
+machine itself, or the organiser's phone). A backup comes to a restore in parts of 64 KiB
+(``parts``), sent by the page's script, then the restore's form names the upload."""
 
 from __future__ import annotations
 
@@ -8,7 +9,18 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
-from flask import Blueprint, current_app, flash, g, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    g,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import get_locale, gettext as _
 
 from .. import store
@@ -17,6 +29,7 @@ from ..matches import Ledger, listed
 from ..web import exports
 from ..web.organiser import organiser_required
 from ..web.pages import csv_answer
+from . import parts
 
 bp = Blueprint("backup", __name__)
 
@@ -26,6 +39,7 @@ def page():
     """The backup page: download and restore for the organiser; whom to ask for anyone else."""
     # The restore on the machine as the command was started there (cli: RESTORE_COMMAND).
     return render_template("backup/backup.html", restore_mib=current_app.config["RESTORE_LIMIT"] // 2**20,
+                           part=parts.PART,
                            restore_command=current_app.config.get("RESTORE_COMMAND", "scopa-companion restore FILE"))
 
 
@@ -49,21 +63,47 @@ def download():
     return response
 
 
+@bp.post("/backup/restore/parts")
+@organiser_required(lambda: _("A restore replaces every match: only the organiser can make one."))
+def restore_part():
+    """One part of a backup on its way (``parts``): the page's script sends the file 64 KiB at
+    a time, ``?upload=`` (none for the first) and ``?offset=``; JSON with the upload's id and
+    what it holds, or the error in the page's language."""
+    offset = request.args.get("offset", "")
+    if not offset.isascii() or not offset.isdigit() or len(offset) > 12:
+        return jsonify({"error": _("The backup could not be sent: try again.")}), 400
+    try:
+        upload, received = parts.receive(current_app.config["DATABASE"], request.args.get("upload", ""),
+                                         int(offset), request.get_data(), current_app.config["RESTORE_LIMIT"])
+    except parts.PartRefused as refused:
+        if refused.reason == "large":
+            return jsonify({"error": _("Nothing restored: a backup of up to %(size)s MiB restores from here.",
+                                       size=current_app.config["RESTORE_LIMIT"] // 2**20)}), 413
+        return jsonify({"error": _("The backup could not be sent: try again."),
+                        "received": refused.received}), 409
+    return jsonify({"upload": upload, "received": received})
+
+
 @bp.post("/backup/restore")
 @organiser_required(lambda: _("A restore replaces every match: only the organiser can make one."))
 def restore():
-    """Replace every match with a backup, once checked whole; the organiser only."""
+    """Replace every match with a backup, once checked whole; the organiser only. The backup is
+    the upload its parts made (``upload``), or a file sent with the form (one under 64 KiB)."""
+    database = Path(current_app.config["DATABASE"])
+    sent = parts.upload_path(str(database), request.form.get("upload", ""))
     upload = request.files.get("backup")
-    if upload is None or not upload.filename:
+    if sent is None and (upload is None or not upload.filename):
         flash(_("Choose the backup file to restore."))
         return redirect(url_for("backup.page"), code=303)
     if request.form.get("confirm") != "y":
         flash(_("Tick the box to confirm: restoring replaces every match."))
         return redirect(url_for("backup.page"), code=303)
-    database = Path(current_app.config["DATABASE"])
     with tempfile.TemporaryDirectory(dir=database.parent) as folder:
         received = Path(folder) / "upload.sqlite"
-        upload.save(received)
+        if sent is not None:
+            sent.replace(received)          # the parts' file, now the restore's alone
+        else:
+            upload.save(received)
         try:
             store.close_db()
             keep = store.restore_from(str(database), str(received), Ledger)

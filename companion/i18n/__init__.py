@@ -230,6 +230,8 @@ def http_message(code: int) -> str:
         return gettext("There is no such page here: it may have been deleted.")
     if code == 413:
         return gettext("That is too big to send to the companion.")
+    if code == 414:
+        return gettext("That address is too long for the companion: go back and try again.")
     if code == 429:
         return gettext("Too many tries: wait a minute, then try again.")
     if code in (400, 403, 405):

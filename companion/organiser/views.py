@@ -1,5 +1,6 @@
 """/organiser: a phone becomes the organiser's by opening the link ``scopa-companion`` prints
-(``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out. The
+(``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out or for 12
+hours after its last use. The
 organiser's page also lists the matches deleted in the last day, to bring one back, those ticked
 or all of them at once (the table's ``/matches/restore``, the Undo of its delete of several)."""
 
@@ -13,7 +14,7 @@ from flask_babel import gettext as _, ngettext
 from .. import store
 from ..i18n import explain
 from ..matches import Ledger, listed
-from ..web import organiser
+from ..web import limits, organiser
 from ..web.pages import first_error, on_this_site
 from .forms import CodeForm
 
@@ -22,14 +23,16 @@ bp = Blueprint("organiser", __name__)
 
 def show(form: CodeForm, error: str | None = None, status: int = 200):
     db = store.get_db()
-    deleted = []
+    deleted, held = [], []
     if organiser.is_organiser():
         store.purge_deleted(db)
         deleted = [(listed(row), row["deleted"]) for row in store.deleted_matches(db)]
+        held = limits.held()
     return render_template(
         "organiser/organiser.html", form=form, error=error,
         this_phone=organiser.is_this_phone(), has_code=bool(organiser.current_code()),
-        phones=store.organiser_phone_count(db), deleted=deleted, at_once=store.AT_ONCE), status
+        phones=store.organiser_phone_count(db), deleted=deleted, at_once=store.AT_ONCE,
+        held=held), status
 
 
 @bp.route("/organiser", methods=["GET", "POST"])
@@ -49,6 +52,9 @@ def page():
         return redirect(target, code=303)       # the link opened again: nothing to do
     try:
         right = organiser.right_code(code)
+    except limits.FromAnotherSite:          # an <img> of a page elsewhere: not tried, not counted
+        return show(form, _("This code came from another site's page, so it was not tried: "
+                            "type it here to become the organiser."), 403)
     except organiser.TooManyCodes as limit:
         minutes = max(1, math.ceil(limit.wait / 60))
         return show(form, ngettext("Too many wrong codes from this phone: wait %(num)d minute, "
@@ -60,7 +66,8 @@ def page():
                       "command, which prints one."), 403)
     organiser.log_in()
     current_app.logger.info("a phone at %s became the organiser's", request.remote_addr)
-    flash(_("This phone is the organiser's until it logs out."))
+    flash(_("This phone is the organiser's until it logs out, or until it is left unused for "
+            "12 hours."))
     return redirect(target, code=303)
 
 
@@ -98,3 +105,13 @@ def restore_match(match_id: int):
         return redirect(url_for("organiser.page"), code=303)
     flash(_("Match %(number)s is back, with its hands.", number=match_id))
     return redirect(url_for("table.match", match_id=match_id), code=303)
+
+
+@bp.post("/organiser/held/lift")
+@organiser.organiser_required(lambda: _("Ask the organiser to let a phone try again."))
+def lift_held():
+    """A phone or an address held by a limit (the list on the organiser's page) may try again
+    at once: one of the club's, held by another's tries, or a table's fumbled PIN."""
+    lifted = limits.lift(request.form.get("kind", ""), request.form.get("scope", ""), request.form.get("key", ""))
+    flash(_("It may try again now.") if lifted else _("It was no longer held."))
+    return redirect(url_for("organiser.page", _anchor="held"), code=303)

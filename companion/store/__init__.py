@@ -38,11 +38,15 @@ from .built import ChangedLines, built_match, changed_since, each_match, forget_
 from .checks import Unfit, examine
 from .db import (
     MAX_ID,
+    PRIVATE_FILE,
+    PRIVATE_FOLDER,
     MakeLedger,
     StorageError,
     close_db,
     connect,
     get_db,
+    made_private,
+    made_private_store,
     now,
     number_from,
     parsed_match,
@@ -108,6 +112,7 @@ from .ratings import (
     match_rating_changes,
     new_rating,
     rating_history,
+    rating_history_page,
     rating_list,
     ratings_of,
     set_rated,
@@ -151,6 +156,7 @@ def init_app(app: Flask, ledger: MakeLedger) -> None:
     try:
         db = connect(app.config["DATABASE"])
         try:
+            made_private_store(app.config["DATABASE"])     # before anything is written to it
             migrate(db, ledger)
             purge_deleted(db)       # matches deleted more than a day ago: gone for good
             settle_ratings(db)      # ratings a write asked for before a crash: worked out now

@@ -12,7 +12,7 @@ import sqlite_utils
 from ..rules.said import said
 from .built import forget_built
 from .checks import Unfit, examine, read_only, schema_difference, text_over_limit, time_in_future
-from .db import MakeLedger, connect, parsed_match, writing
+from .db import MakeLedger, connect, made_private, parsed_match, writing
 from .matches import hand_rows
 from .migrations import count_totals, migrate
 from .organiser import keep_organiser_phones, organiser_phone_rows
@@ -26,6 +26,9 @@ class NotABackup(Exception):
 def backup_to(path: str, target: str) -> None:
     """Copy the live store at ``path`` into ``target`` with SQLite's backup API: consistent even
     while phones are saving, which copying the file (and its WAL) is not."""
+    # Every match's PIN hash: the copy is its owner's alone from its first byte (db.made_private).
+    Path(target).touch(mode=0o600)
+    made_private(target)
     source = sqlite3.connect(path, timeout=10)
     destination = sqlite3.connect(target)
     try:

@@ -9,6 +9,7 @@ each other instead of failing, and each save is one transaction; a failure of th
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import weakref
@@ -34,6 +35,31 @@ def number_from(digits: str) -> int:
     """
     digits = digits.lstrip("0") or "0"
     return min(int(digits), MAX_ID + 1) if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1
+
+# What a store's files are open to: their owner alone. They hold every match's PIN hash and the
+# organiser's phones' key hashes, which no other user of the machine is to read.
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+
+
+def made_private(path: str | os.PathLike[str], folder: bool = False) -> None:
+    """``path`` open to its owner alone (0600, a folder 0700), if it exists and is this user's:
+    a store, a backup or a data folder made by an older version (0644) is closed at the next
+    start. SQLite gives the store's -wal and -shm files the store's own mode as it makes them.
+    (Windows keeps its own access lists: chmod there only sets the read-only flag, left as is.)"""
+    if os.name == "nt":
+        return
+    try:
+        os.chmod(path, PRIVATE_FOLDER if folder else PRIVATE_FILE)
+    except (FileNotFoundError, PermissionError):
+        pass
+
+
+def made_private_store(path: str) -> None:
+    """The store and whatever files SQLite keeps beside it (its WAL and shared memory)."""
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        made_private(name)
+
 
 # The model's Ledger class, handed to every write that changes a match: from the match's row, read
 # inside the transaction, it works out the match's new summary. The store never applies a rule.
@@ -87,36 +113,60 @@ class StorageError(Exception):
         return cls("other", str(error))
 
 
+# One writer at a time in this process, waiting in a lock that wakes the next as soon as the
+# last is done, rather than in SQLite's busy handler, which sleeps 1, 2, 5, 10, ... 100 ms
+# between tries of the store's write lock: under 16 guests' writes a phone's save slept past the
+# moment the store was free, p99 2.2 s (tests/benchmarks/bench_guest.py, issue 41). BEGIN
+# IMMEDIATE still guards against another process (the restore command, a second server), and
+# SQLite's busy timeout with it. One lock per store file.
+_writers: dict[str, threading.Lock] = {}
+_writers_lock = threading.Lock()
+WAIT = 10           # seconds a write waits for another's, as SQLite's busy timeout
+
+
+def _writer(db: sqlite_utils.Database) -> threading.Lock:
+    path = getattr(db, "path", "")
+    with _writers_lock:
+        return _writers.setdefault(path, threading.Lock())
+
+
 @contextmanager
 def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """One transaction that holds the write lock from its start.
 
     A failure of the store itself (disk full, read-only file, not a database) rolls back and
     raises StorageError; the thread's connection is dropped, so that the next request opens a
-    fresh one and saving works again as soon as the cause is gone."""
+    fresh one and saving works again as soon as the cause is gone. What the write asked to be
+    done after it (``after_commit``) runs once the next writer may go."""
+    writer = _writer(db)
+    if not writer.acquire(timeout=WAIT):
+        raise StorageError("busy", "another write held the store for 10 s")
     try:
-        db.execute("BEGIN IMMEDIATE")
         try:
-            yield db
-        except BaseException:
-            if db.conn.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-    except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
-        db.__dict__.pop("after_commit", None)
-        if isinstance(error, sqlite3.IntegrityError):
-            raise
-        if db.conn.in_transaction:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                db.conn.rollback()
-            except sqlite3.Error:
-                pass
-        _forget(db)
-        raise StorageError.of(error) from error
-    except BaseException:
-        db.__dict__.pop("after_commit", None)
-        raise
+                yield db
+            except BaseException:
+                if db.conn.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
+            db.__dict__.pop("after_commit", None)
+            if isinstance(error, sqlite3.IntegrityError):
+                raise
+            if db.conn.in_transaction:
+                try:
+                    db.conn.rollback()
+                except sqlite3.Error:
+                    pass
+            _forget(db)
+            raise StorageError.of(error) from error
+        except BaseException:
+            db.__dict__.pop("after_commit", None)
+            raise
+    finally:
+        writer.release()
     for call in db.__dict__.pop("after_commit", {}).values():
         call(db)
 

@@ -206,6 +206,21 @@ def rating_history(db: sqlite_utils.Database, player_id: int,
         "ORDER BY r.finished, r.match_id", [player_id, variant or ALL])]
 
 
+def rating_history_page(db: sqlite_utils.Database, player_id: int, variant: str | None,
+                        before: int | None, limit: int) -> tuple[list[dict[str, Any]], bool]:
+    """The newest ``limit`` points of the player's rating history that come before the match
+    ``before`` (all, without it), in the order they finished; and whether earlier ones are left.
+    A page costs its own points whatever the player's history (2,643 points were 315 KB)."""
+    after = ("AND (r.finished, r.match_id) < (SELECT finished, match_id FROM rated_matches "
+             "WHERE match_id = ?) " if before is not None else "")
+    rows = [{**row, "rating": shown(row["mu"])} for row in db.query(
+        "SELECT c.match_id AS match, r.finished, c.mu, c.sigma FROM rating_changes c "
+        "JOIN rated_matches r ON r.match_id = c.match_id WHERE c.player_id = ? AND c.variant = ? "
+        + after + "ORDER BY r.finished DESC, r.match_id DESC LIMIT ?",
+        [player_id, variant or ALL, *([before] if before is not None else []), limit + 1])]
+    return rows[:limit][::-1], len(rows) > limit
+
+
 def match_rating_changes(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
     """What a finished match did to each of its players' rating (all variants together), in
     their seating order: ``id``, ``name``, ``before``, ``after`` and ``change`` in the figure

@@ -1,6 +1,6 @@
 """What every room's pages share, below the rooms and above the model: loading a match or
 answering 404, the safe ``next`` address, the PIN checks (``access``), the matches this phone played (``phone``), the limits per address
-(``limits``), who is the organiser (``organiser``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
+(``limits``), the bounds of a request (``bounds``), who is the organiser (``organiser``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
 (``errors``), the host check (``hosts``), what the charts share (``charts``) and the pages that
 belong to no room (``site``: the language switch, the manifest, the health check).
 
@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from ..names import names_above, one_line_form, short_form, text_width
 from ..rules.cards import parse_card
-from . import errors, hosts, limits, organiser, site
+from . import bounds, errors, hosts, limits, organiser, site
 from .forms import rule_in_words
 from .pages import YEAR
 
@@ -31,6 +31,7 @@ def init_app(app: Flask) -> None:
     shows from the store (or from the phone's session) its view reads and passes to the
     template."""
     hosts.init_app(app)
+    bounds.init_app(app)        # before the host check: the first hook of all
     errors.init_app(app)
     limits.init_app(app)
     organiser.init_app(app)

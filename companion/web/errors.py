@@ -44,7 +44,9 @@ def init_app(app: Flask) -> None:
         headers = {k: v for k, v in error.get_headers() if k.lower() == "allow"}
         if isinstance(error, SecurityError) or request_ctx.url_adapter is None:   # a Host not ours
             return http_message(error.code), error.code, {"Content-Type": "text/plain; charset=utf-8"}
-        return render_template("error.html", message=http_message(error.code)), error.code, headers
+        # An address refused for its length is not written back, not even in the language links.
+        here = {"here": "/"} if error.code == 414 else {}
+        return render_template("error.html", message=http_message(error.code), **here), error.code, headers
 
     @app.errorhandler(sqlite3.DatabaseError)
     @app.errorhandler(store.StorageError)

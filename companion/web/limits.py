@@ -1,28 +1,33 @@
-"""How often one address may try: wrong PINs, wrong organiser's codes, new matches, deleted
-matches. One use of
-Flask-Limiter (and the ``limits`` library it brings), with its storage in memory.
-
-Every limit is per address, never per PIN or per code across addresses: whoever knows a PIN
-is never refused because of other addresses' wrong tries, so no guest can lock a table, a
-tournament or the organiser out. An IPv6 address counts whole, not by its /64: every phone on a
-Wi-Fi shares the network's /64 (and every link-local fe80::/64), so counting by it would let one
-guest hold the whole club. A guest who gives its phone many IPv6 addresses escapes the count:
-docs/running.md says so, and the companion listens on IPv4 by default.
+"""How often a phone may try: wrong PINs, wrong organiser's codes, new matches, deleted matches.
+The ``limits`` library's moving windows, kept in memory.
 
 - A PIN (``web.access``) or an organiser's code (``web.organiser``): 5 wrong tries a minute and
-  10 an hour per address. A right one does not count: the wrong ones are counted after the
-  check, and the tries of one address are checked one at a time (a lock per address, among 64),
-  so a burst of tries at once cannot pass the limit.
-- A new match (the page, a rematch, the API): 20 an hour per address, a few more than a table
-  plays; the organiser is not limited.
-- A match deleted (the page; the API deletes no match): 5 an hour per address. A match without a
-  PIN is every phone's to delete, so one guest could otherwise empty the lists in a second and
-  leave the organiser to bring each back; the organiser is not limited.
+  10 an hour per address, never per PIN or per code across addresses: whoever knows a PIN is
+  never refused because of other addresses' wrong tries. A right one does not count: the
+  wrong ones are counted after the check, and the tries of one address are checked one at a
+  time (a lock per address, among 64), so a burst of tries at once cannot pass the limit.
+- A new match (the page, a rematch, the API): 20 an hour per phone, and 200 an hour per
+  address; a match deleted (the page; the API deletes no match): 5 an hour per phone, 50 per
+  address. A phone is its cookie's own id (``phone.phone_id``): a club behind one address (a
+  relay, a NAT, a captive portal) is not one phone, where one guest used the club's 20 new
+  matches in a second (issue 41, finding 4). A phone that drops its cookie is a new phone, which
+  is why the address keeps a ceiling ten times higher; requests with no cookie at all (a
+  program) are one phone per address. The organiser is not limited.
+- A code or a PIN sent from another site's page (``Sec-Fetch-Site`` cross-site or same-site, or
+  an ``Origin`` that is not this host: five ``<img>`` of ``/organiser?code=WRONG`` in any page a
+  member opened locked that address out) is refused without being checked, and never counts
+  (``FromAnotherSite``).
 
-The state is bounded: the moving windows keep at most a limit's number of moments per address
-(10 for tries, 20 for new matches, 5 for deletes), and the storage drops a key once its last moment is older
-than its window (an hour at most). So it holds the addresses seen trying in the last hour, no
-more: on a club's network, its phones.
+An IPv6 address counts whole, not by its /64: every phone on a Wi-Fi shares the network's /64
+(and every link-local fe80::/64), so counting by it would let one guest hold the whole club. A
+guest who gives its phone many IPv6 addresses escapes the count: docs/running.md says so, and
+the companion listens on IPv4 by default.
+
+The organiser sees who is held (``held``: the address or the phone, what, until when) on the
+organiser's page, and lets them try again (``lift``). The state is bounded: a moving window
+keeps at most its limit's number of moments per key, the storage drops a key once its last
+moment is older than its window (an hour at most), and ``_seen`` (who was counted, for the
+organiser's list) holds 4,096 keys for an hour at most.
 """
 
 from __future__ import annotations
@@ -31,20 +36,35 @@ import ipaddress
 import math
 import threading
 import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import wraps
 from typing import Callable
+from urllib.parse import urlsplit
 
-from flask import Flask, g, jsonify, render_template, request
-from flask_babel import ngettext
-from flask_limiter import Limiter, RateLimitExceeded
-from limits import parse_many
+from cachetools import TTLCache
+from flask import Flask, Response, current_app, g, jsonify, make_response, render_template, request
+from flask_babel import gettext as _, ngettext
+from limits import RateLimitItem, parse, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 from ..i18n import for_api
-from ..rules.said import said_n
+from ..rules.said import said, said_n
+from .phone import phone_id
 
 TRIES = parse_many("5/minute;10/hour")      # wrong PINs, and wrong organiser's codes, each
-NEW_MATCHES = "20/hour"
-DELETES = "5/hour"
-DELETES_SCOPE = "match deletes"
+# Per phone, then per address: a new match, a match deleted.
+NEW_MATCHES = {"phone": parse("20/hour"), "address": parse("200/hour")}
+DELETES = {"phone": parse("5/hour"), "address": parse("50/hour")}
+KINDS = ("pin", "organiser code", "new matches", "match deletes")
+
+_windows = MovingWindowRateLimiter(MemoryStorage())
+_stripes = [threading.Lock() for _ in range(64)]
+# (kind, "address" or "phone", key) -> the address it was counted from: whom the organiser's
+# list may name, for as long as a window holds (an hour).
+_seen: TTLCache[tuple[str, str, str], str] = TTLCache(maxsize=4096, ttl=3600)
+_seen_lock = threading.Lock()
 
 
 def address_key() -> str:
@@ -60,8 +80,13 @@ def address_key() -> str:
     return str(parsed)
 
 
-limiter = Limiter(key_func=address_key, storage_uri="memory://", strategy="moving-window")
-_stripes = [threading.Lock() for _ in range(64)]
+def sent_from_another_site() -> bool:
+    """The browser says a page of another site sent this request: Sec-Fetch-Site (another
+    origin, even of the same site), or an Origin that is not this host."""
+    if request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site"):
+        return True
+    origin = request.headers.get("Origin")
+    return origin is not None and urlsplit(origin).netloc.lower() != request.host.lower()
 
 
 class Limited(Exception):
@@ -72,72 +97,173 @@ class Limited(Exception):
         self.wait = max(1, math.ceil(wait))
 
 
-def _wait(kind: str, key: str) -> float:
-    """Seconds until this address may try ``kind`` again; 0 when it may now."""
-    waits = [limiter.limiter.get_window_stats(item, kind, key).reset_time - time.time()
-             for item in TRIES if not limiter.limiter.test(item, kind, key)]
+class FromAnotherSite(Exception):
+    """A code or a PIN sent by another site's page: not checked, not counted."""
+
+
+class TooMany(Limited):
+    """Too many new matches (or deletes) from this phone or address: ``kind`` says which."""
+
+    def __init__(self, kind: str, wait: float):
+        super().__init__(wait)
+        self.kind = kind
+
+
+def _enabled() -> bool:
+    return bool(current_app.config.get("RATELIMIT_ENABLED", True))
+
+
+def _counted(items: list[RateLimitItem], kind: str, scope: str, key: str) -> None:
+    for item in items:
+        _windows.hit(item, kind, scope, key)
+    with _seen_lock:
+        _seen[(kind, scope, key)] = address_key()
+
+
+def _wait(items: list[RateLimitItem], kind: str, scope: str, key: str) -> float:
+    """Seconds until ``key`` may try ``kind`` again; 0 when it may now."""
+    waits = [_windows.get_window_stats(item, kind, scope, key).reset_time - time.time()
+             for item in items if not _windows.test(item, kind, scope, key)]
     return max(waits, default=0.0)
 
 
 def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limited) -> bool:
     """``right()`` (a PIN's or a code's check), counted against this address's tries of
     ``kind`` when it is wrong. Raises ``refusal`` (a Limited), checking nothing, when the
-    address has none left."""
+    address has none left; FromAnotherSite, checking and counting nothing, for a request
+    another site's page sent."""
+    if sent_from_another_site():
+        raise FromAnotherSite()
     key = address_key()
     with _stripes[hash(key) % len(_stripes)]:
-        wait = _wait(kind, key)
-        if wait > 0:
-            raise refusal(wait)
+        if _enabled():
+            wait = _wait(TRIES, kind, "address", key)
+            if wait > 0:
+                raise refusal(wait)
         if right():
             return True
-        for item in TRIES:
-            limiter.limiter.hit(item, kind, key)
+        if _enabled():
+            _counted(TRIES, kind, "address", key)
         return False
 
 
-def new_matches(exempt: Callable[[], bool]):
+def _limited(kind: str, items: dict[str, RateLimitItem], exempt: Callable[[], bool],
+             done: Callable[[Response], bool]) -> Callable[[Callable], Callable]:
+    """A view's POST counted against this phone's and this address's ``kind`` when ``done``
+    says its answer did it; refused (TooMany) before it runs when either has none left. The
+    posts of one address are taken one at a time, so that a burst cannot pass the limit."""
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def limited(*args, **kwargs):
+            if request.method != "POST" or not _enabled() or exempt():
+                return view(*args, **kwargs)
+            address = address_key()
+            # A request with no cookie at all (a program, a script) is its address's one phone
+            # without a cookie; its own id is made now too, and counted, so that it carries its
+            # count on in the cookie it is given.
+            cookieless = current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
+            phone = phone_id()
+            keys = [("phone", f"no cookie at {address}" if cookieless else phone), ("address", address)]
+            with _stripes[hash(address) % len(_stripes)]:
+                wait = max(_wait([items[scope]], kind, scope, key) for scope, key in keys)
+                if wait > 0:
+                    raise TooMany(kind, wait)
+                answer = make_response(view(*args, **kwargs))
+                if done(answer):
+                    for scope, key in keys + ([("phone", phone)] if cookieless else []):
+                        _counted([items[scope]], kind, scope, key)
+            return answer
+        return limited
+    return decorator
+
+
+def new_matches(exempt: Callable[[], bool]) -> Callable[[Callable], Callable]:
     """The limit on new matches, for a view that makes one (pages and API share it): counted
     when a match is made (a 201, or the 303 to it), not for a form refused."""
-    return limiter.shared_limit(NEW_MATCHES, scope="new matches", exempt_when=exempt,
-                                methods=["POST"], deduct_when=lambda answer: answer.status_code in (201, 303))
+    return _limited("new matches", NEW_MATCHES, exempt, lambda answer: answer.status_code in (201, 303))
 
 
-def match_deletes(exempt: Callable[[], bool]):
+def match_deletes(exempt: Callable[[], bool]) -> Callable[[Callable], Callable]:
     """The limit on deleting a match: counted only when the view says a match was deleted
     (``deleted_one``), not for a confirmation asked again, a tournament's table refused or a
     PIN asked for."""
-    return limiter.shared_limit(DELETES, scope=DELETES_SCOPE, exempt_when=exempt, methods=["POST"],
-                                deduct_when=lambda answer: bool(g.get("scopa_deleted_match")))
+    return _limited("match deletes", DELETES, exempt, lambda answer: bool(g.get("scopa_deleted_match")))
 
 
 def deleted_one() -> None:
-    """This request deleted a match: it counts against its address's deletes."""
+    """This request deleted a match: it counts against its phone's and address's deletes."""
     g.scopa_deleted_match = True
 
 
-def wait_of(error: RateLimitExceeded) -> int:
-    """Whole seconds until this request's refused new match (or delete) would be taken."""
-    breached = [limit for limit in limiter.current_limits if limit.breached]
-    if not breached:
-        return 60
-    return max(1, math.ceil(max(limit.window.reset_time for limit in breached) - time.time()))
+# -- Who is held, for the organiser ---------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Held:
+    """A phone or an address held by a limit: ``kind`` (one of KINDS), ``scope`` ("phone" or
+    "address"), ``key`` (the phone's id or the address), the ``address`` it was counted from,
+    and ``until`` (seconds since the epoch)."""
+    kind: str
+    scope: str
+    key: str
+    address: str
+    until: float
+
+    @property
+    def until_stamp(self) -> str:
+        """``until`` as the store writes a time (ISO, UTC), for ``i18n.when``."""
+        return datetime.fromtimestamp(self.until, timezone.utc).isoformat(timespec="seconds")
+
+
+def _items(kind: str, scope: str) -> list[RateLimitItem]:
+    if kind in ("pin", "organiser code"):
+        return list(TRIES)
+    return [(NEW_MATCHES if kind == "new matches" else DELETES)[scope]]
+
+
+def held() -> list[Held]:
+    """Every phone and address held now, the longest held first."""
+    with _seen_lock:
+        seen = list(_seen.items())
+    found = []
+    for (kind, scope, key), address in seen:
+        wait = _wait(_items(kind, scope), kind, scope, key)
+        if wait > 0:
+            found.append(Held(kind, scope, key, address, time.time() + wait))
+    return sorted(found, key=lambda h: -h.until)
+
+
+def lift(kind: str, scope: str, key: str) -> bool:
+    """``key`` may try ``kind`` again at once: its count forgotten. False if it was not held."""
+    if kind not in KINDS or scope not in ("phone", "address"):
+        return False
+    with _seen_lock:
+        known = _seen.pop((kind, scope, key), None) is not None
+    for item in _items(kind, scope):
+        _windows.clear(item, kind, scope, key)
+    return known
+
+
+def reset() -> None:
+    """Every count forgotten (the tests' ``fresh_rate_limit``)."""
+    _windows.storage.reset()
+    with _seen_lock:
+        _seen.clear()
+
+
+# -- Refusals in words -------------------------------------------------------------------------------
 
 FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
 
 
 def init_app(app: Flask) -> None:
-    """Each app its own storage (a fresh one: the tests' apps never share their counts); a
-    refused new match or delete answered in the phone's language; and, once, a word on the log when a
-    proxy seems to be in front without --trust-proxy: every phone then has its address, and
-    shares its limits."""
-    limiter.init_app(app)
-
-    @app.errorhandler(RateLimitExceeded)
-    def too_many(error: RateLimitExceeded):
-        minutes = max(1, math.ceil(wait_of(error) / 60))
-        retry = {"Retry-After": str(wait_of(error))}
-        if error.limit.scope == DELETES_SCOPE:
+    """A refused new match or delete, and a code or PIN from another site's page, answered in
+    the phone's language; and, once, a word on the log when a proxy seems to be in front
+    without --trust-proxy: every phone then has its address, and shares its limits."""
+    @app.errorhandler(TooMany)
+    def too_many(error: TooMany):
+        minutes = max(1, math.ceil(error.wait / 60))
+        retry = {"Retry-After": str(error.wait)}
+        if error.kind == "match deletes":
             return render_template("error.html", message=ngettext(
                 "Too many matches deleted from this phone: wait %(num)d minute, then try again, "
                 "or ask the organiser.",
@@ -153,6 +279,15 @@ def init_app(app: Flask) -> None:
             "Too many new matches from this phone: wait %(num)d minutes, then try again.",
             minutes)), 429, retry
 
+    @app.errorhandler(FromAnotherSite)
+    def from_another_site(_error: FromAnotherSite):
+        if request.path.startswith("/api/"):
+            return jsonify({"error": for_api(said(
+                "this request comes from another site's page: nothing was done"))}), 403
+        return render_template("error.html", message=_(
+            "This came from another site's page, so it was not tried: open the companion "
+            "yourself and try again.")), 403
+
     @app.before_request
     def proxy_in_front() -> None:
         if (app.config.get("TRUST_PROXY") or app.extensions.get("scopa.proxy_said")
@@ -166,10 +301,3 @@ def init_app(app: Flask) -> None:
             "with proxy_set_header), start with --trust-proxy %(peer)s; never for a relay that "
             "passes the phones' own headers on (socat): docs/running.md. Said once.",
             {"peer": request.remote_addr})
-
-
-def reset() -> None:
-    """Every count forgotten (the tests' ``fresh_rate_limit``); nothing to forget before the
-    first app is made."""
-    if limiter.initialized:
-        limiter.reset()

@@ -2,13 +2,16 @@
 club (renaming and merging players, tournaments, any match whatever its PIN, the backups).
 
 The organiser is
-- a browser that opened the organiser's link, or typed its code on /organiser, until it logs
-  out: a phone, or the machine that runs the companion, which opens the link the command
-  prints for it ("On this machine"). Its signed cookie keeps a random key of its own, never the
-  code; the store keeps the key's hash (``store.organiser``). So a restart, which prints a fresh
+- a browser that opened the organiser's link, or typed its code on /organiser, for a night:
+  until it logs out, or 12 hours after it was last used (``NIGHT``): a phone, or the machine
+  that runs the companion, which opens the link the command prints for it ("On this machine").
+  Its signed cookie keeps a random key of its own, never the code, and until when it holds;
+  the store keeps the key's hash (``store.organiser``). So a restart, which prints a fresh
   code, does not log the organiser's phone out in the middle of a night (the code only lets a
-  phone in; logging out, or *Log out every phone*, is what takes the key back), and a
-  logged-out cookie copied beforehand is worth nothing;
+  phone in; logging out, or *Log out every phone*, is what takes the key back), a logged-out
+  cookie copied beforehand is worth nothing, and a phone left logged in (lent, lost, sold) is
+  no longer the organiser's the next day. The rest of the cookie (the PINs a phone entered)
+  lasts its 31 days;
 - a program that sends the code in the ``X-Scopa-Organiser`` header, with each request.
 
 No address is the organiser, not even the machine's own: a relay on the machine (socat,
@@ -31,6 +34,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import sqlite3
+import time
 from functools import wraps
 from typing import Any, Callable
 
@@ -38,11 +42,14 @@ from flask import Flask, current_app, g, has_request_context, render_template, r
 
 from .. import store
 from ..settings import normalised_code as normalised
-from .limits import Limited, checked
+from .limits import FromAnotherSite, Limited, checked
 from .pages import on_this_site
 
 HEADER = "X-Scopa-Organiser"
 SESSION_KEY = "organiser"
+UNTIL_KEY = "organiser_until"       # when the key stops counting: seconds since the epoch
+NIGHT = 12 * 3600                   # a night long, from the last use
+RENEWED_AFTER = 10 * 60             # the cookie written again at most every 10 minutes of use
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"    # no 0/O, 1/I/L: read aloud or typed, never mixed up
 
 
@@ -72,19 +79,29 @@ def current_code() -> str | None:
 
 
 def _phone_key() -> str | None:
-    key = session.get(SESSION_KEY)
-    return key if isinstance(key, str) else None
+    """The organiser's key this phone's cookie holds, while its night lasts. A cookie from
+    before the night's limit (no ``UNTIL_KEY``) holds none: its phone opens the link again."""
+    key, until = session.get(SESSION_KEY), session.get(UNTIL_KEY)
+    if not isinstance(key, str):
+        return None
+    if not isinstance(until, (int, float)) or isinstance(until, bool) or until <= time.time():
+        return None
+    return key
 
 
 def is_this_phone() -> bool:
-    """This phone logged in as the organiser (whatever the machine or a header say)."""
+    """This phone logged in as the organiser, within 12 hours of its last use (whatever the
+    machine or a header say); its night starts again as it is used."""
     key = _phone_key()
     if not key:
         return False
     try:
-        return store.is_organiser_phone(store.get_db(), key)
+        known = store.is_organiser_phone(store.get_db(), key)
     except (store.StorageError, sqlite3.Error):     # a store that cannot be read: nobody's
         return False
+    if known and session[UNTIL_KEY] - time.time() < NIGHT - RENEWED_AFTER:
+        session[UNTIL_KEY] = int(time.time()) + NIGHT
+    return known
 
 
 def is_organiser() -> bool:
@@ -98,14 +115,18 @@ def is_organiser() -> bool:
                 g.organiser = right_code(request.headers[HEADER])
             except TooManyCodes as limit:
                 g.organiser_wait = limit.wait
+            except FromAnotherSite:         # not tried: nobody's (web.limits)
+                pass
     return g.organiser
 
 
 def log_in() -> None:
-    """This phone is the organiser's from now on, until it logs out."""
+    """This phone is the organiser's from now on, until it logs out or is left unused for 12
+    hours."""
     key = secrets.token_urlsafe(24)
     store.add_organiser_phone(store.get_db(), key)
     session[SESSION_KEY] = key
+    session[UNTIL_KEY] = int(time.time()) + NIGHT
     session.permanent = True
     g.pop("organiser", None)
 
@@ -113,6 +134,7 @@ def log_in() -> None:
 def log_out() -> None:
     """This phone is no longer the organiser's: its key is taken back, not only forgotten."""
     key = session.pop(SESSION_KEY, None)
+    session.pop(UNTIL_KEY, None)
     if isinstance(key, str):
         store.remove_organiser_phone(store.get_db(), key)
     g.pop("organiser", None)

@@ -23,7 +23,7 @@ import pytest
 
 from companion import cli, create_app
 from companion.web import organiser
-from helpers import HAND, new_match, phone, random_hand, start_companion
+from helpers import HAND, new_match, phone, random_hand, restore_backup, start_companion
 from markup import attr, text
 
 CODE = "K7P-2QX"
@@ -106,8 +106,7 @@ ACTIONS = [
 def send(client, night, method, address, form):
     address = address.format(**night)
     if form == "restore":
-        return client.post(address, data={"backup": (io.BytesIO(night["backup"]), "b.sqlite"),
-                                          "confirm": "y"}, content_type="multipart/form-data")
+        return restore_backup(client, night["backup"], confirm="y")
     if form is not None:
         form = {k: v.format(**night) if isinstance(v, str) else v for k, v in form.items()}
     return getattr(client, method)(address, data=form)
@@ -269,6 +268,40 @@ def test_the_hourly_limit_says_how_long_it_lasts(app, monkeypatch):
     assert 40 < minutes <= 50
 
 
+def test_the_organisers_phone_holds_for_a_night_renewed_while_in_use(app, monkeypatch):
+    """Found in review (issue 41, small ones): the organiser's cookie lived 31 days, so a phone
+    left logged in (lent, lost) stayed the organiser's for a month. It holds 12 hours from its
+    last use; a phone in use all night stays the organiser's; the PINs a phone entered keep
+    their 31 days."""
+    clock = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    match_id = new_match(phone(app), pin="246813")
+    organiser_phone = log_in_by_link(app)
+    assert organiser_phone.post(f"/matches/{match_id}/pin", data={"pin": "246813"}).status_code == 303
+    for _ in range(8):                                  # in use every 2 hours: 16 hours in all
+        clock[0] += 2 * 3600
+        assert organiser_phone.get("/tournaments/new").status_code == 200
+    clock[0] += 11 * 3600                               # unused for 11 hours: still a night
+    assert organiser_phone.get("/tournaments/new").status_code == 200
+    clock[0] += 12 * 3600 + 60                          # unused for 12 hours: the night is over
+    assert organiser_phone.get("/tournaments/new").status_code == 403
+    assert "This phone is the organiser's." not in organiser_phone.get("/organiser").get_data(as_text=True)
+    match = organiser_phone.get(f"/matches/{match_id}/hands/new")
+    assert match.status_code == 200                     # its PIN still entered
+    copied = phone(app, "192.168.1.41")                 # nor does a copy of its cookie count
+    copied.set_cookie("session", organiser_phone.get_cookie("session").value)
+    assert copied.get("/tournaments/new").status_code == 403
+
+
+def test_a_cookie_of_the_organiser_from_before_the_nights_limit_counts_no_more(app):
+    """A cookie made by a version that kept the organiser's key with no end (31 days) holds no
+    night: its phone opens the link again."""
+    organiser_phone = log_in_by_link(app)
+    with organiser_phone.session_transaction() as kept:
+        kept.pop(organiser.UNTIL_KEY)
+    assert organiser_phone.get("/tournaments/new").status_code == 403
+
+
 def test_the_code_is_compared_in_constant_time(app, monkeypatch):
     compared, compare = [], hmac.compare_digest
     monkeypatch.setattr(organiser.hmac, "compare_digest",
@@ -320,8 +353,7 @@ def test_a_backup_leaves_the_organisers_phones_out_and_a_restore_keeps_them(app,
     backup.write_bytes(mine.get("/backup/download").data)
     with sqlite3.connect(backup) as conn:
         assert conn.execute("SELECT COUNT(*) FROM organiser_phones").fetchone()[0] == 0
-    answer = mine.post("/backup/restore", data={"backup": (io.BytesIO(backup.read_bytes()), "b.sqlite"),
-                                                "confirm": "y"}, content_type="multipart/form-data")
+    answer = restore_backup(mine, backup.read_bytes(), confirm="y")
     assert answer.status_code == 303
     assert mine.get("/tournaments/new").status_code == 200       # still the organiser's
 

@@ -8,7 +8,6 @@ import sqlite3
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from io import BytesIO
 from urllib.parse import urlsplit
 
 import pytest
@@ -17,7 +16,7 @@ from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
-from helpers import new_match, organiser, phone, serving, start_companion
+from helpers import new_match, organiser, phone, restore_backup, serving, start_companion
 from markup import attr, texts
 
 FULL = [str(card) for card in deck()]
@@ -37,8 +36,7 @@ def app_config(app_config, tmp_path):
 
 
 def restore(client, data: bytes, **kwargs):
-    return client.post("/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y"},
-                       content_type="multipart/form-data", **kwargs)
+    return restore_backup(client, data, confirm="y", **kwargs)
 
 
 # -- Backups that always restore -----------------------------------------------------------
@@ -54,8 +52,7 @@ def test_a_300_hand_store_over_64_kib_round_trips_every_hand(app, client, tmp_pa
     client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)       # changed after the backup
     page = client.get("/backup").get_data(as_text=True)
     token = attr(page, 'input[name="csrf_token"]', "value")
-    answer = client.post("/backup/restore", data={"backup": (BytesIO(data), "b.sqlite"), "confirm": "y",
-                                                  "csrf_token": token}, content_type="multipart/form-data")
+    answer = restore_backup(client, data, confirm="y", csrf_token=token)
     assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
     after = client.get(f"/api/v1/matches/{match_id}").get_json()
     assert [h["entry"] for h in after["hands"]] == [h["entry"] for h in before["hands"]]

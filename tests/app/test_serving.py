@@ -121,7 +121,7 @@ def test_the_companion_can_be_put_on_a_phones_home_screen(client):
 
 def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path):
     """What main() hands waitress: the sockets it bound before printing anything, a body
-    limit that is the largest body the app accepts (a restore's, a few MiB), the forwarding
+    limit that is the largest body the app accepts (64 KiB: a restore comes in parts), the forwarding
     headers left for the app to read, and the connections bounded."""
     import waitress
     served = {}
@@ -136,7 +136,9 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     assert host == "127.0.0.1" and port > 0
     assert app.config["LAN_URLS"] == [f"http://127.0.0.1:{port}/"]
     assert "host" not in served and "port" not in served
-    assert served["max_request_body_size"] == app.config["RESTORE_LIMIT"] + 1     # waitress: >= refused
+    # Every body under 64 KiB (a restore comes in parts), the headers under 32 KiB (issue 41)
+    assert served["max_request_body_size"] == app.config["MAX_CONTENT_LENGTH"] + 1 == 64 * 1024 + 1
+    assert served["max_request_header_size"] == 32 * 1024
     assert app.config["RESTORE_LIMIT"] == companion.RESTORE_LIMIT == 8 * 1024 * 1024
     assert served["clear_untrusted_proxy_headers"] is False
     assert served["connection_limit"] <= 500

@@ -19,7 +19,7 @@ import pytest
 import companion
 from companion import store
 from companion.matches import Ledger
-from helpers import HAND, api, new_match, organiser, start_companion
+from helpers import HAND, api, grown_store, new_match, organiser, start_companion
 
 
 def launch(db, tmp_path):
@@ -220,22 +220,11 @@ def test_a_backup_while_phones_save_holds_every_hand_saved_before_it(tmp_path):
 
 
 def test_a_store_larger_than_the_web_restore_takes_is_restored_on_the_machine(tmp_path):
-    """The web restore takes up to companion.RESTORE_LIMIT (8 MiB, waitress's limit for every
-    request); ``scopa-companion restore FILE`` takes a store of any size, checked as the web
+    """The web restore takes up to companion.RESTORE_LIMIT (8 MiB, in parts of 64 KiB: no request
+    carries more); ``scopa-companion restore FILE`` takes a store of any size, checked as the web
     restore checks one. Here a real store a few MiB over the limit: its matches copied."""
     backup = made_store(tmp_path / "big.sqlite", matches=1, hands=8)
-    conn = sqlite3.connect(backup, isolation_level=None)
-    columns = [row[1] for row in conn.execute("PRAGMA table_info(matches)") if row[1] != "id"]
-    hand_columns = [row[1] for row in conn.execute("PRAGMA table_info(hands)") if row[1] not in ("id", "match_id")]
-    while backup.stat().st_size <= companion.RESTORE_LIMIT + 2 * 1024 * 1024:
-        count = conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]
-        conn.execute("BEGIN")
-        conn.execute(f"INSERT INTO matches ({', '.join(columns)}) SELECT {', '.join(columns)} FROM matches ORDER BY id")
-        conn.execute(f"INSERT INTO hands (match_id, {', '.join(hand_columns)}) "
-                     f"SELECT match_id + {count}, {', '.join(hand_columns)} FROM hands ORDER BY id")
-        conn.execute("COMMIT")
-    matches = conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-    conn.close()
+    matches = grown_store(backup, companion.RESTORE_LIMIT + 2 * 1024 * 1024)
     db = made_store(tmp_path / "data" / "scopa.sqlite")
     restored = command("restore", backup, "--db", db, tmp_path=tmp_path)
     assert restored.returncode == 0, restored.stderr

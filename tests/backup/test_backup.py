@@ -8,7 +8,7 @@ from io import BytesIO
 
 import pytest
 
-from helpers import HAND, new_match
+from helpers import HAND, new_match, restore_backup
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts wrong PINs afresh
 
@@ -26,8 +26,7 @@ def test_a_backup_holds_every_match_and_restores(app, client, tmp_path):
 
     client.post(f"/api/v1/matches/{match_id}/hands", json=HAND)          # a later hand...
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [10, 0]
-    response = client.post("/backup/restore", data={"backup": (BytesIO(saved.read_bytes()), "saved.sqlite"),
-                                                    "confirm": "y"}, content_type="multipart/form-data")
+    response = restore_backup(client, saved.read_bytes(), confirm="y")
     assert response.status_code == 303
     assert json.loads(client.get(f"/api/v1/matches/{match_id}").data)["totals"] == [5, 0]   # ...undone
     kept = list((tmp_path).glob("before-restore-*.sqlite"))

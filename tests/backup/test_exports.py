@@ -153,9 +153,9 @@ def test_the_file_of_every_match_after_a_restore_is_the_restored_stores(client, 
     """A restored store's match may have the id and version of a line written before: a restore
     forgets every line written (store.forget_built)."""
     import sqlite3
-    from io import BytesIO
 
     from companion import create_app
+    from helpers import restore_backup
     other = create_app({**app_config, "DATABASE": str(tmp_path / "other.sqlite")}).test_client()
     other.post("/api/v1/matches", json={"players": ["Carla", "Dario"], "first_dealer": 0})
     with sqlite3.connect(tmp_path / "other.sqlite") as kept, sqlite3.connect(tmp_path / "saved.sqlite") as copy:
@@ -163,8 +163,7 @@ def test_the_file_of_every_match_after_a_restore_is_the_restored_stores(client, 
     saved = (tmp_path / "saved.sqlite").read_bytes()
     client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
     assert read(client.get("/export.csv"))[1][5] == "Anna"
-    answer = client.post("/backup/restore", data={"backup": (BytesIO(saved), "saved.sqlite"), "confirm": "y"},
-                         content_type="multipart/form-data")
+    answer = restore_backup(client, saved, confirm="y")
     assert answer.status_code == 303
     assert read(client.get("/export.csv"))[1][5] == "Carla"
 

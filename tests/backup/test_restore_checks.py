@@ -6,14 +6,13 @@ import hashlib
 import html
 import sqlite3
 from datetime import datetime, timedelta, timezone
-from io import BytesIO
 
 import pytest
 
 from companion import store
 from companion.matches import Ledger
 from companion.store.checks import schema_at
-from helpers import HAND, new_match, one_hand_match
+from helpers import HAND, new_match, one_hand_match, restore_backup
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
@@ -46,9 +45,8 @@ def state(app) -> str:
 
 
 def restore(client, path, **headers):
-    return client.post("/backup/restore", data={"backup": (BytesIO(path.read_bytes()), "b.sqlite"),
-                                                "confirm": "y"},
-                       content_type="multipart/form-data", follow_redirects=True, headers=headers)
+    """The backup at ``path`` restored as the page sends it (helpers.restore_backup)."""
+    return restore_backup(client, path.read_bytes(), headers, confirm="y", follow_redirects=True)
 
 
 BLANK_PINS = ("CREATE TRIGGER blank_pins AFTER INSERT ON matches BEGIN "

@@ -78,6 +78,32 @@ def test_two_players_are_rated_as_the_library_rates_them(client):
     assert anna["rating_history"][-1]["rating"] == anna["rating"]
 
 
+def test_a_players_rating_history_comes_a_page_at_a_time(client):
+    """Found in review (issue 41, finding 1): GET /api/v1/players/<id> carried one rating point
+    per finished match, 315 KB at 2,643 matches. It carries the newest 50 by default (``limit``,
+    up to 500) in the order they finished, and ``rating_history_next`` the page before them:
+    following the links gives the whole history once, in order."""
+    finished = [one_hand_match(client, ["Anna", "Bruno"], HAND if n % 3 else MIRROR) for n in range(7)]
+    anna = client.get("/api/v1/players").get_json()["players"][0]["id"]
+    whole = client.get(f"/api/v1/players/{anna}").get_json()
+    assert [point["match"] for point in whole["rating_history"]] == finished
+    assert whole["rating_history_next"] is None
+    seen, page = [], f"/api/v1/players/{anna}?limit=3&variant=classica"
+    while page:
+        answer = client.get(page).get_json()
+        assert len(answer["rating_history"]) <= 3 and answer["matches"] == 7
+        seen[:0] = answer["rating_history"]
+        page = answer["rating_history_next"]
+        assert page is None or "variant=classica" in page
+    assert seen == whole["rating_history"]
+    assert seen[-1]["rating"] == whole["rating"]
+    assert client.get(f"/api/v1/players/{anna}?limit=501").status_code == 400
+    many = [one_hand_match(client, ["Anna", "Bruno"]) for _ in range(50)]
+    default = client.get(f"/api/v1/players/{anna}").get_json()
+    assert [point["match"] for point in default["rating_history"]] == many
+    assert default["rating_history_next"] is not None
+
+
 def test_three_sides_and_a_draw(client):
     rng = random.Random(3)
     ids = [play(client, {"players": ["Anna", "Bruno", "Carla"]}, rng) for _ in range(3)]

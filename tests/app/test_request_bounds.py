@@ -1,0 +1,133 @@
+"""Found in review (issue 41, finding 1): requests cheap to send and costly to answer. A hand
+posted with the right X-Scopa-PIN cost a scrypt hash every time; a 200 KB Accept-Language ran
+Babel's Locale.parse on every tag; 200 KB query strings cost 125-290 ms and some pages wrote
+them back. Each is bounded now: a right PIN is hashed once, the headers are 32 KiB at most (431),
+an address 16 KiB (414, in the phone's language), and only the first 16 languages are read.
+The costs are proved by counting (hashes, parses) and the sizes by status codes; the figures
+are tests/benchmarks/bench_guest.py's."""
+
+import http.client
+import json
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
+
+import pytest
+from babel import Locale
+
+from companion import create_app
+from companion.web import access
+from companion.web.bounds import URL
+from helpers import HAND, new_match, phone, serving
+from markup import text
+
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
+
+PIN = "246813"
+
+
+def ask(base: str, method: str, path: str, headers: dict | None = None, body: bytes | None = None,
+        address: str = "127.0.0.1") -> tuple[int, bytes]:
+    """One request to a real server, from ``address`` (127.0.0.x: a phone of its own)."""
+    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(base).port, timeout=30,
+                                      source_address=(address, 0))
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def served(live_config, copy_of_migrated):
+    copy_of_migrated(live_config["DATABASE"])
+    app = create_app(live_config)
+    with serving(app, threads=8) as base:
+        yield app, base
+
+
+def hands(app) -> int:
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+
+
+def test_a_right_pin_is_hashed_once_for_every_connection_that_sends_it(served, monkeypatch):
+    """16 connections from addresses of their own each post hands with the right PIN, as a
+    scorer's program does (no cookie): the PIN's hash is worked out once, not 49 times."""
+    app, base = served
+    hashed = []
+    check = access.check_password_hash
+    monkeypatch.setattr(access, "check_password_hash", lambda *args: hashed.append(1) or check(*args))
+    match_id = new_match(base, pin=PIN, options={"target": 1000})
+    path = f"/api/v1/matches/{match_id}/hands"
+    headers = {"Content-Type": "application/json", "X-Scopa-PIN": PIN}
+    assert ask(base, "POST", path, headers, json.dumps(HAND).encode(), "127.0.0.2")[0] == 201
+    assert len(hashed) == 1
+
+    def scorer(number: int) -> list[int]:
+        return [ask(base, "POST", path, headers, json.dumps(HAND).encode(), f"127.0.0.{10 + number}")[0]
+                for _ in range(3)]
+
+    with ThreadPoolExecutor(16) as pool:
+        statuses = [status for each in pool.map(scorer, range(16)) for status in each]
+    assert statuses == [201] * 48 and len(hashed) == 1
+    # A wrong PIN is still hashed and counted, and records nothing.
+    wrong = {**headers, "X-Scopa-PIN": "111111"}
+    assert ask(base, "POST", path, wrong, json.dumps(HAND).encode(), "127.0.0.40")[0] == 403
+    assert len(hashed) == 2 and hands(app) == 49
+
+
+def test_a_changed_pin_is_never_taken_for_the_old_one(app, client):
+    match_id = new_match(phone(app), pin=PIN)
+    program = app.test_client(use_cookies=False)            # a program: the PIN each time
+    program.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    headers = {"X-Scopa-PIN": PIN}
+    assert program.post(f"/api/v1/matches/{match_id}/hands", json=HAND, headers=headers).status_code == 201
+    with sqlite3.connect(app.config["DATABASE"]) as conn:      # the PIN changed (another hash)
+        conn.execute("UPDATE matches SET pin_hash = ?", (access.hash_pin("135792"),))
+    assert program.post(f"/api/v1/matches/{match_id}/hands", json=HAND, headers=headers).status_code == 403
+
+
+def test_headers_past_32_kib_are_refused_before_the_app_reads_them(served):
+    app, base = served
+    cookie = {"Cookie": "session=" + "a" * 4000, "User-Agent": "Mozilla/5.0 " + "b" * 500}
+    assert ask(base, "GET", "/healthz", cookie)[0] == 200              # a phone's, with room to spare
+    assert ask(base, "GET", "/healthz", {"Cookie": "x=" + "a" * 40_000})[0] == 431
+    languages = ", ".join(f"x{n}-{n:x};q=0.{n % 9 + 1}" for n in range(20000))[:200_000]
+    assert ask(base, "GET", "/players", {"Accept-Language": languages})[0] == 431
+    assert ask(base, "GET", "/referee/primiera?" + "&".join(f"x{n}=1" for n in range(40000)))[0] == 431
+
+
+@pytest.mark.parametrize("path", ["/players?variant=", "/referee/primiera?cards_0=", "/rules/quindici?target=",
+                                  "/matches/new/chances?player1="])
+def test_an_address_past_16_kib_is_refused_in_the_phones_language(app, path):
+    guest = phone(app)
+    refused = guest.get(path + "x" * URL, headers={"Accept-Language": "it-IT,it;q=0.9"})
+    assert refused.status_code == 414
+    assert "Questo indirizzo è troppo lungo per l'app" in text(refused, "body")
+    assert "x" * 100 not in refused.get_data(as_text=True)            # nothing of it written back
+    assert guest.get(path + "x" * (URL - 200)).status_code != 414      # what a phone could need
+
+
+def test_the_api_refuses_a_long_address_in_json(app):
+    refused = phone(app).get("/api/v1/players?" + "&".join(f"x{n}=1" for n in range(4000)))
+    assert refused.status_code == 414 and refused.get_json() == {"error": "the address is too long"}
+
+
+def test_only_the_first_16_languages_are_read(app, monkeypatch):
+    """A page's dates are written in the phone's own territory (regional): each language read
+    costs a Locale.parse. 5,000 languages cost 16, and the first still chooses the page's."""
+    parsed = []
+    parse = Locale.parse.__func__
+    monkeypatch.setattr(Locale, "parse", classmethod(lambda cls, *args, **kw: parsed.append(args[0]) or
+                                                     parse(cls, *args, **kw)))
+    guest = phone(app)
+    match_id = new_match(guest)
+    languages = "fr-CH," + ",".join(f"de-{n}" for n in range(5000))
+    page = guest.get(f"/matches/{match_id}", headers={"Accept-Language": languages})
+    assert page.status_code == 200 and 'lang="fr"' in page.get_data(as_text=True)
+    asked = [tag for tag in parsed if isinstance(tag, str) and tag.startswith("de-")]
+    assert 0 < len(asked) <= 15
+    api = guest.get("/api/v1/matches", headers={"Accept-Language": "it," + ",".join(["en"] * 5000)})
+    assert api.status_code == 200
