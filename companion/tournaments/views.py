@@ -11,10 +11,12 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..i18n import explain, how_long, variant_title
+from ..names import drawn_width
 from ..rules import RulesError
 from ..web.access import TooManyTries, try_key
 from ..web.organiser import organiser_required
 from ..web.pages import join_url, qr_svg
+from . import board as wall
 from .forms import FORMAT_WORDS, NewTournamentForm
 from .model import Tournament, TournamentError
 from .service import create, load, start_next_round
@@ -111,11 +113,46 @@ def start_round(tournament_id: int):
     return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
 
 
+def team_players(t: Tournament) -> list[str] | None:
+    """Each team's players as the board says them under the teams' names ("Anna & Bruno"), for
+    a tournament of pairs whose teams are not all named after their players; else None."""
+    players = [" & ".join(entrant["players"]) for entrant in t.entrants]
+    if len(t.entrants[0]["players"]) < 2 or all(
+            all(player in entrant["name"] for player in entrant["players"]) for entrant in t.entrants):
+        return None
+    return players
+
+
+def board_data(t: Tournament) -> dict[str, Any]:
+    """What the board's changing part draws: the page data, and its pages (tournaments/board.py)
+    showing the page asked for (``?page=``, from 1: what the board's script shows, or a screen
+    without JavaScript turns to at each refresh)."""
+    data = page_data(t)
+    page = min(max(request.args.get("page", 1, type=int), 1), 1000)
+    words = data["tie_breaks"]
+    notes = [_("tie-break: %(rule)s", rule=words[rule])
+             for rule in dict.fromkeys(row.tie_break for row in data["standings"] if row.tie_break)]
+    r = t.current
+    players = team_players(t)
+    tables = r.tables if r else []
+    layout = wall.lay_out([[t.names[e] for e in table.entrants] for table in tables],
+                          len(r.byes) if r else 0, len(data["standings"]), notes,
+                          round_over=bool(r and r.over), page=page,
+                          players=[[players[e] for e in table.entrants] if players else None for table in tables])
+    # The standings' columns' headings, as tournaments/_standings.html writes them.
+    headings = [_("Pts"), _("W-D-L"), _("F:A"), *([_("Opp.")] if t.format == "swiss" else [])]
+    kind = layout.type
+    return {**data, "layout": layout, "page": page, "players": players,
+            "table_room": kind.table_room(), "side_room": kind.table_room(sides=3),
+            "bye_room": kind.line - drawn_width(_("Bye: %(name)s", name="")),
+            "standings_room": kind.standings_room(data["standings"], headings)}
+
+
 @bp.get("/tournaments/<int:tournament_id>/board")
 def board(tournament_id: int):
     t = the(tournament_id)
     join = join_url().rstrip("/") + url_for("tournaments.tournament", tournament_id=t.id)
-    return render_template("tournaments/board.html", **page_data(t), join=join, qr_svg=qr_svg,
+    return render_template("tournaments/board.html", **board_data(t), join=join, qr_svg=qr_svg,
                            refresh=request.args.get("refresh") == "1",
                            version=store.tournament_version(store.get_db(), t.id))
 
@@ -123,7 +160,8 @@ def board(tournament_id: int):
 @bp.get("/tournaments/<int:tournament_id>/board/live")
 def board_live(tournament_id: int):
     """The board's changing part, polled every few seconds: nothing (and no swap) while nothing
-    changed, like a match's poll."""
+    changed, like a match's poll. The page turns on the screen, not here: a poll asks for the
+    page shown, so that what it swaps in is that page."""
     version = store.tournament_version(store.get_db(), tournament_id)
     if version is None:
         abort(404)
@@ -132,7 +170,7 @@ def board_live(tournament_id: int):
         response.headers["HX-Reswap"] = "none"
         return response
     t = the(tournament_id)
-    return render_template("tournaments/_board_live.html", **page_data(t), version=version)
+    return render_template("tournaments/_board_live.html", **board_data(t), version=version)
 
 
 @bp.get("/tournaments/<int:tournament_id>/pairings")
