@@ -324,6 +324,14 @@ SPEC = {
                           "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
                           "403": {**ERROR, "description": "not the organiser"}, "404": ERROR,
                           "429": ERROR, "503": WRITE_ERRORS["503"]}}},
+        "/api/v1/tournaments/{tournament_id}/standings.csv": {"get": {
+            "summary": "The standings as CSV: a header row (place, entrant, players for pairs, "
+                       "match_points, each tie-break's figure, won, drawn, lost, played, byes, scored, "
+                       "conceded, tie_break), then a row per entrant in the standings' order",
+            "parameters": [TOURNAMENT_ID],
+            "responses": {"200": {"description": "UTF-8 with a byte order mark, every field quoted",
+                                  "content": {"text/csv": {"schema": {"type": "string"}}}},
+                          "404": ERROR}}},
         "/api/v1/players": {"get": {
             "summary": "The players' records, most matches won first, a page at a time (names "
                        "typed in matches are matched trimmed and case-insensitive)",

@@ -1,5 +1,5 @@
 """Tournaments over JSON: make one and start its next round (the organiser only: the organiser's
-code in X-Scopa-Organiser), read it."""
+code in X-Scopa-Organiser), read it, and its standings as CSV."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from ..i18n import for_api
 from ..rules.said import said
 from ..tournaments.model import TournamentError
 from ..tournaments.service import create, load, start_next_round, tournament_json
+from ..tournaments.sheets import standings_rows
+from ..web.exports import to_csv
+from ..web.pages import csv_answer
 from .blueprint import bp, organiser_only
 from .parse import BadRequest, NotFoundError, body, created
 
@@ -64,3 +67,12 @@ def start_round_api(tournament_id: int):
     response = jsonify(tournament_json(_tournament(tournament_id)))
     response.status_code = 201
     return response
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings.csv")
+def standings_csv_api(tournament_id: int):
+    """The standings for a spreadsheet, as the pages give them (UTF-8 with a byte order mark,
+    every field quoted), each column named as the JSON's standings name it and each tie-break by
+    its code."""
+    found = _tournament(tournament_id)
+    return csv_answer(to_csv(standings_rows(found, str, {})), f"scopa-tournament-{found.id}-standings.csv")

@@ -14,12 +14,14 @@ from ..i18n import explain, how_long, variant_title
 from ..names import drawn_width
 from ..rules import RulesError
 from ..web.access import TooManyTries, try_key
+from ..web.exports import to_csv
 from ..web.organiser import organiser_required
-from ..web.pages import join_url, qr_svg
+from ..web.pages import csv_answer, join_url, qr_svg
 from . import board as wall
 from .forms import FORMAT_WORDS, NewTournamentForm
 from .model import Tournament, TournamentError
 from .service import create, load, start_next_round
+from .sheets import standings_rows
 
 bp = Blueprint("tournaments", __name__)
 
@@ -184,6 +186,28 @@ def pairings(tournament_id: int):
 @bp.get("/tournaments/<int:tournament_id>/standings")
 def standings(tournament_id: int):
     return render_template("tournaments/standings_print.html", **page_data(the(tournament_id)))
+
+
+def sheet_words() -> dict[str, str]:
+    """What the standings' sheet calls its columns (sheets.standings_rows); a tie-break's figure
+    is called as the standings call the tie-break."""
+    return {"place": _("Place"), "entrant": _("Entrant"), "players": _("Players"),
+            "match_points": _("Match points"), "won": _("Won"), "drawn": _("Drawn"), "lost": _("Lost"),
+            "played": _("Played"), "byes": _("Byes"), "scored": _("Points scored"),
+            "conceded": _("Points conceded"), "tie_break": _("Tie-break")}
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings.csv")
+def standings_csv(tournament_id: int):
+    """The standings for a spreadsheet: a row per entrant, in the page's language."""
+    t = the(tournament_id)
+    words, tie_breaks = sheet_words(), tie_break_words()
+
+    def label(name: str) -> str:
+        word = words.get(name) or tie_breaks.get(name, name)
+        return word[:1].upper() + word[1:]
+
+    return csv_answer(to_csv(standings_rows(t, label, tie_breaks)), f"scopa-tournament-{t.id}-standings.csv")
 
 
 @bp.get("/tournaments/<int:tournament_id>/scorers")
