@@ -11,6 +11,8 @@ read back by zxing-cpp. Tables of two teams of two, and of three players; a scre
 JavaScript; a refresh while a page shows. One browser and one server for the module
 (tests/conftest.py)."""
 
+from contextlib import contextmanager
+
 import pytest
 from test_layout import Axe, qr_codes_seen, zxingcpp
 
@@ -25,6 +27,8 @@ expect = playwright_api.expect
 pytestmark = pytest.mark.browser
 
 DECK = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]
+# The QR code read back from a screenshot, by zxing-cpp (in the test extras: CI has it).
+read_back = pytest.mark.skipif(zxingcpp is None, reason="zxing-cpp is not installed (pip install -e '.[test]')")
 
 # What the board shows at this moment: the tables' and the standings' rows on the screen (their
 # numbers), every row shown that is not inside its panel, the names' and the scores' type, and
@@ -79,6 +83,21 @@ def nights(browser, server):
     return made
 
 
+@contextmanager
+def wall(browser, server, width: int = 1280, height: int = 720, script: bool = True):
+    """A screen on the wall: a page of ``width`` x ``height`` whose timers run on Playwright's
+    clock (installed before the board loads), or that runs no script."""
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server,
+                                  java_script_enabled=script)
+    try:
+        page = context.new_page()
+        if script:
+            page.clock.install()
+        yield page
+    finally:
+        context.close()
+
+
 def watch(page, seconds: int = 40) -> tuple[set[str], set[str], list[str]]:
     """The board watched for ``seconds``, a second at a time on Playwright's clock: every table
     and every row of the standings seen, and what was wrong at any moment."""
@@ -107,14 +126,10 @@ def watch(page, seconds: int = 40) -> tuple[set[str], set[str], list[str]]:
 
 @pytest.mark.parametrize("count", [16, 32, 60])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: "x".join(map(str, s)))
+@read_back
 def test_every_table_of_a_night_is_on_the_wall_within_40_s(browser, server, nights, size, count):
-    if zxingcpp is None:
-        pytest.skip("zxing-cpp is not installed (pip install -e '.[test]')")
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
-    page = context.new_page()
-    try:
-        page.clock.install()
+    with wall(browser, server, width, height) as page:
         page.goto(f"/lang/it?next=/tournaments/{nights[count]}/board")
         assert qr_codes_seen(page) == [f"{server}/tournaments/{nights[count]}"]
         tables = page.locator("[data-testid=board-tables] li").count()
@@ -129,32 +144,23 @@ def test_every_table_of_a_night_is_on_the_wall_within_40_s(browser, server, nigh
             violations = Axe().run(page).response["violations"]
             assert [f"{v['id']} ({v['impact']})" for v in violations
                     if v["impact"] in ("moderate", "serious", "critical")] == []
-    finally:
-        context.close()
 
 
+@read_back
 def test_sixty_at_3840x2160(browser, server, nights):
     """A 4K screen draws the board of 1280x720, three times as sharp."""
-    context = browser.new_context(viewport={"width": 3840, "height": 2160}, base_url=server)
-    page = context.new_page()
-    try:
-        page.clock.install()
+    with wall(browser, server, 3840, 2160) as page:
         page.goto(f"/tournaments/{nights[60]}/board")
         assert qr_codes_seen(page) == [f"{server}/tournaments/{nights[60]}"]
         seen_tables, seen_rows, problems = watch(page)
         assert problems == []
         assert len(seen_tables) == 30 and len(seen_rows) == 60
-    finally:
-        context.close()
 
 
 def test_a_refresh_shows_the_page_on_the_screen_with_its_new_score(browser, server, nights):
     """The page turns on the screen and the scores come every 3 s by htmx: a score changed on
     page 2 is drawn on page 2, which stays (the poll asks for it), and the pages turn on."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server)
-    page = context.new_page()
-    try:
-        page.clock.install()
+    with wall(browser, server) as page:
         page.goto(f"/tournaments/{nights[60]}/board")
         turn = int(page.get_attribute("#board-live", "data-turn"))
         page.clock.run_for(turn * 1000)
@@ -173,17 +179,12 @@ def test_a_refresh_shows_the_page_on_the_screen_with_its_new_score(browser, serv
         assert page.evaluate(SHOWN)["pageNumbers"] == on_screen["pageNumbers"]
         page.clock.run_for(turn * 1000)
         assert page.evaluate(SHOWN)["pageNumbers"][0].startswith("3/")
-    finally:
-        context.close()
 
 
 def test_without_javascript_a_screen_shows_a_page_and_turns_them_when_asked(browser, server, nights):
     """No script runs: the board shows its first page and says so ("1/4"); asked to follow the
     room (its link, ?refresh=1), it reloads at each turn on to the next page."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server,
-                                  java_script_enabled=False)
-    page = context.new_page()
-    try:
+    with wall(browser, server, script=False) as page:
         page.goto(f"/tournaments/{nights[60]}/board")
         first = page.locator("[data-testid=board-tables] li:visible").all_inner_texts()
         assert 0 < len(first) < 30
@@ -196,15 +197,11 @@ def test_without_javascript_a_screen_shows_a_page_and_turns_them_when_asked(brow
         assert page.locator("[data-testid=board-tables] li:visible").all_inner_texts() != first
         numbers = page.locator("[data-testid=page-number]").all_inner_texts()
         assert all(number.startswith("2/") for number in numbers)
-    finally:
-        context.close()
 
 
 def test_a_table_of_two_teams_says_its_players(browser, server):
     """A night of pairs (a Scopone): each table's teams, and under them their players."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server)
-    page = context.new_page()
-    try:
+    with wall(browser, server) as page:
         teams = [{"name": name, "players": players} for name, players in (
             ("I Leoni di Borgo", ["Jean-Baptiste Rossi", "Mariagrazia Ferri"]), ("Nord", ["Carla", "Dario"]),
             ("Gli Scatenati", ["Elena", "Franco"]), ("Sud", ["Bartolomeo Lombardozzi", "Massimiliana Bianchi"]))]
@@ -212,21 +209,16 @@ def test_a_table_of_two_teams_says_its_players(browser, server):
             "name": "Scopone a coppie", "format": "round-robin", "variant": "scopone", "entrants": teams})
         assert made.status == 201, made.text()
         page.request.post(f"/api/v1/tournaments/{made.json()['id']}/rounds", data={})
-        page.clock.install()
         page.goto(f"/tournaments/{made.json()['id']}/board")
         expect(page.locator(".board-players").first).to_have_text("Jean-Baptiste Rossi & Mariagrazia Ferri – Bartolomeo Lombardozzi & Massimiliana Bianchi")
         seen_tables, _, problems = watch(page, seconds=2)
         assert problems == [] and seen_tables == {"1", "2"}
-    finally:
-        context.close()
 
 
 def test_a_table_of_three_is_a_line_a_side(browser, server, monkeypatch):
     """The tournaments pair two entrants a table today; the board draws a table of three or four
     sides as well, each side's name and score on a line of its own."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server)
-    page = context.new_page()
-    try:
+    with wall(browser, server) as page:
         names = club_names(12, long=True)
         made = page.request.post("/api/v1/tournaments", data={
             "name": "Tre per tavolo", "format": "round-robin", "entrants": names}).json()
@@ -236,7 +228,6 @@ def test_a_table_of_three_is_a_line_a_side(browser, server, monkeypatch):
                            entrants=[{"name": name, "players": [name]} for name in names], planned=None,
                            seeding="order", pin_hash=None, version=1, rounds=[Round(number=1, tables=tables, byes=[])])
         monkeypatch.setattr(views, "load", lambda tournament_id: three)
-        page.clock.install()
         page.goto(f"/tournaments/{made['id']}/board")
         first = page.locator("[data-testid=board-tables] li").first
         expect(first.locator(".board-name")).to_have_text(names[:3])
@@ -245,5 +236,3 @@ def test_a_table_of_three_is_a_line_a_side(browser, server, monkeypatch):
         assert lines[0] < lines[1] < lines[2]
         seen_tables, _, problems = watch(page, seconds=2)
         assert problems == [] and seen_tables == {"1", "2", "3", "4"}
-    finally:
-        context.close()
