@@ -4,5 +4,8 @@ matches.
 - ``pairing``: who meets whom each round, and the standings (plain Python, no Flask, no store);
 - ``model``: a tournament as the organiser and the wall see it, worked out from the stored rows;
 - ``service``: what the pages and the JSON API both do (make one, start a round, as JSON);
+- ``board``: the board for the wall laid out, a page at a time where the night is bigger than
+  the screen (plain Python);
+- ``sheets``: the standings as CSV, for the pages and the JSON API;
 - ``views`` and ``forms``: the organiser's pages, the board for the wall, printable sheets.
 """
