@@ -73,6 +73,35 @@ def random_hand(sides: int, rng: random.Random) -> dict:
     return {"piles": piles, "sweeps": [min(rng.choice((0, 0, 1, 2)), len(pile) // 2) for pile in piles]}
 
 
+# Names as a club writes them for a night of up to 64 (issue 40): first names, then first names
+# and surnames, some of them long.
+FIRST_NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gianmaria", "Francesca", "Jean-Baptiste",
+               "Bartolomeo", "Massimiliana", "Amélie", "Luca", "Sara", "Paolo", "Mariagrazia"]
+SURNAMES = ["Rossi", "Lombardozzi", "Castellammare", "Bianchi", "Giangiacomo", "Esposito", "Colombo", "Ferri"]
+
+
+def club_names(count: int, long: bool = False) -> list[str]:
+    """``count`` different names as a club writes them: first names for the first eight and a
+    first name and a surname after them, or (``long``) every one a first name and a surname (the
+    next surname where one would make the name longer than the 24 characters a name may have).
+
+    >>> club_names(10)[6:]
+    ['Gianmaria', 'Francesca', 'Jean-Baptiste Rossi', 'Bartolomeo Lombardozzi']
+    >>> max(len(name) for name in club_names(64, long=True))
+    24
+    """
+    names: list[str] = []
+    for i in range(count):
+        first = FIRST_NAMES[i % len(FIRST_NAMES)]
+        if not long and i < 8:
+            names.append(first)
+            continue
+        turn = i // len(FIRST_NAMES) + i
+        fitting = [f"{first} {SURNAMES[(turn + k) % len(SURNAMES)]}" for k in range(len(SURNAMES))]
+        names.append(next(name for name in fitting if len(name) <= 24 and name not in names))
+    return names
+
+
 FULL = [str(card) for card in deck()]
 HAND = {"piles": [FULL[:22], FULL[22:]], "sweeps": [1, 0]}     # 5 - 0 (denari, 7d, 76...)
 

@@ -44,3 +44,75 @@ ENTRANTS = {"type": "array", "description": "in the order the organiser typed th
                                                             "each round before joining"},
         "withdrawn": {**NULLABLE_INT, "description": "the rounds started when they withdrew: "
                                                      "paired in none after; null while in"}}}}
+
+
+TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+ENTRANT_NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"},
+                  "description": "the entrant's number, from 1 in the order typed"}
+
+
+def tournament_paths(ok, body, error: dict, write_errors: dict, organiser: dict) -> dict:
+    """The tournaments' paths, given the document's own makers of answers and bodies and its
+    shared parameters (``api/openapi.py``)."""
+    ERROR, WRITE_ERRORS, ORGANISER = error, write_errors, organiser
+    return {
+        "/api/v1/tournaments": {"post": {
+            "summary": "Make a tournament (round-robin, swiss or knockout); its rounds start with "
+                       "POST .../rounds. The organiser only (X-Scopa-Organiser).",
+            "operationId": "createTournament", "parameters": [ORGANISER],
+            "requestBody": body("NewTournament"),
+            "responses": {"201": {**ok("Tournament", "the tournament"), "links": {
+                "StartRound": {"operationId": "startRound",
+                               "parameters": {"tournament_id": "$response.body#/id"}}}},
+                "400": ERROR, "403": {**ERROR, "description": "not the organiser"}, "413": ERROR,
+                "429": ERROR, "503": WRITE_ERRORS["503"]}}},
+        "/api/v1/tournaments/{tournament_id}": {"get": {
+            "summary": "A tournament: its rounds and tables (each an ordinary match), standings, winner",
+            "parameters": [TOURNAMENT_ID], "responses": {"200": ok("Tournament"), "404": ERROR}}},
+        "/api/v1/tournaments/{tournament_id}/rounds": {"post": {
+            "summary": "Start the next round, the first included: one match per table (each with the "
+                       "tournament's PIN, if it has one). The organiser only (X-Scopa-Organiser).",
+            "operationId": "startRound", "parameters": [TOURNAMENT_ID, ORGANISER],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
+                            "description": "{} (nothing is read: the JSON is what a form cannot send)"},
+            "responses": {"201": ok("Tournament", "started"),
+                          "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
+                          "403": {**ERROR, "description": "not the organiser"}, "404": ERROR,
+                          "429": ERROR, "503": WRITE_ERRORS["503"]}}},
+        "/api/v1/tournaments/{tournament_id}/entrants": {"post": {
+            "summary": "Add a late entrant: before round 1 of any format, or before any round but "
+                       "the last of a Swiss (paired from the next round, with the points given for "
+                       "each round missed). The organiser only (X-Scopa-Organiser).",
+            "operationId": "addEntrant", "parameters": [TOURNAMENT_ID, ORGANISER],
+            "requestBody": body("LateEntrant"),
+            "responses": {"201": ok("Tournament", "added"),
+                          "409": ok("TournamentRefused", "the tournament takes no entrant now (a "
+                                                         "round robin or knockout under way, over)"),
+                          **WRITE_ERRORS}}},
+        **{f"/api/v1/tournaments/{{tournament_id}}/entrants/{{number}}/{change}": {"post": {
+            "summary": summary, "operationId": operation,
+            "parameters": [TOURNAMENT_ID, ENTRANT_NUMBER, ORGANISER],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
+                            "description": "{} (nothing is read)"},
+            "responses": {"200": ok("Tournament", "done, or as it was already"),
+                          "409": ok("TournamentRefused", refused), **WRITE_ERRORS}}}
+           for change, operation, summary, refused in (
+               ("withdraw", "withdrawEntrant",
+                "Withdraw an entrant: paired in no round from the next; their results stay, and "
+                "their opponents' points (a game not played is no forfeit). Before round 1, taken "
+                "off the list; in a round robin, whoever meets them sits out; in a knockout, their "
+                "opponent goes through. The organiser only (X-Scopa-Organiser).",
+                "the tournament is over, the entrant is out of the knockout, or too few would stay"),
+               ("reinstate", "reinstateEntrant",
+                "Bring back an entrant who withdrew, until the next round starts. The organiser "
+                "only (X-Scopa-Organiser).",
+                "a round has started since they withdrew, or the tournament is over"))},
+        "/api/v1/tournaments/{tournament_id}/standings.csv": {"get": {
+            "summary": "The standings as CSV: a header row (place, entrant, players for pairs, "
+                       "match_points, each tie-break's figure, won, drawn, lost, played, byes, scored, "
+                       "conceded, tie_break), then a row per entrant in the standings' order",
+            "parameters": [TOURNAMENT_ID],
+            "responses": {"200": {"description": "UTF-8 with a byte order mark, every field quoted",
+                                  "content": {"text/csv": {"schema": {"type": "string"}}}},
+                          "404": ERROR}}}
+    }

@@ -1,5 +1,6 @@
 """Tournaments over JSON: make one, start its next round, add a late entrant, withdraw an entrant
-or bring one back (the organiser only: the organiser's code in X-Scopa-Organiser), read it."""
+or bring one back (the organiser only: the organiser's code in X-Scopa-Organiser), read it, and
+its standings as CSV."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ from ..tournaments.service import (
     tournament_json,
     withdraw,
 )
+from ..tournaments.sheets import standings_rows
+from ..web.exports import to_csv
+from ..web.pages import csv_answer
 from ..web.tournament_requests import LateEntrant
 from .blueprint import bp, organiser_only
 from .parse import BadRequest, NotFoundError, body, created
@@ -138,3 +142,12 @@ def _answered(tournament_id: int, outcome: EntrantOutcome):
             raise NotFoundError(said("no such tournament"))
         case _:
             assert_never(outcome)
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings.csv")
+def standings_csv_api(tournament_id: int):
+    """The standings for a spreadsheet, as the pages give them (UTF-8 with a byte order mark,
+    every field quoted), each column named as the JSON's standings name it and each tie-break by
+    its code."""
+    found = _tournament(tournament_id)
+    return csv_answer(to_csv(standings_rows(found, str, {})), f"scopa-tournament-{found.id}-standings.csv")

@@ -7,5 +7,8 @@ matches.
 - ``entrants``: who may join late or withdraw, and when (plain Python);
 - ``service``: what the pages and the JSON API both do (make one, start a round, add, withdraw or
   bring back an entrant, as JSON);
+- ``board``: the board for the wall laid out, a page at a time where the night is bigger than
+  the screen (plain Python);
+- ``sheets``: the standings as CSV, for the pages and the JSON API;
 - ``views`` and ``forms``: the organiser's pages, the board for the wall, printable sheets.
 """

@@ -12,11 +12,14 @@ from flask_babel import gettext as _, ngettext
 
 from .. import store
 from ..i18n import explain, how_long, say, variant_title
+from ..names import drawn_width
 from ..rules import RulesError, ScopaError
 from ..web.access import TooManyTries, try_key
+from ..web.exports import to_csv
 from ..web.organiser import organiser_required
-from ..web.pages import join_url, qr_svg
+from ..web.pages import csv_answer, join_url, qr_svg
 from ..web.tournament_requests import LateEntrant
+from . import board as wall
 from .entrants import actions, late_entry_refused
 from .forms import FORMAT_WORDS, LateEntrantForm, NewTournamentForm
 from .model import Tournament, TournamentError
@@ -38,6 +41,7 @@ from .service import (
     start_next_round,
     withdraw,
 )
+from .sheets import standings_rows
 
 bp = Blueprint("tournaments", __name__)
 
@@ -147,11 +151,46 @@ def start_round(tournament_id: int):
     return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
 
 
+def team_players(t: Tournament) -> list[str] | None:
+    """Each team's players as the board says them under the teams' names ("Anna & Bruno"), for
+    a tournament of pairs whose teams are not all named after their players; else None."""
+    players = [" & ".join(entrant["players"]) for entrant in t.entrants]
+    if len(t.entrants[0]["players"]) < 2 or all(
+            all(player in entrant["name"] for player in entrant["players"]) for entrant in t.entrants):
+        return None
+    return players
+
+
+def board_data(t: Tournament) -> dict[str, Any]:
+    """What the board's changing part draws: the page data, and its pages (tournaments/board.py)
+    showing the page asked for (``?page=``, from 1: what the board's script shows, or a screen
+    without JavaScript turns to at each refresh)."""
+    data = page_data(t)
+    page = min(max(request.args.get("page", 1, type=int), 1), 1000)
+    words = data["tie_breaks"]
+    notes = [_("tie-break: %(rule)s", rule=words[rule])
+             for rule in dict.fromkeys(row.tie_break for row in data["standings"] if row.tie_break)]
+    r = t.current
+    players = team_players(t)
+    tables = r.tables if r else []
+    layout = wall.lay_out([[t.names[e] for e in table.entrants] for table in tables],
+                          len(r.byes) if r else 0, len(data["standings"]), notes,
+                          round_over=bool(r and r.over), page=page,
+                          players=[[players[e] for e in table.entrants] if players else None for table in tables])
+    # The standings' columns' headings, as tournaments/_standings.html writes them.
+    headings = [_("Pts"), _("W-D-L"), _("F:A"), *([_("Opp.")] if t.format == "swiss" else [])]
+    kind = layout.type
+    return {**data, "layout": layout, "page": page, "players": players,
+            "table_room": kind.table_room(), "side_room": kind.table_room(sides=3),
+            "bye_room": kind.line - drawn_width(_("Bye: %(name)s", name="")),
+            "standings_room": kind.standings_room(data["standings"], headings)}
+
+
 @bp.get("/tournaments/<int:tournament_id>/board")
 def board(tournament_id: int):
     t = the(tournament_id)
     join = join_url().rstrip("/") + url_for("tournaments.tournament", tournament_id=t.id)
-    return render_template("tournaments/board.html", **page_data(t), join=join, qr_svg=qr_svg,
+    return render_template("tournaments/board.html", **board_data(t), join=join, qr_svg=qr_svg,
                            refresh=request.args.get("refresh") == "1",
                            version=store.tournament_version(store.get_db(), t.id))
 
@@ -159,7 +198,8 @@ def board(tournament_id: int):
 @bp.get("/tournaments/<int:tournament_id>/board/live")
 def board_live(tournament_id: int):
     """The board's changing part, polled every few seconds: nothing (and no swap) while nothing
-    changed, like a match's poll."""
+    changed, like a match's poll. The page turns on the screen, not here: a poll asks for the
+    page shown, so that what it swaps in is that page."""
     version = store.tournament_version(store.get_db(), tournament_id)
     if version is None:
         abort(404)
@@ -168,7 +208,7 @@ def board_live(tournament_id: int):
         response.headers["HX-Reswap"] = "none"
         return response
     t = the(tournament_id)
-    return render_template("tournaments/_board_live.html", **page_data(t), version=version)
+    return render_template("tournaments/_board_live.html", **board_data(t), version=version)
 
 
 @bp.get("/tournaments/<int:tournament_id>/pairings")
@@ -182,6 +222,28 @@ def pairings(tournament_id: int):
 @bp.get("/tournaments/<int:tournament_id>/standings")
 def standings(tournament_id: int):
     return render_template("tournaments/standings_print.html", **page_data(the(tournament_id)))
+
+
+def sheet_words() -> dict[str, str]:
+    """What the standings' sheet calls its columns (sheets.standings_rows); a tie-break's figure
+    is called as the standings call the tie-break."""
+    return {"place": _("Place"), "entrant": _("Entrant"), "players": _("Players"),
+            "match_points": _("Match points"), "won": _("Won"), "drawn": _("Drawn"), "lost": _("Lost"),
+            "played": _("Played"), "byes": _("Byes"), "scored": _("Points scored"),
+            "conceded": _("Points conceded"), "withdrawn": _("Withdrawn"), "tie_break": _("Tie-break")}
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings.csv")
+def standings_csv(tournament_id: int):
+    """The standings for a spreadsheet: a row per entrant, in the page's language."""
+    t = the(tournament_id)
+    words, tie_breaks = sheet_words(), tie_break_words()
+
+    def label(name: str) -> str:
+        word = words.get(name) or tie_breaks.get(name, name)
+        return word[:1].upper() + word[1:]
+
+    return csv_answer(to_csv(standings_rows(t, label, tie_breaks)), f"scopa-tournament-{t.id}-standings.csv")
 
 
 @bp.get("/tournaments/<int:tournament_id>/scorers")

@@ -1,0 +1,90 @@
+"""The tournament's sheets for the wall printed (issue 40: "nothing to pin on the wall"): the
+pairings and the standings of a night of 60 (and 64) entrants, named as clubs write them, each on
+one A4 page in portrait, every name whole, nothing wider than the paper. Printed by Chromium to
+PDF (``page.pdf``, the pages counted), and drawn with the print media at the paper's width
+(210 mm less the margins: 718 px) for what is on it."""
+
+import re
+
+import pytest
+
+from helpers import BROKEN_WORDS, SPILLING, club_names, random_hand
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+PAPER = {"width": 718, "height": 1047}         # A4 less @page's margins (10 mm), in CSS px
+
+
+def sheets(pdf: bytes) -> int:
+    """How many pages a PDF printed by Chromium has (each page object is written out whole)."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+
+
+@pytest.fixture(scope="module")
+def nights(browser, server):
+    """Swiss nights of 60 and 64 entrants, every one a first name and a surname: three rounds
+    played (random hands to 11: tie-breaks to say on many rows), the fourth started."""
+    import random
+    rng = random.Random(40)
+    context = browser.new_context(base_url=server)
+    request = context.request
+    made = {}
+    for count in (60, 64):
+        tournament = request.post("/api/v1/tournaments", data={
+            "name": "Torneo sociale di primavera del Circolo Arci", "format": "swiss", "rounds": 5,
+            "entrants": club_names(count, long=True), "options": {"target": 11}}).json()["id"]
+        for _ in range(3):
+            started = request.post(f"/api/v1/tournaments/{tournament}/rounds", data={}).json()
+            for table in started["rounds"][-1]["tables"]:
+                while True:
+                    saved = request.post(f"/api/v1/matches/{table['match']}/hands", data=random_hand(2, rng))
+                    assert saved.status == 201, saved.text()
+                    if saved.json()["match"]["outcome"]["over"]:
+                        break
+        request.post(f"/api/v1/tournaments/{tournament}/rounds", data={})
+        made[count] = tournament
+    context.close()
+    return made
+
+
+@pytest.mark.parametrize("count", [60, 64])
+@pytest.mark.parametrize("sheet", ["standings", "pairings"])
+def test_a_nights_sheet_prints_on_one_a4_page_every_name_whole(browser, server, nights, sheet, count):
+    context = browser.new_context(viewport=PAPER, base_url=server)
+    page = context.new_page()
+    try:
+        for lang in ("it", "fr"):
+            page.goto(f"/lang/{lang}?next=/tournaments/{nights[count]}/{sheet}")
+            assert sheets(page.pdf(format="A4", prefer_css_page_size=True)) == 1, lang
+            page.emulate_media(media="print")
+            assert page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]") \
+                == [PAPER["width"], PAPER["height"]], lang
+            shown = " ".join(page.locator("main").inner_text().split())
+            assert [name for name in club_names(count, long=True) if name not in shown] == [], lang
+            assert "…" not in shown
+            assert page.evaluate(BROKEN_WORDS) == [], lang
+            assert page.evaluate(SPILLING) == [], lang
+            sizes = page.evaluate("""() => [...document.querySelectorAll(
+                "[data-testid=standings] tbody th, [data-testid=pairings] tbody th")].map(e => parseFloat(getComputedStyle(e).fontSize))""")
+            assert min(sizes) >= 8 / 0.75, lang         # 8 pt: small, read at arm's length
+            page.emulate_media(media="null")          # page.pdf prints with the print media again
+    finally:
+        context.close()
+
+
+def test_a_small_nights_standings_print_in_large_type(browser, server):
+    """Sixteen entrants: 11 pt, as a letter is printed."""
+    context = browser.new_context(viewport=PAPER, base_url=server)
+    page = context.new_page()
+    try:
+        made = page.request.post("/api/v1/tournaments", data={
+            "name": "Giovedì", "format": "round-robin", "entrants": club_names(16)}).json()
+        page.goto(f"/tournaments/{made['id']}/standings")
+        assert sheets(page.pdf(format="A4", prefer_css_page_size=True)) == 1
+        page.emulate_media(media="print")
+        size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('[data-testid=standings] tbody th')).fontSize)")
+        assert size == pytest.approx(11 / 0.75, abs=0.1)
+    finally:
+        context.close()
