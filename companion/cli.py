@@ -19,7 +19,7 @@ from urllib.parse import quote, urlsplit
 
 from .listening import bind, open_connections, proxy_address, refusal, waitress_options
 from .organiser.command import ORGANISER_PIN_MIN, organiser_options
-from .settings import Settings
+from .settings import LANGUAGES, Settings
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
@@ -256,11 +256,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "each phone's address is taken from its X-Forwarded-For, and only "
                              "from it (env SCOPA_TRUST_PROXY); bind with --host 127.0.0.1 so that "
                              "no phone bypasses it")
-    parser.add_argument("--lang", choices=("it", "en", "fr"),
-                        default=env.lang if env.lang in ("it", "en", "fr") else "it",
+    parser.add_argument("--lang", choices=tuple(LANGUAGES),
+                        default=env.lang if env.lang in LANGUAGES else "it",
                         help="the pages' language for a phone that asks for none of Italian, "
-                             "English and French (default it; env SCOPA_LANG); each player can "
-                             "switch on any page")
+                             "English, French and Spanish (default it; env SCOPA_LANG); each "
+                             "player can switch on any page")
     parser.add_argument("--threads", type=int, default=env.threads,
                         help="worker threads (default 8; env SCOPA_THREADS): a request takes a "
                              "few milliseconds of CPU, so more threads than this only help "

@@ -19,6 +19,10 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
+# The pages' languages, each named in itself (the language switch): the command's --lang and
+# SCOPA_LANG take one of them, and companion.i18n words every page in them.
+LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français", "es": "Español"}
+
 
 @dataclass(frozen=True)
 class Settings:

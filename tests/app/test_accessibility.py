@@ -316,7 +316,7 @@ NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rem
          "rematch", "pin", "referee-captures-ruled", "referee-claim-checked", "players", "players-rated", "player",
          "tournament-new", "tournament", "tournament-board", "not-found", "rules", "rules-napola"]
 
-# In Italian and French too: the pages with the most words of their own.
+# In Italian, French and Spanish too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
          "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "players-rated", "rating-explained", "match-three",
          "tournament-board", "not-found",
@@ -326,7 +326,7 @@ BY_NAME = {page.name: page for page in PAGES}
 CASES = ([pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]
          + [pytest.param(BY_NAME[name], False, "en", id=f"{name}-nojs") for name in NO_JS]
          + [pytest.param(BY_NAME[name], True, lang, id=f"{name}-{lang}")
-            for name in LANGS for lang in ("it", "fr")])
+            for name in LANGS for lang in ("it", "fr", "es")])
 
 
 def report(violations: list[dict]) -> str:
@@ -466,7 +466,7 @@ ORGANISER_PAGES = [
 ]
 
 
-@pytest.mark.parametrize("lang", ["en", "it", "fr"])
+@pytest.mark.parametrize("lang", ["en", "it", "fr", "es"])
 def test_the_organisers_pages_have_no_violation(browser, club_server, lang):
     base, anna = club_server
     for name, path, status, logged_in in ORGANISER_PAGES:

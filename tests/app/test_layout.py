@@ -172,7 +172,7 @@ def tournament(phone):
     return made["id"]
 
 
-@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
     """Issue 22: at 360 px the tournament's page was 398 px wide in Italian, "Stampa gli
     accoppiamenti" and the standings' last columns cut off, and "Francesc/a" split."""
@@ -280,8 +280,8 @@ OFF_SCREEN = """() => [...document.querySelectorAll(
 def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, server, tournament, size):
     """Issue 22: at 1280x720 the QR code was cropped to one corner, ranks 7-8 of eight fell off a
     screen that cannot scroll, "Gianmari/a" broke, the points were drawn smaller than the other
-    figures at 1920 and finished tables were faded. Now, in Italian (the longest words) and in
-    English: every table and every row of sixteen on the screen without scrolling, no word
+    figures at 1920 and finished tables were faded. Now, in Italian (the longest words), in
+    English and in Spanish: every table and every row of sixteen on the screen without scrolling, no word
     broken, the QR code read back as the tournament's address, the points as large as the rest,
     and axe-core finds nothing, the contrast of finished tables included."""
     if zxingcpp is None:
@@ -290,7 +290,7 @@ def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, 
     context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
     page = context.new_page()
     try:
-        for lang in ("it", "en"):
+        for lang in ("it", "en", "es"):
             page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
             expect(page.locator('[data-testid="board-tables"] li')).to_have_count(8)
             expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(16)

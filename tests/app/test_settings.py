@@ -56,6 +56,16 @@ def test_a_flag_wins_over_its_variable_and_the_variable_over_the_default(monkeyp
     assert (args.lang, args.port) == ("en", 9000)
     monkeypatch.setenv("SCOPA_LANG", "de")              # not one of the pages' languages
     assert parse_args([]).lang == "it"
+    assert parse_args(["--lang", "es"]).lang == "es"    # issue 43: Spanish, the fourth
+    monkeypatch.setenv("SCOPA_LANG", "es")
+    assert parse_args([]).lang == "es"
+
+
+def test_a_phone_that_asks_for_none_of_the_four_gets_the_commands_lang(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOPA_LANG", "fr")
+    app = create_app(config(tmp_path), settings=Settings(lang="es"))
+    page = app.test_client().get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert '<html lang="es"' in page.get_data(as_text=True)
 
 
 def test_a_tests_configuration_wins_over_the_environment(monkeypatch, tmp_path):
