@@ -23,7 +23,7 @@ from flask_babel import get_locale, get_translations, gettext, lazy_gettext
 
 from ..rules.cards import Card
 from ..rules.rulesets import PRESET_TITLES
-from ..rules.said import Figure, Joined, Said, Suit, Versus, english
+from ..rules.said import Figure, Item, Joined, Said, Suit, Versus, english
 from ..settings import LANGUAGES
 from .cards import (
     card_in_words,
@@ -100,6 +100,8 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
         return suit_words(value.code, pack, language)
     if isinstance(value, Figure):
         return value_words(value.value, pack, language)
+    if isinstance(value, Item):         # "Escobas 1", not the API's "scope 1" (item_label: below)
+        return item_label(value.key, value)
     if isinstance(value, Versus):
         between = {"it": " a ", "fr": " à ", "es": " a "}.get(language, " to ")
         return between.join(show(v, language, pack) for v in value.figures)

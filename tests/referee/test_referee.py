@@ -278,6 +278,22 @@ def test_a_claim_checked_and_recorded_ends_the_match(client):
     assert "Anna called out and wins" in page
 
 
+@pytest.mark.parametrize("lang, certain", [("en", "9 + 2 certain (Settebello 1, Scope 1)"),
+                                           ("es", "9 + 2 seguros (Settebello 1, Escobas 1)"),
+                                           ("fr", "(Settebello 1, Scopa 1)")])
+def test_a_claims_certain_points_are_named_in_the_pages_words(client, lang, certain):
+    """The certain points were the rules' keys on every page: "(settebello 1, scope 1)", Italian
+    on a Spanish or French page. The API's sentence keeps them (test_api's claim)."""
+    match_id = claims_match(client)
+    client.post(f"/matches/{match_id}/hands/new", data={
+        "mode": "tallies", "rest": "1", "t_cards_0": "22", "t_coins_0": "6", "settebello": "0",
+        "primiera": "0", "sweeps_0": "5", "sweeps_1": "0"})           # Anna 9
+    client.set_cookie("lang", lang)
+    query = {"match": match_id, "claimer": "0", "c_7d": "0", "c_1c": "0", "sweeps_0": "1"}
+    page = client.get("/referee/claim", query_string=query).get_data(as_text=True)
+    assert certain in page and "scope 1" not in page
+
+
 def test_a_failed_claim_loses_the_match(client):
     match_id = claims_match(client)
     client.post(f"/referee/claim?match={match_id}", data={"claimer": "1", "c_1c": "1"})
