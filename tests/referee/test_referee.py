@@ -127,6 +127,7 @@ def test_seed_004_primiera_of_76(client):
     ("en", "7co 7cu 6cl 1sw", "co coins, cu cups, sw swords, cl clubs", "7co 7cu 6cl 1sw"),
     ("it", "7d 7c 6b 1s", "d denari, c coppe, s spade, b bastoni", "7d 7c 6b 1s"),
     ("fr", "7d 7c 6b 1é", "d deniers, c coupes, é épées, b bâtons", "7d 7c 6b 1é"),
+    ("es", "7o 7c 6b 1e", "o oros, c copas, e espadas, b bastos", "7o 7c 6b 1e"),
 ])
 def test_every_card_is_shown_and_read_with_the_pages_own_suit_marks(client, lang, placeholder, marks, typed):
     """Issue 35: the "or every card" box showed "7d 7c 6b 1s" to an English player, who reads "7c"
@@ -356,7 +357,8 @@ def test_a_table_of_39_cards_lists_a_page_and_counts_the_rest(client):
 
 
 @pytest.mark.parametrize("language, words", [
-    ("it", "1.702 prese"), ("fr", "1\u202f702 prises"), ("en", "1,702 captures")])
+    ("it", "1.702 prese"), ("fr", "1\u202f702 prises"), ("en", "1,702 captures"),
+    ("es-ES", "1.702 jugadas"), ("es-MX", "1,702 jugadas")])
 def test_the_count_is_said_in_the_phones_language(client, language, words):
     params = [("table", card) for card in FULL_TABLE.split()] + [("played", "5d"), ("variant", "quindici")]
     page = client.get("/referee/captures", query_string=params, headers={"Accept-Language": language})
