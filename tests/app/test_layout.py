@@ -194,6 +194,25 @@ def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
 
 
 
+# Where each link of the bar and of the language switch starts, in lines (their tops, rounded).
+LINES = """sel => [...new Set([...document.querySelectorAll(sel)]
+                   .map(a => Math.round(a.getBoundingClientRect().top)))].length"""
+
+
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
+def test_the_bar_and_the_language_switch_hold_one_line_at_360_px(phone, lang):
+    """Issue 43: with Spanish, a fourth language, the switch at the foot of every page put
+    "Español" on a line of its own at 360 and 390 px, and the bar sent "+ Nueva partida" under
+    "Jugadores" at 360 px (3 px too wide), a line more on every Spanish page."""
+    page = phone
+    page.goto(f"/lang/{lang}?next=/referee/")
+    assert page.evaluate(LINES, ".bar a") == 1
+    assert page.evaluate(LINES, "footer.languages a") == 1
+    sizes = page.evaluate("""[...document.querySelectorAll('footer.languages a')]
+                             .map(a => [a.getBoundingClientRect().width, a.getBoundingClientRect().height])""")
+    assert len(sizes) == 4 and all(width >= 44 and height >= 44 for width, height in sizes)
+
+
 @pytest.mark.parametrize("path", ["/tournaments/{id}/standings", "/players"])
 def test_names_in_a_table_never_become_a_tower_of_letters_with_text_at_200(phone, tournament, path):
     """With the root font at 200%, the standings' names were one or two letters a line
