@@ -253,6 +253,9 @@ def test_spanish_writes_the_games_words_and_no_developers_word():
     are names stay (primiera, settebello); "companion" only in the command's name."""
     texts = [s for m in catalogue("es") for s in strings(m)]
     assert [s for s in texts if re.search(r"\bscope\b|\bspariglio\b|\bmazziere\b|\bsette bello\b", s)] == []
+    # words of one side of the ocean only: a phone is a teléfono, the server a máquina, and a
+    # card levanta or se lleva (never "coger", which Argentina does not say at the table)
+    assert [s for s in texts if re.search(r"(?i)\b(ordenador|computadora|móvil|celular|cog(er|e|en|ió))\b", s)] == []
     assert len([s for s in texts if "escoba" in s]) > 20 and len([s for s in texts if "primiera" in s]) > 20
     assert [s for s in texts if re.search(r"\bcompanion\b|_", re.sub(r"scopa-companion|%\(\w+\)\w|\{\w+\}|\w+_\w+", "", s))] == []
 
