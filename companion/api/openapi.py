@@ -124,7 +124,7 @@ SCHEMAS = {
             "type": "object", "required": ["title", "description", "rules"], "properties": {
                 "title": {"type": "string"},
                 "description": {"type": "string", "description": "who plays it, the deck, the goal and "
-                                "what sets it apart, in the language of Accept-Language (en, it, fr)"},
+                                "what sets it apart, in the language of Accept-Language (en, it, fr, es)"},
                 "rules": {"type": "object"}}}},
         "items": {"type": "array", "items": {"type": "string"}}}},
     "Match": {"type": "object", "required": MATCH_FIELDS, "properties": {

@@ -1,10 +1,11 @@
-"""One language per page: Italian, English or French, with Flask-Babel.
+"""One language per page: Italian, English, French or Spanish, with Flask-Babel.
 
 A page's language is the one the player chose with the switch on every page (kept in a cookie),
-else the best of the phone's ``Accept-Language``, else the server's ``--lang``, else Italian, the
-game's own. The JSON API speaks English unless the request's ``Accept-Language`` asks for Italian
-or French. Cards are named in words here (the rules package only knows ``7d``), with the names of
-the pack on the table: ``7 di denari``, ``seven of coins``, ``7 de deniers``.
+else the best of the phone's ``Accept-Language`` (``es-AR`` is Spanish), else the server's
+``--lang``, else Italian, the game's own. The JSON API speaks English unless the request's
+``Accept-Language`` asks for another of the four. Cards are named in words here (the rules
+package only knows ``7d``), with the names of the pack on the table: ``7 di denari``, ``seven of
+coins``, ``7 de deniers``, ``siete de oros``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from flask_babel import get_locale, get_translations, gettext, lazy_gettext
 
 from ..rules.cards import Card
 from ..rules.rulesets import PRESET_TITLES
-from ..rules.said import Figure, Joined, Said, Suit, Versus, english
+from ..rules.said import Figure, Item, Joined, Said, Suit, Versus, english
 from .cards import (
     card_in_words,
     card_notation,
@@ -42,8 +43,12 @@ from .cards import (
 )
 from .fitting import FittingBabel, FittingTranslations, template_gettext, template_ngettext
 
-LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français"}
+# The pages' languages, each named in itself (the language switch): the command's --lang and
+# SCOPA_LANG take one of them (companion.settings), and every page is worded in them.
+LANGUAGES = {"it": "Italiano", "en": "English", "fr": "Français", "es": "Español"}
 COOKIE = "lang"
+# The API's language when a request asks for none of them: English, the messages' own.
+API_LANGUAGES = ["en", *(code for code in LANGUAGES if code != "en")]
 
 
 babel = FittingBabel()
@@ -52,7 +57,7 @@ babel = FittingBabel()
 def page_language() -> str:
     """The language of this page (or of this API answer)."""
     if request.path.startswith("/api/"):
-        return request.accept_languages.best_match(["en", "it", "fr"]) or "en"
+        return request.accept_languages.best_match(API_LANGUAGES) or "en"
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
@@ -62,9 +67,10 @@ def page_language() -> str:
 
 def regional(language: str) -> str:
     """The locale this page writes dates and numbers in: the phone's own, with its territory
-    (en_GB: "24 Nov 2026", 13:05; fr_CH, fr_BE), when its ``Accept-Language`` names the page's
-    language with one; else the language's (en: "Nov 24, 2026"). The messages stay in it, en or
-    fr: a territory changes how figures are written, not the words."""
+    (en_GB: "24 Nov 2026", 13:05; fr_CH, fr_BE; es_AR, es_MX, es_419), when its
+    ``Accept-Language`` names the page's language with one; else the language's (en: "Nov 24,
+    2026"). The messages stay in it, en, fr or es: a territory changes how figures are written,
+    not the words."""
     if not has_request_context():
         return language
     found = g.get("regional_locales")
@@ -97,8 +103,10 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
         return suit_words(value.code, pack, language)
     if isinstance(value, Figure):
         return value_words(value.value, pack, language)
+    if isinstance(value, Item):         # "Escobas 1", not the API's "scope 1" (item_label: below)
+        return item_label(value.key, value)
     if isinstance(value, Versus):
-        between = {"it": " a ", "fr": " à "}.get(language, " to ")
+        between = {"it": " a ", "fr": " à ", "es": " a "}.get(language, " to ")
         return between.join(show(v, language, pack) for v in value.figures)
     if isinstance(value, list):
         words = [show(v, language, pack) for v in value]
@@ -106,7 +114,7 @@ def show(value: Any, language: str | None = None, pack: str = "italian") -> str:
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int) and -1000 < value < 1000:
-        return str(value)       # what Babel writes in all three, 30 times quicker (a list of hands)
+        return str(value)       # what Babel writes in all four, 30 times quicker (a list of hands)
     if isinstance(value, (int, float)):
         return format_decimal(value, locale=regional(language))
     return str(value)
@@ -152,7 +160,7 @@ def say(what: Any, pack: str | None = None) -> str:
 
 def for_api(what: Any) -> str:
     """An explanation or a refusal as the JSON API gives it: cards in their notation (7d), in
-    English unless the request asked for Italian or French."""
+    English unless the request asked for Italian, French or Spanish."""
     if isinstance(what, Exception):
         what = what.args[0] if what.args else str(what)
     if isinstance(what, (Said, Joined)) and str(get_locale()) != "en":

@@ -1,4 +1,4 @@
-"""Cards in words in a language: a card's name ("Seven of coins", "7 di denari"), what a tile
+"""Cards in words in a language: a card's name ("Seven of coins", "7 di denari", "siete de oros"), what a tile
 shows ("7", "R") and the name it has for a screen reader, the suits' words and marks, a card's
 notation as a page writes it and reads it back, and a pile counted in words. Re-exported by
 ``companion.i18n``."""
@@ -23,6 +23,11 @@ _ITALIAN_PACK = {
            {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}),
     "fr": ({1: "As", 8: "Valet", 9: "Cavalier", 10: "Roi"},
            {"d": "deniers", "c": "coupes", "s": "épées", "b": "bâtons"}),
+    # Spanish names the Italian pack as its own (the same forty cards): "as de oros", "sota de
+    # copas", in lower case as Spanish writes them in a sentence ("el siete de oros").
+    "es": ({1: "as", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
+            8: "sota", 9: "caballo", 10: "rey"},
+           {"d": "oros", "c": "copas", "s": "espadas", "b": "bastos"}),
 }
 _FRENCH_PACK = {
     "it": ({1: "Asso", 8: "Fante", 9: "Donna", 10: "Re"},
@@ -32,10 +37,13 @@ _FRENCH_PACK = {
            {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}),
     "fr": ({1: "As", 8: "Valet", 9: "Dame", 10: "Roi"},
            {"d": "carreau", "c": "cœur", "s": "pique", "b": "trèfle"}),
+    "es": ({1: "as", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
+            8: "jota", 9: "reina", 10: "rey"},
+           {"d": "diamantes", "c": "corazones", "s": "picas", "b": "tréboles"}),
 }
 # The Chkobba pack names its 9 the Jack and its 8 the Queen (only the labels: RULES §1).
 _CHKOBBA_FIGURES = {"it": {8: "Donna", 9: "Fante"}, "en": {8: "Queen", 9: "Jack"},
-                    "fr": {8: "Dame", 9: "Valet"}}
+                    "fr": {8: "Dame", 9: "Valet"}, "es": {8: "reina", 9: "jota"}}
 # The Spanish pack (Escoba, RULES §12) keeps its own names on every page: its figures are not
 # the Italian pack's (a sota is no Fante, a caballo no Queen) and its suits name Escoba's points
 # (oros). They are catalogue messages, for a language to write them its own way; the Ace and the
@@ -53,7 +61,7 @@ def _values(pack: str, language: str) -> dict[int, Any]:
     values = (_ITALIAN_PACK if pack in ("italian", "spanish") else _FRENCH_PACK)[language][0]
     if pack == "chkobba":
         return {**values, **_CHKOBBA_FIGURES[language]}
-    if pack == "spanish":
+    if pack == "spanish" and language != "es":     # Spanish names it as it names the Italian pack
         return {**values, **_SPANISH_FIGURES}
     return values
 
@@ -61,31 +69,37 @@ def _values(pack: str, language: str) -> dict[int, Any]:
 def card_words(card: Card, language: str, pack: str = "italian") -> str:
     """'7 di denari', 'Seven of coins', '7 de deniers'; 'Re di denari', 'Queen of hearts'; in the
     Spanish pack 'Sota of copas', '7 d’oros' (its own names, in the page's language when a
-    catalogue gives them another). In English every value is a capital, as the messages write
-    the Ace and the King."""
+    catalogue gives them another); 'siete de oros', 'sota de copas' in Spanish, whichever the
+    pack. In English every value is a capital, as the messages write the Ace and the King;
+    Spanish writes none ("tiene el rey de oros")."""
     value, suit = str(_values(pack, language).get(card.value, card.value)), suit_name(card.suit, pack, language)
     if language == "it":
         return f"{value} di {suit}"
     if language == "fr":
         return f"{value} d’{suit}" if suit[0] in "aeiouéè" else f"{value} de {suit}"
+    if language == "es":
+        return f"{value} de {suit}"
     return f"{value} of {suit}"
 
 
 _SYMBOLS = {"d": "♦", "c": "♥", "s": "♠", "b": "♣"}
-# What a card tile shows for a figure, per language: F C R in Italian, J Q K in English...
+# What a card tile shows for a figure, per language: F C R in Italian, J Q K in English, S C R
+# in Spanish (sota, caballo, rey); a French pack in Spanish shows J Q K, as the packs sold in
+# Spain and Argentina print them (jota, reina, rey: an R would be both the Queen and the King).
 _SHORT = {"italian": {"it": {1: "A", 8: "F", 9: "C", 10: "R"}, "en": {1: "A", 8: "J", 9: "H", 10: "K"},
-                      "fr": {1: "A", 8: "V", 9: "C", 10: "R"}},
+                      "fr": {1: "A", 8: "V", 9: "C", 10: "R"}, "es": {1: "A", 8: "S", 9: "C", 10: "R"}},
           "french": {"it": {1: "A", 8: "F", 9: "D", 10: "R"}, "en": {1: "A", 8: "J", 9: "Q", 10: "K"},
-                     "fr": {1: "A", 8: "V", 9: "D", 10: "R"}},
+                     "fr": {1: "A", 8: "V", 9: "D", 10: "R"}, "es": {1: "A", 8: "J", 9: "Q", 10: "K"}},
           "chkobba": {"it": {1: "A", 8: "D", 9: "F", 10: "R"}, "en": {1: "A", 8: "Q", 9: "J", 10: "K"},
-                      "fr": {1: "A", 8: "D", 9: "V", 10: "R"}},
-          "spanish": {language: _SPANISH_PRINTED for language in ("it", "en", "fr")}}
+                      "fr": {1: "A", 8: "D", 9: "V", 10: "R"}, "es": {1: "A", 8: "Q", 9: "J", 10: "K"}},
+          "spanish": {language: _SPANISH_PRINTED for language in ("it", "en", "fr", "es")}}
 
 
 # A suit in a mini tile: the French packs' symbol; the Italian suits' initials, two letters in
-# English, where coins, cups and clubs share one.
+# English, where coins, cups and clubs share one; in Spanish o c e b (oros, copas, espadas,
+# bastos), none of which is another suit's letter in RULES §1's notation.
 _MARKS = {"it": {"d": "d", "c": "c", "s": "s", "b": "b"}, "fr": {"d": "d", "c": "c", "s": "é", "b": "b"},
-          "en": {"d": "co", "c": "cu", "s": "sw", "b": "cl"}}
+          "en": {"d": "co", "c": "cu", "s": "sw", "b": "cl"}, "es": {"d": "o", "c": "c", "s": "e", "b": "b"}}
 
 
 # The Spanish suits' initials: oros, copas, espadas, bastos.
@@ -103,10 +117,13 @@ def suit_mark(suit: str, pack: str = "italian", language: str | None = None) -> 
 def card_notation(cards: str, pack: str = "italian", language: str | None = None) -> str:
     """Cards in RULES §1's notation ("7d 7c 6b 1s") written as the page marks their suits: the
     same in Italian, "7co 7cu 6cl 1sw" in English (where "7c" reads as a club), "7d 7c 6b 1é" in
-    French, "7♦ 7♥ 6♣ 1♠" with a French-suited pack (``read_marks`` reads them back).
+    French, "7o 7c 6b 1e" in Spanish, "7♦ 7♥ 6♣ 1♠" with a French-suited pack (``read_marks``
+    reads them back).
 
     >>> card_notation("7d 7c 6b 1s", language="en"), card_notation("7d 6b", "french", "it")
     ('7co 7cu 6cl 1sw', '7♦ 6♣')
+    >>> card_notation("7d 7c 6b 1s", language="es")
+    '7o 7c 6b 1e'
     """
     return " ".join(code[:-1] + suit_mark(code[-1], pack, language) for code in cards.split())
 
@@ -125,6 +142,8 @@ def read_marks(token: str, pack: str = "italian", language: str | None = None) -
 
     >>> read_marks("7CO", language="en"), read_marks("7c", language="en"), read_marks("1é", language="fr")
     ('7d', '7c', '1s')
+    >>> read_marks("7o", language="es"), read_marks("1E", language="es"), read_marks("7d", language="es")
+    ('7d', '1s', '7d')
     """
     marks = {mark: suit for suit, mark in _MARKS[language or str(get_locale())].items()}
     marks.update((symbol, suit) for suit, symbol in _SYMBOLS.items())
@@ -147,15 +166,16 @@ def suit_name(suit: str, pack: str = "italian", language: str | None = None) -> 
     """The suit's name in that pack, without a symbol: 'coppe', 'hearts' ("cups (hearts in a
     French pack)")."""
     language = language or str(get_locale())
-    if pack == "spanish":
+    if pack == "spanish" and language != "es":
         return str(_SPANISH_SUITS[suit])
-    return (_ITALIAN_PACK if pack == "italian" else _FRENCH_PACK)[language][1][suit]
+    return (_ITALIAN_PACK if pack in ("italian", "spanish") else _FRENCH_PACK)[language][1][suit]
 
 
 # One card of a suit, for "1 denaro" beside "4 denari".
 _ONE_OF_SUIT = {"it": {"d": "denaro", "c": "coppa", "s": "spada", "b": "bastone"},
                 "en": {"d": "coin", "c": "cup", "s": "sword", "b": "club"},
-                "fr": {"d": "denier", "c": "coupe", "s": "épée", "b": "bâton"}}
+                "fr": {"d": "denier", "c": "coupe", "s": "épée", "b": "bâton"},
+                "es": {"d": "oro", "c": "copa", "s": "espada", "b": "basto"}}
 
 
 # The counts a language says in the singular: "1 carta", and in French "0 carte" too.
@@ -231,10 +251,14 @@ def tile_words(card: Card, pack: str = "italian", language: str | None = None) -
     ('2 di denari', 'Dame de pique')
     >>> tile_words(parse_card("7s"), "spanish", "it")
     '7 di espadas'
-    
+    >>> [tile_words(parse_card(c), language="es") for c in ("1d", "8c", "2d")]
+    ['As de oros', 'Sota de copas', '2, Dos de oros']
+
+    A label starts with a capital, though Spanish writes its cards in lower case in a sentence.
     """
     language = language or str(get_locale())
     shown, words = short_words(card, pack, language), card_words(card, language, pack)
+    words = words[:1].upper() + words[1:]
     if worth_words(card, pack):         # "10 = 8, Sota of copas": all the tile shows, then its name
         return f"{shown} {worth_words(card, pack)}, {words}"
     return words if words.lower().startswith(shown.lower()) else f"{shown}, {words}"

@@ -1,13 +1,14 @@
 """Names put into sentences: the word before a name changes with the name's first letter
-("ad Anna" but "a Elena" in Italian, "d’Amélie" in French). Every message passes through ``fit``
-before its blanks are filled: Flask-Babel's (``gettext`` and ``lazy_gettext`` in Python, ``_()`` and
-``ngettext()`` in the templates) and the rules' sentences (``FittingTranslations``, which
-``i18n.say`` hands to ``Said.render``)."""
+("ad Anna" but "a Elena" in Italian, "d’Amélie" in French, "Bruno e Inés" in Spanish), and before
+a card with the card's gender in Spanish ("el rey", "la sota"). Every message passes through
+``fit`` before its blanks are filled: Flask-Babel's (``gettext`` and ``lazy_gettext`` in Python,
+``_()`` and ``ngettext()`` in the templates) and the rules' sentences (``FittingTranslations``,
+which ``i18n.say`` hands to ``Said.render``)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from flask_babel import Babel, Domain, get_locale, get_translations
 from jinja2 import pass_context
@@ -17,21 +18,63 @@ from werkzeug.utils import cached_property
 # A name (or a card) put into a sentence changes the word before it when it starts with a vowel:
 # Italian writes "ad Anna" (the euphonic d, in today's usage only before the same vowel: "a Elena",
 # "a Ugo"), French elides "de Amélie" to "d’Amélie", "que Ugo" to "qu’Ugo", "le As" to "l’As".
+# Spanish writes "e" for "y" before an i sound ("Bruno e Inés", "e Hilda", but "y Yolanda", "y
+# hielo") and "u" for "o" before an o sound ("Anna u Óscar"); and the article before a card or a
+# suit follows its gender: the messages say "el {card}", which is "la sota", "la reina", "la
+# jota" ("del" "de la", "al" "a la", "un" "una"), and "los {suit}", which is "las copas".
 # Applied to a message's translation before its blanks are filled, to the word right before a
-# blank whose value starts with one of the language's letters (not an h in French: "de Hans" and
-# "d’Hélène" both exist, and a name does not say which it is).
-_VOWELS = frozenset("AEIOUYÀÂÈÉÊËÎÏÌÒÓÔÙÛÜŒÆaeiouyàâèéêëîïìòóôùûüœæ")
-_BEFORE_A_VOWEL = {
-    "it": (re.compile(r"(?<![\w’'])([Aa]) (?=%\((\w+)\)[sd]|\{(\w+)\})"), frozenset("AÀÁÂaàáâ"),
-           lambda word: word + "d "),
-    "fr": (re.compile(r"(?<![\w’'])([Dd]e|[Qq]ue|[Ll]e|[Ll]a) (?=%\((\w+)\)[sd]|\{(\w+)\})"), _VOWELS,
-           lambda word: word[:-1] + "’"),
+# blank, by what the value that fills the blank starts with (not an h in French: "de Hans" and
+# "d’Hélène" both exist, and a name does not say which it is). Each rule: the words it changes,
+# whether a value's text calls for the change (given the word), and the word's replacement.
+Rule = tuple["re.Pattern[str]", Callable[[str, str], bool], Callable[[str], str]]
+
+
+def _before_a_blank(words: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w’'])(" + words + r") (?=%\((\w+)\)[sd]|\{(\w+)\})")
+
+
+def _starts_with(letters: str) -> Callable[[str, str], bool]:
+    return lambda word, shown: shown[:1] in letters
+
+
+_VOWELS = "AEIOUYÀÂÈÉÊËÎÏÌÒÓÔÙÛÜŒÆaeiouyàâèéêëîïìòóôùûüœæ"
+_FEMININE = frozenset({"sota", "reina", "jota", "copa", "copas", "espada", "espadas", "pica", "picas"})
+_FEMININE_ARTICLE = {"el": "la", "del": "de la", "al": "a la", "un": "una", "los": "las"}
+
+
+def _feminine(word: str, shown: str) -> bool:
+    """Whether a card's or a suit's words are feminine: their first word, after a French suit's
+    symbol ("♠ picas")."""
+    first = re.match(r"\W*([^\W\d_]+)", shown)
+    return bool(first) and first.group(1).lower() in _FEMININE
+
+
+def _capital_kept(word: str, replacement: str) -> str:
+    return replacement[:1].upper() + replacement[1:] if word[:1].isupper() else replacement
+
+
+def _sounds_alike(word: str, shown: str) -> bool:
+    """'y' before an i sound (i, hi, not the diphthong of "hielo" or "Iago"), 'o' before an o."""
+    start = shown.lower()
+    if word in "yY":
+        start = start[1:] if start.startswith("h") else start
+        return start[:1] in ("i", "í") and start[1:2] not in ("a", "e", "o", "u", "á", "é", "ó", "ú")
+    return (start[1:] if start.startswith("h") else start)[:1] in ("o", "ó")
+
+
+_BEFORE_A_WORD: dict[str, tuple[Rule, ...]] = {
+    "it": ((_before_a_blank(r"[Aa]"), _starts_with("AÀÁÂaàáâ"), lambda word: word + "d "),),
+    "fr": ((_before_a_blank(r"[Dd]e|[Qq]ue|[Ll]e|[Ll]a"), _starts_with(_VOWELS), lambda word: word[:-1] + "’"),),
+    "es": ((_before_a_blank(r"[Ee]l|[Dd]el|[Aa]l|[Uu]n|[Ll]os"), _feminine,
+            lambda word: _capital_kept(word, _FEMININE_ARTICLE[word.lower()]) + " "),
+           (_before_a_blank(r"[YyOo]"), _sounds_alike,
+            lambda word: {"y": "e", "Y": "E", "o": "u", "O": "U"}[word] + " ")),
 }
 
 
 # A verb right after a name agrees with it: a team named after its players ("Carla & Dario", the
 # default) is two people, so "Carla & Dario have the Seven of coins", "… ont le 7 de deniers",
-# "… hanno il settebello", not "has", "a", "ha". A team's own name ("I Lupi") is left singular,
+# "… hanno il settebello", "… tienen el siete de oros", not "has", "a", "ha", "tiene". A team's own name ("I Lupi") is left singular,
 # as a club's name is. The verbs the messages put right after a name, and their plurals.
 _PLURAL_VERBS = {
     "en": {"has": "have", "is": "are", "was": "were", "wins": "win", "scores": "score", "deals": "deal",
@@ -43,6 +86,9 @@ _PLURAL_VERBS = {
     "it": {"ha": "hanno", "vince": "vincono", "è": "sono", "deve": "devono", "fa": "fanno",
            "chiude": "chiudono", "segna": "segnano", "perderebbe": "perderebbero", "aveva": "avevano",
            "riprende": "riprendono"},
+    "es": {"tiene": "tienen", "no tiene": "no tienen", "gana": "ganan", "es": "son", "canta": "cantan",
+           "cantó": "cantaron", "reparte": "reparten", "repartió": "repartieron", "llega": "llegan",
+           "perdería": "perderían", "se anota": "se anotan", "no puede": "no pueden"},
 }
 _AFTER_TWO = {language: re.compile(r"(%\((\w+)\)[sd]|\{(\w+)\}) (" + "|".join(verbs) + r")(?!\w)")
               for language, verbs in _PLURAL_VERBS.items()}
@@ -81,24 +127,25 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
     'Primiera d’%(name)s :'
     >>> fit("%(name)s ha il settebello", {"name": "Anna & Carla"}, "it")
     '%(name)s hanno il settebello'
+    >>> fit("{name} tiene el {card}", {"name": "Carla & Dario", "card": "sota de oros"}, "es")
+    '{name} tienen la {card}'
+    >>> fit("%(one)s y %(other)s, %(one)s o %(other)s", {"one": "Ana", "other": "Inés"}, "es")
+    '%(one)s e %(other)s, %(one)s o %(other)s'
     """
     if not values:
         return text
     changed = _agreed(text, values, language)
-    rule = _BEFORE_A_VOWEL.get(language)
-    if rule is None:
-        return Markup(changed) if isinstance(text, Markup) else changed
-    pattern, letters, fitted = rule
+    for pattern, applies, fitted in _BEFORE_A_WORD.get(language, ()):
 
-    def one(found: re.Match) -> str:
-        value = values.get(found.group(2) or found.group(3))
-        # A name kept whole (web.whole_words) starts with its span's tag: its first letter is
-        # the text's, the tags stripped ("ad Anna-Maria", "d'Anna-Maria").
-        shown = Markup(value).striptags() if isinstance(value, Markup) else value
-        starts = str(shown).lstrip()[:1] if isinstance(value, str) else ""
-        return fitted(found.group(1)) if starts and starts in letters else found.group(0)
+        def one(found: re.Match, applies=applies, fitted=fitted) -> str:
+            value = values.get(found.group(2) or found.group(3))
+            # A name kept whole (web.whole_words) starts with its span's tag: its first letter is
+            # the text's, the tags stripped ("ad Anna-Maria", "d'Anna-Maria").
+            shown = Markup(value).striptags() if isinstance(value, Markup) else value
+            shown = str(shown).lstrip() if isinstance(value, str) else ""
+            return fitted(found.group(1)) if shown and applies(found.group(1), shown) else found.group(0)
 
-    changed = pattern.sub(one, changed)
+        changed = pattern.sub(one, changed)
     return Markup(changed) if isinstance(text, Markup) else changed
 
 

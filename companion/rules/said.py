@@ -77,6 +77,23 @@ class Figure(NamedTuple):
         return {8: "Jack", 9: "Horse", 10: "King"}[self.value]
 
 
+class Item(NamedTuple):
+    """A point of the hand named in a sentence (the claim's certain points): its key in the API's
+    sentences ("scope"), its name on a page ("Sweeps", "Escobas"). The rule items that change a
+    point's name ride along, named as the rules name them (the bonus suit's name for "denari",
+    Cirulla's "accusi" for its declarations, Escoba's preset for all its points), so that a page
+    names it as the match does."""
+
+    key: str
+    bonus_suit: str = "d"
+    pack: str = "italian"
+    declarations: str = "off"
+    preset: str = ""            # Escoba names its points its own way (cartas, oros, velo...)
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class Versus(NamedTuple):
     """Figures compared, one per side: "22 v 18" (numbers written as the language writes them)."""
 

@@ -8,6 +8,9 @@ reads it in.
 {'said': '{name} has the {card}', 'values': {'name': 'Anna', 'card': {'card': '7d'}}}
 >>> str(from_json(kept))
 'Anna has the 7d'
+>>> from companion.rules.said import Item
+>>> from_json(to_json(said("{item} {points}", item=Item("denari", "c"), points=1))).values["item"]
+Item(key='denari', bonus_suit='c', pack='italian', declarations='off', preset='')
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import Card, parse_card
-from .said import Figure, Joined, Said, Suit, Versus
+from .said import Figure, Item, Joined, Said, Suit, Versus
 
 
 def to_json(value: Any) -> Any:
@@ -34,6 +37,9 @@ def to_json(value: Any) -> Any:
         return {"suit": value.code, **({"pack": value.pack} if value.pack else {})}
     if isinstance(value, Figure):
         return {"figure": value.value}
+    if isinstance(value, Item):
+        return {"item": value.key, "bonus_suit": value.bonus_suit, "pack": value.pack,
+                "declarations": value.declarations, "preset": value.preset}
     if isinstance(value, list):
         return [to_json(v) for v in value]
     return value
@@ -56,4 +62,7 @@ def from_json(value: Any) -> Any:
         return parse_card(value["card"])
     if "figure" in value:
         return Figure(value["figure"])
+    if "item" in value:
+        return Item(value["item"], value["bonus_suit"], value["pack"], value["declarations"],
+                    value.get("preset", ""))
     return Suit(value["suit"], value.get("pack"))

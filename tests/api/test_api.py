@@ -333,6 +333,7 @@ def test_claim_endpoint(client):
     body = client.post("/api/v1/claim", json={"options": {"claims": True}, "claimer": 0,
                                               "piles": piles, "sweeps": [1, 1], "totals": [10, 10]}).get_json()
     assert body["holds"] is True and body["certain"]["scope"] == 1 and body["certain_total"] == 2
+    assert "certain (settebello 1, scope 1)" in body["why"]        # the API's sentence: the keys
     refused = client.post("/api/v1/claim", json={"claimer": 0, "piles": piles})
     assert refused.status_code == 400 and "do not allow chiamarsi fuori" in refused.get_json()["error"]
     null = client.post("/api/v1/claim", json={"options": {"claims": True}, "claimer": 0, "piles": piles,

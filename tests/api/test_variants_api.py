@@ -49,6 +49,7 @@ def test_the_description_is_what_the_rules_page_says(client):
 @pytest.mark.parametrize("lang, words", [
     ("it", "Due giocatori, uno contro l'altro; 40 carte; si gioca a 21."),
     ("fr", "Deux joueurs, l’un contre l’autre\u00a0; 40 cartes\u00a0; en 21 points."),
+    ("es-AR,es;q=0.9", "Dos jugadores, uno contra otro; 40 cartas; se juega a 21."),
 ])
 def test_the_description_speaks_the_asked_language(client, lang, words):
     assert variants(client, lang)["bazzica"]["description"].startswith(words)

@@ -358,7 +358,7 @@ def test_a_claim_is_checked_and_recorded_in_the_match(phone):
     assert page.get_attribute('.tile[data-card="7d"]', "data-side") == "1"
     page.select_option("#claimer", "1")
     expect(page.locator('[data-testid="verdict"]')).to_contain_text("The claim fails: Bruno would lose")
-    expect(page.locator("#answer")).to_contain_text("0 + 1 certain (settebello 1) = 1, target 11")
+    expect(page.locator("#answer")).to_contain_text("0 + 1 certain (Settebello 1) = 1, target 11")
     page.locator('[data-testid="record"]').tap()
     page.wait_for_selector(".scoreboard")
     expect(page.locator('[data-testid="outcome"]')).to_have_text("Bruno called out and loses: Anna wins")

@@ -108,7 +108,7 @@ def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wh
     companion that serves its pages, their files and every language from inside the package."""
     import zipfile
     names = set(zipfile.ZipFile(wheel).namelist())
-    for lang in ("it", "en", "fr"):
+    for lang in ("it", "en", "fr", "es"):
         assert f"companion/translations/{lang}/LC_MESSAGES/messages.mo" in names
     assert {"companion/templates/base.html", "companion/static/companion.css"} <= names
     command = install(tmp_path / "venv", wheel)

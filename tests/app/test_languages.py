@@ -1,4 +1,4 @@
-"""One language per page: Italian, English or French, chosen by the player."""
+"""One language per page: Italian, English, French or Spanish, chosen by the player."""
 
 import pytest
 
@@ -26,7 +26,10 @@ def test_a_phone_that_asks_for_nothing_known_gets_italian_the_games_language(cli
 
 
 @pytest.mark.parametrize("header, lang", [("fr-FR,fr;q=0.9,en;q=0.8", "fr"), ("en-GB", "en"),
-                                          ("it-IT", "it"), ("de-DE,en;q=0.5", "en")])
+                                          ("it-IT", "it"), ("de-DE,en;q=0.5", "en"),
+                                          ("es-AR,es;q=0.9", "es"), ("es", "es"), ("es-ES", "es"),
+                                          ("es-419,es;q=0.9,en;q=0.8", "es"), ("es-MX", "es"),
+                                          ("en-US,en;q=0.9,es;q=0.8", "en")])
 def test_the_phones_language_is_used_when_the_player_chose_none(client, header, lang):
     assert lang_of(client.get("/", headers={"Accept-Language": header})) == lang
 
@@ -40,11 +43,19 @@ def test_the_servers_lang_is_the_default_for_phones_that_ask_for_none_of_the_thr
 def test_the_switch_on_every_page_keeps_the_choice_and_comes_back(client):
     page = client.get("/", headers={"Accept-Language": "it"}).get_data(as_text=True)
     links = attrs(page, '[href^="/lang/"]', "href")
-    assert [link.split("?")[0].removeprefix("/lang/") for link in links] == ["it", "en", "fr"]
+    assert [link.split("?")[0].removeprefix("/lang/") for link in links] == ["it", "en", "fr", "es"]
     answer = client.get("/lang/fr?next=/matches/new", headers={"Accept-Language": "it"})
     assert answer.status_code == 303 and answer.headers["Location"] == "/matches/new"
     assert "lang=fr" in answer.headers["Set-Cookie"]
     assert lang_of(client.get("/matches/new", headers={"Accept-Language": "it"})) == "fr"
+
+
+def test_the_switch_sets_spanish_over_the_phones_language(client):
+    answer = client.get("/lang/es?next=/rules", headers={"Accept-Language": "it-IT"})
+    assert answer.status_code == 303 and "lang=es" in answer.headers["Set-Cookie"]
+    page = client.get("/rules", headers={"Accept-Language": "it-IT"})
+    assert lang_of(page) == "es"
+    assert attr(page, 'a[hreflang="es"]', "aria-current") == "true"
 
 
 @pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\t/evil.example"])
@@ -64,6 +75,17 @@ def test_an_unknown_language_changes_nothing(client):
     (Card(1, "s"), "italian", {"it": "Asso di spade", "en": "Ace of swords", "fr": "As d’épées"}),
     (Card(9, "c"), "french", {"it": "Donna di cuori", "en": "Queen of hearts", "fr": "Dame de cœur"}),
     (Card(9, "c"), "chkobba", {"it": "Fante di cuori", "en": "Jack of hearts", "fr": "Valet de cœur"}),
+    # Spanish names the Italian pack as its own: RULES §12's words
+    (Card(1, "d"), "italian", {"es": "as de oros"}),
+    (Card(8, "c"), "italian", {"es": "sota de copas"}),
+    (Card(9, "s"), "italian", {"es": "caballo de espadas"}),
+    (Card(10, "b"), "italian", {"es": "rey de bastos"}),
+    (Card(7, "d"), "italian", {"es": "siete de oros"}),
+    (Card(9, "c"), "french", {"es": "reina de corazones"}),
+    (Card(8, "d"), "french", {"es": "jota de diamantes"}),
+    (Card(1, "b"), "french", {"es": "as de tréboles"}),
+    (Card(10, "s"), "french", {"es": "rey de picas"}),
+    (Card(9, "c"), "chkobba", {"es": "jota de corazones"}),
 ])
 def test_cards_are_named_in_words_in_each_language(card, pack, words):
     assert {lang: card_words(card, lang, pack) for lang in words} == words

@@ -172,7 +172,7 @@ def tournament(phone):
     return made["id"]
 
 
-@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
     """Issue 22: at 360 px the tournament's page was 398 px wide in Italian, "Stampa gli
     accoppiamenti" and the standings' last columns cut off, and "Francesc/a" split."""
@@ -192,6 +192,25 @@ def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
         box = page.locator(f'[data-testid="standings"] thead th:nth-child({column})').bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360, column
 
+
+
+# Where each link of the bar and of the language switch starts, in lines (their tops, rounded).
+LINES = """sel => [...new Set([...document.querySelectorAll(sel)]
+                   .map(a => Math.round(a.getBoundingClientRect().top)))].length"""
+
+
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
+def test_the_bar_and_the_language_switch_hold_one_line_at_360_px(phone, lang):
+    """Issue 43: with Spanish, a fourth language, the switch at the foot of every page put
+    "Español" on a line of its own at 360 and 390 px, and the bar sent "+ Nueva partida" under
+    "Jugadores" at 360 px (3 px too wide), a line more on every Spanish page."""
+    page = phone
+    page.goto(f"/lang/{lang}?next=/referee/")
+    assert page.evaluate(LINES, ".bar a") == 1
+    assert page.evaluate(LINES, "footer.languages a") == 1
+    sizes = page.evaluate("""[...document.querySelectorAll('footer.languages a')]
+                             .map(a => [a.getBoundingClientRect().width, a.getBoundingClientRect().height])""")
+    assert len(sizes) == 4 and all(width >= 44 and height >= 44 for width, height in sizes)
 
 
 @pytest.mark.parametrize("path", ["/tournaments/{id}/standings", "/players"])
@@ -280,8 +299,8 @@ OFF_SCREEN = """() => [...document.querySelectorAll(
 def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, server, tournament, size):
     """Issue 22: at 1280x720 the QR code was cropped to one corner, ranks 7-8 of eight fell off a
     screen that cannot scroll, "Gianmari/a" broke, the points were drawn smaller than the other
-    figures at 1920 and finished tables were faded. Now, in Italian (the longest words) and in
-    English: every table and every row of sixteen on the screen without scrolling, no word
+    figures at 1920 and finished tables were faded. Now, in Italian (the longest words), in
+    English and in Spanish: every table and every row of sixteen on the screen without scrolling, no word
     broken, the QR code read back as the tournament's address, the points as large as the rest,
     and axe-core finds nothing, the contrast of finished tables included."""
     if zxingcpp is None:
@@ -290,7 +309,7 @@ def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, 
     context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
     page = context.new_page()
     try:
-        for lang in ("it", "en"):
+        for lang in ("it", "en", "es"):
             page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
             expect(page.locator('[data-testid="board-tables"] li')).to_have_count(8)
             expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(16)

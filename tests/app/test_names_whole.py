@@ -72,7 +72,7 @@ def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, to
     page = context.new_page()
     found = {}
     try:
-        for lang in ("it", "fr", "en"):
+        for lang in ("it", "fr", "en", "es"):
             # The rules' page too: its table's heading read "Gio/cat/ori".
             # The hand form too (found in review): its side picker split "Jean-/Baptiste", and its
             # counts cut the name to "Jean-Baptis…" in a column it fits.
@@ -214,7 +214,7 @@ def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournament
     page = context.new_page()
     found = {}
     try:
-        for count, lang in ((16, "it"), (8, "fr")):
+        for count, lang in ((16, "it"), (8, "fr"), (16, "es")):
             tournament = tournaments[count]
             page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
             expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(count)
@@ -253,7 +253,7 @@ def test_the_conflict_tables_headings_are_whole_at_390_px(browser, server):
                             {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]}
     found = {}
     try:
-        for lang in ("it", "fr", "en"):
+        for lang in ("it", "fr", "en", "es"):
             match = page.request.post("/api/v1/matches", data={
                 "players": ["Bartolomeo Giangiacomo", "Marie-Amélie"]}).json()["id"]
             page.goto(f"/lang/{lang}?next=/matches/{match}/hands/new?mode=tallies")

@@ -194,7 +194,7 @@ def test_the_new_match_form_gives_the_script_the_servers_seats(client):
     assert not re.search(r'"2x3"\s*:', script), "companion.js holds a copy of the seats"
 
 
-@pytest.mark.parametrize("lang, singular", [("it", [1]), ("en", [1]), ("fr", [0, 1])])
+@pytest.mark.parametrize("lang, singular", [("it", [1]), ("en", [1]), ("fr", [0, 1]), ("es", [1])])
 def test_the_pile_count_says_the_singular_as_the_server_does(client, lang, singular):
     client.set_cookie(COOKIE, lang)
     match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno", "Carla"]}).get_json()

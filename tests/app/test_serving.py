@@ -117,6 +117,8 @@ def test_the_companion_can_be_put_on_a_phones_home_screen(client):
     assert all(re.fullmatch(r"#[0-9a-f]{6}", colour) for colour in attrs(page, 'meta[name="theme-color"]', "content"))
     italian = client.get(linked, headers={"Accept-Language": "it"}).get_json(force=True)
     assert italian["name"] == "Segnapunti di Scopa" and italian["lang"] == "it"
+    spanish = client.get(linked, headers={"Accept-Language": "es-AR,es;q=0.9"}).get_json(force=True)
+    assert spanish["name"] == "Anotador de Scopa" and spanish["lang"] == "es"
 
 
 def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path):

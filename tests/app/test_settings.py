@@ -72,6 +72,9 @@ def test_a_flag_wins_over_its_variable_and_the_variable_over_the_default(environ
     assert settings == Settings()       # read once, kept for the app
     settings = parse_args(["--lang", "en", "--port", "9000", "--url", "other.lan"]).settings
     assert (settings.lang, settings.port, settings.url) == ("en", 9000, ("other.lan",))
+    assert parse_args(["--lang", "es"]).settings.lang == "es"    # issue 43: Spanish, the fourth
+    environ({"SCOPA_LANG": "es"})
+    assert parse_args([]).settings.lang == "es"
 
 
 def test_a_flag_given_wins_over_its_variable_even_a_refused_one(environ):
@@ -157,6 +160,13 @@ def test_several_addresses_in_one_url_as_in_scopa_url(environ):
     environ({})
     assert parse_args(["--url", "192.168.1.23:8000 scopa.lan:8000", "--url", "x.lan"]).settings.url == (
         "192.168.1.23:8000", "scopa.lan:8000", "x.lan")
+
+
+def test_a_phone_that_asks_for_none_of_the_four_gets_the_commands_lang(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOPA_LANG", "fr")
+    app = create_app(config(tmp_path), settings=Settings(lang="es"))
+    page = app.test_client().get("/", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert '<html lang="es"' in page.get_data(as_text=True)
 
 
 def test_a_tests_configuration_wins_over_the_environment(monkeypatch, tmp_path):

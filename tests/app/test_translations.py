@@ -1,7 +1,7 @@
-"""Every page in Italian, English and French, and nothing in a second language.
+"""Every page in Italian, English, French and Spanish, and nothing in a second language.
 
 The catalogues are checked against the code (every message extracted by pybabel is translated
-in all three languages, its blanks kept, and the compiled .mo files say what the .po files say);
+in all four languages, its blanks kept, and the compiled .mo files say what the .po files say);
 then every page a player meets is rendered in each language: its ``lang``, no message left in the
 source language, none of the other languages' giveaway words, cards named in words.
 """
@@ -24,7 +24,7 @@ from markup import form_data, parse, reading
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = Path(companion.__file__).resolve().parent / "translations"
-LANGUAGES = ("it", "en", "fr")
+LANGUAGES = ("it", "en", "fr", "es")
 BLANK = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]")
 
 
@@ -109,7 +109,7 @@ def visible(page: str, hints: bool = False) -> tuple[str | None, str]:
 
 # Words that give another language away (whole words, any case): each is common in its own
 # language and is never a game term, a variant's name ("Scopa di Quindici") or a word of the
-# others ("carte" and "il" are French too).
+# others ("carte" and "il" are French too), but for those in SHARED.
 GIVEAWAYS = {
     "en": ["the", "and", "hand", "hands", "match", "wins", "with", "cards", "save", "delete",
            "tap", "enter", "players", "who", "deals", "of", "back", "new", "not", "rules", "sweep"],
@@ -117,13 +117,18 @@ GIVEAWAYS = {
            "salva", "elimina", "tocca", "regole", "nessuno", "chi", "sono", "questa"],
     "fr": ["manche", "manches", "partie", "parties", "gagne", "les", "avec", "joueurs",
            "enregistrer", "supprimer", "touchez", "règles", "personne", "donne", "des", "une"],
+    "es": ["manos", "partida", "partidas", "gana", "jugadores", "guardar", "borrar", "toca", "reglas",
+           "nadie", "reparte", "los", "las", "cartas", "puntos", "quién", "esta", "mesa"],
 }
+# A giveaway of one language that is a word of another: Spanish says "mano" as Italian does, and
+# "les" ("les da más cartas").
+SHARED = {"es": {"mano", "les"}}
 
 
 def giveaways(text: str, lang: str) -> list[str]:
     words = set(re.findall(r"[^\W\d_]+", text.lower()))
     return sorted(word for other in LANGUAGES if other != lang for word in GIVEAWAYS[other]
-                  if word in words)
+                  if word in words and word not in SHARED.get(lang, ()))
 
 
 # The pages a player meets; {m} a match with every bonus, finished, {p} one with a PIN.
@@ -212,6 +217,7 @@ CARD_WORDS = {
     "it": ["7 di denari", "Re di denari", "2 di bastoni"],
     "en": ["Seven of coins", "King of coins", "Two of clubs"],
     "fr": ["7 de deniers", "Roi de deniers", "2 de bâtons"],
+    "es": ["siete de oros", "rey de oros", "dos de bastos"],
 }
 CARD_PAGES = {"match with every bonus": 3, "a hand's breakdown": 3, "captures": 1, "primiera": 1}
 CARD_CODE = re.compile(r"\b(?:10|[1-9])[dcsb]\b")
@@ -232,10 +238,10 @@ def test_every_page_speaks_one_language(tour, name, lang):
         assert words in text, text
 
 
-@pytest.mark.parametrize("lang", ("it", "fr"))
+@pytest.mark.parametrize("lang", ("it", "fr", "es"))
 def test_no_page_shows_a_message_in_the_source_language(tour, extracted, lang):
     """An English sentence of the catalogue (three words or more, its blanks aside) found on
-    an Italian or French page is a message the page forgot to translate."""
+    an Italian, French or Spanish page is a message the page forgot to translate."""
     translated = catalogue(lang)
     sentences = set()
     for message in extracted:
@@ -256,15 +262,46 @@ def test_no_page_shows_a_message_in_the_source_language(tour, extracted, lang):
     assert found == {}
 
 
+SAME_IN_SPANISH = {"Sbarazzina: bazzica 2 o 3, tris 7"}      # a variant's names and figures
+
+
+def test_no_spanish_page_shows_an_italian_sentence(tour, extracted):
+    """Spanish is the language nearest to Italian, the game's own: an Italian sentence of the
+    catalogue (three words or more, its blanks aside) on a Spanish page is a message copied
+    rather than translated, which the English sentences alone would not catch. Sentences the
+    same in Italian and English ("Cirulla: busso 3, tris 10") are no language's, and so are the
+    names and figures of SAME_IN_SPANISH."""
+    italian = catalogue("it")
+    sentences = set()
+    for message in extracted:
+        msgid = message.id if isinstance(message.id, str) else message.id[0]
+        for text in set(forms(italian.get(msgid))) - {msgid}:
+            for piece in BLANK.split(text):
+                piece = " ".join(piece.split()).strip(" .,:;()")
+                if len(piece.split()) >= 3 and not re.search(r"[\"{}_=]|JSON|PIN", piece):
+                    sentences.add(piece)
+    sentences -= SAME_IN_SPANISH
+    assert len(sentences) > 500           # the catalogue's Italian sentences were found
+    found = {}
+    for name, path in PAGES.items():
+        _, text = visible(render(tour, path, "es")[1])
+        left = [s for s in sentences if s in text]
+        if left:
+            found[name] = left
+    assert found == {}
+
+
 def test_the_outcome_and_the_breakdown_in_each_language(tour):
     texts = {lang: visible(render(tour, "/matches/{m}", lang)[1])[1] for lang in LANGUAGES}
     # Anna 13, Bruno -5 (the Piva): the outcome as each language says it
     assert "Anna wins 13 to -5" in texts["en"]
     assert re.search(r"Anna vince 13 a [-−]5", texts["it"]), texts["it"]
     assert re.search(r"Anna gagne 13 à [-−]5", texts["fr"]), texts["fr"]
+    assert re.search(r"Anna gana 13 a [-−]5", texts["es"]), texts["es"]
     for lang, words in {"it": ["Carte", "Denari", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"],
                         "en": ["Cards", "Coins", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"],
-                        "fr": ["Cartes", "Deniers", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"]}.items():
+                        "fr": ["Cartes", "Deniers", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"],
+                        "es": ["Cartas", "Oros", "Settebello", "Primiera", "Napola", "Re Bello", "Piva"]}.items():
         for word in words:
             assert word in texts[lang], (lang, word)
 
@@ -288,21 +325,25 @@ def test_a_tie_is_said_in_each_language(tmp_path):
     assert totals, said["en"]
     assert f"{totals.group(1)} pari: si gioca un'altra mano" in said["it"]
     assert f"{totals.group(1)} partout : on joue une autre manche" in said["fr"]     # (a no-break space)
+    assert f"empate a {totals.group(1)}: se juega otra mano" in said["es"]
 
 
 @pytest.mark.parametrize("lang, expected", [
     (None, "a match has 2, 3 or 4 sides"),
     ("it-IT,it;q=0.9", "una partita si gioca tra 2, 3 o 4 giocatori o squadre"),
     ("fr", "une partie se joue à 2, 3 ou 4 camps"),
+    ("es-AR,es;q=0.9", "una partida se juega entre 2, 3 o 4 jugadores o equipos"),
+    ("es-419", "una partida se juega entre 2, 3 o 4 jugadores o equipos"),
+    ("de-DE,es;q=0.5", "una partida se juega entre 2, 3 o 4 jugadores o equipos"),
 ])
-def test_the_api_answers_errors_in_english_unless_asked_for_italian_or_french(client, lang, expected):
+def test_the_api_answers_errors_in_english_unless_asked_for_another_language(client, lang, expected):
     headers = {"Accept-Language": lang} if lang else {}
     answer = client.post("/api/v1/score", json={"tallies": []}, headers=headers)
     assert answer.status_code == 400 and answer.get_json() == {"error": expected}
 
 
 @pytest.mark.parametrize("lang, words", [("it", "Bruno ha il 7d"), ("fr", "Bruno a le 7d"),
-                                         (None, "Bruno has the 7d")])
+                                         ("es", "Bruno tiene el 7d"), (None, "Bruno has the 7d")])
 def test_the_api_explains_in_the_asked_language_with_cards_as_codes(client, lang, words):
     headers = {"Accept-Language": lang} if lang else {}
     piles = [[f"{v}{s}" for s in "cs" for v in range(1, 11)],
@@ -320,6 +361,8 @@ REFUSALS = {   # a refused hand by counts, and what the page says, in each langu
            "Anna non può aver fatto 3 scope: ha preso 4 carte"],
     "fr": ["les cartes font 41 au total, pas 40", "Cartes d’Anna : le nombre doit être compris entre 0 et 40",
            "Anna ne peut pas avoir fait 3 scopa : 4 cartes au total"],
+    "es": ["las cartas son 41 en total, no 40", "Cartas de Anna: el número debe estar entre 0 y 40",
+           "Anna no puede haber hecho 3 escobas: se llevó 4 cartas"],
 }
 
 
@@ -339,13 +382,14 @@ def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(tmp_path,
         assert said in visible(page.get_data(as_text=True))[1]
     saved = client.post(f"/matches/{match}/hands/new", data={**base, "t_cards_0": "22"},
                         follow_redirects=True)
-    assert {"en": "Hand 1 saved.", "it": "Mano 1 salvata.", "fr": "Manche 1 enregistrée."}[lang] in \
+    assert {"en": "Hand 1 saved.", "it": "Mano 1 salvata.", "fr": "Manche 1 enregistrée.",
+            "es": "Mano 1 guardada."}[lang] in \
         visible(saved.get_data(as_text=True))[1]
 
 
 def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
-    """The half scale's 19.5 is 19,5 in Italian and French; a match's date in the list is the
-    language's own ('22 nov 2026', 'Nov 22, 2026', '22 nov. 2026')."""
+    """The half scale's 19.5 is 19,5 in Italian, French and Spanish; a match's date in the list
+    is the language's own ('22 nov 2026', 'Nov 22, 2026', '22 nov. 2026')."""
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
     api = organiser(app)
     match = api.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
@@ -360,7 +404,7 @@ def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
         store.get_db().conn.commit()
     client = organiser(app)
     expected = {"en": ("19.5 to 14", "Nov 22, 2026"), "it": ("19,5 a 14", "22 nov 2026"),
-                "fr": ("19,5 à 14", "22 nov. 2026")}
+                "fr": ("19,5 à 14", "22 nov. 2026"), "es": ("19,5 a 14", "22 nov 2026")}
     for lang, (figures, date) in expected.items():
         client.set_cookie("lang", lang)
         assert figures in visible(client.get(f"/matches/{match}").get_data(as_text=True))[1]
@@ -378,7 +422,8 @@ def test_small_whole_numbers_are_written_as_babel_writes_them(app, lang):
 
 
 @pytest.mark.parametrize("lang, said", [("it", "Il numero deve essere compreso tra 1 e 1000"),
-                                        ("fr", "Le nombre doit être compris entre 1 et 1000")])
+                                        ("fr", "Le nombre doit être compris entre 1 et 1000"),
+                                        ("es", "El número debe estar entre 1 y 1000")])
 def test_a_wrong_target_is_said_once_in_the_pages_words(tmp_path, lang, said):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(tmp_path / "t.sqlite")})

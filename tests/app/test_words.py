@@ -1,9 +1,10 @@
 """The words as a native player writes them (issue 22): a name put into a sentence changes the
-word before it ("ad Anna", "d’Amélie"), on both paths a sentence takes (Flask-Babel's messages
-and the rules' sentences); French spacing before : ; ! ?; dates and numbers as the phone's own
-locale writes them (en-GB is not en-US); the catalogues' own rules (no agreement with a player of
-unknown gender in Italian, "tour" and "settebello" in French); and nothing for developers on a
-player's page."""
+word before it ("ad Anna", "d’Amélie", "Bruno e Inés"), and a card the article before it in
+Spanish ("la sota"), on both paths a sentence takes (Flask-Babel's messages and the rules'
+sentences); French spacing before : ; ! ?; dates and numbers as the phone's own locale writes
+them (en-GB is not en-US, es-MX not es-ES); the catalogues' own rules (no agreement with a player
+of unknown gender in Italian, "tour" and "settebello" in French, "tú" and "escoba" in Spanish);
+and nothing for developers on a player's page."""
 
 import re
 from pathlib import Path
@@ -61,6 +62,24 @@ def text_of(page: str) -> str:
     ("{name} a le {card}", {"name": "Anna", "card": "As de deniers"}, "fr", "{name} a l’{card}"),
     ("the primiera of %(name)s", {"name": "Anna"}, "en", "the primiera of %(name)s"),
     ("grade %(name)s", {"name": "Anna"}, "fr", "grade %(name)s"),       # "de" inside a word
+    # Spanish: "y" is "e" before an i sound, "o" is "u" before an o sound (not "y hielo")
+    ("%(one)s y %(other)s", {"one": "Bruno", "other": "Inés"}, "es", "%(one)s e %(other)s"),
+    ("%(one)s y %(other)s", {"one": "Bruno", "other": "Hilda"}, "es", "%(one)s e %(other)s"),
+    ("%(one)s y %(other)s", {"one": "Bruno", "other": "Iago"}, "es", "%(one)s y %(other)s"),
+    ("%(one)s y %(other)s", {"one": "Bruno", "other": "Yolanda"}, "es", "%(one)s y %(other)s"),
+    ("{first} y {second}", {"first": "Ana", "second": "Anna"}, "es", "{first} y {second}"),
+    ("{first} o {second}", {"first": "Ana", "second": "Óscar"}, "es", "{first} u {second}"),
+    ("{first} o {second}", {"first": "Ana", "second": "Horacio"}, "es", "{first} u {second}"),
+    # the article before a card or a suit follows its gender: "la sota", "de la reina"
+    ("{name} tiene el {card}", {"name": "Anna", "card": "sota de copas"}, "es", "{name} tiene la {card}"),
+    ("{name} tiene el {card}", {"name": "Anna", "card": "rey de copas"}, "es", "{name} tiene el {card}"),
+    ("El %(card)s cuesta", {"card": "reina de picas"}, "es", "La %(card)s cuesta"),
+    ("hasta el %(card)s, del %(card)s", {"card": "jota"}, "es", "hasta la %(card)s, de la %(card)s"),
+    ("Al %(card)s, un %(card)s", {"card": "sota"}, "es", "A la %(card)s, una %(card)s"),
+    ("los {suit}", {"suit": "♠ picas"}, "es", "las {suit}"),
+    ("los {suit}", {"suit": "oros"}, "es", "los {suit}"),
+    ("el {card}", {"card": "7d"}, "es", "el {card}"),                    # the API's notation
+    ("vuelve a llamarse %(name)s", {"name": "Sotana"}, "es", "vuelve a llamarse %(name)s"),
 ])
 def test_the_word_before_a_name_fits_the_name(text, values, lang, expected):
     assert fit(text, values, lang) == expected
@@ -121,6 +140,26 @@ def test_italian_keeps_a_before_any_other_letter(names_app, first):
     assert {path: found for path, found in wrong.items() if found} == {}
     every = " ".join(pages.values())
     assert f"tocca a {first} fare le carte" in every and f"assegnata a {first} dai giocatori" in every
+
+
+def test_spanish_pages_give_each_card_its_gender(tour):   # noqa: F811
+    """The messages say "el {card}": a sota, a reina and a jota are feminine ("el rey, el
+    caballo y la sota")."""
+    scalette, cirulla = (" ".join(text_of(render(tour, f"/rules/{name}", "es")[1]).split())
+                         for name in ("scalette", "cirulla"))
+    assert "el rey, el caballo y la sota valen" in scalette
+    assert "El rey, la reina y la jota de ♦ diamantes" in cirulla
+    for text in (scalette, cirulla):
+        assert not re.search(r"(?i)\b(el|del|al|un) (sota|reina|jota)\b", text)
+
+
+def test_spanish_joins_names_with_e_before_an_i_in_the_rules_sentences_too(names_app):
+    """The rules' sentences pass through fit as the pages' messages do: "Bruno e Inés"."""
+    from companion.i18n import say
+    from companion.rules.said import said
+    with names_app.test_request_context("/", headers={"Cookie": "lang=es"}):
+        assert say(said("{first} and {second}", first="Bruno", second="Inés")) == "Bruno e Inés"
+        assert say(said("{first} and {second}", first="Inés", second="Bruno")) == "Inés y Bruno"
 
 
 @pytest.mark.parametrize("first", ["Amélie", "Yves"])
@@ -192,6 +231,35 @@ def test_french_writes_one_apostrophe_and_the_catalogues_own_words():
     assert [s for s in texts if re.search(r"(?i)sette bello|\brondes?\b|capturer|companion", s)] == []
 
 
+# What Spanish says that is not tú: vosotros and usted (Spain), vos and its verbs stressed on the
+# last vowel (Argentina: "podés", "tocá"). The words of the catalogue that end so and are none.
+NOT_VOSEO = {"más", "además", "demás", "después", "atrás", "detrás", "estás", "holandés", "francés",
+             "inglés", "jamás", "país", "está", "esté", "así", "aquí", "ahí", "allí", "qué", "sí", "quizá",
+             "también", "tú", "mí"}
+
+
+def test_spanish_speaks_to_the_player_as_tu_readable_in_spain_and_argentina():
+    """Issue 43: neutral Spanish. The catalogue says "tú" ("toca las cartas", "puedes"), which
+    Argentina reads as it reads its apps; never vosotros, usted or vos."""
+    texts = [s for m in catalogue("es") for s in strings(m)]
+    assert [s for s in texts if re.search(r"(?i)\b(vosotr[oa]s|os|usted(es)?|vos)\b|\w(áis|éis)\b", s)] == []
+    stressed = {word for s in texts for word in re.findall(r"\b\w+[áéí]s?\b", s)}
+    assert {w for w in stressed if w.lower() not in NOT_VOSEO and not re.search(r"r[áé]s?$", w)} == set()
+    assert len([s for s in texts if re.search(r"\b(toca|elige|escribe|puedes|vuelve a intentarlo)\b", s)]) > 20
+
+
+def test_spanish_writes_the_games_words_and_no_developers_word():
+    """A sweep is an escoba (what Spanish and Argentine players call it); the Italian terms that
+    are names stay (primiera, settebello); "companion" only in the command's name."""
+    texts = [s for m in catalogue("es") for s in strings(m)]
+    assert [s for s in texts if re.search(r"\bscope\b|\bspariglio\b|\bmazziere\b|\bsette bello\b", s)] == []
+    # words of one side of the ocean only: a phone is a teléfono, the server a máquina, and a
+    # card levanta or se lleva (never "coger", which Argentina does not say at the table)
+    assert [s for s in texts if re.search(r"(?i)\b(ordenador|computadora|móvil|celular|cog(er|e|en|ió))\b", s)] == []
+    assert len([s for s in texts if "escoba" in s]) > 20 and len([s for s in texts if "primiera" in s]) > 20
+    assert [s for s in texts if re.search(r"\bcompanion\b|_", re.sub(r"scopa-companion|%\(\w+\)\w|\{\w+\}|\w+_\w+", "", s))] == []
+
+
 def test_italian_writes_one_apostrophe():
     """Issue 35: "all'italiana" beside "nell’ordine" on one form. The catalogue writes the
     straight one (all'organizzatore, l'Asso) in all but a dozen places: one style everywhere."""
@@ -217,6 +285,8 @@ def test_italian_never_agrees_with_a_player_of_unknown_gender():
     (None, "en-GB", "22 Nov 2026"),
     ("fr", "fr-CH", "22 nov. 2026"),
     ("it", "en-GB,en;q=0.9", "22 nov 2026"),        # an Italian page on a British phone
+    (None, "es-AR,es;q=0.9", "22 nov 2026"),
+    ("es", "es-MX", "22 nov 2026"),
 ])
 def test_dates_follow_the_phones_locale_and_the_words_its_language(names_app, cookie, accept, date):
     client = organiser(names_app)
@@ -240,13 +310,20 @@ def test_a_british_phone_gets_british_numbers_and_words(names_app):
     with names_app.test_request_context("/", headers={"Accept-Language": "en-GB,fr-CH;q=0.8"}):
         assert regional("en") == "en_GB" and regional("fr") == "fr_CH" and regional("it") == "it"
         assert show(12345.5, "fr") == format_decimal(12345.5, locale="fr_CH")
+    # A Mexican phone writes 12,345.5 where a Spanish one writes 12.345,5: the same words
+    with names_app.test_request_context("/", headers={"Accept-Language": "es-MX,es;q=0.9"}):
+        assert regional("es") == "es_MX" and show(12345.5, "es") == "12,345.5"
+    with names_app.test_request_context("/", headers={"Accept-Language": "es-419"}):
+        assert regional("es") == "es_419"
+    with names_app.test_request_context("/", headers={"Accept-Language": "es-ES"}):
+        assert show(12345.5, "es") == "12.345,5"
     with names_app.test_request_context("/", headers={"Accept-Language": "*, xx-YY"}):
         assert regional("en") == "en"
 
 
 # -- Nothing for developers on a player's page -----------------------------------------------
 
-@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_the_home_page_says_nothing_for_developers(client, lang):
     client.set_cookie("lang", lang)
     client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]})
@@ -254,7 +331,7 @@ def test_the_home_page_says_nothing_for_developers(client, lang):
     assert not re.search(r"openapi|JSON|\bAPI\b", page)
 
 
-@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_variant_names_show_no_underscore(client, lang):
     client.set_cookie("lang", lang)
     page = text_of(client.get("/matches/new").get_data(as_text=True))
@@ -263,7 +340,8 @@ def test_variant_names_show_no_underscore(client, lang):
 
 @pytest.mark.parametrize("lang, short, title", [("it", "Avv.", "punti degli avversari"),
                                                  ("en", "Opp.", "opponents' points"),
-                                                 ("fr", "Adv.", "points des adversaires")])
+                                                 ("fr", "Adv.", "points des adversaires"),
+                                                 ("es", "Riv.", "puntos de los rivales")])
 def test_a_swiss_standing_names_its_tie_break_in_the_players_words(client, lang, short, title):
     made = client.post("/api/v1/tournaments", json={"name": "Giovedì", "format": "swiss", "rounds": 2,
                                                      "entrants": ["Anna", "Bruno", "Carla", "Dario"]})

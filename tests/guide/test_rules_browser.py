@@ -71,7 +71,7 @@ def test_from_the_new_match_form_to_the_variants_rules_and_back(phone, browser, 
         context.close()
 
 
-@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_every_rules_page_fits_360_px(phone, lang):
     page = phone.new_page()
     page.goto(f"/lang/{lang}?next=/rules")

@@ -28,10 +28,14 @@ SLIPS = {
            # found while there: the same kinds of slip
            "1 point pour le plus de cartes.", "livres du Hurrikan ne redistribuent"],
     "en": [],
+    # Spanish (issue 43): the article before a card or a suit by its gender, a sweep an escoba
+    "es": ["el sota", "del sota", "el reina", "el jota", "los copas", "los espadas", "todos los %(suit)s",
+           "las scope", "mazziere", " de el "],
 }
 # Sco-papa's page said "a set of two or more" and then "a set is at most two cards".
 CONTRADICTION = ("a set of two or more table cards", "at most two cards")
-NEXT_DEAL = {"en": "next deal", "it": "distribuzione successiva", "fr": "donne suivante"}
+NEXT_DEAL = {"en": "next deal", "it": "distribuzione successiva", "fr": "donne suivante",
+             "es": "el reparto siguiente"}
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +63,7 @@ def pages(client, lang: str):
         yield path, read(client, path, lang)
 
 
-@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+@pytest.mark.parametrize("lang", ["it", "fr", "en", "es"])
 def test_the_slips_are_gone_from_the_catalogue(lang):
     with open(CATALOGUE.format(lang), encoding="utf-8") as po:
         said = " ".join(str(message.string) for message in read_po(po) if message.id)
@@ -68,7 +72,7 @@ def test_the_slips_are_gone_from_the_catalogue(lang):
     assert "A set is at most two cards" not in said
 
 
-@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+@pytest.mark.parametrize("lang", ["it", "fr", "en", "es"])
 def test_the_slips_are_gone_from_every_page(client, lang):
     for path, page in pages(client, lang):
         shown = page.replace("&#39;", "'")
@@ -78,7 +82,7 @@ def test_the_slips_are_gone_from_every_page(client, lang):
             assert not all(phrase in shown for phrase in CONTRADICTION), path
 
 
-@pytest.mark.parametrize("lang", ["it", "fr", "en"])
+@pytest.mark.parametrize("lang", ["it", "fr", "en", "es"])
 def test_scopone_never_has_a_next_deal(client, lang):
     """001: "In Scopone [...] all the cards are dealt"; RULES §10: "Scopone has one deal"."""
     assert NEXT_DEAL[lang] not in words(one(read(client, "/rules/scopone", lang), "main")).lower()
@@ -92,6 +96,8 @@ def test_scopone_never_has_a_next_deal(client, lang):
      "Prendere tutte le carte in tavola è un Hurrikan"),
     ("fr", "L’enseigne de bonus : coupes (cœur dans un jeu français)",
      "Vider la table fait un Hurrikan"),
+    ("es", "El palo premiado es el de copas (corazones en la baraja francesa)",
+     "Dejar la mesa vacía es un Hurrikan"),
 ])
 def test_hurrikan_plays_hearts_and_calls_its_sweep_a_hurrikan(client, lang, cups, sweep):
     """003, Hurrikan: "The bonus suit is hearts rather than diamonds"; "Clearing the table is
@@ -104,6 +110,7 @@ def test_hurrikan_plays_hearts_and_calls_its_sweep_a_hurrikan(client, lang, cups
     ("en", "the player who cuts draws one card"),
     ("it", "chi taglia pesca una carta"),
     ("fr", "le joueur qui coupe tire une carte"),
+    ("es", "quien corta saca una carta"),
 ])
 def test_chkobbas_page_tells_of_the_cutters_card(client, lang, cut):
     """003, Chkobba: "the dealer's (right-hand) opponent cuts, draws one card form the pack,

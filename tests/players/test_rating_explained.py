@@ -19,6 +19,7 @@ EXPLAINED = {
     "it": ("Come funziona il rating", "Rating"),
     "en": ("How the rating works", "Rating"),
     "fr": ("Comment se calcule le niveau", "Niveau"),
+    "es": ("Cómo funciona la puntuación", "Puntuación"),
 }
 # The four questions the issue asks, in each language (as read: a no-break space is a space).
 QUESTIONS = {
@@ -30,10 +31,13 @@ QUESTIONS = {
     "fr": ["Ce qui le fait bouger", "Pourquoi un nouveau venu est provisoire",
            "Pourquoi le même résultat ne fait pas bouger deux joueurs autant",
            "Ce que veut dire « chances de gagner »"],
+    "es": ["Qué la mueve", "Por qué un recién llegado es provisional",
+           "Por qué el mismo resultado mueve a dos jugadores de forma distinta",
+           "Qué quiere decir «probabilidad de ganar»"],
 }
 
 
-@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_the_leaderboard_and_a_players_page_explain_the_rating(client, lang):
     play_the_night(client)
     client.set_cookie("lang", lang)

@@ -127,6 +127,7 @@ def test_seed_004_primiera_of_76(client):
     ("en", "7co 7cu 6cl 1sw", "co coins, cu cups, sw swords, cl clubs", "7co 7cu 6cl 1sw"),
     ("it", "7d 7c 6b 1s", "d denari, c coppe, s spade, b bastoni", "7d 7c 6b 1s"),
     ("fr", "7d 7c 6b 1é", "d deniers, c coupes, é épées, b bâtons", "7d 7c 6b 1é"),
+    ("es", "7o 7c 6b 1e", "o oros, c copas, e espadas, b bastos", "7o 7c 6b 1e"),
 ])
 def test_every_card_is_shown_and_read_with_the_pages_own_suit_marks(client, lang, placeholder, marks, typed):
     """Issue 35: the "or every card" box showed "7d 7c 6b 1s" to an English player, who reads "7c"
@@ -278,6 +279,22 @@ def test_a_claim_checked_and_recorded_ends_the_match(client):
     assert "Anna called out and wins" in page
 
 
+@pytest.mark.parametrize("lang, certain", [("en", "9 + 2 certain (Settebello 1, Scope 1)"),
+                                           ("es", "9 + 2 seguros (Settebello 1, Escobas 1)"),
+                                           ("fr", "(Settebello 1, Scopa 1)")])
+def test_a_claims_certain_points_are_named_in_the_pages_words(client, lang, certain):
+    """The certain points were the rules' keys on every page: "(settebello 1, scope 1)", Italian
+    on a Spanish or French page. The API's sentence keeps them (test_api's claim)."""
+    match_id = claims_match(client)
+    client.post(f"/matches/{match_id}/hands/new", data={
+        "mode": "tallies", "rest": "1", "t_cards_0": "22", "t_coins_0": "6", "settebello": "0",
+        "primiera": "0", "sweeps_0": "5", "sweeps_1": "0"})           # Anna 9
+    client.set_cookie("lang", lang)
+    query = {"match": match_id, "claimer": "0", "c_7d": "0", "c_1c": "0", "sweeps_0": "1"}
+    page = client.get("/referee/claim", query_string=query).get_data(as_text=True)
+    assert certain in page and "scope 1" not in page
+
+
 def test_a_failed_claim_loses_the_match(client):
     match_id = claims_match(client)
     client.post(f"/referee/claim?match={match_id}", data={"claimer": "1", "c_1c": "1"})
@@ -340,7 +357,8 @@ def test_a_table_of_39_cards_lists_a_page_and_counts_the_rest(client):
 
 
 @pytest.mark.parametrize("language, words", [
-    ("it", "1.702 prese"), ("fr", "1\u202f702 prises"), ("en", "1,702 captures")])
+    ("it", "1.702 prese"), ("fr", "1\u202f702 prises"), ("en", "1,702 captures"),
+    ("es-ES", "1.702 jugadas"), ("es-MX", "1,702 jugadas")])
 def test_the_count_is_said_in_the_phones_language(client, language, words):
     params = [("table", card) for card in FULL_TABLE.split()] + [("played", "5d"), ("variant", "quindici")]
     page = client.get("/referee/captures", query_string=params, headers={"Accept-Language": language})

@@ -27,14 +27,14 @@ def test_teams_left_without_a_name_are_named_after_their_players(client):
     assert sides_of(client, started.headers["Location"]) == ["Anna & Carla", "Bruno & Dario"]
 
 
-@pytest.mark.parametrize("lang", ["it", "en", "fr"])
+@pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_the_default_team_names_are_the_same_words_in_every_language(client, lang):
     client.set_cookie("lang", lang)
     page = client.get("/matches/new").get_data(as_text=True)
     # No word of one language waits in the team fields: they are empty until names are typed.
     for field in ("team1", "team2"):
         assert attr(page, f'input[name="{field}"]', "value") in (None, ""), field
-    assert not {"Noi", "Loro", "Us", "Them", "Nous", "Eux"} & set(attrs(page, "[value]", "value"))
+    assert not {"Noi", "Loro", "Us", "Them", "Nous", "Eux", "Nosotros", "Ellos"} & set(attrs(page, "[value]", "value"))
     location = client.post("/matches/new", data=match_form(**TEAMS)).headers["Location"]
     shown = client.get(location).get_data(as_text=True)
     assert "Anna &amp; Carla" in shown and "Bruno &amp; Dario" in shown
