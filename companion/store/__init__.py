@@ -33,7 +33,17 @@ from pathlib import Path
 
 from flask import Flask
 
-from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
+from .backup import (
+    DOWNLOADING,
+    RESTORING,
+    NotABackup,
+    backup_to,
+    check_backup,
+    copy_rows,
+    keep_copy,
+    remove_leftovers,
+    restore_from,
+)
 from .built import ChangedLines, built_match, changed_since, each_match, forget_built
 from .checks import Unfit, examine
 from .db import (
@@ -142,10 +152,13 @@ from .undo import restore_hands
 def init_app(app: Flask, ledger: MakeLedger) -> None:
     """Bring the store to this version's schema (``ledger``, the model's, works out what a
     migration adds to each match), and close each request's use of its connection. A store
-    that fails SQLite's quick check, or of a newer version than this one, is refused (Unfit)
-    before anything is written to it: ``checks.examine`` reads it read-only."""
+    that fails SQLite's quick check, of a newer version than this one, or whose schema holds
+    what this version does not make (a trigger of its own), is refused (Unfit) before anything
+    is written to it: ``checks.examine`` reads it read-only. What an interrupted restore or
+    download left beside the store is removed (``remove_leftovers``)."""
     if Path(app.config["DATABASE"]).is_file():
         examine(app.config["DATABASE"])
+    remove_leftovers(Path(app.config["DATABASE"]).parent)
     try:
         db = connect(app.config["DATABASE"])
         try:
