@@ -55,8 +55,9 @@ def examine(path: str, thorough: bool = False) -> int:
     """The migration level of the store at ``path`` (0: an empty file, a store to make), once
     SQLite's quick check (or with ``thorough`` its full integrity check) has passed; Unfit if it
     fails, if the file holds tables but not the companion's, if its level is newer than this
-    version's, or if its schema is not exactly what this version builds at that level (a
-    trigger of its own, whatever its name: "foreign")."""
+    version's, or if its schema holds what this version does not build at that level, or
+    otherwise (a trigger of its own, whatever its name: "foreign"); with ``thorough`` (a
+    restore), also if it lacks any of what this version builds."""
     try:
         return _level(path, thorough)
     except Unfit as unfit:
@@ -80,7 +81,7 @@ def _level(path: str, thorough: bool) -> int:
                 raise Unfit("not_store")
             if level > len(MIGRATIONS):
                 raise Unfit("newer", level)
-            if level and (problem := schema_difference(conn, level)):
+            if level and (problem := schema_difference(conn, level, missing=thorough)):
                 raise Unfit("foreign", level, problem=problem)
         finally:
             conn.close()
@@ -142,12 +143,15 @@ def schema_at(level: int, ledger: MakeLedger = _no_ledger) -> dict[tuple[str, st
         conn.close()
 
 
-def schema_difference(conn: sqlite3.Connection, level: int) -> Said | None:
+def schema_difference(conn: sqlite3.Connection, level: int, missing: bool = True) -> Said | None:
     """What in the store's schema is not what this version builds at ``level``, said; None when
-    nothing is. The first such entry is named (by SQL's own words: TRIGGER blank_pins)."""
+    nothing is. The first such entry is named (by SQL's own words: TRIGGER blank_pins). Without
+    ``missing`` (the start-up's check) only what the store holds besides, or otherwise: what
+    could run; what it lacks of the companion's, a backup's business, is not asked."""
     found, built = schema_of(conn), schema_at(level)
     for problem, keys in ((said("it holds what the companion does not make ({what})"), found.keys() - built.keys()),
-                          (said("what the companion makes is missing from it ({what})"), built.keys() - found.keys()),
+                          (said("what the companion makes is missing from it ({what})"),
+                           built.keys() - found.keys() if missing else set()),
                           (said("it differs from what the companion makes ({what})"),
                            {key for key in found.keys() & built.keys() if found[key] != built[key]})):
         if keys:
