@@ -4,7 +4,8 @@
   ``StorageError``;
 - ``migrations``: the schema, as numbered migrations;
 - ``matches``: matches and their hands, and their summaries;
-- ``undo``: hands deleted a moment ago brought back;
+- ``undo``: hands deleted a moment ago brought back, and the organiser's undo of any change;
+- ``changes``: every change to a hand, kept with who made it and the hand before it;
 - ``built``: the cache of matches worked out once per version, and which hands changed since one;
 - ``known``: the player a typed name or a number finds (one merged into another: that one);
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
@@ -45,6 +46,7 @@ from .backup import (
     restore_from,
 )
 from .built import ChangedLines, built_match, changed_since, each_match, forget_built
+from .changes import KINDS, By, change_row, change_rows, phone_number, was, what, who
 from .checks import Unfit, examine
 from .db import (
     MAX_ID,
@@ -146,7 +148,7 @@ from .trash import (
     restore_match,
     restore_matches,
 )
-from .undo import restore_hands
+from .undo import NoSuchChange, restore_hands, undo_hand_change
 
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:

@@ -233,7 +233,8 @@ def text_over_limit(db: sqlite_utils.Database) -> Said | None:
 _TIMES = [("matches", "id", ("created", "deleted")), ("hands", "id", ("created", "updated", "deleted")),
           ("rated_matches", "match_id", ("finished",)), ("players", "id", ("created",)),
           ("player_changes", "id", ("created", "undone")), ("tournaments", "id", ("created",)),
-          ("tournament_rounds", "tournament_id", ("created",)), ("migrations", "version", ("applied",))]
+          ("tournament_rounds", "tournament_id", ("created",)), ("migrations", "version", ("applied",)),
+          ("hand_changes", "id", ("created",))]
 CLOCKS_DIFFER = timedelta(minutes=10)   # two computers' clocks may differ by this much
 
 
