@@ -146,14 +146,18 @@ def schema_at(level: int, ledger: MakeLedger = _no_ledger) -> dict[tuple[str, st
 def schema_difference(conn: sqlite3.Connection, level: int, missing: bool = True) -> Said | None:
     """What in the store's schema is not what this version builds at ``level``, said; None when
     nothing is. The first such entry is named (by SQL's own words: TRIGGER blank_pins). Without
-    ``missing`` (the start-up's check) only what the store holds besides, or otherwise: what
-    could run; what it lacks of the companion's, a backup's business, is not asked."""
+    ``missing`` (the start-up's check) only what could run: an entry the companion does not
+    make, and a trigger or a view of its own that is otherwise; a table or an index it lacks or
+    has otherwise (a store part-way through its migrations) is a backup's business."""
     found, built = schema_of(conn), schema_at(level)
+    compared = found.keys() & built.keys()
+    if not missing:
+        compared = {key for key in compared if key[0] in ("trigger", "view")}
     for problem, keys in ((said("it holds what the companion does not make ({what})"), found.keys() - built.keys()),
                           (said("what the companion makes is missing from it ({what})"),
                            built.keys() - found.keys() if missing else set()),
                           (said("it differs from what the companion makes ({what})"),
-                           {key for key in found.keys() & built.keys() if found[key] != built[key]})):
+                           {key for key in compared if found[key] != built[key]})):
         if keys:
             kind, name = min(keys)
             return Said(problem.text, {"what": f"{kind.upper()} {name}"})
