@@ -328,7 +328,8 @@ SPEC = {
                           "429": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/players": {"get": {
             "summary": "The players' records, most matches won first, a page at a time (names "
-                       "typed in matches are matched trimmed and case-insensitive)",
+                       "typed in matches are matched as they read: trimmed, in any case, look-alike letters "
+                       "as the letters they look like)",
             "parameters": [*PLAYER_SCOPE,
                            {"name": "order", "in": "query", "required": False,
                             "schema": {"type": "string", "enum": ["won", "rating"], "default": "won"},

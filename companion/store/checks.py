@@ -22,7 +22,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..names import NAME_MAX, TEAM_NAME_MAX, TOURNAMENT_NAME_MAX
+from ..names import KEY_MAX, NAME_MAX, TEAM_NAME_MAX, TOURNAMENT_NAME_MAX
 from ..rules.said import Said, said
 from .db import MakeLedger
 from .migrations import MIGRATIONS
@@ -190,10 +190,11 @@ def _over(text: str, most: int = NAME_MAX) -> str:
 
 _SIDE, _ENTRANT = "json_extract(s.value, '$.name')", "json_extract(e.value, '$.name')"
 # Each text the companion limits: what it is, its table, and SQL that finds a row over its limit.
-# (A name is kept tidied, so no longer than NAME_MAX; a player's key is its name case-folded.)
+# (A name is kept tidied, so no longer than NAME_MAX; a player's key, names.name_key, may be
+# longer: KEY_MAX.)
 _LIMITS = [
     ("name", "players",
-     f"SELECT id FROM players WHERE {_over('name')} OR {_over('key', 3 * NAME_MAX)}"),
+     f"SELECT id FROM players WHERE {_over('name')} OR {_over('key', KEY_MAX)}"),
     ("name", "player_changes",
      f"SELECT id FROM player_changes WHERE {_over('old_name')} OR {_over('new_name')}"),
     ("name", "matches",

@@ -17,7 +17,7 @@ import sqlite_utils
 from ..names import name_key, team_name, team_name_cut
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
-from .migrations_41 import m019_hand_changes
+from .migrations_41 import m019_hand_changes_and_look_alikes
 from .ratings import places
 from .rerating import rerate
 from .seats import seat_players
@@ -375,7 +375,7 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m016_chances_as_the_round_started, _m017_team_names_whole,
     # Issue 41 (store/migrations_41.py). Numbered 19 by the plan of its branches (others take
     # 18, 20 to 22): the lead numbers them in their merged order.
-    m019_hand_changes]
+    m019_hand_changes_and_look_alikes]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

@@ -141,7 +141,7 @@ def _summed(db: sqlite_utils.Database, source: str, playing: str, where: str, va
 # one seat's column rather than the sum named so. The kept totals have the seats' columns, so
 # this one order serves both.
 _RANKED = (" ORDER BY SUM(s.won) DESC, COALESCE(1.0 * SUM(s.won) / NULLIF(SUM(s.over), 0), 0) DESC,"
-           " COALESCE(1.0 * SUM(s.points) / NULLIF(SUM(s.hands), 0), 0) DESC, p.key, p.id"
+           " COALESCE(1.0 * SUM(s.points) / NULLIF(SUM(s.hands), 0), 0) DESC, p.name COLLATE NOCASE, p.id"
            " LIMIT ? OFFSET ?")
 
 
@@ -233,7 +233,7 @@ def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
         name = tidy(name)
         if row["name"] == name:
             return
-        db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
+        db.execute("UPDATE players SET name = ?, key = ?, looks_like = NULL WHERE id = ?",
                    [name, player_key(name), player_id])
         _reseat(db, player_id, player_id, row["name"], name, ledger)
         _log(db, "rename", player_id, None, row["name"], name, {})

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..matches import seating, sides_for
-from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits, tidy
+from ..names import NAME_REFUSED, name_fits, names_clash, tidy
 from ..rules import rules_from_dict
 from ..rules.said import said
 from . import pairing
@@ -216,8 +216,9 @@ def entrants_from(given: Any) -> list[dict[str, Any]]:
     # Pairs: a team is never called like a player ("Anna" the team beside Anna the player
     # would make the standings unclear), as a match's teams are not.
     teams = [e["name"] for e in entrants] if sizes == {2} else []
-    if not all_different(e["name"] for e in entrants) or not all_different([*teams, *players]):
-        raise TournamentError(SAME_NAMES)
+    clash = names_clash([e["name"] for e in entrants]) or names_clash([*teams, *players])
+    if clash:
+        raise TournamentError(clash)
     return entrants
 
 
