@@ -157,5 +157,5 @@ def was(row: dict[str, Any], names: list[str]) -> Said:
         return said("it was deleted")
     if not before["result"]:
         return said("it was a claim")
-    points = " – ".join(f"{name} {points}" for name, points in zip(names, before["result"]["points"]))
+    points = " – ".join(f"{name}\u00a0{points}" for name, points in zip(names, before["result"]["points"]))
     return said("it was {points}", points=points)

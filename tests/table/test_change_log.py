@@ -57,7 +57,7 @@ def test_each_change_through_the_pages_is_kept_with_its_phone_and_the_hand_befor
         ("saved", {"id": hand_id, "number": 1}, 1, "phone 1")]
     assert log[3]["before"] is None
     assert log[2]["before"] == {"entry": saved["entry"], "points": [5, 0], "deleted": False}
-    assert log[2]["was"] == "it was Anna 5 – Bruno 0"
+    assert log[2]["was"] == "it was Anna\u00a05 – Bruno\u00a00"     # a name with its points
     assert log[1]["before"]["points"] == [0, 4] and log[1]["before"]["deleted"] is False
     assert log[0]["before"]["deleted"] is True and log[0]["was"] == "it was deleted"
     assert not any(c["by"]["organiser"] or c["by"]["api"] for c in log)
@@ -65,8 +65,9 @@ def test_each_change_through_the_pages_is_kept_with_its_phone_and_the_hand_befor
     page = anna.get(f"/matches/{match_id}").get_data(as_text=True)
     assert count(page, "details#changes:not([open]) li[data-testid=change]") == 4
     lines = texts(page, "li[data-testid=change]")
-    assert "phone 1 (this phone)" in lines[0] and "hand 1 brought back" in lines[0]
-    assert "phone 2" in lines[1 + 1] and "hand 1 changed" in lines[2] and "(it was Anna 5 – Bruno 0)" in lines[2]
+    assert lines[0].startswith(f"#{log[0]['id']} · ") and "phone 1 (this phone)" in lines[0]
+    assert "Hand 1 brought back" in lines[0]
+    assert "phone 2" in lines[2] and "Hand 1 changed (it was Anna 5 – Bruno 0)" in lines[2]
     assert "phone 2 (this phone)" in texts(bruno.get(f"/matches/{match_id}"), "li[data-testid=change]")[2]
     assert count(page, "[data-testid=undo-change]") == 0          # a phone undoes nothing
 
