@@ -126,26 +126,18 @@ def who(row: dict[str, Any], mine: int | None = None) -> Said:
     return said("{who}, through the API", who=label) if row["api"] else label
 
 
+# What each kind of change did to its hand, said with its place ({number}) and, for an undo, the
+# change it undid ({change}).
+_WHAT = {"saved": said("hand {number} saved"), "claim": said("hand {number}: a claim recorded"),
+         "changed": said("hand {number} changed"),
+         "replaced": said("hand {number} replaced by another phone's (a conflict)"),
+         "deleted": said("hand {number} deleted"), "restored": said("hand {number} brought back"),
+         "undone": said("hand {number} put back as it was before change {change}")}
+
+
 def what(row: dict[str, Any]) -> Said:
     """What the change did, the hand named by its place in the match then."""
-    number = row["number"]
-    match row["kind"]:
-        case "saved":
-            return said("hand {number} saved", number=number)
-        case "claim":
-            return said("hand {number}: a claim recorded", number=number)
-        case "changed":
-            return said("hand {number} changed", number=number)
-        case "replaced":
-            return said("hand {number} replaced by another phone's (a conflict)", number=number)
-        case "deleted":
-            return said("hand {number} deleted", number=number)
-        case "restored":
-            return said("hand {number} brought back", number=number)
-        case "undone":
-            return said("hand {number} put back as it was before change {change}", number=number,
-                        change=row["undoes"])
-    return said("hand {number} changed", number=number)
+    return Said(_WHAT[row["kind"]].text, {"number": row["number"], "change": row["undoes"]})
 
 
 def was(row: dict[str, Any], names: list[str]) -> Said:
