@@ -57,12 +57,14 @@ def find_players(db: sqlite_utils.Database, typed: str, leave_out: int,
 def player_names(db: sqlite_utils.Database, limit: int = 500) -> list[str]:
     """Known players' names, those who sat most often first: what a name field offers. Only
     players with a seat in a match that is not deleted: a deleted match's seats leave with it,
-    so the names a spammer made leave the suggestions when the organiser deletes the spam."""
+    so the names a spammer made leave the suggestions when the organiser deletes the spam. Nor a
+    look-alike a store kept from before (``looks_like``, migration 19): typed, it is the player
+    it reads as."""
     return [row[0] for row in db.execute(
         "SELECT p.name FROM players p JOIN seats s ON s.player_id = p.id "
         "JOIN matches m ON m.id = s.match_id AND m.deleted IS NULL "
-        "WHERE p.merged_into IS NULL GROUP BY p.id ORDER BY COUNT(s.match_id) DESC, p.name "
-        "LIMIT ?", [limit]).fetchall()]
+        "WHERE p.merged_into IS NULL AND p.looks_like IS NULL GROUP BY p.id "
+        "ORDER BY COUNT(s.match_id) DESC, p.name LIMIT ?", [limit]).fetchall()]
 
 
 def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:

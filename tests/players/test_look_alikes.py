@@ -88,6 +88,12 @@ def test_a_store_holding_look_alikes_flags_them_for_the_organiser(tmp_path):
     # A look-alike typed now is Anna, the first of them.
     made = client.post("/api/v1/matches", json={"players": [f"{CYRILLIC_A}nna", "Bruno"]}).get_json()
     assert made["sides"][0]["name"] == "Anna"
+    # Nor is the look-alike offered by the name fields, though it has a match of its own.
+    other = client.post("/api/v1/matches", json={"players": ["Carla", "Dario"]}).get_json()["id"]
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE seats SET player_id = ? WHERE match_id = ? AND side = 0", [cyrillic[0], other])
+    offered = attrs(client.get("/matches/new"), "datalist#known-players option", "value")
+    assert sorted(offered) == ["Anna", "Bruno", "Dario"]
     # The organiser sees the flag on the look-alike's page, and merges it from there.
     page = client.get(f"/players/{cyrillic[0]}")
     assert text(page, "[data-testid=looks-like]").startswith(f"{CYRILLIC_A}nna reads as Anna, another player")
