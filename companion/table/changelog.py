@@ -1,8 +1,8 @@
-"""A match's changes as the pages and the API word them: every change to a hand (``store.changes``)
-with when, which phone ("phone 3", numbered per match in the order phones first changed it; the
-organiser; a program through the API) and what the hand was before. Read once per page, never
-by the poll: the match page's list is drawn with the page, and again when it is opened
-(``table/_changes.html``)."""
+"""A match's changes as the pages list them: every change to a hand (``store.changes``, whose
+``who``, ``what`` and ``was`` the API words too) with when, which phone ("phone 3", numbered per
+match in the order phones first changed it; the organiser; a program through the API) and what
+the hand was before. Read once per page, never by the poll: the match page's list is drawn with
+the page, and again when it is opened (``table/_changes.html``)."""
 
 from __future__ import annotations
 
