@@ -17,6 +17,8 @@ the same limits.
 (True, False, False, False)
 >>> tidy("  Anna\u200b  Maria "), all_different(["Anna", "An\u200bna"])
 ('Anna Maria', False)
+>>> all_different(["Anna", "\u0410nna"]), look_alike(["Anna", "\u0410nna"]) == ("\u0410nna", "Anna")
+(False, True)
 >>> team_name(["Anna", "Bruno"]), team_name(["Jean-Baptiste", "Bartolomeo"])
 ('Anna & Bruno', 'Jean-Baptiste & Bartolomeo')
 """
@@ -25,15 +27,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 from typing import Any, Callable, Iterable
 
-from .rules.said import said
+import idna.core
+
+from .rules.said import Said, said
 
 NAME_MAX = 24           # a name's characters at most: it must fit beside its score on a phone
 # A team's name made of its players' (three at most, "Anna & Bruno & Carla"): their names whole,
 # so longer than a name typed may be (NAME_MAX still holds for a team's name typed).
 TEAM_NAME_MAX = 3 * NAME_MAX + 2 * len(" & ")
 TOURNAMENT_NAME_MAX = 60    # a tournament's name's characters at most (its board's title)
+# A player's key (name_key) at most: a letter may read as a sequence ("m" as "rn"; 6 characters
+# at most in Unicode's confusables), and a look-alike flagged by m018 carries its id too.
+KEY_MAX = 8 * NAME_MAX
 # A new PIN's digits: 6 at least, since wrong tries are limited per address only (web.limits), so
 # that 100 addresses trying all night have less than 1% odds (docs/running.md). PINs of 4 or 5
 # digits set before still work: a PIN is only checked against its hash.
@@ -49,27 +57,126 @@ PIN_REFUSED = said("pin must be {least} to {most} digits from 0 to 9", least=PIN
 
 # Letters that show as nothing: fillers some keyboards offer as "blank" names.
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, unchanged since Unicode 9):
+# what a font draws as nothing, whatever it is (a variation selector, U+034F the combining
+# grapheme joiner, the tags): "Anna" + U+FE0F or U+034F shows as Anna.
+_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+              (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+              (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+              (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+              (0xE0000, 0xE0FFF))
+_IGNORED = frozenset(chr(code) for low, high in _IGNORABLE for code in range(low, high + 1))
+_JOINERS = "\u200c\u200d"          # ZWNJ and ZWJ: needed where they change how a word is drawn
+
+
+def ignorable(char: str) -> bool:
+    """A character that shows as nothing (Unicode's Default_Ignorable_Code_Point).
+
+    >>> ignorable("\ufe0f"), ignorable("\u034f"), ignorable("a")
+    (True, True, False)
+    """
+    return char in _IGNORED
 
 
 def tidy(name: str) -> str:
     """A name as it is kept and shown: composed the one way Unicode allows (NFC, so "é" typed
     as e + accent is the "é" another phone sends), without the characters that show as nothing
-    (zero-width spaces, direction marks, controls: "An\u200bna" would look like Anna yet be
-    another player), every kind of space a plain one, runs of spaces one, and trimmed."""
-    kept = []
-    for char in unicodedata.normalize("NFC", str(name)):
+    (zero-width spaces, direction marks, controls, variation selectors, U+034F: "An\u200bna"
+    would look like Anna yet be another player), every kind of space a plain one, runs of
+    spaces one, and trimmed. A zero-width joiner or non-joiner stays only where it changes how
+    the name is drawn (after a virama, or between joining Arabic letters: IDNA's CONTEXTJ
+    rules, RFC 5892, as the ``idna`` library checks them); anywhere else it shows as nothing.
+
+    >>> tidy("Anna\ufe0f"), tidy("An\u034fna"), tidy("Anna\u200d")
+    ('Anna', 'Anna', 'Anna')
+    >>> tidy("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    True
+    """
+    text, kept = unicodedata.normalize("NFC", str(name)), []
+    for place, char in enumerate(text):
         kind = unicodedata.category(char)
         if kind[0] == "Z" or char.isspace():
             kept.append(" ")
-        elif kind[0] != "C" and char not in _FILLERS:
+        elif char in _JOINERS:
+            if _joins(text, place):
+                kept.append(char)
+        elif kind[0] != "C" and char not in _FILLERS and not ignorable(char):
             kept.append(char)
     return " ".join("".join(kept).split())
 
 
+def _joins(text: str, place: int) -> bool:
+    """Whether the joiner at ``place`` changes how ``text`` is drawn (RFC 5892's CONTEXTJ)."""
+    try:
+        return idna.core.valid_contextj(text, place)
+    except (ValueError, IndexError):
+        return False
+
+
 def name_key(name: str) -> str:
-    """What makes two names the same player: tidied, case-folded ("anna " is Anna). The store
-    keeps it beside each player (``players.key``): changing it asks for a migration (m010)."""
-    return tidy(name).casefold()
+    """What makes two names the same player: the names a human reads as one. Tidied, what shows
+    as nothing left out (``ignorable``), and each letter as Unicode's confusables say it looks
+    (UTS #39's skeleton, ``_looks``) in any case: "anna " is Anna, and so are "\u0410nna" (a
+    Cyrillic А), "Anna" + U+FE0F and "An\u034fna". The store keeps it beside each player
+    (``players.key``): changing it asks for a migration (m010, m018) that works the keys out
+    again.
+
+    >>> name_key("Anna") == name_key("\u0410nna") == name_key("ANNA") == name_key("\u0391\u039d\u039d\u0391")
+    True
+    >>> name_key("Ilaria") == name_key("ilaria"), name_key("Marco") == name_key("\u041carco")
+    (True, True)
+    >>> name_key("Ilaria") == name_key("llaria"), name_key("Lia") == name_key("Ila")
+    (False, False)
+    >>> name_key("José") == name_key("Jose"), name_key("Анна") == name_key("Anna")
+    (False, False)
+    """
+    text = unicodedata.normalize("NFD", tidy(name))
+    return unicodedata.normalize("NFC", "".join(_folded(char) for char in text if not ignorable(char)))
+
+
+@cache
+def _folded(char: str) -> str:
+    """One letter of a name as ``name_key`` compares it: a plain (ASCII) letter in any case, then
+    as it looks ("0" is "O", "m" is "rn", as UTS #39 has them); any other letter as it looks
+    first, so that a capital of another script is the capital it looks like (a Cyrillic М is
+    M, whose small letter is m, though its own small м looks like no m), then in any case.
+    UTS #39 takes "l" for what a capital I looks like: a capital of another script that looks
+    like one is that I."""
+    if not char.isascii():
+        looks = _looks(char)
+        char = "I" if looks == "l" and char.isupper() else looks
+    return "".join(_looks(part).casefold() for part in char.casefold())
+
+
+@cache
+def _looks(char: str) -> str:
+    """What a character looks like: its prototype in Unicode's confusables (UTS #39), the
+    character itself when it has none. confusable-homoglyphs keeps that table both ways (each
+    character with all that look like it), so the prototype is read off its shape: a character
+    mapped to a sequence, or to a character others look like too, is that; a prototype has the
+    others. Where only two characters look alike the table cannot say which is the prototype:
+    either is, the same one for both (the smaller), which is all a comparison needs."""
+    alike = _alike(char)
+    if not alike:
+        return char
+    if len(alike) == 1:
+        other = alike[0]
+        if len(other) > 1 or len(_alike(other)) > 1:
+            return other
+        return min(char, other)
+    return char
+
+
+@cache
+def _alike(text: str) -> tuple[str, ...]:
+    """The characters (or sequences) Unicode's confusables say ``text`` looks like, or that look
+    like it (confusable-homoglyphs' table, without the direction marks it writes around a
+    right-to-left character)."""
+    from confusable_homoglyphs import confusables  # its table loads on first use: ~10 ms
+    found = confusables.is_confusable(text, greedy=True) if len(text) == 1 else False
+    if not found:
+        return ()
+    return tuple(dict.fromkeys(glyph["c"].strip("\u200e\u200f") for glyph in found[0]["homoglyphs"]))
 
 
 def team_name(players: Iterable[str]) -> str:
@@ -111,6 +218,31 @@ def all_different(names: Iterable[str]) -> bool:
     """No two of these names are the same player: the score would be unclear."""
     names = list(names)
     return len({name_key(name) for name in names}) == len(names)
+
+
+def look_alike(names: Iterable[str]) -> tuple[str, str] | None:
+    """The first name that reads as an earlier one though it is written otherwise (not only in
+    another case: "\u0410nna" and "Anna"), with that earlier one; None when there is none."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key in seen and tidy(seen[key]).casefold() != tidy(name).casefold():
+            return name, seen[key]
+        seen.setdefault(key, name)
+    return None
+
+
+def names_clash(names: Iterable[str]) -> Said | None:
+    """Why these names cannot sit at one table, said: one looks like another (whom), or two are
+    the same; None when every one is another player."""
+    names = list(names)
+    if all_different(names):
+        return None
+    alike = look_alike(names)
+    if alike:
+        return said("{name} looks like {other}: two names that read the same would make the score "
+                    "unclear", name=alike[0], other=alike[1])
+    return SAME_NAMES
 
 
 def valid_pin(text: Any) -> bool:

@@ -195,7 +195,9 @@ def unfit_line(unfit: store.Unfit, settings: Settings) -> str:
     said = {"damaged": f"{path} is damaged (SQLite's quick check fails)",
             "not_store": f"The server's store is not a Scopa companion store ({path})",
             "newer": f"{path} was written by a newer version of the companion (its schema is at "
-                     f"step {unfit.level}, this version's at {len(store.MIGRATIONS)}): update the companion"}
+                     f"step {unfit.level}, this version's at {len(store.MIGRATIONS)}): update the companion",
+            "foreign": f"{path} is not what the companion makes: {unfit.problem} (code in a store "
+                       f"would run on every save)"}
     return (f"scopa-companion: cannot open the store: {said[unfit.reason]}. Nothing was written "
             f"to it; start with another --db, or restore a backup ({stopped}{restore_command(settings)})")
 
@@ -281,7 +283,7 @@ def restore(path: Path, backup_file: Path) -> int:
     of any size. Refused while a companion serves the store (InUse)."""
     if not backup_file.is_file():
         raise OSError(f"there is no file {backup_file}")
-    with held(path), tempfile.TemporaryDirectory(dir=path.parent) as folder:
+    with held(path), tempfile.TemporaryDirectory(prefix=store.RESTORING, dir=path.parent) as folder:
         received = Path(folder) / "restore.sqlite"
         shutil.copyfile(backup_file, received)
         had = path.is_file()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import store
 from ..i18n import for_api
 from ..matches import Hand, Match
 from ..rules import HandScore, Rules
@@ -94,3 +95,19 @@ def hand_json_of(hand: Hand) -> dict[str, Any]:
     return {"id": hand.id, "number": hand.number, "version": hand.version, "entry": hand.entry,
             "points": list(hand.points), "totals_after": list(hand.totals_after),
             "breakdown": None if hand.score is None else hand_json(hand.score)["breakdown"]}
+
+
+def change_json(row: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """One change of a match's log (``store.change_rows``): when, what, which hand, who (the
+    phone's number in the match, and its label in words), and the hand before it: null where it
+    was not there, else its entry, its points (null for a claim) and whether it was deleted."""
+    before = row["before"]
+    return {"id": row["id"], "at": row["created"], "kind": row["kind"],
+            "hand": {"id": row["hand_id"], "number": row["number"]},
+            "by": {"phone": row["phone"], "organiser": row["organiser"], "api": row["api"],
+                   "label": for_api(store.who(row))},
+            "what": for_api(store.what(row)), "was": for_api(store.was(row, names)),
+            "before": None if before is None else {
+                "entry": before["entry"], "deleted": before["deleted"],
+                "points": before["result"]["points"] if before["result"] else None},
+            "undoes": row["undoes"]}

@@ -5,7 +5,7 @@ another phone's change."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from flask import jsonify, make_response, request, url_for
 
@@ -20,7 +20,7 @@ from ..web.hand_requests import HandChange, HandIn, whole
 from ..web.pages import load_match
 from ..web.record import may_change
 from ..web.requests import NewMatch
-from .answers import hand_json, hand_json_of, match_summary
+from .answers import change_json, hand_json, hand_json_of, match_summary
 from .blueprint import bp, organiser_only
 from .parse import (
     BadRequest,
@@ -217,3 +217,43 @@ def set_rated_api(match_id: int):
     if not store.set_rated(store.get_db(), match_id, rated):
         raise NotFoundError() from None
     return jsonify(match_summary(load(match_id)))
+
+
+@bp.get("/matches/<int:match_id>/changes")
+def match_changes(match_id: int):
+    """The match's changes, newest first, a page at a time (``limit``, at most 200; ``before``,
+    the ``next`` link's change): who changed which hand, when, and what it was before."""
+    _version(match_id)
+    limit = query_number("limit", 50)
+    if not 0 < limit <= 200:
+        raise BadRequest(said("limit is at most {most}", most=200))
+    db = store.get_db()
+    rows = store.change_rows(db, match_id, query_number("before", None), limit + 1)
+    names = listed(store.match_row(db, match_id)).names
+    following = None
+    if len(rows) > limit:
+        following = url_for("api.match_changes", match_id=match_id, limit=limit, before=rows[limit - 1]["id"])
+    return jsonify({"changes": [change_json(row, names) for row in rows[:limit]], "next": following})
+
+
+@bp.post("/matches/<int:match_id>/changes/<int:change_id>/undo")
+def undo_change_api(match_id: int, change_id: int):
+    """The organiser's undo of one change: its hand as it was before it (the undo is a change
+    of the log itself, answered as ``change``; null when the hand was already so)."""
+    _version(match_id)
+    organiser_only(said("only the organiser may undo a change: send the organiser's code in the "
+                        "X-Scopa-Organiser header"))
+    done = service.undo_change(match_id, change_id)
+    match done:
+        case service.NoSuchChange():
+            raise NotFoundError(said("no such change"))
+        case service.NoSuchMatch():
+            raise NotFoundError()
+        case service.Undone(change_id=logged):
+            db = store.get_db()
+            match = load(match_id)
+            row = store.change_row(db, match_id, logged) if logged else None
+            return jsonify({"undone": change_id, "change": change_json(row, match.names) if row else None,
+                            "match": match_summary(match)})
+        case _:
+            assert_never(done)

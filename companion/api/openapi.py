@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..rules.rulesets import PRESETS
 from ..stats import EXTREMES, RECORD
 from ..web.requests import CARDS_SCHEMA as CARDS, NAME_SCHEMA as NAME, PIN_SCHEMA as PIN_IN, RulesAsked
+from .openapi_changes import SCHEMAS as CHANGE_SCHEMAS, change_paths
 from .openapi_models import REQUESTS, components
 from .openapi_ratings import HISTORY_PAGE, RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
 from .openapi_tournaments import ENTRANTS, STANDINGS, tournament_paths
@@ -220,6 +221,7 @@ SCHEMAS = {
         "type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}]},
     "HandDeleted": {"type": "object", "required": ["deleted", "match"], "properties": {
         "deleted": {"type": "integer"}, "match": {"$ref": "#/components/schemas/Match"}}},
+    **CHANGE_SCHEMAS,
 }
 
 
@@ -316,7 +318,8 @@ SPEC = {
         **tournament_paths(ok, body, ERROR, WRITE_ERRORS, ORGANISER),
         "/api/v1/players": {"get": {
             "summary": "The players' records, most matches won first, a page at a time (names "
-                       "typed in matches are matched trimmed and case-insensitive)",
+                       "typed in matches are matched as they read: trimmed, in any case, look-alike letters "
+                       "as the letters they look like)",
             "parameters": [*PLAYER_SCOPE,
                            {"name": "order", "in": "query", "required": False,
                             "schema": {"type": "string", "enum": ["won", "rating"], "default": "won"},
@@ -333,6 +336,7 @@ SPEC = {
             "responses": {"200": ok("PlayerRecord"), "400": ERROR, "404": ERROR}}},
         "/api/v1/ratings": ratings_path(PLAYER_SCOPE[0], ok, ERROR),
         "/api/v1/matches/{match_id}/rated": rated_path([MATCH_ID, ORGANISER], ok, body, WRITE_ERRORS),
+        **change_paths(MATCH_ID, ORGANISER, ok, ERROR, WRITE_ERRORS),
     },
     "components": {"schemas": SCHEMAS},
 }

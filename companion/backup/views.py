@@ -24,7 +24,7 @@ from flask import (
 from flask_babel import get_locale, gettext as _
 
 from .. import store
-from ..i18n import explain
+from ..i18n import explain, say
 from ..matches import Ledger, listed
 from ..web import exports
 from ..web.organiser import organiser_required
@@ -51,7 +51,7 @@ def download():
     out); the organiser only, since it holds every match's PIN hash."""
     instance = Path(current_app.config["DATABASE"]).parent
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    with tempfile.TemporaryDirectory(dir=instance) as folder:
+    with tempfile.TemporaryDirectory(prefix=store.DOWNLOADING, dir=instance) as folder:
         target = Path(folder) / f"scopa-{stamp}.sqlite"
         store.backup_to(current_app.config["DATABASE"], str(target))
         store.without_organiser_phones(str(target))
@@ -98,7 +98,8 @@ def restore():
     if request.form.get("confirm") != "y":
         flash(_("Tick the box to confirm: restoring replaces every match."))
         return redirect(url_for("backup.page"), code=303)
-    with tempfile.TemporaryDirectory(dir=database.parent) as folder:
+    database = Path(current_app.config["DATABASE"])
+    with tempfile.TemporaryDirectory(prefix=store.RESTORING, dir=database.parent) as folder:
         received = Path(folder) / "upload.sqlite"
         if sent is not None:
             sent.replace(received)          # the parts' file, now the restore's alone
@@ -109,6 +110,9 @@ def restore():
             keep = store.restore_from(str(database), str(received), Ledger)
         except store.NotABackup as problem:
             flash(_("Nothing restored: %(problem)s.", problem=explain(problem)))
+            return redirect(url_for("backup.page"), code=303)
+        except store.StorageError as failure:      # the server's disk: nothing was replaced
+            flash(say(failure.message))
             return redirect(url_for("backup.page"), code=303)
     flash(_("Restored. The matches there before were saved to %(file)s.", file=keep.name))
     return redirect(url_for("table.index"), code=303)

@@ -119,6 +119,8 @@ def show_player(found: dict[str, Any], rename: RenameForm | None = None, status:
     record = rated(rows[0]) if rows else empty_record(found)
     last = [listed(row) for row in store.player_match_rows(db, found["id"], **scope)]
     history = store.rating_history(db, found["id"], filters["variant"])
+    # A look-alike the store flagged (migration 18): the player whose name it reads as.
+    looks_like = store.player_row(db, found["looks_like"]) if found.get("looks_like") else None
     return render_template(
         "players/player.html", player=found, record=record, filters=filters, last=last,
         rating=store.ratings_of(db, [found["id"]], filters["variant"]).get(found["id"]) or store.new_rating(),
@@ -127,7 +129,8 @@ def show_player(found: dict[str, Any], rename: RenameForm | None = None, status:
         best=store.extreme_hand(db, found["id"], True, **scope),
         worst=store.extreme_hand(db, found["id"], False, **scope),
         rename=rename or RenameForm(name=found["name"]), merge=MergeForm(),
-        changes=store.player_changes(db, found["id"])), status
+        changes=store.player_changes(db, found["id"]),
+        looks_like=looks_like if looks_like and looks_like["id"] != found["id"] else None), status
 
 
 @bp.post("/players/<int:player_id>/rename")

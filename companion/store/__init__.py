@@ -4,7 +4,8 @@
   ``StorageError``;
 - ``migrations``: the schema, as numbered migrations;
 - ``matches``: matches and their hands, and their summaries;
-- ``undo``: hands deleted a moment ago brought back;
+- ``undo``: hands deleted a moment ago brought back, and the organiser's undo of any change;
+- ``changes``: every change to a hand, kept with who made it and the hand before it;
 - ``built``: the cache of matches worked out once per version, and which hands changed since one;
 - ``known``: the player a typed name or a number finds (one merged into another: that one);
 - ``seats``: who sat where, found among the known players by name, with each side's figures;
@@ -33,8 +34,19 @@ from pathlib import Path
 
 from flask import Flask
 
-from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
+from .backup import (
+    DOWNLOADING,
+    RESTORING,
+    NotABackup,
+    backup_to,
+    check_backup,
+    copy_rows,
+    keep_copy,
+    remove_leftovers,
+    restore_from,
+)
 from .built import ChangedLines, built_match, changed_since, each_match, forget_built
+from .changes import KINDS, By, change_row, change_rows, phone_number, was, what, who
 from .checks import Unfit, examine
 from .db import (
     MAX_ID,
@@ -143,16 +155,19 @@ from .trash import (
     restore_match,
     restore_matches,
 )
-from .undo import restore_hands
+from .undo import NoSuchChange, restore_hands, undo_hand_change
 
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:
     """Bring the store to this version's schema (``ledger``, the model's, works out what a
     migration adds to each match), and close each request's use of its connection. A store
-    that fails SQLite's quick check, or of a newer version than this one, is refused (Unfit)
-    before anything is written to it: ``checks.examine`` reads it read-only."""
+    that fails SQLite's quick check, of a newer version than this one, or whose schema holds
+    what this version does not make (a trigger of its own), is refused (Unfit) before anything
+    is written to it: ``checks.examine`` reads it read-only. What an interrupted restore or
+    download left beside the store is removed (``remove_leftovers``)."""
     if Path(app.config["DATABASE"]).is_file():
         examine(app.config["DATABASE"])
+    remove_leftovers(Path(app.config["DATABASE"]).parent)
     try:
         db = connect(app.config["DATABASE"])
         try:

@@ -2,10 +2,13 @@
 
 Both read the file without writing to it (``read_only``): SQLite's own check of its pages, and
 its migration level (a store of a newer version is never opened: its schema is not this one's).
-A restore then asks more of a backup (``check_backup``), since it comes from outside: a schema
-that is exactly what this version builds at the file's level (``schema_difference``: a trigger
-or a view is code, which a backup must not bring), and every text the companion limits within
-its limit (``text_over_limit``), and no time in the future (``time_in_future``).
+Both also ask for a schema that is exactly what this version builds at the file's level
+(``schema_difference``: a trigger or a view is code, which runs on every save): every row of
+SQLite's schema table is compared, SQLite's own names (``sqlite_%``) included, since SQLite runs a
+trigger whatever its name, and a row written there with ``PRAGMA writable_schema`` is one. A
+restore then asks more of a backup (``check_backup``), since it comes from outside: every text
+the companion limits within its limit (``text_over_limit``), and no time in the future
+(``time_in_future``).
 """
 
 from __future__ import annotations
@@ -13,23 +16,26 @@ from __future__ import annotations
 import re
 import sqlite3
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
-from ..names import NAME_MAX, TEAM_NAME_MAX, TOURNAMENT_NAME_MAX
+from ..names import KEY_MAX, NAME_MAX, TEAM_NAME_MAX, TOURNAMENT_NAME_MAX
 from ..rules.said import Said, said
 from .db import MakeLedger
 from .migrations import MIGRATIONS
 
 
 class Unfit(Exception):
-    """A file that is not a store this version may open: ``reason`` is "damaged", "not_store"
-    or "newer" (then ``level`` is the file's migration level); ``path``, the file."""
+    """A file that is not a store this version may open: ``reason`` is "damaged", "not_store",
+    "newer" (then ``level`` is the file's migration level) or "foreign" (its schema is not what
+    this version builds at its level: ``problem`` says what differs); ``path``, the file."""
 
-    def __init__(self, reason: str, level: int = 0, path: str = ""):
+    def __init__(self, reason: str, level: int = 0, path: str = "", problem: Said | None = None):
         super().__init__(f"{reason}: {path}" if path else reason)
-        self.reason, self.level, self.path = reason, level, path
+        self.reason, self.level, self.path, self.problem = reason, level, path, problem
 
 
 def read_only(path: str) -> sqlite3.Connection:
@@ -48,12 +54,14 @@ def read_only(path: str) -> sqlite3.Connection:
 def examine(path: str, thorough: bool = False) -> int:
     """The migration level of the store at ``path`` (0: an empty file, a store to make), once
     SQLite's quick check (or with ``thorough`` its full integrity check) has passed; Unfit if it
-    fails, if the file holds tables but not the companion's, or if its level is newer than this
-    version's."""
+    fails, if the file holds tables but not the companion's, if its level is newer than this
+    version's, or if its schema holds what this version does not build at that level, or
+    otherwise (a trigger of its own, whatever its name: "foreign"); with ``thorough`` (a
+    restore), also if it lacks any of what this version builds."""
     try:
         return _level(path, thorough)
     except Unfit as unfit:
-        raise Unfit(unfit.reason, unfit.level, str(path)) from None
+        raise Unfit(unfit.reason, unfit.level, str(path), unfit.problem) from None
 
 
 def _level(path: str, thorough: bool) -> int:
@@ -69,14 +77,16 @@ def _level(path: str, thorough: bool) -> int:
                     raise Unfit("not_store")
                 return 0
             level = conn.execute("SELECT MAX(version) FROM migrations").fetchone()[0]
+            if not isinstance(level, int) or level < 0:
+                raise Unfit("not_store")
+            if level > len(MIGRATIONS):
+                raise Unfit("newer", level)
+            if level and (problem := schema_difference(conn, level, missing=thorough)):
+                raise Unfit("foreign", level, problem=problem)
         finally:
             conn.close()
     except sqlite3.DatabaseError as error:
         raise Unfit("not_store" if "not a database" in str(error) else "damaged") from None
-    if not isinstance(level, int) or level < 0:
-        raise Unfit("not_store")
-    if level > len(MIGRATIONS):
-        raise Unfit("newer", level)
     return level
 
 
@@ -87,16 +97,41 @@ def _normal(sql: str | None) -> str:
     return " ".join(re.sub(r"\s*([(),])\s*", r" \1 ", text).split())
 
 
+# Tables SQLite makes by itself (ANALYZE and PRAGMA optimize make the statistics; AUTOINCREMENT
+# makes sqlite_sequence), as SQLite writes them: a store may hold them though no migration made
+# them. They hold no code, and a restore never copies their rows.
+_SQLITE_OWN = {("table", name): _normal(sql) for name, sql in (
+    ("sqlite_sequence", "CREATE TABLE sqlite_sequence(name,seq)"),
+    ("sqlite_stat1", "CREATE TABLE sqlite_stat1(tbl,idx,stat)"),
+    ("sqlite_stat4", "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)"))}
+
+
 def schema_of(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
-    """Every table, index, trigger and view of a store, by its kind and name, with its SQL
-    normalised (SQLite's own entries, made from the tables' constraints, left out)."""
-    return {(kind, name): _normal(sql) for kind, name, sql in conn.execute(
-        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+    """Every row of a store's schema table, by its kind and name, with the table it is on and
+    its SQL normalised: SQLite's own entries included (an index SQLite made for a table's
+    constraint, ``sqlite_autoindex_seats_1``, has no SQL), since SQLite runs a trigger whatever
+    it is called. A name written twice (only ``writable_schema`` can) is kept once more, under
+    a name of its own, so that it is found as what the companion does not make."""
+    found: dict[tuple[str, str], str] = {}
+    for kind, name, table, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
+        key, entry = (str(kind), str(name)), f"{table}: {_normal(sql)}"
+        if _SQLITE_OWN.get(key) == _normal(sql):
+            continue
+        while key in found:
+            key = (key[0], f"{key[1]} (again)")
+        found[key] = entry
+    return found
 
 
-def schema_at(level: int, ledger: MakeLedger) -> dict[tuple[str, str], str]:
+def _no_ledger(row: dict[str, Any]) -> Any:
+    raise AssertionError("the migrations of an empty store work out no match")
+
+
+@lru_cache(maxsize=None)
+def schema_at(level: int, ledger: MakeLedger = _no_ledger) -> dict[tuple[str, str], str]:
     """The schema this version builds at a migration level: the migrations applied to an empty
-    store in memory."""
+    store in memory (once per level: the start-up compares every store with it). Treat the
+    answer as read-only: it is shared."""
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
         db = sqlite_utils.Database(conn)
@@ -108,14 +143,21 @@ def schema_at(level: int, ledger: MakeLedger) -> dict[tuple[str, str], str]:
         conn.close()
 
 
-def schema_difference(conn: sqlite3.Connection, level: int, ledger: MakeLedger) -> Said | None:
+def schema_difference(conn: sqlite3.Connection, level: int, missing: bool = True) -> Said | None:
     """What in the store's schema is not what this version builds at ``level``, said; None when
-    nothing is. The first such entry is named (by SQL's own words: TRIGGER blank_pins)."""
-    found, built = schema_of(conn), schema_at(level, ledger)
+    nothing is. The first such entry is named (by SQL's own words: TRIGGER blank_pins). Without
+    ``missing`` (the start-up's check) only what could run: an entry the companion does not
+    make, and a trigger or a view of its own that is otherwise; a table or an index it lacks or
+    has otherwise (a store part-way through its migrations) is a backup's business."""
+    found, built = schema_of(conn), schema_at(level)
+    compared = found.keys() & built.keys()
+    if not missing:
+        compared = {key for key in compared if key[0] in ("trigger", "view")}
     for problem, keys in ((said("it holds what the companion does not make ({what})"), found.keys() - built.keys()),
-                          (said("what the companion makes is missing from it ({what})"), built.keys() - found.keys()),
+                          (said("what the companion makes is missing from it ({what})"),
+                           built.keys() - found.keys() if missing else set()),
                           (said("it differs from what the companion makes ({what})"),
-                           {key for key in found.keys() & built.keys() if found[key] != built[key]})):
+                           {key for key in compared if found[key] != built[key]})):
         if keys:
             kind, name = min(keys)
             return Said(problem.text, {"what": f"{kind.upper()} {name}"})
@@ -169,10 +211,11 @@ def _over(text: str, most: int = NAME_MAX) -> str:
 
 _SIDE, _ENTRANT = "json_extract(s.value, '$.name')", "json_extract(e.value, '$.name')"
 # Each text the companion limits: what it is, its table, and SQL that finds a row over its limit.
-# (A name is kept tidied, so no longer than NAME_MAX; a player's key is its name case-folded.)
+# (A name is kept tidied, so no longer than NAME_MAX; a player's key, names.name_key, may be
+# longer: KEY_MAX.)
 _LIMITS = [
     ("name", "players",
-     f"SELECT id FROM players WHERE {_over('name')} OR {_over('key', 3 * NAME_MAX)}"),
+     f"SELECT id FROM players WHERE {_over('name')} OR {_over('key', KEY_MAX)}"),
     ("name", "player_changes",
      f"SELECT id FROM player_changes WHERE {_over('old_name')} OR {_over('new_name')}"),
     ("name", "matches",
@@ -216,7 +259,8 @@ def text_over_limit(db: sqlite_utils.Database) -> Said | None:
 _TIMES = [("matches", "id", ("created", "deleted")), ("hands", "id", ("created", "updated", "deleted")),
           ("rated_matches", "match_id", ("finished",)), ("players", "id", ("created",)),
           ("player_changes", "id", ("created", "undone")), ("tournaments", "id", ("created",)),
-          ("tournament_rounds", "tournament_id", ("created",)), ("migrations", "version", ("applied",))]
+          ("tournament_rounds", "tournament_id", ("created",)), ("migrations", "version", ("applied",)),
+          ("hand_changes", "id", ("created",))]
 CLOCKS_DIFFER = timedelta(minutes=10)   # two computers' clocks may differ by this much
 
 

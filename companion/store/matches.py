@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import sqlite_utils
 
+from .changes import By, log_change, state
 from .db import MAX_ID, MakeLedger, now, parsed_match, writing
 from .seats import keep_seats, seat_players
 
@@ -235,7 +236,7 @@ def hand_row(db: sqlite_utils.Database, match_id: int, hand_id: int) -> dict[str
 
 def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
              result: dict[str, Any] | None, ledger: MakeLedger,
-             key: str | None = None, number: int | None = None) -> Saved:
+             key: str | None = None, number: int | None = None, by: By | None = None) -> Saved:
     """Append a hand, with the points it was scored at (``result``).
 
     A key already used finds that hand instead (``created`` False), so a form sent twice, even by
@@ -244,7 +245,7 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
     hand meanwhile, Taken is raised with it and nothing is added. ``ledger`` (``matches.Ledger``,
     made from the match's row read inside the transaction) works out the match's new summary
     from its summary so far, and refuses the hand when the match was won meanwhile on another
-    phone."""
+    phone. ``by``: who saved it, kept in the match's changes (``changes.log_change``)."""
     with writing(db):
         current = match_row(db, match_id)
         if current is None:         # deleted meanwhile on another phone (its hands kept a day)
@@ -271,6 +272,8 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
                       "result": json.dumps(result) if result else None,
                       "created": stamp, "updated": stamp, "version": 1, "key": key})
         keep_summary(db, match_id, after)
+        log_change(db, match_id, hands.last_pk, "claim" if entry.get("mode") == "claim" else "saved",
+                   None, by)
         return Saved(hands.last_pk, True, after["hands"], after)
 
 
@@ -291,10 +294,11 @@ def _current(db: sqlite_utils.Database, match_id: int, hand_id: int, version: in
 
 def update_hand(db: sqlite_utils.Database, match_id: int, hand_id: int, entry: dict[str, Any],
                 result: dict[str, Any] | None, version: int,
-                ledger: MakeLedger) -> int:
+                ledger: MakeLedger, by: By | None = None, kind: str = "changed") -> int:
     """Replace a hand's entry if it is still at ``version`` (the one the edit was made from):
     an edit never overwrites another phone's. The entry it replaces is kept, so the edit can be
-    undone. The same edit sent twice is done once. Returns the hand's version."""
+    undone. The same edit sent twice is done once. Returns the hand's version. The change is
+    kept as ``kind`` ("changed", or "replaced": the conflict screen's choice), ``by`` whom."""
     with writing(db):
         try:
             row = _current(db, match_id, hand_id, version)
@@ -307,11 +311,12 @@ def update_hand(db: sqlite_utils.Database, match_id: int, hand_id: int, entry: d
                    [json.dumps(entry), json.dumps(result) if result else None, row["entry"],
                     now(), hand_id])
         _resettle(db, match_id, ledger)
+        log_change(db, match_id, hand_id, kind, state(row), by)
         return version + 1
 
 
 def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, int],
-                 ledger: MakeLedger) -> int:
+                 ledger: MakeLedger, by: By | None = None) -> int:
     """Delete hands, each only if still at the version given (hand id -> version), all or none;
     returns the match's version the delete leaves, from which it can be undone (``undo``).
 
@@ -319,7 +324,8 @@ def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, i
     delete sent twice or late finds it gone rather than deleting some other hand."""
     with writing(db):
         for hand_id, version in versions.items():
-            _current(db, match_id, hand_id, version)
+            row = _current(db, match_id, hand_id, version)
+            log_change(db, match_id, hand_id, "deleted", state(row), by)
             db.execute("UPDATE hands SET deleted = ?, version = version + 1 WHERE id = ?",
                        [now(), hand_id])
         _resettle(db, match_id, ledger)

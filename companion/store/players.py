@@ -55,11 +55,16 @@ def find_players(db: sqlite_utils.Database, typed: str, leave_out: int,
 
 
 def player_names(db: sqlite_utils.Database, limit: int = 500) -> list[str]:
-    """Known players' names, those who sat most often first: what a name field offers."""
+    """Known players' names, those who sat most often first: what a name field offers. Only
+    players with a seat in a match that is not deleted: a deleted match's seats leave with it,
+    so the names a spammer made leave the suggestions when the organiser deletes the spam. Nor a
+    look-alike a store kept from before (``looks_like``, migration 18): typed, it is the player
+    it reads as."""
     return [row[0] for row in db.execute(
-        "SELECT p.name FROM players p LEFT JOIN seats s ON s.player_id = p.id "
-        "WHERE p.merged_into IS NULL GROUP BY p.id ORDER BY COUNT(s.match_id) DESC, p.name "
-        "LIMIT ?", [limit]).fetchall()]
+        "SELECT p.name FROM players p JOIN seats s ON s.player_id = p.id "
+        "JOIN matches m ON m.id = s.match_id AND m.deleted IS NULL "
+        "WHERE p.merged_into IS NULL AND p.looks_like IS NULL GROUP BY p.id "
+        "ORDER BY COUNT(s.match_id) DESC, p.name LIMIT ?", [limit]).fetchall()]
 
 
 def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
@@ -138,7 +143,7 @@ def _summed(db: sqlite_utils.Database, source: str, playing: str, where: str, va
 # one seat's column rather than the sum named so. The kept totals have the seats' columns, so
 # this one order serves both.
 _RANKED = (" ORDER BY SUM(s.won) DESC, COALESCE(1.0 * SUM(s.won) / NULLIF(SUM(s.over), 0), 0) DESC,"
-           " COALESCE(1.0 * SUM(s.points) / NULLIF(SUM(s.hands), 0), 0) DESC, p.key, p.id"
+           " COALESCE(1.0 * SUM(s.points) / NULLIF(SUM(s.hands), 0), 0) DESC, p.name COLLATE NOCASE, p.id"
            " LIMIT ? OFFSET ?")
 
 
@@ -230,7 +235,7 @@ def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
         name = tidy(name)
         if row["name"] == name:
             return
-        db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
+        db.execute("UPDATE players SET name = ?, key = ?, looks_like = NULL WHERE id = ?",
                    [name, player_key(name), player_id])
         _reseat(db, player_id, player_id, row["name"], name, ledger)
         _log(db, "rename", player_id, None, row["name"], name, {})

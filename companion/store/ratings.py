@@ -193,7 +193,7 @@ def rating_list(db: sqlite_utils.Database, variant: str | None = None) -> list[d
     return [_answer(dict(row)) for row in db.query(
         "SELECT p.id, p.name, r.mu, r.sigma, r.matches FROM ratings r JOIN players p ON p.id = r.player_id "
         f"WHERE r.variant = ? AND p.merged_into IS NULL ORDER BY r.matches >= {SETTLED} DESC, r.mu DESC, "
-        "p.key, p.id", [variant or ALL])]
+        "p.name COLLATE NOCASE, p.id", [variant or ALL])]
 
 
 def rating_history(db: sqlite_utils.Database, player_id: int,

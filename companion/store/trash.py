@@ -172,6 +172,8 @@ def _purge(db: sqlite_utils.Database) -> int:
                                         [_since()]).fetchall()]
     for match_id in old:
         db.execute("DELETE FROM hands WHERE match_id = ?", [match_id])
+        db.execute("DELETE FROM hand_changes WHERE match_id = ?", [match_id])
+        db.execute("DELETE FROM change_phones WHERE match_id = ?", [match_id])
         db.execute("UPDATE matches SET sides = '[]', summary = NULL, pin_hash = NULL, access_key = NULL, "
                    "trash = NULL WHERE id = ?", [match_id])
     return len(old)

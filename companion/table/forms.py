@@ -12,7 +12,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ..i18n import VARIANT_TITLES, explain
 from ..matches import Match, sides_for
-from ..names import PIN_MAX, all_different, team_name, tidy
+from ..names import PIN_MAX, all_different, look_alike, team_name, tidy
 from ..rules import RulesError, ScopaError, check_seating, rules_for
 from ..web.forms import NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
 from ..web.requests import NewMatch
@@ -107,6 +107,10 @@ class NewMatchForm(FlaskForm):
         names = self.player_names
         if any(not name for name in names):
             raise ValidationError(_("Give a name to each of the %(count)s players", count=len(names)))
+        alike = look_alike(names)
+        if alike:
+            raise ValidationError(_("%(name)s looks like %(other)s: two names that read the same "
+                                    "would make the score unclear", name=alike[0], other=alike[1]))
         if not all_different(names):
             raise ValidationError(_("Two players have the same name: the score would be unclear"))
         if "x" in field.data and not all_different(self.team_names()):

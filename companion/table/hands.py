@@ -172,7 +172,7 @@ def replace_hand(current: Match, form, entry: dict):
     version = request.form.get("replace_version", type=int)
     if hand_id is None or version is None:
         raise ScopaError(said("say which hand to replace"))
-    match service.change_hand(current.id, hand_id, entry, form.score, version):
+    match service.change_hand(current.id, hand_id, entry, form.score, version, replacing=True):
         case service.Stale(row):
             return hand_taken(current.id, form, row)
         case service.NoSuchHand():

@@ -17,11 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from flask import has_request_context, request
+
 from .. import store
 from ..matches import Ledger, MatchOver, result_of
 from ..rules import HandScore
 from ..rules.said import Said
 from ..web.access import hash_pin, new_access_key
+from ..web.organiser import is_organiser
+from ..web.phone import phone_id
 from ..web.requests import NewMatch
 
 # -- What became of a write ----------------------------------------------------------------
@@ -111,6 +115,20 @@ class NoSuchMatch:
 
 
 @dataclass(frozen=True)
+class Undone:
+    """The organiser's undo of a change: its hand is as it was before that change. ``change_id``,
+    the undo's own change in the log; None when the hand was already so (sent twice)."""
+
+    hand_id: int
+    change_id: int | None
+
+
+@dataclass(frozen=True)
+class NoSuchChange:
+    """The match has no change of that number."""
+
+
+@dataclass(frozen=True)
 class Over:
     """The match was won (perhaps meanwhile on another phone): no hand is added to it. ``said``,
     the refusal in the rules' words ("The match is over: Anna wins 11 to 7...")."""
@@ -119,7 +137,22 @@ class Over:
 
 
 Outcome = (Created | Added | Repeated | Changed | Deleted | Restored | Taken | Duplicate | Stale
-           | NoSuchHand | NoSuchMatch | Over)
+           | NoSuchHand | NoSuchMatch | Over | Undone | NoSuchChange)
+
+
+# -- Who writes ----------------------------------------------------------------------------
+
+
+def by() -> store.By:
+    """Who makes this write, as the match's changes keep it: this phone (its own id, from its
+    cookie: ``web.phone.phone_id``), whether it is the organiser, whether through the JSON API.
+    A program that keeps no cookie is known by its address (one phone per address): an id
+    made for it now would make each of its requests another phone."""
+    if not has_request_context():
+        return store.By()
+    api = request.blueprint == "api"
+    phone = phone_id(create=not api) or f"address {request.remote_addr}"
+    return store.By(phone, is_organiser(), api)
 
 
 # -- The writes ----------------------------------------------------------------------------
@@ -154,7 +187,7 @@ def _added(match_id: int, entry: dict[str, Any], result: dict[str, Any] | None, 
            number: int | None) -> Added | Repeated | Taken | Duplicate | Over | NoSuchMatch:
     try:
         saved = store.add_hand(store.get_db(), match_id, entry, result, Ledger, key=key,
-                               number=number)
+                               number=number, by=by())
     except store.Taken as taken:
         return Taken(taken.row)
     except store.KeyReused as reused:
@@ -169,16 +202,18 @@ def _added(match_id: int, entry: dict[str, Any], result: dict[str, Any] | None, 
 
 
 def change_hand(match_id: int, hand_id: int, entry: dict[str, Any], score: HandScore | None,
-                made_from: int | None) -> Changed | Stale | NoSuchHand:
+                made_from: int | None, *, replacing: bool = False) -> Changed | Stale | NoSuchHand:
     """Replace a hand's entry, only from the version the change was made from (``made_from``;
     None cannot be checked, so it is Stale): an edit never overwrites another phone's. The entry
-    it replaces is kept, so the edit can be undone; the same change sent twice is done once."""
+    it replaces is kept, so the edit can be undone; the same change sent twice is done once.
+    ``replacing``: the conflict screen's choice, replacing another phone's hand (so logged)."""
     db = store.get_db()
     if made_from is None:
         return Stale(store.hand_row(db, match_id, hand_id))
     try:
         version = store.update_hand(db, match_id, hand_id, entry,
-                                    None if score is None else result_of(score), made_from, Ledger)
+                                    None if score is None else result_of(score), made_from, Ledger,
+                                    by=by(), kind="replaced" if replacing else "changed")
     except store.Conflict as conflict:
         return Stale(conflict.row)
     except store.Gone:
@@ -193,7 +228,7 @@ def delete_hands(match_id: int, versions: dict[int, int | None]) -> Deleted | St
     if unnamed:
         return Stale(store.hand_row(db, match_id, unnamed[0]))
     try:
-        left = store.delete_hands(db, match_id, versions, Ledger)
+        left = store.delete_hands(db, match_id, versions, Ledger, by=by())
     except store.Conflict as conflict:
         return Stale(conflict.row)
     except store.Gone:
@@ -208,9 +243,25 @@ def restore_hands(match_id: int, hand_ids: Iterable[int],
     the hands is not there."""
     hand_ids = tuple(hand_ids)
     try:
-        store.restore_hands(store.get_db(), match_id, hand_ids, version, Ledger)
+        store.restore_hands(store.get_db(), match_id, hand_ids, version, Ledger, by=by())
     except store.Conflict as conflict:
         return Stale(conflict.row)
     except store.Gone:
         return NoSuchHand()
     return Restored(hand_ids)
+
+
+def undo_change(match_id: int, change_id: int) -> Undone | NoSuchChange | NoSuchMatch:
+    """The organiser's undo of any change of the match (the caller checks it is the organiser):
+    the hand as it was before that change, the undo kept in the log as a change of its own."""
+    db = store.get_db()
+    change = store.change_row(db, match_id, change_id)
+    if change is None:
+        return NoSuchChange()
+    try:
+        logged = store.undo_hand_change(db, match_id, change_id, Ledger, by=by())
+    except store.NoSuchChange:
+        return NoSuchChange()
+    except store.Gone:
+        return NoSuchMatch()
+    return Undone(change["hand_id"], logged)

@@ -34,7 +34,7 @@ from ..web.pages import (
 )
 from ..web.phone import matches_here, played_here
 from ..web.record import record_guarded
-from . import live, service
+from . import changelog, live, service
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 from .live import match_url
 
@@ -184,8 +184,8 @@ def rules_summary_line():
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int):
     current = load_match(match_id)
-    # The referee's tools, under this match's rules (referee/_links.html).
-    return render_template("table/match.html", **live.page(current),
+    # The referee's tools, under this match's rules (referee/_links.html); its changes, folded.
+    return render_template("table/match.html", **live.page(current), **changelog.lines(current),
                            ctx={"match": current, "query": under_match(current)})
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits, tidy
+from ..names import NAME_REFUSED, name_fits, names_clash, tidy
 from ..rules.said import said
 from .model import Tournament, TournamentError
 
@@ -61,8 +61,9 @@ def check_names(entrants: list[dict[str, Any]]) -> None:
     # Pairs: a team is never called like a player ("Anna" the team beside Anna the player
     # would make the standings unclear), as a match's teams are not.
     teams = [e["name"] for e in entrants] if sizes == {2} else []
-    if not all_different(e["name"] for e in entrants) or not all_different([*teams, *players]):
-        raise TournamentError(SAME_NAMES)
+    clash = names_clash([e["name"] for e in entrants]) or names_clash([*teams, *players])
+    if clash:
+        raise TournamentError(clash)
 
 
 def late_entry_refused(t: Tournament) -> Any:

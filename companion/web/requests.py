@@ -43,9 +43,8 @@ from ..names import (
     PIN_MIN,
     PIN_PATTERN,
     PIN_REFUSED,
-    SAME_NAMES,
-    all_different,
     name_fits,
+    names_clash,
     team_name,
     tidy,
     valid_pin,
@@ -103,8 +102,10 @@ def fits(name: Any) -> str:
 
 
 def _all_different(names: list[str] | None) -> list[str] | None:
-    if names is not None and not all_different(names):
-        refuse(SAME_NAMES)
+    """No two names one player: the same, or one that reads as the other (whom it looks like)."""
+    clash = names_clash(names) if names is not None else None
+    if clash:
+        refuse(clash)
     return names
 
 

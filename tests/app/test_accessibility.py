@@ -175,6 +175,13 @@ def some_taps(page, made):
             tile.locator("select").select_option(index=1)
 
 
+def changes_opened(page, made):
+    """The match's Changes opened (issue 41): who changed which hand, with the organiser's Undo
+    beside each (the suite's browser is the organiser's); with JavaScript asked again (htmx)."""
+    page.locator("#changes > summary").click()
+    expect(page.locator('#changes [data-testid="change"]').first).to_be_visible()
+
+
 def rematch_offered(page, made):
     expect(page.locator('[data-testid="rematch"]')).to_be_visible()
 
@@ -232,6 +239,8 @@ PAGES = [
     Page("new-match-scopone", "/matches/new", then=choose_scopone),
     Page("new-match-rules-open", "/matches/new", then=open_rules),
     Page("match-playing", "/matches/{playing}"),
+    Page("match-changes-open", "/matches/{playing}", then=changes_opened),
+    Page("match-changes", "/matches/{playing}/changes"),
     Page("match-over-rematch", "/matches/{over}", then=rematch_offered),
     Page("match-over-shared", "/matches/{over}", then=shared),
     Page("match-table", "/matches/{table_playing}"),
@@ -319,7 +328,7 @@ PAGES = [
 ]
 
 # Without JavaScript: the pages a phone with scripts off goes through to keep the score.
-NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rematch",
+NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-changes-open", "match-over-rematch",
          "match-over-shared", "match-table", "match-table-over", "match-table-delete", "hand-cards", "hand-counts",
          "hand-cards-three", "hand-counts-teams", "hand-cards-bazzica", "hand-refused",
          "hand-shown-score", "hand-taken", "hand-page", "hand-edit", "hand-delete", "match-delete",
@@ -330,7 +339,7 @@ NO_JS = ["home", "new-match", "new-match-same", "match-playing", "match-over-rem
 # In Italian, French and Spanish too: the pages with the most words of their own.
 LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over", "hand-cards", "hand-counts-bazzica",
          "hand-refused", "hand-page-bazzica", "referee-claim-checked", "player", "players-rated", "rating-explained", "match-three",
-         "tournament-board", "tournament-entrants", "not-found",
+         "tournament-board", "tournament-entrants", "not-found", "match-changes-open",
          "rules", "rules-scopa-d-assi", "rules-napola", "hand-cards-escoba", "rules-escoba"]
 
 BY_NAME = {page.name: page for page in PAGES}

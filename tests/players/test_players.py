@@ -345,3 +345,14 @@ def test_a_merged_players_page_leads_on_whatever_the_query(client, query):
     assert answer.status_code == 301
     assert answer.headers["Location"] == f"/players/{anna}?period=30"
     assert client.get(answer.headers["Location"]).status_code == 200
+
+
+def test_the_name_suggestions_leave_out_players_whose_every_match_was_deleted(client):
+    """Issue 41: spam players stayed in the new match form's suggestions once their matches
+    were deleted (a deleted match's seats leave the records, but not the suggestions)."""
+    kept = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
+    spam = client.post("/api/v1/matches", json={"players": ["Anna", "Spam 1"]}).get_json()["id"]
+    client.post("/api/v1/matches", json={"players": ["Spam 2", "Spam 3"]})
+    client.post("/matches/delete", data={"match": [spam, kept + 2]})
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert attrs(page, "datalist#known-players option", "value") == ["Anna", "Bruno"]
