@@ -35,6 +35,10 @@ ACE = ("3c 5d 7s 10b", "1d")              # an Ace on a table without Aces
 ACE_ON_ACE = ("1c 5d 7s", "1d")           # an Ace with an Ace on the table
 EMPTY = ("", "1d")                        # an Ace on the empty table
 PLACE = ("3c 4d 6s", "7b")                # 3+4 may be taken, or the 7 placed
+# Cirulla (RULES §11): a 7 on a table with a 7 takes that 7, or 3+5 making 15, never 3+4; an
+# Ace on an Ace takes it, or the whole table where it makes 15 (1+1+3+10).
+SEVEN_ON_SEVEN = ("3c 4s 5d 7b", "7d")
+ACE_MAKING_15 = ("1c 3s 10b", "1d")
 
 EXAMPLES = {
     "standard": (SUMS, SINGLE),
@@ -46,6 +50,7 @@ EXAMPLES = {
     "asso-pigliatutto": (SUMS, ACE, ACE_ON_ACE, EMPTY),
     "scopa-d-assi": (SUMS, ACE, ACE_ON_ACE, EMPTY),
     "corse": (PLACE, SINGLE),
+    "cirulla": (SEVEN_ON_SEVEN, ACE, ACE_MAKING_15, EMPTY),
 }
 
 # The primiera's scale is shown from the best card down.
@@ -138,7 +143,7 @@ def _side_points(held: list[Card], rules: Rules, item: str) -> int:
 def cirulla(rules: Rules) -> Cirulla | None:
     """Cirulla's grande, piccola, first tables and declarations, as this match's rules score
     them (None for the rules of another game)."""
-    if not (rules.grande_piccola or rules.deal_scope or rules.declarations == "cirulla"):
+    if not (rules.grande_piccola or rules.deal_scope != "off" or rules.declarations == "cirulla"):
         return None
     suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
     dealt = set(deck(rules.deck))               # a 36-card deck has no twos to show

@@ -138,6 +138,9 @@ CAPTURES = {
     "asso-pigliatutto": said("An Ace takes the whole table, and that is a scopa"),
     "scopa-d-assi": said("An Ace takes the whole table, but that is no scopa"),
     "corse": said("Capturing is never compulsory"),
+    "cirulla": said("A card takes a card of its value (failing one, cards adding up to it) or "
+                    "cards that make 15 with it; an Ace takes the whole table, and that is a "
+                    "scopa"),
 }
 PRIMIERA = {
     "half": said("Primiera at face value: Ace 5½, figures ½"),
@@ -184,15 +187,16 @@ def _bonuses(rules: Rules) -> list[Said]:
         told.append(said("Piva: the {card} costs {points}", card=PIVA, points=-piva(rules)))
     if rules.grande_piccola:
         told.append(said("Grande: King, Queen and Jack of the bonus suit score {grande}; piccola: "
-                         "Ace, 2 and 3 score {piccola}, one more for each next card in sequence",
-                         grande=_points_of(_suit(rules)[-3:], rules, "grande")[0],
-                         piccola=_points_of(_suit(rules)[:3], rules, "piccola")[0]))
+                         "Ace, 2 and 3 score {piccola}, one more for each next card in sequence, "
+                         "{most} at most", grande=_points_of(_suit(rules)[-3:], rules, "grande")[0],
+                         piccola=_points_of(_suit(rules)[:3], rules, "piccola")[0],
+                         most=_points_of(_suit(rules), rules, "piccola")[0]))
     shown = declarations(rules)
     if shown and rules.declarations == "cirulla":
-        told.append(said("Declarations at each deal: a busso (three cards adding up to less "
-                         "than 10) scores {busso}, a tris (three of a kind) {tris}",
-                         busso=next(d.points for d in shown if d.kind == "busso"),
-                         tris=next(d.points for d in shown if d.kind == "tris")))
+        told.append(said("Accusi at each deal: a cirulla (three cards adding up to 9 or less) "
+                         "scores {cirulla}, a decino (three cards of one value) {decino}",
+                         cirulla=next(d.points for d in shown if d.kind == "cirulla"),
+                         decino=next(d.points for d in shown if d.kind == "decino")))
         if rules.matta:
             told.append(said("The matta, the {card}, stands for any card in a declaration and "
                              "on the first table", card=Card(7, "c")))
@@ -226,7 +230,10 @@ def differences(rules: Rules) -> list[Said]:
         told.append(CAPTURES[rules.capture])
     if rules.ace_takes_itself:
         told.append(said("An Ace on the empty table takes itself"))
-    if rules.deal_scope:
+    if rules.deal_scope == "15-30-low":
+        told.append(said("A first table adding up to 15 gives the dealer a scopa, 30 two, 9 or "
+                         "less three"))
+    elif rules.deal_scope != "off":
         told.append(said("A first table adding up to 15 gives the dealer a scopa, 30 two"))
     if rules.void_deal in VOID_DEAL:
         told.append(VOID_DEAL[rules.void_deal])

@@ -28,7 +28,7 @@ from ..rules.cards import SUITS, Card, parse_cards
 from ..rules.primiera import SCALES, PrimieraResult
 from ..rules.said import said, said_n
 from ..web.forms import CardGrid, FieldsFor, options
-from ..web.hand_requests import HandEntry
+from ..web.hand_requests import HandEntry, per_side
 from .hand_counts import COUNT_WORDS, counts_entered, worked_out
 
 # The runs of the bonus suit a hand by counts asks for (Napola, Scalette): the row, its key in
@@ -279,7 +279,8 @@ class HandForm(FlaskForm):
         declarations = self._declarations()
         if declarations:
             entry["declarations"] = declarations
-        score = score_entry(entry, self.match.rules, self.match.names, waiting={item for item, _ in awaited})
+        score = score_entry(entry, self.match.rules, self.match.names, waiting={item for item, _ in awaited},
+                            per_side=per_side(self.match))
         return score, [words for _, words in awaited]
 
     def _sweeps(self) -> list[int]:

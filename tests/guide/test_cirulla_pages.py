@@ -67,8 +67,8 @@ FIRST = " ".join([f"{value}d" for value in range(1, 11)] + ["7c", "7s", "7b", "6
 
 
 def hand_form(rest=1):
-    """Anna's pile (grande, piccola to the King, settebello, primiera, most cards), three
-    sweeps, a tris for Anna and a busso for Carla: 32 for Anna, 3 for Carla."""
+    """Anna's pile (grande, every coin but the piccola counts 6, settebello, primiera, most
+    cards), three sweeps, a decino for Anna and a cirulla for Carla: 28 for Anna, 3 for Carla."""
     data = {"mode": "piles", "rest": str(rest), "save": "1",
             "sweeps_0": "3", "sweeps_1": "0", "sweeps_2": "0",
             "decl_0_side": "0", "decl_0_deal": "2", "decl_0_cards": ["4c", "4s", "4b"],
@@ -84,7 +84,7 @@ def test_a_match_of_three_to_fifty_one_through_the_pages(client):
     made = client.post("/matches/new", data=match_form("cirulla", layout="3", player3="Carla"))
     assert made.status_code == 303, made.get_data(as_text=True)[-800:]
     match_id = int(made.headers["Location"].rsplit("/", 1)[1])
-    for expected in ([32, 0, 3], [64, 0, 6]):
+    for expected in ([28, 0, 3], [56, 0, 6]):
         saved = client.post(f"/matches/{match_id}/hands/new", data=hand_form())
         assert saved.status_code == 303, saved.get_data(as_text=True)[-800:]
         page = client.get(f"/matches/{match_id}").get_data(as_text=True)
