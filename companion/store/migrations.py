@@ -17,6 +17,7 @@ import sqlite_utils
 from ..names import name_key, team_name, team_name_cut
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
+from .migration_021 import _m021_cirulla_piccola_to_six
 from .ratings import places
 from .rerating import rerate
 from .seats import seat_players
@@ -371,7 +372,9 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m007_rematches_archive_and_deletes, _m008_players, _m009_tournaments,
     _m010_tidy_name_keys, _m011_tournament_players, _m012_organiser_and_player_changes,
     _m013_ratings, _m014_kept_not_worked_out_again, _m015_rating_work_and_unrated,
-    _m016_chances_as_the_round_started, _m017_team_names_whole]
+    _m016_chances_as_the_round_started, _m017_team_names_whole,
+    # Issue 42 (numbered 21 for the merge with the branches of issues 40 to 43).
+    _m021_cirulla_piccola_to_six]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:
