@@ -122,6 +122,7 @@ def run_cards(rules: Rules) -> dict[str, list[Card]]:
 # Cirulla's first tables (docs/rules.md §11): 15 and 30 give the dealer scope, the matta
 # makes 15, and two Aces void the deal; its declarations, the matta's among them.
 DEAL_TABLES = ("2d 3c 4s 6b", "10d 10c 4s 6b", "7c 2d 3s 4b", "1d 1c 5s 8b")
+LOW_TABLE = "2c 2s 3b 1d"           # 9 or less: three scope under 15-30-low (issue 42's table)
 CIRULLA_DECLARED = ("1d 2c 5s", "6d 6c 6s", "9d 9b 7c", "2s 3b 7c")
 
 
@@ -131,6 +132,7 @@ class Cirulla(NamedTuple):
     grande: int                   # what King, Queen and Jack of the bonus suit score
     piccola: int                  # what Ace, 2 and 3 score
     piccola_longer: int           # ... with the 4 as well
+    piccola_most: int             # ... with the whole suit: as far as the 6
     tables: list[tuple[tuple[Card, ...], DealCheck]]
     declared: list[tuple[tuple[Card, ...], str, int]]
 
@@ -147,7 +149,8 @@ def cirulla(rules: Rules) -> Cirulla | None:
         return None
     suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
     dealt = set(deck(rules.deck))               # a 36-card deck has no twos to show
-    tables = [table for table in (tuple(parse_cards(shown.split())) for shown in DEAL_TABLES)
+    shown_tables = DEAL_TABLES + ((LOW_TABLE,) if rules.deal_scope == "15-30-low" else ())
+    tables = [table for table in (tuple(parse_cards(shown.split())) for shown in shown_tables)
               if dealt.issuperset(table) and (rules.matta or MATTA not in table)
               and deal_plan(rules, 2).table]           # Scopone deals no first table to check
     declared = []
@@ -157,7 +160,7 @@ def cirulla(rules: Rules) -> Cirulla | None:
             if dealt.issuperset(cards) and (rules.matta or MATTA not in cards):
                 declared.append((cards, *judge(cards, "cirulla", rules.matta)[:2]))
     return Cirulla(_side_points(suit[-3:], rules, "grande"), _side_points(suit[:3], rules, "piccola"),
-                   _side_points(suit[:4], rules, "piccola"),
+                   _side_points(suit[:4], rules, "piccola"), _side_points(suit, rules, "piccola"),
                    [(table, check_deal(table, rules)) for table in tables], declared)
 
 

@@ -174,7 +174,8 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
         if last_play:
             reasons.append(said("the last card of the hand never makes a sweep"))
         elif rule == "scopa-d-assi" and value == 1:
-            reasons.append(said("in Scopa d'Assi taking the table with an Ace is not a sweep"))
+            # Said of the rule, not of one game: Sbarazzina and Piva take their Ace from it.
+            reasons.append(said("taking the whole table with an Ace is never a scopa"))
 
     if not count:
         may_place = True
@@ -185,7 +186,7 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
             reasons.append(said("the table is empty: the card is placed"))
     elif rule == "corse":
         may_place = True
-        reasons.append(said("in Scopa Corse capturing is never compulsory"))
+        reasons.append(said("capturing is never compulsory"))
     else:
         may_place = False
         reasons.append(said("a card that can capture must capture"))
@@ -340,15 +341,15 @@ def _deal_scope(table: Sequence[Card], matta: bool, low: bool) -> DealCheck | No
     scope, total = max(scoring)
     if scope == 3:
         if wild:
-            return DealCheck(False, said_n("with the matta the table adds up to {total}, 9 or less: "
-                                           "the dealer takes it and scores {n} scopa",
-                                           "with the matta the table adds up to {total}, 9 or less: "
-                                           "the dealer takes it and scores {n} scope", scope,
+            return DealCheck(False, said_n("with the matta the table adds up to {total}, no more than "
+                                           "9: the dealer takes it and scores {n} scopa",
+                                           "with the matta the table adds up to {total}, no more than "
+                                           "9: the dealer takes it and scores {n} scope", scope,
                                            total=total), scope)
-        return DealCheck(False, said_n("the table adds up to {total}, 9 or less: the dealer takes "
-                                       "it and scores {n} scopa",
-                                       "the table adds up to {total}, 9 or less: the dealer takes "
-                                       "it and scores {n} scope", scope, total=total), scope)
+        return DealCheck(False, said_n("the table adds up to {total}, no more than 9: the dealer "
+                                       "takes it and scores {n} scopa",
+                                       "the table adds up to {total}, no more than 9: the dealer "
+                                       "takes it and scores {n} scope", scope, total=total), scope)
     if wild:
         return DealCheck(False, said_n("the matta makes the table {total}: the dealer "
                                        "takes it and scores {n} scopa",

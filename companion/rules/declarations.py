@@ -74,7 +74,8 @@ def judge(cards: Sequence[Card], scheme: str, matta: bool = False) -> Judged:
     """What three cards declare under ``bazzica``, ``sbarazzina`` or ``cirulla`` scoring;
     CardError if nothing. ``matta``: Cirulla's 7 of cups is wild."""
     if len(cards) != 3 or len(set(cards)) != 3:
-        raise CardError(said("a declaration shows three different cards"))
+        raise CardError(said("an accuso shows three different cards") if scheme == "cirulla"
+                        else said("a declaration shows three different cards"))
     if scheme == "cirulla":
         return _judge_cirulla(cards, matta)
     ranks = [card.value for card in cards]
@@ -139,7 +140,7 @@ def score_declarations(declarations: Sequence[Declaration], scheme: str,
     return points, told
 
 
-def _check_one(d: Declaration, n_sides: int, seats: Seats | None = None) -> None:
+def _check_one(d: Declaration, n_sides: int, seats: Seats | None = None, what: Said | None = None) -> None:
     if not 0 <= d.side < n_sides:
         raise CardError(said("a declaration names side {side}, but there are {n} sides",
                              side=d.side + 1, n=n_sides))
@@ -147,9 +148,9 @@ def _check_one(d: Declaration, n_sides: int, seats: Seats | None = None) -> None
         raise CardError(said("a declaration's deal is a number from 1 to 10"))
     if seats is not None and d.deal > seats.deals:
         # RULES §11: 6 deals for two players, 4 for three, 3 for two teams of two.
-        raise CardError(said("a declaration after deal {deal}: with {players} players a hand has "
-                             "{deals} deals", deal=d.deal, players=n_sides * seats.per_side,
-                             deals=seats.deals))
+        raise CardError(said("{what} after deal {deal}: with {players} players a hand has "
+                             "{deals} deals", what=what or said("one declaration"), deal=d.deal,
+                             players=n_sides * seats.per_side, deals=seats.deals))
 
 
 def _check_dealt(d: Declaration, dealt: dict[Card, int]) -> None:
@@ -170,7 +171,7 @@ def _score_cirulla(declarations: Sequence[Declaration], names: Sequence[str],
     shown: set[Card] = set()
     made: dict[tuple[int, int], int] = {}
     for d in declarations:
-        _check_one(d, len(names), seats)
+        _check_one(d, len(names), seats, said("an accuso"))
         made[d.side, d.deal] = made.get((d.side, d.deal), 0) + 1
         if seats is not None and made[d.side, d.deal] > seats.per_side:
             if seats.per_side == 1:
@@ -184,11 +185,10 @@ def _score_cirulla(declarations: Sequence[Declaration], names: Sequence[str],
     for d in sorted(declarations, key=lambda d: d.deal):
         _check_dealt(d, dealt)
         if shown & set(d.cards):
-            raise CardError(said("two declarations after deal {deal} show the same card",
-                                 deal=d.deal))
+            raise CardError(said("two accusi after deal {deal} show the same card", deal=d.deal))
         shown |= set(d.cards)
         j = judge(d.cards, "cirulla", matta)
         points[d.side] += j.points
-        told.append(said("deal {deal}: {name} {kind} {cards}: {points}", deal=d.deal,
+        told.append(said("deal {deal}: {name}, {kind} ({cards}): {points}", deal=d.deal,
                          name=names[d.side], kind=j.kind, cards=list(d.cards), points=j.points))
     return points, told

@@ -186,20 +186,21 @@ def _bonuses(rules: Rules) -> list[Said]:
     if rules.piva and piva(rules):
         told.append(said("Piva: the {card} costs {points}", card=PIVA, points=-piva(rules)))
     if rules.grande_piccola:
-        told.append(said("Grande: King, Queen and Jack of the bonus suit score {grande}; piccola: "
-                         "Ace, 2 and 3 score {piccola}, one more for each next card in sequence, "
-                         "{most} at most", grande=_points_of(_suit(rules)[-3:], rules, "grande")[0],
+        told.append(said("Grande: King, Queen and Jack of {suit} score {grande}; piccola: Ace, 2 "
+                         "and 3 score {piccola}, one more for each next card in sequence, {most} "
+                         "at most", suit=Suit(rules.bonus_suit, rules.pack),
+                         grande=_points_of(_suit(rules)[-3:], rules, "grande")[0],
                          piccola=_points_of(_suit(rules)[:3], rules, "piccola")[0],
                          most=_points_of(_suit(rules), rules, "piccola")[0]))
     shown = declarations(rules)
     if shown and rules.declarations == "cirulla":
-        told.append(said("Accusi at each deal: a cirulla (three cards adding up to 9 or less) "
-                         "scores {cirulla}, a decino (three cards of one value) {decino}",
+        told.append(said("Accusi (declarations) at each deal: a cirulla (three cards adding up "
+                         "to 9 or less) scores {cirulla}, a decino (three of a kind) {decino}",
                          cirulla=next(d.points for d in shown if d.kind == "cirulla"),
                          decino=next(d.points for d in shown if d.kind == "decino")))
         if rules.matta:
-            told.append(said("The matta, the {card}, stands for any card in a declaration and "
-                             "on the first table", card=Card(7, "c")))
+            told.append(said("The matta, the {card}, stands for any card in an accuso and on "
+                             "the first table", card=Card(7, "c")))
     elif shown:
         points = sorted({d.points for d in shown if d.kind == "bazzica"})
         told.append(said("Declarations after a deal: a bazzica {bazzica}, a bazzicotto {bazzicotto}",

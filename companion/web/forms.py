@@ -49,7 +49,7 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
                ("to-horse", _l("up to Ace-Horse (9); the whole suit, Napoleone, wins"))],
     "declarations": [("off", _l("none")), ("bazzica", _l("Bazzica: bazzica 3, bazzicotto 10")),
                      ("sbarazzina", _l("Sbarazzina: bazzica 2 or 3, three of a kind 7")),
-                     ("cirulla", _l("Cirulla's accusi: cirulla 3, decino 10"))],
+                     ("cirulla", _l("Cirulla: cirulla 3, decino 10"))],
     "capture": [("standard", _l("a single card before a sum; capturing compulsory")),
                 ("fewest", _l("at most two cards, the fewest possible (Sco-papa)")),
                 ("fewest-any", _l("the fewest cards possible, any number")),

@@ -97,7 +97,7 @@ def test_the_low_first_table_gives_the_dealer_three_scope(client):
     table = ["2c", "2s", "3b", "1d"]
     answer = client.post("/api/v1/deal", json={"variant": "cirulla", "table": table}).get_json()
     assert (answer["void"], answer["scope"]) == (False, 3)
-    assert "9 or less" in answer["reason"]
+    assert answer["reason"] == "the table adds up to 8, no more than 9: the dealer takes it and scores 3 scope"
     without = client.post("/api/v1/deal", json={"variant": "cirulla", "table": table,
                                                 "options": {"deal_scope": "15-30"}}).get_json()
     assert without["scope"] == 0
@@ -163,7 +163,7 @@ ACCUSO = {"side": 0, "deal": 1, "cards": ["1d", "2c", "5s"]}        # 8: a cirul
     # hand) and once in deal 9 of 6".
     ([ACCUSO, {"side": 0, "deal": 1, "cards": ["6d", "6c", "6s"]}],
      "Anna has 2 accusi after deal 1: a player makes one a deal at most"),
-    ([{**ACCUSO, "deal": 9}], "a declaration after deal 9: with 2 players a hand has 6 deals"),
+    ([{**ACCUSO, "deal": 9}], "an accuso after deal 9: with 2 players a hand has 6 deals"),
     ([ACCUSO, {"side": 1, "deal": 2, "cards": ["1d", "2s", "3b"]}],
      "1d is declared after deal 1 and after deal 2: a card is dealt once a hand"),
 ])
@@ -190,7 +190,7 @@ def test_a_team_of_two_makes_two_accusi_a_deal_in_three_deals(client):
     late = client.post(f"/api/v1/matches/{match_id}/hands",
                        json={"piles": [FIRST, SECOND], "declarations": [{**ACCUSO, "deal": 4}]})
     assert late.status_code == 400
-    assert late.get_json()["error"] == "a declaration after deal 4: with 4 players a hand has 3 deals"
+    assert late.get_json()["error"] == "an accuso after deal 4: with 4 players a hand has 3 deals"
     body = {"variant": "cirulla", "piles": [FIRST, SECOND], "declarations": two}
     assert client.post("/api/v1/score", json={**body, "players_per_side": 2}).status_code == 200
     assert client.post("/api/v1/score", json=body).status_code == 400
