@@ -222,7 +222,7 @@ def test_the_referees_deal_tool_waits_for_four_cards_and_has_none_for_scopone(cl
     assert 'data-testid="tap-more"' in page and "Tap the 4 cards of the first table (2 so far)." in page
     assert 'data-testid="error"' not in page and 'data-testid="verdict"' not in page
     page = client.get("/referee/deal?table=10d&table=10c&table=10s&table=4b&table=5b").get_data(as_text=True)
-    assert "the first table is 4 cards: 5 cards were given" in page
+    assert "The first table is 4 cards: 5 cards were given" in page       # a sentence (issue 42)
     page = client.get("/referee/deal?variant=scopone&players=4").get_data(as_text=True)
     assert 'data-testid="no-table"' in page and "there is no first table" in page
     assert 'name="table"' not in page              # no grid to tap: nothing to check
