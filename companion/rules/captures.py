@@ -266,9 +266,10 @@ def _cirulla(table: Sequence[Card], played: Card, reasons: list[Said]) -> list[_
     if singles:
         if _Sums(table, value, 2, 40).any():
             reasons.append(said("a single card of equal value must be taken before a sum"))
-        families: list[_Listed | _Sums] = [_Listed(singles), fifteen]
-    else:
-        families = [_Sums(table, value, 2, 40), fifteen]
+        if fifteen.any():
+            reasons.append(said("the card of equal value, or a set making 15 with it: free choice"))
+        return [_Listed(singles), fifteen]
+    families: list[_Listed | _Sums] = [_Sums(table, value, 2, 40), fifteen]
     if any(family.count(size) for family in families for size in range(len(table) + 1)):
         reasons.append(said("a card of equal value, a set adding up to it, or a set making 15 "
                             "with it: free choice"))
