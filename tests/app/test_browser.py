@@ -333,7 +333,7 @@ def test_the_capture_check_answers_as_cards_are_tapped(phone):
         page.wait_for_timeout(100)
     assert page.evaluate(in_view)
     expect(page.get_by_role("radio", name="Jack of coins")).to_be_checked()
-    expect(page.locator('[data-testid="verdict"]')).to_have_text("The card must capture: it may not be placed.")
+    expect(page.locator('[data-testid="verdict"]')).to_have_text("The card must capture: it cannot stay on the table.")
     cards = sorted(page.locator("li.capture").evaluate_all("items => items.map(i => i.dataset.cards)"))
     assert cards == ["1c 3c 4c", "1c 7c", "3c 5c"]
     phone.tap('#field-table label.check-tile:has(input[value="7c"])')          # take the 7 off the table

@@ -27,7 +27,7 @@ def captures(client, table, played, last=False, **query):
 def test_seed_000_three_five_five_fante(client, played, expected):
     found, verdict, page = captures(client, "3c 5d 5s 8b", played)
     assert found == expected
-    assert verdict == "The card must capture: it may not be placed."
+    assert verdict == "The card must capture: it cannot stay on the table."
     if played == "8c":
         assert "a single card of equal value must be taken before a sum" in page
 
@@ -57,7 +57,7 @@ def test_seed_004_six_must_take_two_and_four(client):
     # 004: "If, for example, a 2 and 4 are on the table, and a player holds a 6, the player must
     # either take that trick, or play a different card from his hand."
     found, verdict, _ = captures(client, "2c 4s", "6d")
-    assert found == [("2c 4s", "yes")] and verdict == "The card must capture: it may not be placed."
+    assert found == [("2c 4s", "yes")] and verdict == "The card must capture: it cannot stay on the table."
     last, _, page = captures(client, "2c 4s", "6d", last=True)
     assert last == [("2c 4s", "no")] and "the last card of the hand never makes a sweep" in page
 
@@ -82,7 +82,7 @@ def test_seed_003_quindici_and_ace_takes_all(client):
 
 def test_nothing_to_take_means_placing(client):
     found, verdict, _ = captures(client, "9c 10s", "2d")
-    assert found == [] and verdict == "The card may be placed on the table."
+    assert found == [] and verdict == "The card stays on the table."
 
 
 def test_a_card_both_played_and_on_the_table_is_refused(client):
@@ -332,7 +332,7 @@ def test_a_table_of_39_cards_lists_a_page_and_counts_the_rest(client):
     found, verdict, page = captures(client, FULL_TABLE, "5d", variant="quindici")
     assert len(found) == 20 and len(page) < 100_000
     assert "1,702 captures" in page and "and 1,682 more" in page
-    assert verdict == "The card must capture: it may not be placed."
+    assert verdict == "The card must capture: it cannot stay on the table."
     following = attr(page, '[rel="next"][href]', "href")
     second = client.get(following).get_data(as_text=True)
     assert "Captures 21 to 40" in second and "and 1,662 more" in second and 'rel="prev"' in second
