@@ -460,13 +460,13 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
         page.locator('[data-testid="save"]').tap()
         # Every point with every denier: asked first (tests/table/test_undo.py), in French.
         expect(page.locator('[data-testid="extreme"]')).to_contain_text(
-            "Gisèle a fait tous les points et pris les 10 deniers\u00a0?")
+            "Gisèle a fait tous les points et pris les 10 cartes de deniers\u00a0?")
         page.locator('[data-testid="extreme-save"]').tap()
         page.wait_for_selector(".scoreboard")
         expect(page.locator(".flash")).to_contain_text("Manche 1 enregistrée.")
         breakdown = " ".join(page.locator(".breakdown").first.text_content().split())   # nbsp too
         for said in ("Cartes", "20 à 20 : égalité, aucun point", "Deniers", "Settebello",
-                     "Gisèle a le 7 de deniers", "Primiera", "Scopa"):
+                     "Gisèle a le 7 de deniers", "Primiera", "Scope"):    # plural (issue 42)
             assert said in breakdown, breakdown
         expect(page.locator('[data-testid="outcome"]')).to_contain_text("Gisèle gagne 3 à 0")
     finally:

@@ -382,9 +382,9 @@ def no_console_errors(page) -> list:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang, refusal", [
-    ("en", "the coins entered add up to more than 10"),
-    ("it", "il totale di denari inserito supera 10")])
+@pytest.mark.parametrize("lang, refusal", [     # said alone: a sentence (issue 42)
+    ("en", "The coins entered add up to more than 10"),
+    ("it", "Il totale di denari inserito supera 10")])
 def test_nothing_is_said_of_a_count_until_it_is_left(browser, server, lang, refusal):
     expect = pytest.importorskip("playwright.sync_api").expect
     context = phone(browser, server, True)
