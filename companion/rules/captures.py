@@ -341,23 +341,10 @@ def _deal_scope(table: Sequence[Card], matta: bool, low: bool) -> DealCheck | No
         return None
     scope, total = max(scoring)
     if scope == 3:
-        if wild:
-            return DealCheck(False, said_n("with the matta the table adds up to {total}, no more than "
-                                           "9: the dealer takes it and scores {n} scopa",
-                                           "with the matta the table adds up to {total}, no more than "
-                                           "9: the dealer takes it and scores {n} scope", scope,
-                                           total=total), scope)
-        return DealCheck(False, said_n("the table adds up to {total}, no more than 9: the dealer "
-                                       "takes it and scores {n} scopa",
-                                       "the table adds up to {total}, no more than 9: the dealer "
-                                       "takes it and scores {n} scope", scope, total=total), scope)
-    if wild:
-        return DealCheck(False, said_n("the matta makes the table {total}: the dealer "
-                                       "takes it and scores {n} scopa",
-                                       "the matta makes the table {total}: the dealer "
-                                       "takes it and scores {n} scope", scope,
-                                       total=total), scope)
-    return DealCheck(False, said_n("the table adds up to {total}: the dealer takes it "
-                                   "and scores {n} scopa",
-                                   "the table adds up to {total}: the dealer takes it "
-                                   "and scores {n} scope", scope, total=total), scope)
+        why = (said("with the matta the table adds up to {total}, no more than 9", total=total) if wild
+               else said("the table adds up to {total}, no more than 9", total=total))
+    else:
+        why = (said("the matta makes the table {total}", total=total) if wild
+               else said("the table adds up to {total}", total=total))
+    return DealCheck(False, said_n("{why}: the dealer takes it and scores {n} scopa",
+                                   "{why}: the dealer takes it and scores {n} scope", scope, why=why), scope)
