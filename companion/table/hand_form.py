@@ -337,8 +337,7 @@ class HandForm(FlaskForm):
         side's figure as the page shows it (the first's as typed may not be a number yet)."""
         if len(self.match.sides) != 2:
             return {}
-        rows = self.typed()
-        first = {name: values[0] if isinstance(values[0], int) else None for name, values in rows.items()}
+        first = {name: values[0] if isinstance(values[0], int) else None for name, values in self.typed().items()}
         return {name: (deck_totals(self.match.rules)[name], rest) for name, rest in
                 rest_of_deck(first, self.match.rules).items()}
 
