@@ -59,19 +59,19 @@ def seating(sides: Sequence[dict[str, Any]]) -> list[tuple[str, int]]:
 
 
 def score_entry(entry: dict[str, Any], rules: Rules, names: Sequence[str],
-                waiting: Collection[str] | None = None) -> HandScore:
+                waiting: Collection[str] | None = None, per_side: int | None = None) -> HandScore:
     """Score what the players entered for a hand: piles of cards, or counts. ``waiting``: a
     hand by counts still being entered, whose items named there are not entered yet
-    (``rules.score_so_far``)."""
+    (``rules.score_so_far``). ``per_side``: the players of each side of a hand being entered."""
     declarations = [Declaration(d["side"], d["deal"], tuple(parse_cards(d["cards"], said("a declaration"))))
                     for d in entry.get("declarations", [])]
     if entry["mode"] == "piles":
         piles = [parse_cards(pile, said("{name}'s pile", name=names[side])) for side, pile in enumerate(entry["piles"])]
-        return score_piles(piles, entry["sweeps"], rules, declarations, names)
+        return score_piles(piles, entry["sweeps"], rules, declarations, names, per_side)
     tallies = [Tally(**tally) for tally in entry["tallies"]]
     if waiting is not None:
-        return score_so_far(tallies, rules, waiting, declarations, names)
-    return score_tallies(tallies, rules, declarations, names)
+        return score_so_far(tallies, rules, waiting, declarations, names, per_side)
+    return score_tallies(tallies, rules, declarations, names, per_side)
 
 
 def takes_every_card(score: HandScore) -> int | None:

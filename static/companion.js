@@ -121,6 +121,19 @@ function setUpHandForm(form) {
     });
   }
 
+  // Two sides by counts: the second side's figure the deck decides (the cards, the coins...)
+  // follows the first's as it is typed; the server works it out the same way when it is sent.
+  form.querySelectorAll("output.tally-rest").forEach((shown) => {
+    const typed = document.getElementById(shown.htmlFor.value);
+    const total = Number(shown.dataset.total);
+    const follow = () => {
+      const text = typed.value.trim();
+      shown.value = /^\d+$/.test(text) && Number(text) <= total ? String(total - Number(text)) : "";
+    };
+    typed.addEventListener("input", follow);
+    form.addEventListener("scopa:restored", follow);
+  });
+
   // The fields put back from the phone's outbox (sending.js): each tile in its pile again.
   form.addEventListener("scopa:restored", () => {
     tiles.forEach((tile) => { tile.dataset.side = tile.querySelector("select").value; });

@@ -110,7 +110,8 @@ SCHEMAS = {
         **RULES_IN, "table": {**CARDS, "minItems": 4, "maxItems": 4}}},
     "Deal": {"type": "object", "required": ["void", "reason", "scope"], "properties": {
         "void": {"type": "boolean"}, "reason": {"type": "string"},
-        # Cirulla's deal_scope: a first table adding up to 15 gives the dealer 1 scopa, 30 two.
+        # Cirulla's deal_scope: a first table adding up to 15 gives the dealer 1 scopa, 30 two, and
+        # under 15-30-low 9 or less three.
         "scope": {"type": "integer", "description": "the scope the first table gives the dealer "
                                                     "(under Escoba, its escobas)"}}},
     "ClaimRequest": {"type": "object", "required": ["claimer", "piles"], "properties": {

@@ -37,6 +37,10 @@ EMPTY = ("", "1d")                        # an Ace on the empty table
 PLACE = ("3c 4d 6s", "7b")                # 3+4 may be taken, or the 7 placed
 NOT_EQUAL = ("3s 5d 7c", "7b")            # Escoba: 5+3 makes 15 with the 7; the 7 is not taken
 SWEEP = ("2c 5s", "8d")                   # Escoba: the sota makes 15 with both, an escoba
+# Cirulla (RULES §11): a 7 on a table with a 7 takes that 7, or 3+5 making 15, never 3+4; an
+# Ace on an Ace takes it, or the whole table where it makes 15 (1+1+3+10).
+SEVEN_ON_SEVEN = ("3c 4s 5d 7b", "7d")
+ACE_MAKING_15 = ("1c 3s 10b", "1d")
 
 EXAMPLES = {
     "standard": (SUMS, SINGLE),
@@ -49,6 +53,7 @@ EXAMPLES = {
     "scopa-d-assi": (SUMS, ACE, ACE_ON_ACE, EMPTY),
     "corse": (PLACE, SINGLE),
     "escoba": (FIFTEEN, NOT_EQUAL, SWEEP),
+    "cirulla": (SEVEN_ON_SEVEN, ACE, ACE_MAKING_15, EMPTY),
 }
 
 # The primiera's scale is shown from the best card down.
@@ -120,6 +125,7 @@ def run_cards(rules: Rules) -> dict[str, list[Card]]:
 # Cirulla's first tables (docs/rules.md §11): 15 and 30 give the dealer scope, the matta
 # makes 15, and two Aces void the deal; its declarations, the matta's among them.
 DEAL_TABLES = ("2d 3c 4s 6b", "10d 10c 4s 6b", "7c 2d 3s 4b", "1d 1c 5s 8b")
+LOW_TABLE = "2c 2s 3b 1d"           # 9 or less: three scope under 15-30-low (issue 42's table)
 CIRULLA_DECLARED = ("1d 2c 5s", "6d 6c 6s", "9d 9b 7c", "2s 3b 7c")
 
 
@@ -129,6 +135,7 @@ class Cirulla(NamedTuple):
     grande: int                   # what King, Queen and Jack of the bonus suit score
     piccola: int                  # what Ace, 2 and 3 score
     piccola_longer: int           # ... with the 4 as well
+    piccola_most: int             # ... with the whole suit: as far as the 6
     tables: list[tuple[tuple[Card, ...], DealCheck]]
     declared: list[tuple[tuple[Card, ...], str, int]]
 
@@ -141,12 +148,13 @@ def _side_points(held: list[Card], rules: Rules, item: str) -> int:
 def cirulla(rules: Rules) -> Cirulla | None:
     """Cirulla's grande, piccola, first tables and declarations, as this match's rules score
     them (None for the rules of another game)."""
-    if rules.preset == "escoba" or not (rules.grande_piccola or rules.deal_scope
+    if rules.preset == "escoba" or not (rules.grande_piccola or rules.deal_scope != "off"
                                         or rules.declarations == "cirulla"):
         return None
     suit = [Card(value, rules.bonus_suit) for value in suit_values(rules.deck)]
     dealt = set(deck(rules.deck))               # a 36-card deck has no twos to show
-    tables = [table for table in (tuple(parse_cards(shown.split())) for shown in DEAL_TABLES)
+    shown_tables = DEAL_TABLES + ((LOW_TABLE,) if rules.deal_scope == "15-30-low" else ())
+    tables = [table for table in (tuple(parse_cards(shown.split())) for shown in shown_tables)
               if dealt.issuperset(table) and (rules.matta or MATTA not in table)
               and deal_plan(rules, 2).table]           # Scopone deals no first table to check
     declared = []
@@ -156,7 +164,7 @@ def cirulla(rules: Rules) -> Cirulla | None:
             if dealt.issuperset(cards) and (rules.matta or MATTA not in cards):
                 declared.append((cards, *judge(cards, "cirulla", rules.matta)[:2]))
     return Cirulla(_side_points(suit[-3:], rules, "grande"), _side_points(suit[:3], rules, "piccola"),
-                   _side_points(suit[:4], rules, "piccola"),
+                   _side_points(suit[:4], rules, "piccola"), _side_points(suit, rules, "piccola"),
                    [(table, check_deal(table, rules)) for table in tables], declared)
 
 

@@ -48,7 +48,8 @@ def asked_items(args: Mapping[str, str]) -> dict[str, Any]:
         if name in NUMBERS:
             items[name] = (None if text == "" and name in ("hands", "double_under")
                            else store.number_from(text) if text.isdecimal() else text)
-        elif isinstance(getattr(Rules, name), bool):
+        elif isinstance(getattr(Rules, name), bool) or name == "deal_scope":
+            # deal_scope reads a yes or a no as its true and false (15-30, off: RULES §8)
             low = text.lower()
             items[name] = True if low in YES else False if low in NO else text
         else:

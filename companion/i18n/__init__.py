@@ -173,6 +173,18 @@ def explain(error: Exception) -> str:
     return say(error.args[0]) if error.args else str(error)
 
 
+def sentence(text: Any) -> str:
+    """A message shown alone, as a sentence: its first letter a capital. The rules' refusals
+    start small, as they also go inside other sentences ("Not undone: the match ..."); a page
+    showing one by itself writes it as a sentence ("Le carte di denari sono 9 in tutto").
+
+    >>> sentence("le carte di denari sono 9 in tutto, non 10"), sentence("7d is in both piles")
+    ('Le carte di denari sono 9 in tutto, non 10', '7d is in both piles')
+    """
+    text = str(text)
+    return text[:1].upper() + text[1:]
+
+
 # The points of a hand as each language's players name them (the game's own terms kept where
 # they use them: primiera, settebello, scopa).
 ITEM_LABELS = {
@@ -193,11 +205,30 @@ ESCOBA_LABELS = {
 }
 
 
+# Chkobba's points as its players name them (seed 003: "Kārṭa", "Dīnārī", "Barmīla", "Sabʿa
+# l-ḥayya", a sweep "a chkobba"; French players write karta, dinari, bermila, sabaa el haya),
+# each with the page's own word beside it. Each only where Chkobba's own rule is in force.
+CHKOBBA_LABELS = {
+    "carte": lazy_gettext("Karta (cards)"), "denari": lazy_gettext("Dinari (diamonds)"),
+    "settebello": lazy_gettext("Sabaa el haya (seven of diamonds)"),
+    "primiera": lazy_gettext("Bermila (primiera)"), "scope": lazy_gettext("Chkobba (scope)"),
+}
+
+
+def _chkobbas(item: str, rules: Any) -> bool:
+    if rules is None or rules.preset != "chkobba" or item not in CHKOBBA_LABELS:
+        return False
+    return {"denari": rules.bonus_suit == "d", "settebello": rules.bonus_suit == "d",
+            "primiera": rules.primiera == "sevens-sixes"}.get(item, True)
+
+
 def item_label(item: str, rules: Any = None) -> str:
     """A point's name; "coins" becomes the bonus suit's name where another suit is the bonus;
-    Escoba's by their Spanish names."""
+    Escoba's by their Spanish names, and Chkobba's points are called as its players call them."""
     if rules is not None and rules.preset == "escoba" and item in ESCOBA_LABELS:
         return str(ESCOBA_LABELS[item])
+    if _chkobbas(item, rules):
+        return str(CHKOBBA_LABELS[item])
     if item == "denari" and rules is not None and rules.bonus_suit != "d":
         return suit_words(rules.bonus_suit, rules.pack).capitalize()
     if item == "declarations" and rules is not None and rules.declarations == "cirulla":
@@ -262,6 +293,7 @@ def init_app(app: Flask) -> None:
                 "semicolon": "\u00a0;" if lang == "fr" else ";"}
 
     app.add_template_global(say)
+    app.add_template_filter(sentence)
     app.add_template_global(variant_title)
     app.add_template_global(show)
     app.add_template_global(show_all)

@@ -150,6 +150,8 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
     families: list[_Listed | _Sums]
     if value == 1 and rule in ACE_RULES:
         families = [_Listed(_ace(table, rule, ace_takes_itself, reasons))]
+    elif rule == "cirulla":
+        families = _cirulla(table, played, reasons)
     elif rule in ("quindici-1", "escoba"):
         families = [_Sums(table, 15 - value, 1, 40, played)]
         reasons.append(said("only cards that make 15 with the played card may be taken"))
@@ -178,7 +180,8 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
         elif last_play:
             reasons.append(said("the last card of the hand never makes a sweep"))
         elif rule == "scopa-d-assi" and value == 1:
-            reasons.append(said("in Scopa d'Assi taking the table with an Ace is not a sweep"))
+            # Said of the rule, not of one game: Sbarazzina and Piva take their Ace from it.
+            reasons.append(said("taking the whole table with an Ace is never a scopa"))
 
     if not count:
         may_place = True
@@ -189,7 +192,7 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
             reasons.append(said("the table is empty: the card is placed"))
     elif rule == "corse":
         may_place = True
-        reasons.append(said("in Scopa Corse capturing is never compulsory"))
+        reasons.append(said("capturing is never compulsory"))
     elif rule == "escoba":
         may_place = True
         reasons.append(said("in Escoba capturing is never compulsory: you may also lay the card"))
@@ -252,10 +255,40 @@ def _ace(table: Sequence[Card], rule: str, takes_itself: bool,
     return [(tuple(table), said("the Ace takes the whole table"))]
 
 
+def _cirulla(table: Sequence[Card], played: Card, reasons: list[Said]) -> list[_Listed | _Sums]:
+    """Cirulla (RULES §11): a card of equal value, a set adding up to the card (only when no
+    single card of its value lies there), or a set making 15 with it, at the player's choice.
+    The Ace, with no Ace on the table, takes it all; with one, that Ace or a set making 15."""
+    value = played.value
+    singles = [((card,), said("equal value")) for card in table if card.value == value]
+    fifteen = _Sums(table, 15 - value, 1, 40, played)
+    if value == 1 and not singles:
+        if not table:
+            reasons.append(said("an Ace cannot take itself: on the empty table it stays"))
+            return []
+        reasons.append(said("an Ace takes the whole table when no Ace is on it"))
+        return [_Listed([(tuple(table), said("the Ace takes the whole table"))])]
+    if value == 1:
+        reasons.append(said("with an Ace on the table, the Ace played takes that Ace or cards "
+                            "making 15 with it, never the whole table otherwise"))
+        return [_Listed(singles), fifteen]
+    if singles:
+        if _Sums(table, value, 2, 40).any():
+            reasons.append(said("a single card of equal value must be taken before a sum"))
+        if fifteen.any():
+            reasons.append(said("the card of equal value, or a set making 15 with it: free choice"))
+        return [_Listed(singles), fifteen]
+    families: list[_Listed | _Sums] = [_Sums(table, value, 2, 40), fifteen]
+    if any(family.count(size) for family in families for size in range(len(table) + 1)):
+        reasons.append(said("a card of equal value, a set adding up to it, or a set making 15 "
+                            "with it: free choice"))
+    return families
+
+
 class DealCheck(NamedTuple):
     void: bool
     reason: Said | str
-    scope: int = 0          # the dealer's scope from the first table (Cirulla's 15 and 30)
+    scope: int = 0          # the dealer's scope from the first table (Cirulla's 15, 30, 9 or less)
 
 
 def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
@@ -283,14 +316,13 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
         return DealCheck(True, said("{count} Aces among the first table cards: deal again",
                                     count=counts[1]))
     unscored = None
-    # (False or "off": n42-cirulla makes deal_scope a choice of "off", "15-30", "15-30-low")
-    if rules.preset == "escoba" and rules.deal_scope not in (False, "off"):
+    if rules.preset == "escoba" and rules.deal_scope != "off":
         scoring = _escobas_dealt(table)
         if scoring.scope:
             return scoring
         unscored = scoring
-    elif rules.deal_scope:
-        scoring = _deal_scope(table, rules.matta)
+    elif rules.deal_scope != "off":
+        scoring = _deal_scope(table, rules.matta, rules.deal_scope == "15-30-low")
         if scoring:
             return scoring
     if rules.void_deal == "two-aces":
@@ -311,25 +343,26 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     return DealCheck(False, said("the deal stands"))
 
 
-def _deal_scope(table: Sequence[Card], matta: bool) -> DealCheck | None:
-    """Cirulla: four table cards adding up to 15 give the dealer one scopa, 30 two; the matta
-    (7 of cups) among them counts as whatever value the dealer likes (docs/rules.md §11)."""
+def _deal_scope(table: Sequence[Card], matta: bool, low: bool) -> DealCheck | None:
+    """Cirulla (RULES §11): four table cards adding up to 15 give the dealer one scopa, 30 two,
+    and (``low``, the 15-30-low reading) 9 or less three; the matta (7 of cups) among them
+    counts as whatever value gives the dealer most."""
     wild = matta and MATTA in table
     rest = sum(card.value for card in table if not (wild and card == MATTA))
     totals = [rest + value for value in range(1, 11)] if wild else [rest]
-    for total, scope in ((30, 2), (15, 1)):
-        if total in totals:
-            if wild:
-                return DealCheck(False, said_n("the matta makes the table {total}: the dealer "
-                                               "takes it and scores {n} scopa",
-                                               "the matta makes the table {total}: the dealer "
-                                               "takes it and scores {n} scope", scope,
-                                               total=total), scope)
-            return DealCheck(False, said_n("the table adds up to {total}: the dealer takes it "
-                                           "and scores {n} scopa",
-                                           "the table adds up to {total}: the dealer takes it "
-                                           "and scores {n} scope", scope, total=total), scope)
-    return None
+    scoring = [(3, total) for total in totals if low and total <= 9]
+    scoring += [(scope, total) for total, scope in ((30, 2), (15, 1)) if total in totals]
+    if not scoring:
+        return None
+    scope, total = max(scoring)
+    if scope == 3:
+        why = (said("with the matta the table adds up to {total}, no more than 9", total=total) if wild
+               else said("the table adds up to {total}, no more than 9", total=total))
+    else:
+        why = (said("the matta makes the table {total}", total=total) if wild
+               else said("the table adds up to {total}", total=total))
+    return DealCheck(False, said_n("{why}: the dealer takes it and scores {n} scopa",
+                                   "{why}: the dealer takes it and scores {n} scope", scope, why=why), scope)
 
 
 def _escobas_dealt(table: Sequence[Card]) -> DealCheck:

@@ -1,4 +1,4 @@
-"""Bazzica and Sbarazzina declarations (RULES §5), and Cirulla's busso and tris.
+"""Bazzica and Sbarazzina declarations (RULES §5), and Cirulla's accusi, cirulla and decino.
 
 Right after a three-card deal a player may show three cards: a *bazzica* (total 9 or less, Ace 1,
 2-7 face value, figures 10) or a *bazzicotto* (three of one rank). When both declare after the
@@ -8,12 +8,12 @@ same deal only the better scores.
 >>> judge(parse_cards(["2d", "1c", "1s"]), "bazzica")
 Judged(kind='bazzica', points=3, strength=(0, -4))
 
-Cirulla (docs/rules.md §11): a hand of three adding up to less than 10 is a *busso* (3
-points), three of a kind a *tris* (10); the *matta* (7 of cups, hearts in a French pack) stands
-for any card, and every declaration scores, whoever else declares.
+Cirulla (RULES §11): a hand of three adding up to 9 or less is a *cirulla* (also called a
+*busso*, 3 points), three of one value a *decino* (or *tris*, 10); the *matta* (7 of cups,
+hearts in a French pack) stands for any card, and every accuso scores, whoever else declares.
 
 >>> judge(parse_cards(["4s", "7c", "4b"]), "cirulla", matta=True)
-Judged(kind='tris', points=10, strength=(1, 0))
+Judged(kind='decino', points=10, strength=(1, 0))
 """
 
 from __future__ import annotations
@@ -26,9 +26,18 @@ from .said import Joined, Said, said
 
 
 class Judged(NamedTuple):
-    kind: str          # "bazzica" or "bazzicotto"
+    kind: str          # "bazzica" or "bazzicotto"; Cirulla's "cirulla" or "decino"
     points: int
     strength: tuple    # larger is better: any bazzicotto beats any bazzica
+
+
+class Seats(NamedTuple):
+    """The table a hand's declarations were made at: the players of each side and the deals of
+    a hand (``deal.deal_plan``). A hand entered is checked against them; a stored hand shown
+    again is not (it was taken as it was)."""
+
+    per_side: int
+    deals: int
 
 
 @dataclass(frozen=True)
@@ -48,16 +57,16 @@ MATTA = Card(7, "c")
 
 
 def _judge_cirulla(cards: Sequence[Card], matta: bool) -> Judged:
-    """Busso (3) or tris (10); the matta takes whichever value makes the better one."""
+    """Cirulla (3) or decino (10); the matta takes whichever value makes the better one."""
     wild = matta and MATTA in cards
     rest = [card.value for card in cards if not (wild and card == MATTA)]
     if len(set(rest)) == 1:
-        return Judged("tris", 10, (1, 0))
+        return Judged("decino", 10, (1, 0))
     total = sum(rest) + (1 if wild else 0)       # the matta counts as low as an Ace
-    if total < 10:
-        return Judged("busso", 3, (0, 0))
-    raise CardError(said("{cards} is no declaration: a busso adds up to less than 10 (these "
-                         "add up to {total}) and a tris is three of a kind", cards=list(cards),
+    if total <= 9:
+        return Judged("cirulla", 3, (0, 0))
+    raise CardError(said("{cards} is no accuso: a cirulla adds up to 9 or less (these add up "
+                         "to {total}) and a decino is three cards of one value", cards=list(cards),
                          total=total))
 
 
@@ -65,7 +74,8 @@ def judge(cards: Sequence[Card], scheme: str, matta: bool = False) -> Judged:
     """What three cards declare under ``bazzica``, ``sbarazzina`` or ``cirulla`` scoring;
     CardError if nothing. ``matta``: Cirulla's 7 of cups is wild."""
     if len(cards) != 3 or len(set(cards)) != 3:
-        raise CardError(said("a declaration shows three different cards"))
+        raise CardError(said("an accuso shows three different cards") if scheme == "cirulla"
+                        else said("a declaration shows three different cards"))
     if scheme == "cirulla":
         return _judge_cirulla(cards, matta)
     ranks = [card.value for card in cards]
@@ -85,24 +95,26 @@ def judge(cards: Sequence[Card], scheme: str, matta: bool = False) -> Judged:
 
 
 def score_declarations(declarations: Sequence[Declaration], scheme: str,
-                       names: Sequence[str], matta: bool = False) -> tuple[list[int], list[Said]]:
+                       names: Sequence[str], matta: bool = False,
+                       seats: Seats | None = None) -> tuple[list[int], list[Said]]:
     """Points per side from a hand's declarations, and a sentence for each deal.
 
     Checks that there are two sides, that each side declares at most once per deal, and that no
-    card is shown twice in the hand. In Cirulla every side may declare (a team's two players
-    each) and every declaration scores."""
+    card is shown twice in the hand. In Cirulla every player may declare once a deal (a team's
+    two players each) and every accuso scores. With the ``seats``, each deal is one of the
+    hand's."""
     n_sides = len(names)
     points = [0] * n_sides
     told: list[Said] = []
     if scheme == "cirulla":
-        return _score_cirulla(declarations, names, matta)
+        return _score_cirulla(declarations, names, matta, seats)
     if declarations and n_sides != 2:
         # RULES §10: declarations are of the two-player variants; they need exactly two sides.
         raise CardError(said("declarations need exactly two sides: there are {n}", n=n_sides))
     by_deal: dict[int, list[Declaration]] = {}
     dealt: dict[Card, int] = {}
     for d in declarations:
-        _check_one(d, n_sides)
+        _check_one(d, n_sides, seats)
         by_deal.setdefault(d.deal, []).append(d)
         _check_dealt(d, dealt)
     for deal in sorted(by_deal):
@@ -128,12 +140,17 @@ def score_declarations(declarations: Sequence[Declaration], scheme: str,
     return points, told
 
 
-def _check_one(d: Declaration, n_sides: int) -> None:
+def _check_one(d: Declaration, n_sides: int, seats: Seats | None = None, what: Said | None = None) -> None:
     if not 0 <= d.side < n_sides:
         raise CardError(said("a declaration names side {side}, but there are {n} sides",
                              side=d.side + 1, n=n_sides))
     if isinstance(d.deal, bool) or not isinstance(d.deal, int) or not 1 <= d.deal <= 10:
         raise CardError(said("a declaration's deal is a number from 1 to 10"))
+    if seats is not None and d.deal > seats.deals:
+        # RULES §11: 6 deals for two players, 4 for three, 3 for two teams of two.
+        raise CardError(said("{what} after deal {deal}: with {players} players a hand has "
+                             "{deals} deals", what=what or said("one declaration"), deal=d.deal,
+                             players=n_sides * seats.per_side, deals=seats.deals))
 
 
 def _check_dealt(d: Declaration, dealt: dict[Card, int]) -> None:
@@ -145,23 +162,33 @@ def _check_dealt(d: Declaration, dealt: dict[Card, int]) -> None:
 
 
 def _score_cirulla(declarations: Sequence[Declaration], names: Sequence[str],
-                   matta: bool) -> tuple[list[int], list[Said]]:
-    """Cirulla: each declaration scores for its side (busso 3, tris 10); no card is shown twice
-    in the hand."""
+                   matta: bool, seats: Seats | None) -> tuple[list[int], list[Said]]:
+    """Cirulla: each accuso scores for its side (cirulla 3, decino 10); a player makes one a
+    deal at most (a team of two, two), and no card is shown twice in the hand (RULES §11)."""
     points = [0] * len(names)
     told: list[Said] = []
     dealt: dict[Card, int] = {}
     shown: set[Card] = set()
+    made: dict[tuple[int, int], int] = {}
     for d in declarations:
-        _check_one(d, len(names))
+        _check_one(d, len(names), seats, said("an accuso"))
+        made[d.side, d.deal] = made.get((d.side, d.deal), 0) + 1
+        if seats is not None and made[d.side, d.deal] > seats.per_side:
+            if seats.per_side == 1:
+                raise CardError(said("{name} has {count} accusi after deal {deal}: a player "
+                                     "makes one a deal at most", name=names[d.side],
+                                     count=made[d.side, d.deal], deal=d.deal))
+            raise CardError(said("{name} has {count} accusi after deal {deal}: each of the "
+                                 "team's {players} players makes one a deal at most",
+                                 name=names[d.side], count=made[d.side, d.deal], deal=d.deal,
+                                 players=seats.per_side))
     for d in sorted(declarations, key=lambda d: d.deal):
         _check_dealt(d, dealt)
         if shown & set(d.cards):
-            raise CardError(said("two declarations after deal {deal} show the same card",
-                                 deal=d.deal))
+            raise CardError(said("two accusi after deal {deal} show the same card", deal=d.deal))
         shown |= set(d.cards)
         j = judge(d.cards, "cirulla", matta)
         points[d.side] += j.points
-        told.append(said("deal {deal}: {name} {kind} {cards}: {points}", deal=d.deal,
+        told.append(said("deal {deal}: {name}, {kind} ({cards}): {points}", deal=d.deal,
                          name=names[d.side], kind=j.kind, cards=list(d.cards), points=j.points))
     return points, told

@@ -142,6 +142,9 @@ CAPTURES = {
     "escoba": said("A card takes only cards that make 15 with it, and capturing is never "
                    "compulsory; clearing the table is an escoba, with the last card of the hand "
                    "too"),
+    "cirulla": said("A card takes a card of its value (failing one, cards adding up to it) or "
+                    "cards that make 15 with it; an Ace takes the whole table, and that is a "
+                    "scopa"),
 }
 PRIMIERA = {
     "half": said("Primiera at face value: Ace 5½, figures ½"),
@@ -189,19 +192,21 @@ def _bonuses(rules: Rules) -> list[Said]:
     if rules.piva and piva(rules):
         told.append(said("Piva: the {card} costs {points}", card=PIVA, points=-piva(rules)))
     if rules.grande_piccola:
-        told.append(said("Grande: King, Queen and Jack of the bonus suit score {grande}; piccola: "
-                         "Ace, 2 and 3 score {piccola}, one more for each next card in sequence",
+        told.append(said("Grande: King, Queen and Jack of {suit} score {grande}; piccola: Ace, 2 "
+                         "and 3 score {piccola}, one more for each next card in sequence, {most} "
+                         "at most", suit=Suit(rules.bonus_suit, rules.pack),
                          grande=_points_of(_suit(rules)[-3:], rules, "grande")[0],
-                         piccola=_points_of(_suit(rules)[:3], rules, "piccola")[0]))
+                         piccola=_points_of(_suit(rules)[:3], rules, "piccola")[0],
+                         most=_points_of(_suit(rules), rules, "piccola")[0]))
     shown = declarations(rules)
     if shown and rules.declarations == "cirulla":
-        told.append(said("Declarations at each deal: a busso (three cards adding up to less "
-                         "than 10) scores {busso}, a tris (three of a kind) {tris}",
-                         busso=next(d.points for d in shown if d.kind == "busso"),
-                         tris=next(d.points for d in shown if d.kind == "tris")))
+        told.append(said("Accusi (declarations) at each deal: a cirulla (three cards adding up "
+                         "to 9 or less) scores {cirulla}, a decino (three of a kind) {decino}",
+                         cirulla=next(d.points for d in shown if d.kind == "cirulla"),
+                         decino=next(d.points for d in shown if d.kind == "decino")))
         if rules.matta:
-            told.append(said("The matta, the {card}, stands for any card in a declaration and "
-                             "on the first table", card=Card(7, "c")))
+            told.append(said("The matta, the {card}, stands for any card in an accuso and on "
+                             "the first table", card=Card(7, "c")))
     elif shown:
         points = sorted({d.points for d in shown if d.kind == "bazzica"})
         told.append(said("Declarations after a deal: a bazzica {bazzica}, a bazzicotto {bazzicotto}",
@@ -232,10 +237,13 @@ def differences(rules: Rules) -> list[Said]:
         told.append(CAPTURES[rules.capture])
     if rules.ace_takes_itself:
         told.append(said("An Ace on the empty table takes itself"))
-    if rules.deal_scope not in (False, "off") and rules.preset == "escoba":
+    if rules.deal_scope != "off" and rules.preset == "escoba":
         told.append(said("A first table adding up to 15 gives the dealer an escoba, two fifteens "
                          "two"))
-    elif rules.deal_scope:
+    elif rules.deal_scope == "15-30-low":
+        told.append(said("A first table adding up to 15 gives the dealer a scopa, 30 two, 9 or "
+                         "less three"))
+    elif rules.deal_scope != "off":
         told.append(said("A first table adding up to 15 gives the dealer a scopa, 30 two"))
     if rules.void_deal in VOID_DEAL:
         told.append(VOID_DEAL[rules.void_deal])

@@ -27,13 +27,16 @@ NAPOLA = ("off", "to-six", "to-horse")
 DECLARATIONS = ("off", "bazzica", "sbarazzina", "cirulla")
 CAPTURE_RULES = (
     "standard", "fewest", "fewest-any", "quindici-1", "quindici-2", "quindici-3",
-    "asso-pigliatutto", "scopa-d-assi", "corse", "escoba",
+    "asso-pigliatutto", "scopa-d-assi", "corse", "cirulla", "escoba",
 )
 # What voids a first table (RULES §7): three or four Kings (standard), three or more cards of
 # one value (Chkobba), any Ace as well as the Kings (Scopa d'Assi option), two or more Aces
 # (Cirulla), or nothing.
 VOID_DEALS = ("kings", "equal", "aces", "two-aces", "off")
 PACKS = ("italian", "french", "chkobba", "spanish")
+# The dealer's scope from the first table (RULES §11): none; 15 one, 30 two; and a table adding
+# up to 9 or less three (the Cirulla default). ``true``, as stored before, is read as 15-30.
+DEAL_SCOPES = ("off", "15-30", "15-30-low")
 
 
 class RulesError(ScopaError):
@@ -47,7 +50,7 @@ class Rules:
     Cirulla's three: ``grande_piccola`` (the grande and the piccola of the bonus suit),
     ``matta`` (the 7 of cups, hearts in a French pack, wild in a declaration and on the first
     table) and ``deal_scope`` (a first table adding up to 15 or 30 gives the dealer 1 or 2
-    scope)."""
+    scope; ``15-30-low`` also 3 for a table of 9 or less)."""
 
     preset: str = "classica"
     deck: int = 40
@@ -70,7 +73,7 @@ class Rules:
     pack: str = "italian"
     grande_piccola: bool = False
     matta: bool = False
-    deal_scope: bool = False
+    deal_scope: str = "off"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -98,12 +101,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     "chkobba": {"primiera": "sevens-sixes", "target": 21, "void_deal": "equal", "pack": "chkobba"},
     "hurrikan": {"primiera": "hurrikan", "bonus_suit": "c", "double_under": 8, "target": 16,
                  "void_deal": "off"},
-    "cirulla": {"target": 51, "capture": "quindici-3", "declarations": "cirulla",
-                "grande_piccola": True, "matta": True, "deal_scope": True,
+    "cirulla": {"target": 51, "capture": "cirulla", "declarations": "cirulla",
+                "grande_piccola": True, "matta": True, "deal_scope": "15-30-low",
                 "void_deal": "two-aces", "pack": "french"},
     # RULES §12: the Spanish pack, captures making 15 (never compulsory), the first table's
     # escobas to the dealer, the setenta by the most sevens, 21 points, no void deal.
-    "escoba": {"primiera": "sevens", "target": 21, "capture": "escoba", "deal_scope": True,
+    "escoba": {"primiera": "sevens", "target": 21, "capture": "escoba", "deal_scope": "15-30",
                "void_deal": "off", "pack": "spanish"},
 }
 
@@ -138,14 +141,17 @@ _CHOICES: dict[str, tuple] = {
     "capture": CAPTURE_RULES,
     "void_deal": VOID_DEALS,
     "pack": PACKS,
+    "deal_scope": DEAL_SCOPES,
 }
 _BOOLEANS = ("re_bello", "scalette", "piva", "cappotto", "claims", "ace_takes_itself",
-             "grande_piccola", "matta", "deal_scope")
+             "grande_piccola", "matta")
 # Cirulla's seats (pagat.com, regoledelgioco.com): 2 or 3 players, or two teams of two.
 CIRULLA_SEATS = ((2, 1), (3, 1), (2, 2))
 
 
 def _check_item(name: str, value: Any) -> Any:
+    if name == "deal_scope" and isinstance(value, bool):
+        return "15-30" if value else "off"      # as stored before there was a low table
     if name in _CHOICES:
         choices = _CHOICES[name]
         # JSON has no int/str distinction problems here, but a bool is an int in Python.
@@ -177,7 +183,22 @@ def _check_item(name: str, value: Any) -> Any:
 
 
 def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None) -> Rules:
-    """The rules of a preset with some items changed; every item and value is checked."""
+    """The rules of a preset with some items changed; every item and value is checked.
+
+    >>> rules_for("cirulla", {"deck": 36})
+    Traceback (most recent call last):
+    ...
+    companion.rules.rulesets.RulesError: Cirulla is played with all 40 cards: without the twos there is no piccola
+    """
+    rules = _rules(preset, options)
+    if rules.deck == 36 and (rules.preset == "cirulla" or rules.grande_piccola):
+        # RULES §11: no source plays Cirulla without its twos, and the piccola needs them.
+        raise RulesError(said("Cirulla is played with all 40 cards: without the twos there is no "
+                              "piccola"))
+    return rules
+
+
+def _rules(preset: str, options: Mapping[str, Any] | None) -> Rules:
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(said("{preset} is not a variant; the variants are {presets}",
                               preset=repr(preset), presets=", ".join(PRESETS)))
@@ -222,7 +243,7 @@ def check_seating(rules: Rules, sides: int, per_side: int) -> None:
     if "cirulla" in (rules.preset, rules.declarations) and (sides, per_side) not in CIRULLA_SEATS:
         raise RulesError(said("Cirulla is played by two or three players, or by two teams "
                               "of two"))
-    if (rules.deal_scope or rules.declarations == "cirulla") and (
+    if (rules.deal_scope != "off" or rules.declarations == "cirulla") and (
             rules.preset == "scopone" or (rules.preset == "hurrikan" and per_side == 2)):
         # Scopone, and Hurrikan's teams, are dealt 10 cards each and no table (RULES §10).
         raise RulesError(said("the dealer's scopa from the first table and Cirulla's declarations "
@@ -289,7 +310,8 @@ def seatings_of(rules: Rules) -> tuple[str, ...] | None:
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
-    """Rebuild stored rules: the preset, then every item as it was stored."""
+    """Rebuild stored rules: the preset, then every item as it was stored (a Cirulla made with
+    36 cards before they were refused stays as it was made)."""
     data = dict(data)
     preset = data.pop("preset", "classica")
-    return rules_for(preset, data)
+    return _rules(preset, data)

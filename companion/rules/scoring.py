@@ -21,7 +21,8 @@ from typing import Collection, NamedTuple, Sequence
 
 from . import primiera as primiera_rules
 from .cards import Card, HandError, mask_of
-from .declarations import Declaration, score_declarations
+from .deal import deal_plan
+from .declarations import Declaration, Seats, score_declarations
 from .primiera import COUNT_ORDER, PrimieraResult, SidePrimiera, strict_leader
 from .rulesets import Rules
 from .said import Joined, Said, Versus, joined, said
@@ -90,8 +91,10 @@ def default_names(n_sides: int) -> tuple[str, ...]:
 
 def score_piles(piles: Sequence[Sequence[Card]], sweeps: Sequence[int], rules: Rules,
                 declarations: Sequence[Declaration] = (),
-                names: Sequence[str] | None = None) -> HandScore:
-    """Score a hand from the cards in each side's pile and the sweeps each side made."""
+                names: Sequence[str] | None = None, per_side: int | None = None) -> HandScore:
+    """Score a hand from the cards in each side's pile and the sweeps each side made.
+    ``per_side``: the players of each side, for a hand being entered, whose declarations are
+    checked against the table's deals (None: a stored hand, taken as it was)."""
     names = tuple(names) if names else default_names(len(piles))
     masks = [mask_of(pile) for pile in piles]
     check_piles(piles, rules, masks)
@@ -101,16 +104,17 @@ def score_piles(piles: Sequence[Sequence[Card]], sweeps: Sequence[int], rules: R
         rules.primiera, rules.missing_suit)
     tallies = [tally_mask(mask, count, rules, side == result.winner)
                for side, (mask, count) in enumerate(zip(masks, sweeps))]
-    return _score(tallies, rules, result, declarations, names)
+    return _score(tallies, rules, result, declarations, names, per_side)
 
 
 def score_tallies(tallies: Sequence[Tally], rules: Rules,
                   declarations: Sequence[Declaration] = (),
-                  names: Sequence[str] | None = None) -> HandScore:
+                  names: Sequence[str] | None = None, per_side: int | None = None) -> HandScore:
     """Score a hand from counts the players entered; impossible counts are refused."""
     names = tuple(names) if names else default_names(len(tallies))
     check_tallies(tallies, rules, names)
-    return _score(list(tallies), rules, _entered_primiera(tallies, rules, names), declarations, names)
+    return _score(list(tallies), rules, _entered_primiera(tallies, rules, names), declarations,
+                  names, per_side)
 
 
 # What a line of a hand still being entered says of an item whose figures are not all in.
@@ -119,7 +123,7 @@ NOT_YET = said("not entered yet")
 
 def score_so_far(tallies: Sequence[Tally], rules: Rules, waiting: Collection[str],
                  declarations: Sequence[Declaration] = (),
-                 names: Sequence[str] | None = None) -> HandScore:
+                 names: Sequence[str] | None = None, per_side: int | None = None) -> HandScore:
     """The score of a hand by counts still being entered: what is entered is checked against
     the rest that is entered (``check_tallies(partial=True)``), and each item in ``waiting``
     (its figures not all entered yet: "carte", "settebello", "primiera"...) gives nobody a
@@ -133,7 +137,7 @@ def score_so_far(tallies: Sequence[Tally], rules: Rules, waiting: Collection[str
     else:
         primiera = _entered_primiera(tallies, rules, names)
     entered = [t._replace(cards=t.cards or 0, coins=t.coins or 0) for t in tallies]
-    hand = _score(entered, rules, primiera, declarations, names)
+    hand = _score(entered, rules, primiera, declarations, names, per_side)
     lines = tuple(Line(line.item, (0,) * n, NOT_YET) if line.item in waiting else line
                   for line in hand.lines)
     return hand._replace(lines=lines)
@@ -232,20 +236,29 @@ def _scalette(tallies: Sequence[Tally], names: Sequence[str], suit: int) -> Line
     return Line("scalette", tuple(points), joined(told, said("no scaletta")))
 
 
+# The piccola runs from the Ace as far as the 6 (RULES §11): it never reaches the grande's cards.
+PICCOLA_MOST = 6
+
+
 def _grande_piccola(tallies: Sequence[Tally], names: Sequence[str]) -> tuple[Line, Line]:
     # Cirulla: the grande is King, Queen and Jack of the bonus suit (5 points); the piccola Ace,
-    # 2 and 3 (3 points), one more for each next card in sequence (docs/rules.md §11).
+    # 2 and 3 (3 points), one more for each next card in sequence up to the 6 (RULES §11).
     grande = [5 if t.scaletta_alta >= 3 else 0 for t in tallies]
-    piccola = [t.napola if t.napola >= 3 else 0 for t in tallies]
+    runs = [t.napola if t.napola >= 3 else 0 for t in tallies]
+    piccola = [min(run, PICCOLA_MOST) for run in runs]
     big = [said("{name} has the grande", name=names[side]) for side, p in enumerate(grande) if p]
     small = [said("{name} piccola of {length}: {points}", name=names[side], length=p, points=p)
-             for side, p in enumerate(piccola) if p]
+             if p == run else
+             said("{name} has {length} in sequence from the Ace: the piccola counts {points}",
+                  name=names[side], length=run, points=p)
+             for side, (p, run) in enumerate(zip(piccola, runs)) if p]
     return (Line("grande", tuple(grande), joined(big, said("no grande (King, Queen, Jack)"))),
             Line("piccola", tuple(piccola), joined(small, said("no piccola (Ace, 2, 3)"))))
 
 
 def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
-           declarations: Sequence[Declaration], names: Sequence[str]) -> HandScore:
+           declarations: Sequence[Declaration], names: Sequence[str],
+           per_side: int | None = None) -> HandScore:
     n = len(tallies)
     suit = len(suit_values(rules))
     bonus = rules.bonus_suit
@@ -268,7 +281,9 @@ def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
     if rules.grande_piccola:
         lines.extend(_grande_piccola(tallies, names))
     if rules.declarations != "off":
-        points, told = score_declarations(declarations, rules.declarations, names, rules.matta)
+        seats = None if per_side is None else Seats(
+            per_side, len(deal_plan(rules, n * per_side).hands))
+        points, told = score_declarations(declarations, rules.declarations, names, rules.matta, seats)
         lines.append(Line("declarations", tuple(points), joined(told, said("no declarations"))))
     elif declarations:
         raise HandError(said("these rules have no declarations (Bazzica or Sbarazzina)"))

@@ -18,6 +18,7 @@ from ..names import name_key, team_name, team_name_cut
 from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
 from .migration_018 import m018_hand_changes_and_look_alikes
+from .migration_019 import m019_cirulla_piccola_to_six
 from .ratings import places
 from .rerating import rerate
 from .seats import seat_players
@@ -374,7 +375,9 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     _m013_ratings, _m014_kept_not_worked_out_again, _m015_rating_work_and_unrated,
     _m016_chances_as_the_round_started, _m017_team_names_whole,
     # Issue 41 (store/migration_018.py: this module would pass 400 lines).
-    m018_hand_changes_and_look_alikes]
+    m018_hand_changes_and_look_alikes,
+    # Issue 42 (store/migration_019.py).
+    m019_cirulla_piccola_to_six]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

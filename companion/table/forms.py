@@ -64,7 +64,9 @@ class NewMatchForm(FlaskForm):
     pack = SelectField(RULE_LABELS["pack"], choices=options(RULE_CHOICES["pack"]))
     grande_piccola = BooleanField(RULE_LABELS["grande_piccola"])
     matta = BooleanField(RULE_LABELS["matta"])
-    deal_scope = BooleanField(RULE_LABELS["deal_scope"])
+    # A checkbox before issue 42: its "y", from a page loaded before, is read as true was (15-30).
+    deal_scope = SelectField(RULE_LABELS["deal_scope"], choices=options(RULE_CHOICES["deal_scope"]),
+                             default="off", coerce=lambda value: "15-30" if value == "y" else value)
 
     RULE_FIELDS = ("deck", "bonus_suit", "primiera", "missing_suit", "re_bello", "napola",
                    "scalette", "piva", "declarations", "target", "hands", "cappotto",

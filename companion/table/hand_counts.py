@@ -20,13 +20,31 @@ COUNT_WORDS = {"cards": said("cards"), "coins": said("coins"),
 COUNTS = tuple(COUNT_WORDS)
 
 
+def deck_totals(rules: Rules) -> dict[str, int]:
+    """What the deck holds of each count: 40 cards (36), 10 coins (9), four sevens..."""
+    return {"cards": rules.deck, "coins": len(suit_values(rules.deck)), "sevens": 4, "sixes": 4, "aces": 4}
+
+
+def rest_of_deck(first: dict[str, int | None], rules: Rules) -> dict[str, int | None]:
+    """The other side's counts of a hand of two sides: what the deck holds but the first
+    side's (None where the first is blank, or more than the deck holds: then it is refused).
+
+    >>> from companion.rules.rulesets import rules_for
+    >>> rest_of_deck({"cards": 22, "coins": 6, "sevens": None}, rules_for("classica"))
+    {'cards': 18, 'coins': 4, 'sevens': None}
+    """
+    totals = deck_totals(rules)
+    return {name: None if value is None or not 0 <= value <= totals[name] else totals[name] - value
+            for name, value in first.items()}
+
+
 def counts_entered(typed: dict[str, list[int | None]], rules: Rules,
                    partial: bool = False) -> dict[str, list[int | None]]:
     """Each count's row as typed (None: blank), with the one side left blank given the rest;
     a row left all blank is all None. ScopaError when a row cannot be: more than the deck
     holds, more than one side blank, no cards or coins at all. ``partial``: a hand still being
     entered, whose counts not entered yet stay None (the preview awaits them)."""
-    totals = {"cards": rules.deck, "coins": len(suit_values(rules.deck)), "sevens": 4, "sixes": 4, "aces": 4}
+    totals = deck_totals(rules)
     counts: dict[str, list[int | None]] = {}
     for name, total in totals.items():
         if name not in typed:

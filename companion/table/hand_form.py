@@ -21,22 +21,22 @@ from wtforms import Field, FormField, HiddenField, IntegerField, RadioField, Sel
 from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
-from ..i18n import card_in_words, suit_words
+from ..i18n import card_in_words, item_label, suit_words
 from ..matches import Match, score_entry
 from ..rules import HandScore, ScopaError, deck
 from ..rules.cards import SUITS, Card, parse_cards
 from ..rules.primiera import COUNT_ORDER, SCALES, PrimieraResult
 from ..rules.said import said, said_n
-from ..web.forms import CardGrid, FieldsFor, options
-from ..web.hand_requests import HandEntry
-from .hand_counts import COUNT_WORDS, counts_entered, worked_out
+from ..web.forms import FieldsFor, options
+from ..web.hand_requests import HandEntry, per_side
+from .hand_counts import COUNT_WORDS, counts_entered, deck_totals, rest_of_deck, worked_out
+from .hand_declarations import ACCUSI, DECLARATIONS, Declaration
 
 # The runs of the bonus suit a hand by counts asks for (Napola, Scalette): the row, its key in
 # a stored tally.
 RUNS = {"napola": "napola", "alta": "scaletta_alta"}
 # The cards and the point one side holds: the side's number ("1"), as a hand by counts says it.
 HOLDERS = ("settebello", "re_bello", "piva", "primiera")
-DECLARATIONS = 4        # the declarations a hand's form has room for
 
 
 def each_side(meta) -> range:
@@ -51,29 +51,14 @@ def count_field(most: int):
     return IntegerField(validators=[Optional(), NumberRange(0, most)])
 
 
-class Declaration(FlaskForm):
-    """One declaration: who made it, after which deal, and the three cards shown."""
-
-    class Meta:
-        csrf = False        # a row of the hand's form, which carries the token
-
-    side = SelectField(_l("Who"), default="")
-    deal = SelectField(_l("After deal"), default="1", choices=options((str(d), str(d)) for d in range(1, 7)))
-    # Tapped on a grid; cards typed as codes ("1d 1c 2s") are read too, as the API writes
-    # them. The rules say what is wrong with them.
-    cards = CardGrid(_l("Cards shown"), validate_choice=False)
-
-    def shown(self) -> list[str]:
-        return [code for value in self.cards.data or [] for code in value.replace(",", " ").split()]
-
-
 class HandForm(FlaskForm):
     """A hand as a phone sends it (fields: the module's docstring); ``HandForm(match, ...)``
     takes FlaskForm's arguments after the match."""
 
     class Meta:
-        sides = 2           # set per form, from its match: how many sides, which deck
-        deck = 40
+        sides = 2           # set per form, from its match: how many sides, which deck, how many
+        deck = 40           # declarations it has room for
+        declarations = DECLARATIONS
 
     mode = HiddenField(default="piles")
     key = HiddenField()   # one per form shown: a form sent twice records one hand
@@ -95,12 +80,13 @@ class HandForm(FlaskForm):
     primiera = RadioField(validators=[Optional()])    # labelled as the rules decide it
     # Each side's best cards, where the referee's tool worked the primiera out (worked_out).
     primiera_best = HiddenField()
-    decl = FieldsFor(FormField(Declaration, separator="_"), lambda meta: range(DECLARATIONS))
+    decl = FieldsFor(FormField(Declaration, separator="_"), lambda meta: range(meta.declarations))
 
     def __init__(self, match: Match, *args, **kwargs):
         self.match = match
         sides = len(match.sides)
-        super().__init__(*args, meta={"sides": sides, "deck": match.rules.deck},
+        room = ACCUSI if match.rules.declarations == "cirulla" else DECLARATIONS
+        super().__init__(*args, meta={"sides": sides, "deck": match.rules.deck, "declarations": room},
                          rest=str(sides - 1), **kwargs)
         for name in unused_fields(match.rules):
             del self[name]
@@ -131,11 +117,17 @@ class HandForm(FlaskForm):
         for tile in self.c:
             tile.choices, tile.label.text = to_tap, str(tile.index)
         shown = options((str(card), str(card)) for card in deck(rules.deck))
-        for row in self.decl or ():
-            row.side.choices, row.cards.choices = to_tap, shown
+        deals = options((str(d), str(d)) for d in range(1, len(self.match.deal_plan.hands) + 1))
+        for row in self.decl or ():     # after one of the hand's deals (RULES §11: 6, 4 or 3)
+            row.side.choices, row.cards.choices, row.deal.choices = to_tap, shown, deals
         suit = suit_words(rules.bonus_suit, rules.pack).capitalize()
-        # Each count's row as the grid names it ("Cards"), and as the preview says it is awaited.
-        self.row_words = {"cards": _("Cards"), "coins": suit, "sevens": _("Sevens"), "sixes": _("Sixes"),
+        if self.settebello is not None:     # Chkobba's players call it sabaa el haya
+            self.settebello.label.text = item_label("settebello", rules)
+        # Each count's row as the grid names it ("Cards"; Chkobba's "Karta (carte)"), and as the
+        # preview says it is awaited.
+        self.row_words = {"cards": item_label("carte", rules) if rules.preset == "chkobba" else _("Cards"),
+                          "coins": item_label("denari", rules) if rules.preset == "chkobba" else suit,
+                          "sevens": _("Sevens"), "sixes": _("Sixes"),
                           "aces": _("Aces"), "napola": _("%(suit)s in a row from the Ace", suit=suit),
                           "alta": _("%(suit)s in a row from the King down", suit=suit)}
         for i, name in enumerate(names):
@@ -287,7 +279,8 @@ class HandForm(FlaskForm):
         declarations = self._declarations()
         if declarations:
             entry["declarations"] = declarations
-        score = score_entry(entry, self.match.rules, self.match.names, waiting={item for item, _ in awaited})
+        score = score_entry(entry, self.match.rules, self.match.names, waiting={item for item, _ in awaited},
+                            per_side=per_side(self.match))
         return score, [words for _, words in awaited]
 
     def _sweeps(self) -> list[int]:
@@ -302,10 +295,8 @@ class HandForm(FlaskForm):
         decides = {"cards": "carte", "coins": "denari", "sevens": "primiera", "sixes": "primiera",
                    "aces": "primiera"}
         awaited = []
-        for count, row in self.count_rows().items():
-            if count not in COUNT_WORDS:
-                continue
-            blank = [i for i in range(n) if row[i].data is None]
+        for count, values in self.typed().items():
+            blank = [i for i in range(n) if values[i] is None]
             if len(blank) == n:
                 awaited.append((decides[count], self.row_words[count]))
             elif len(blank) > 1:
@@ -322,8 +313,7 @@ class HandForm(FlaskForm):
         """Each side's counts as entered, one blank side a row given the rest (``partial``: a
         hand still being entered, whose counts not entered yet stay None: ``so_far``)."""
         rows = self.count_rows()
-        counts = counts_entered({name: [field.data for field in row] for name, row in rows.items()
-                                 if name in COUNT_WORDS}, self.match.rules, partial)
+        counts = counts_entered(self.typed(), self.match.rules, partial)
         held = {name: None if holder.data in (None, "", "none") else int(holder.data)
                 for name, holder in self.holders().items()}
         worked = self.worked_out()
@@ -338,6 +328,26 @@ class HandForm(FlaskForm):
                 tally["primiera_cards"] = worked[0][i]
             tallies.append(tally)
         return tallies
+
+    def typed(self) -> dict[str, list[int | None]]:
+        """The counts the deck decides, as typed, by row. Of two sides the second's is the rest
+        of the deck (``rest_of_deck``), shown beside the first's, not typed: one figure is
+        enough to correct a hand (issue 42). A post of both (a page of before) reads the first."""
+        rows = {name: [field.data for field in row] for name, row in self.count_rows().items()
+                if name in COUNT_WORDS}
+        if len(self.match.sides) == 2:
+            rows = {name: [first, None] if first is not None else [first, second]
+                    for name, (first, second) in rows.items()}
+        return rows
+
+    def the_rest(self) -> dict[str, tuple[int, int | None]]:
+        """Of two sides, each count the deck decides: what the deck holds, and the second
+        side's figure as the page shows it (the first's as typed may not be a number yet)."""
+        if len(self.match.sides) != 2:
+            return {}
+        first = {name: values[0] if isinstance(values[0], int) else None for name, values in self.typed().items()}
+        return {name: (deck_totals(self.match.rules)[name], rest) for name, rest in
+                rest_of_deck(first, self.match.rules).items()}
 
     def worked_out(self) -> tuple[list[list[str]], PrimieraResult] | None:
         """The primiera as the referee's tool worked it out, while the one chosen is the one

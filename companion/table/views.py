@@ -13,7 +13,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _
 
 from .. import store
-from ..i18n import explain, how_long
+from ..i18n import explain, how_long, sentence
 from ..matches import Ledger, Match, listed
 from ..names import all_different
 from ..rules import RulesError
@@ -176,7 +176,7 @@ def rules_summary_line():
     try:
         return rules_summary(form.rules())
     except RulesError as error:
-        return explain(error)
+        return sentence(explain(error))
     except (KeyError, TypeError):
         return ""
 

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _, ngettext
 
 from .. import store
-from ..i18n import explain, how_long, say, variant_title
+from ..i18n import explain, how_long, say, sentence, variant_title
 from ..names import drawn_width
 from ..rules import RulesError, ScopaError
 from ..web.access import TooManyTries, try_key
@@ -143,7 +143,7 @@ def start_round(tournament_id: int):
     try:
         number = start_next_round(t)
     except TournamentError as problem:
-        flash(explain(problem))
+        flash(sentence(explain(problem)))
     except store.RoundStarted:
         flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds) + 1))
     else:

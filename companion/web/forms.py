@@ -50,7 +50,7 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
                ("to-horse", _l("up to Ace-Horse (9); the whole suit, Napoleone, wins"))],
     "declarations": [("off", _l("none")), ("bazzica", _l("Bazzica: bazzica 3, bazzicotto 10")),
                      ("sbarazzina", _l("Sbarazzina: bazzica 2 or 3, three of a kind 7")),
-                     ("cirulla", _l("Cirulla: busso 3, tris 10"))],
+                     ("cirulla", _l("Cirulla: cirulla 3, decino 10"))],
     "capture": [("standard", _l("a single card before a sum; capturing compulsory")),
                 ("fewest", _l("at most two cards, the fewest possible (Sco-papa)")),
                 ("fewest-any", _l("the fewest cards possible, any number")),
@@ -60,6 +60,7 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
                 ("asso-pigliatutto", _l("an Ace takes the whole table, a scopa")),
                 ("scopa-d-assi", _l("an Ace takes the whole table, no scopa")),
                 ("corse", _l("capturing never compulsory (Corse)")),
+                ("cirulla", _l("Cirulla: equal value, a sum or 15; an Ace takes all")),
                 ("escoba", _l("only cards making 15, never compulsory (Escoba)"))],
     "void_deal": [("kings", _l("three or four Kings on the first table")),
                   ("equal", _l("three cards of one value on the first table")),
@@ -69,6 +70,8 @@ RULE_CHOICES: dict[str, list[tuple[Any, str]]] = {
     "pack": [("italian", _l("Italian suits")), ("french", _l("French suits")),
              ("chkobba", _l("French suits, Chkobba labels (9 Jack, 8 Queen)")),
              ("spanish", _l("Spanish suits: oros, copas, espadas, bastos"))],
+    "deal_scope": [("off", _l("none")), ("15-30", _l("15: one scopa, 30: two")),
+                   ("15-30-low", _l("15: one scopa, 30: two, 9 or less: three"))],
 }
 
 
@@ -83,7 +86,7 @@ RULE_LABELS = {
     "ace_takes_itself": _l("An Ace on the empty table takes itself"), "pack": _l("Suits of the pack"),
     "grande_piccola": _l("Grande (King, Queen, Jack: 5) and piccola (Ace, 2, 3: 3 and up)"),
     "matta": _l("Matta: the 7 of cups (hearts) is wild"),
-    "deal_scope": _l("A first table of 15 or 30 gives the dealer 1 or 2 scope"),
+    "deal_scope": _l("The dealer's scope from the first table"),
 }
 
 
@@ -109,7 +112,7 @@ CAPTURE_SHORT = {"standard": _l("standard captures"), "fewest": _l("fewest cards
                  "fewest-any": _l("fewest cards"), "quindici-1": _l("captures making 15"),
                  "quindici-2": _l("equal or 15"), "quindici-3": _l("equal or 15, Ace takes all"),
                  "asso-pigliatutto": _l("Ace takes all"), "scopa-d-assi": _l("Ace takes all, no scopa"),
-                 "corse": _l("capturing not compulsory"),
+                 "corse": _l("capturing not compulsory"), "cirulla": _l("Cirulla's captures"),
                  "escoba": _l("captures making 15, not compulsory")}
 
 

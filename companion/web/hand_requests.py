@@ -96,6 +96,12 @@ def whole(value: Any, field: str) -> int:
     return value
 
 
+def per_side(match: Match) -> int:
+    """The players of each side of a match (one, or a team's two or three): a hand entered
+    for it has its declarations checked against that table's deals."""
+    return len(match.seats) // len(match.sides)
+
+
 class HandEntry(Request):
     """A hand's cards (``piles``, ``sweeps``) or counts (``tallies``), and its declarations:
     counts when ``tallies`` is sent, else cards."""
@@ -143,7 +149,7 @@ class HandEntry(Request):
         if self.sides != len(match.sides):
             refuse(said("this match has {n} sides, not {count}", n=len(match.sides), count=self.sides))
         entry = self.entry()
-        return entry, score_entry(entry, match.rules, match.names)
+        return entry, score_entry(entry, match.rules, match.names, per_side=per_side(match))
 
 
 class HandIn(HandEntry):
@@ -185,11 +191,19 @@ class ScoreRequest(HandEntry, RulesAsked):
     """A hand to score under some rules, the sides named or not (nothing is stored)."""
 
     names: SkipValidation[list[Name] | None] = None
+    players_per_side: SkipValidation[Annotated[int, Field(ge=1, le=3)]] = Field(1, description=(
+        "the players of each side: 1, or 2 or 3 for two teams; the declarations are checked "
+        "against the deals of that table (Cirulla: one accuso a player a deal)"))
 
     def _said(self) -> None:
         self.names = names_of(self.names, self.sides)
+        per_side = self.players_per_side
+        if isinstance(per_side, bool) or per_side not in (1, 2, 3) or (per_side > 1 and self.sides != 2):
+            refuse(said("players_per_side is 1, or 2 or 3 for two teams"))
 
     def score(self) -> HandScore:
+        per_side = self.players_per_side
         if self.tallies is not None:
-            return score_tallies(self.tallies, self.rules, self.declarations or [], self.names)
-        return score_piles(self.piles, self.sweeps, self.rules, self.declarations or [], self.names)
+            return score_tallies(self.tallies, self.rules, self.declarations or [], self.names, per_side)
+        return score_piles(self.piles, self.sweeps, self.rules, self.declarations or [], self.names,
+                           per_side)

@@ -123,7 +123,8 @@ ITEM_CASES = {
     "grande_piccola": ({"grande_piccola": True}, "10d 9d 8d",
                        lambda b: b["sides"][0]["points"].get("grande") == 5),
     "matta": ({"matta": True}, "7d", lambda b: b["rules"]["matta"] is True),
-    "deal_scope": ({"deal_scope": True}, "7d", lambda b: b["rules"]["deal_scope"] is True),
+    # RULES §8: "`true` is read as `15-30`".
+    "deal_scope": ({"deal_scope": True}, "7d", lambda b: b["rules"]["deal_scope"] == "15-30"),
 }
 
 

@@ -333,7 +333,7 @@ def test_the_capture_check_answers_as_cards_are_tapped(phone):
         page.wait_for_timeout(100)
     assert page.evaluate(in_view)
     expect(page.get_by_role("radio", name="Jack of coins")).to_be_checked()
-    expect(page.locator('[data-testid="verdict"]')).to_have_text("The card must capture: it may not be placed.")
+    expect(page.locator('[data-testid="verdict"]')).to_have_text("The card must capture: it cannot stay on the table.")
     cards = sorted(page.locator("li.capture").evaluate_all("items => items.map(i => i.dataset.cards)"))
     assert cards == ["1c 3c 4c", "1c 7c", "3c 5c"]
     phone.tap('#field-table label.check-tile:has(input[value="7c"])')          # take the 7 off the table
@@ -460,13 +460,13 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
         page.locator('[data-testid="save"]').tap()
         # Every point with every denier: asked first (tests/table/test_undo.py), in French.
         expect(page.locator('[data-testid="extreme"]')).to_contain_text(
-            "Gisèle a fait tous les points et pris les 10 deniers\u00a0?")
+            "Gisèle a fait tous les points et pris les 10 cartes de deniers\u00a0?")
         page.locator('[data-testid="extreme-save"]').tap()
         page.wait_for_selector(".scoreboard")
         expect(page.locator(".flash")).to_contain_text("Manche 1 enregistrée.")
         breakdown = " ".join(page.locator(".breakdown").first.text_content().split())   # nbsp too
         for said in ("Cartes", "20 à 20 : égalité, aucun point", "Deniers", "Settebello",
-                     "Gisèle a le 7 de deniers", "Primiera", "Scopa"):
+                     "Gisèle a le 7 de deniers", "Primiera", "Scope"):    # plural (issue 42)
             assert said in breakdown, breakdown
         expect(page.locator('[data-testid="outcome"]')).to_contain_text("Gisèle gagne 3 à 0")
     finally:

@@ -132,7 +132,7 @@ def test_the_name_and_pin_rules_are_changed_for_every_door_in_one_place(tmp_path
     assert seen["tournament pin"] == [400, "pin must be 5 to 8 digits from 0 to 9"]
     assert seen["tournament same"] == [400, "two names are the same: the score would be unclear"]
     status, text = seen["tournament page"]
-    assert status == 400 and "every name must be 1 to 5 characters" in text
+    assert status == 400 and "Every name must be 1 to 5 characters" in text      # a sentence (issue 42)
     assert seen["players"] == ["Al Bo", "Anna", "Bruno", "Carla"]
     assert seen["openapi name"] == 5
     assert seen["openapi pins"] == ["^[0-9]{5,8}$"] * 2

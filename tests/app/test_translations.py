@@ -354,13 +354,13 @@ def test_the_api_explains_in_the_asked_language_with_cards_as_codes(client, lang
     assert why["settebello"] == words
 
 
-REFUSALS = {   # a refused hand by counts, and what the page says, in each language
-    "en": ["the cards add up to 41, not 40", "Cards of Anna: number must be between 0 and 40",
+REFUSALS = {   # a refused hand by counts, and what the page says, in each language (a sentence)
+    "en": ["The coins entered add up to more than 10", "Cards of Anna: number must be between 0 and 40",
            "Anna cannot have made 3 sweeps: 4 cards taken"],
-    "it": ["le carte sono 41 in tutto, non 40", "Carte di Anna: il numero deve essere compreso tra 0 e 40",
+    "it": ["Il totale di denari inserito supera 10", "Carte di Anna: il numero deve essere compreso tra 0 e 40",
            "Anna non può aver fatto 3 scope: ha preso 4 carte"],
-    "fr": ["les cartes font 41 au total, pas 40", "Cartes d’Anna : le nombre doit être compris entre 0 et 40",
-           "Anna ne peut pas avoir fait 3 scopa : 4 cartes au total"],
+    "fr": ["Le total des deniers dépasse 10", "Cartes d’Anna : le nombre doit être compris entre 0 et 40",
+           "Anna ne peut pas avoir fait 3 scope : 4 cartes au total"],
     "es": ["las cartas son 41 en total, no 40", "Cartas de Anna: el número debe estar entre 0 y 40",
            "Anna no puede haber hecho 3 escobas: se llevó 4 cartas"],
 }
@@ -375,7 +375,7 @@ def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(tmp_path,
     match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
     base = {"mode": "tallies", "rest": "1", "sweeps_0": "0", "sweeps_1": "0", "save": "1",
             "settebello": "0", "t_coins_0": "6"}
-    for fields, said in zip([{"t_cards_0": "22", "t_cards_1": "19"}, {"t_cards_0": "41"},
+    for fields, said in zip([{"t_cards_0": "22", "t_coins_0": "11"}, {"t_cards_0": "41"},
                              {"t_cards_0": "4", "t_coins_0": "2", "sweeps_0": "3"}], REFUSALS[lang]):
         page = client.post(f"/matches/{match}/hands/new", data={**base, **fields})
         assert page.status_code == 400

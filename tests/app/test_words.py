@@ -171,7 +171,7 @@ def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel(names_a
     every = " ".join(pages.values())
     assert f"Primiera d’{first}" in every               # a message of the pages
     assert f"Selon les règles d’{first} – Bruno" in every
-    assert f"Scopa d’{first}" in every                   # a field's name
+    assert f"Scope d’{first}" in every                   # a field's name (plural: issue 42)
     assert f"Cartes d’{first}" in every
 
 
@@ -184,7 +184,7 @@ def test_a_name_typed_in_a_refusal_is_fitted_too(names_app):
         "mode": "tallies", "rest": "1", "sweeps_0": "3", "sweeps_1": "0", "save": "1", "settebello": "0",
         "t_cards_0": "4", "t_coins_0": "2"})
     assert page.status_code == 400
-    assert "Élodie ne peut pas avoir fait 3 scopa" in text_of(page.get_data(as_text=True))
+    assert "Élodie ne peut pas avoir fait 3 scope" in text_of(page.get_data(as_text=True))
 
 
 # -- French spacing --------------------------------------------------------------------------

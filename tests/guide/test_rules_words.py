@@ -92,9 +92,10 @@ def test_scopone_never_has_a_next_deal(client, lang):
 
 @pytest.mark.parametrize("lang, cups, sweep", [
     ("en", "The bonus suit is cups (hearts in a French pack)", "Clearing the table is a Hurrikan"),
-    ("it", "Il seme privilegiato è quello di coppe (cuori nelle carte francesi)",
+    # Issue 42: "seme privilegiato" and "enseigne de bonus" are said by no player.
+    ("it", "Al posto dei denari conta il seme di coppe (cuori nelle carte francesi)",
      "Prendere tutte le carte in tavola è un Hurrikan"),
-    ("fr", "L’enseigne de bonus : coupes (cœur dans un jeu français)",
+    ("fr", "À la place des deniers comptent les coupes (cœur dans un jeu français)",
      "Vider la table fait un Hurrikan"),
     ("es", "El palo premiado es el de copas (corazones en la baraja francesa)",
      "Dejar la mesa vacía es un Hurrikan"),

@@ -27,7 +27,7 @@ def captures(client, table, played, last=False, **query):
 def test_seed_000_three_five_five_fante(client, played, expected):
     found, verdict, page = captures(client, "3c 5d 5s 8b", played)
     assert found == expected
-    assert verdict == "The card must capture: it may not be placed."
+    assert verdict == "The card must capture: it cannot stay on the table."
     if played == "8c":
         assert "a single card of equal value must be taken before a sum" in page
 
@@ -57,7 +57,7 @@ def test_seed_004_six_must_take_two_and_four(client):
     # 004: "If, for example, a 2 and 4 are on the table, and a player holds a 6, the player must
     # either take that trick, or play a different card from his hand."
     found, verdict, _ = captures(client, "2c 4s", "6d")
-    assert found == [("2c 4s", "yes")] and verdict == "The card must capture: it may not be placed."
+    assert found == [("2c 4s", "yes")] and verdict == "The card must capture: it cannot stay on the table."
     last, _, page = captures(client, "2c 4s", "6d", last=True)
     assert last == [("2c 4s", "no")] and "the last card of the hand never makes a sweep" in page
 
@@ -82,7 +82,7 @@ def test_seed_003_quindici_and_ace_takes_all(client):
 
 def test_nothing_to_take_means_placing(client):
     found, verdict, _ = captures(client, "9c 10s", "2d")
-    assert found == [] and verdict == "The card may be placed on the table."
+    assert found == [] and verdict == "The card stays on the table."
 
 
 def test_a_card_both_played_and_on_the_table_is_refused(client):
@@ -223,7 +223,7 @@ def test_the_referees_deal_tool_waits_for_four_cards_and_has_none_for_scopone(cl
     assert 'data-testid="tap-more"' in page and "Tap the 4 cards of the first table (2 so far)." in page
     assert 'data-testid="error"' not in page and 'data-testid="verdict"' not in page
     page = client.get("/referee/deal?table=10d&table=10c&table=10s&table=4b&table=5b").get_data(as_text=True)
-    assert "the first table is 4 cards: 5 cards were given" in page
+    assert "The first table is 4 cards: 5 cards were given" in page       # a sentence (issue 42)
     page = client.get("/referee/deal?variant=scopone&players=4").get_data(as_text=True)
     assert 'data-testid="no-table"' in page and "there is no first table" in page
     assert 'name="table"' not in page              # no grid to tap: nothing to check
@@ -281,7 +281,7 @@ def test_a_claim_checked_and_recorded_ends_the_match(client):
 
 @pytest.mark.parametrize("lang, certain", [("en", "9 + 2 certain (Settebello 1, Scope 1)"),
                                            ("es", "9 + 2 seguros (Settebello 1, Escobas 1)"),
-                                           ("fr", "(Settebello 1, Scopa 1)")])
+                                           ("fr", "(Settebello 1, Scope 1)")])
 def test_a_claims_certain_points_are_named_in_the_pages_words(client, lang, certain):
     """The certain points were the rules' keys on every page: "(settebello 1, scope 1)", Italian
     on a Spanish or French page. The API's sentence keeps them (test_api's claim)."""
@@ -349,7 +349,7 @@ def test_a_table_of_39_cards_lists_a_page_and_counts_the_rest(client):
     found, verdict, page = captures(client, FULL_TABLE, "5d", variant="quindici")
     assert len(found) == 20 and len(page) < 100_000
     assert "1,702 captures" in page and "and 1,682 more" in page
-    assert verdict == "The card must capture: it may not be placed."
+    assert verdict == "The card must capture: it cannot stay on the table."
     following = attr(page, '[rel="next"][href]', "href")
     second = client.get(following).get_data(as_text=True)
     assert "Captures 21 to 40" in second and "and 1,662 more" in second and 'rel="prev"' in second

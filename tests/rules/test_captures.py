@@ -249,7 +249,8 @@ def test_scopa_d_assi_ace_takes_all_without_a_sweep():
     # 003 Scopa d'Assi: "taking all the cards with an Ace does not count as a sweep."
     ruling = legal_captures(cards("3c 5c 9s"), parse_card("1d"), "scopa-d-assi")
     assert len(ruling.captures[0].cards) == 3 and not ruling.captures[0].sweep
-    assert "in Scopa d'Assi taking the table with an Ace is not a sweep" in [str(r) for r in ruling.reasons]
+    # Issue 42: the reason is the rule's, not a game's ("in Scopa d'Assi ..." on Sbarazzina's page).
+    assert "taking the whole table with an Ace is never a scopa" in [str(r) for r in ruling.reasons]
 
 
 def test_scopa_d_assi_option_ace_takes_itself():
