@@ -284,15 +284,15 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
                                     count=counts[1]))
     unscored = None
     # (False or "off": n42-cirulla makes deal_scope a choice of "off", "15-30", "15-30-low")
-    if rules.preset == "escoba" and rules.deal_scope not in (False, "off"):
-        scoring = _escobas_dealt(table)
-        if scoring.scope:
-            return scoring
-        unscored = scoring
-    elif rules.deal_scope:
-        scoring = _deal_scope(table, rules.matta)
+    if rules.deal_scope not in (False, "off"):
+        escoba = rules.preset == "escoba"
+        scoring = _deal_scope(table, rules.matta, escoba)
         if scoring:
             return scoring
+        if escoba:      # Escoba never voids a deal: say why no escoba, not only that
+            unscored = DealCheck(False, said("the table adds up to {total}, not 15 or 30: no "
+                                             "escoba for the dealer, the deal stands",
+                                             total=sum(card.value for card in table)))
     if rules.void_deal == "two-aces":
         return DealCheck(False, said("fewer than two Aces on the table: the deal stands"))
     if rules.void_deal == "off":
@@ -311,9 +311,12 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     return DealCheck(False, said("the deal stands"))
 
 
-def _deal_scope(table: Sequence[Card], matta: bool) -> DealCheck | None:
-    """Cirulla: four table cards adding up to 15 give the dealer one scopa, 30 two; the matta
-    (7 of cups) among them counts as whatever value the dealer likes (docs/rules.md §11)."""
+def _deal_scope(table: Sequence[Card], matta: bool, escoba: bool = False) -> DealCheck | None:
+    """Four table cards adding up to 15 give the dealer one scopa, 30 two; the matta (7 of
+    cups) among them counts as whatever value the dealer likes (docs/rules.md §11). Escoba's
+    first table is counted the same way (RULES §12: "adding up to 15 ... as one escoba, 30 (two
+    fifteens) as two"), and named in its words (``escoba``): the sum decides, whether or not
+    the cards split into two fifteens."""
     wild = matta and MATTA in table
     rest = sum(card.value for card in table if not (wild and card == MATTA))
     totals = [rest + value for value in range(1, 11)] if wild else [rest]
@@ -325,29 +328,14 @@ def _deal_scope(table: Sequence[Card], matta: bool) -> DealCheck | None:
                                                "the matta makes the table {total}: the dealer "
                                                "takes it and scores {n} scope", scope,
                                                total=total), scope)
+            if escoba:
+                return DealCheck(False, said_n("the table adds up to {total}: the dealer takes "
+                                               "it and scores {n} escoba",
+                                               "the table adds up to {total}: the dealer takes "
+                                               "it and scores {n} escobas", scope, total=total),
+                                 scope)
             return DealCheck(False, said_n("the table adds up to {total}: the dealer takes it "
                                            "and scores {n} scopa",
                                            "the table adds up to {total}: the dealer takes it "
                                            "and scores {n} scope", scope, total=total), scope)
     return None
-
-
-def _escobas_dealt(table: Sequence[Card]) -> DealCheck:
-    """Escoba: a first table adding up to 15 is taken by the dealer as one escoba (en.wikipedia
-    "Escoba": "taken by the dealer"), and one that makes two fifteens as two (magnojuegos:
-    "dos pares de cartas que suman 15 cada par ... dos escobas de mano"). Four cards adding up
-    to 30 that no split makes two fifteens (worth 10, 10, 9 and 1) cannot be taken: the deal
-    stands with nothing scored (RULES §12). ``scope`` 0: no escoba, the deal stands."""
-    total = sum(card.value for card in table)
-    if total == 15:
-        return DealCheck(False, said("the table adds up to 15: the dealer takes it and scores "
-                                     "1 escoba"), 1)
-    if total == 30 and any(sum(table[i].value for i in range(len(table)) if chosen >> i & 1) == 15
-                           for chosen in range(1, 2 ** len(table) - 1)):
-        return DealCheck(False, said("the table makes two fifteens: the dealer takes it and "
-                                     "scores 2 escobas"), 2)
-    if total == 30:
-        return DealCheck(False, said("the table adds up to 30 but makes no two fifteens: no "
-                                     "escoba for the dealer, the deal stands"))
-    return DealCheck(False, said("the table adds up to {total}, not 15 or 30: no escoba for the "
-                                 "dealer, the deal stands", total=total))

@@ -50,7 +50,7 @@ def test_a_hand_by_counts_gives_the_sevens(client):
 
 @pytest.mark.parametrize("table, escobas", [(["2d", "3c", "4s", "6b"], 1),
                                             (["7d", "8c", "10s", "5b"], 2),
-                                            (["10d", "10c", "9s", "1b"], 0),
+                                            (["10d", "10c", "9s", "1b"], 2),
                                             (["1d", "1c", "1s", "1b"], 0)])
 def test_the_deal_check_answers_the_dealers_escobas(client, table, escobas):
     """en.wikipedia "Escoba": "where the four initial cards dealt to the board add up to 15,

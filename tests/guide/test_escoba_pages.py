@@ -60,11 +60,11 @@ def test_every_deal_plan_shown_adds_up_to_forty(client):
 
 def test_the_first_tables_drawn_are_the_engines_own(client):
     """en.wikipedia: "where the four initial cards dealt to the board add up to 15, they are
-    taken by the dealer"; two fifteens, two escobas; 30 that is no two fifteens, none."""
+    taken by the dealer"; RULES §12: "30 (two fifteens) as two", however the four split."""
     page = read(client, "/rules/escoba")
     shown = [(figure.attributes["data-table"], figure.attributes["data-scope"])
              for figure in nodes(page, '[data-testid="first-table"]')]
-    assert [scope for _, scope in shown] == ["1", "2", "0", "0"]
+    assert [scope for _, scope in shown] == ["1", "2", "2", "0"]
     for table, scope in shown:
         assert str(check_deal(parse_cards(table.split()), ESCOBA).scope) == scope
     verdicts = texts(page, '[data-testid="first-table"] .verdict')

@@ -212,8 +212,23 @@ def test_the_first_tables_the_sources_give():
     15 cada par, en ese caso habrá conseguido dos escobas"."""
     assert check_deal(parse_cards(["2d", "3c", "4s", "6b"]), ESCOBA).scope == 1
     assert check_deal(parse_cards(["7d", "8c", "10s", "5b"]), ESCOBA).scope == 2
-    stands = check_deal(parse_cards(["10d", "10c", "9s", "1b"]), ESCOBA)
-    assert stands.scope == 0 and "no two fifteens" in str(stands.reason)
+
+
+def test_a_first_table_adding_up_to_30_gives_two_escobas_however_it_splits():
+    """RULES §12: "A first table adding up to 15 is taken by the dealer as one escoba, 30 (two
+    fifteens) as two (`deal_scope: 15-30`)": the sum decides, as `deal_scope: 15-30` decides it
+    for Cirulla (§11: "four cards adding up to 15 give the dealer one scopa, 30 two"). Worth 10,
+    10, 9 and 1, no two of them make 15, and they add up to 30: two escobas. The same items on
+    another preset answer the same."""
+    table = parse_cards(["10d", "10c", "9s", "1b"])
+    dealt = check_deal(table, ESCOBA)
+    assert (dealt.void, dealt.scope) == (False, 2)
+    assert "30" in str(dealt.reason) and "2 escobas" in str(dealt.reason)
+    same_items = rules_for("classica", {**{item: getattr(ESCOBA, item) for item in
+                                           ("capture", "deal_scope", "void_deal", "primiera")}})
+    assert check_deal(table, same_items).scope == dealt.scope
+    stands = check_deal(parse_cards(["10d", "10c", "10s", "1b"]), ESCOBA)
+    assert (stands.void, stands.scope) == (False, 0) and "31" in str(stands.reason)
 
 
 # -- By counts and the match -------------------------------------------------------------------
