@@ -18,7 +18,7 @@ from .declarations import Declaration
 from .primiera import strict_leader
 from .rulesets import Rules
 from .said import Joined, Said, said
-from .scoring import score_piles
+from .scoring import point_name, score_piles
 from .tally import check_sides
 
 
@@ -213,7 +213,7 @@ def check_claim(claimer: int, piles: Sequence[Sequence[Card]], sweeps: Sequence[
     before = totals_before[claimer]
     reached = before + sum(certain.values())
     holds = outright_always or reached >= rules.target
-    items = Joined(tuple(said("{item} {points}", item=item, points=points)
+    items = Joined(tuple(said("{item} {points}", item=point_name(item, rules), points=points)
                          for item, points in certain.items() if points), ", ")
     text = said("{before} + {certain} certain ({items}) = {reached}, target {target}",
                 before=before, certain=sum(certain.values()),

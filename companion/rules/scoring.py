@@ -52,6 +52,23 @@ ITEMS = {
     "piccola": ("Piccola", "Ace, 2 and 3 of the bonus suit: 3, one more a card in sequence"),
 }
 
+# Escoba's points by its own names (RULES §12): what the JSON API calls them where a side's
+# points are listed, and what the rules' own sentences call them (a claim's certain points).
+ESCOBA_ITEMS = {
+    "carte": ("cartas", "Cartas"), "denari": ("oros", "Oros"), "settebello": ("velo", "Velo"),
+    "primiera": ("setenta", "Setenta"), "scope": ("escobas", "Escobas"),
+}
+
+
+def point_name(item: str, rules: Rules) -> str:
+    """An item as these rules name it: Escoba's 'oros' for 'denari', else the item itself.
+
+    >>> from companion.rules.rulesets import rules_for
+    >>> point_name("denari", rules_for("escoba")), point_name("denari", rules_for("classica"))
+    ('oros', 'denari')
+    """
+    return ESCOBA_ITEMS[item][0] if rules.preset == "escoba" and item in ESCOBA_ITEMS else item
+
 
 class Line(NamedTuple):
     """One item of the breakdown: the points it gives each side and the figures compared."""

@@ -80,6 +80,10 @@ def test_a_claim_names_the_certain_points_in_escobas_words(client):
     answer = client.post("/api/v1/claim", json=body).get_json()
     assert answer["certain"] == {"cartas": 0, "oros": 0, "velo": 1, "setenta": 1, "escobas": 3}
     assert answer["holds"] is True
+    # The sentence names them as the answer's keys do, never as Scopa's (settebello, scope).
+    assert answer["why"] == "17 + 5 certain (velo 1, setenta 1, escobas 3) = 22, target 21"
+    italian = client.post("/api/v1/claim", json=body, headers={"Accept-Language": "it"}).get_json()
+    assert "(velo 1, setenta 1, escobas 3)" in italian["why"]
 
 
 def test_a_36_card_deck_is_refused(client):
