@@ -56,12 +56,14 @@ class Joined(NamedTuple):
 
 class Suit(NamedTuple):
     """A suit named in a sentence: "denari" in the API's sentences, in words on a page (in the
-    page's pack, or in ``pack`` when one is named: Hurrikan's hearts)."""
+    page's pack, or in ``pack`` when one is named: Hurrikan's hearts, Escoba's oros)."""
 
     code: str
     pack: str | None = None
 
     def __str__(self) -> str:
+        if self.pack == "spanish":
+            return {"d": "oros", "c": "copas", "s": "espadas", "b": "bastos"}[self.code]
         if self.pack == "french":
             return {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}[self.code]
         return {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}[self.code]

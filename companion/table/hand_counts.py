@@ -12,7 +12,7 @@ from ..rules.cards import suit_values
 from ..rules.primiera import PrimieraResult, decide_piles
 from ..rules.rulesets import Rules
 from ..rules.said import said
-from ..rules.tally import primiera_cards_of
+from ..rules.tally import bonus_suit, primiera_cards_of
 
 # The counts a hand by counts asks for, as its refusals name them (translated with them).
 COUNT_WORDS = {"cards": said("cards"), "coins": said("coins"),
@@ -27,6 +27,8 @@ def counts_entered(typed: dict[str, list[int | None]], rules: Rules,
     holds, more than one side blank, no cards or coins at all. ``partial``: a hand still being
     entered, whose counts not entered yet stay None (the preview awaits them)."""
     totals = {"cards": rules.deck, "coins": len(suit_values(rules.deck)), "sevens": 4, "sixes": 4, "aces": 4}
+    # The bonus suit's count is said by the suit's name: Escoba's oros, not coins (RULES §12).
+    words = {**COUNT_WORDS, "coins": bonus_suit(rules)}
     counts: dict[str, list[int | None]] = {}
     for name, total in totals.items():
         if name not in typed:
@@ -36,16 +38,16 @@ def counts_entered(typed: dict[str, list[int | None]], rules: Rules,
         blank = [i for i, v in enumerate(values) if v is None]
         entered = sum(v for v in values if v is not None)
         if blank and entered > total:
-            raise ScopaError(said("the {what} entered add up to more than {total}", what=COUNT_WORDS[name], total=total))
+            raise ScopaError(said("the {what} entered add up to more than {total}", what=words[name], total=total))
         if len(blank) == 1:          # one side left blank: it has the rest
             values[blank[0]] = total - entered
         elif partial:
             pass                     # what is not entered yet is awaited
         elif 1 < len(blank) < n:
             raise ScopaError(said("enter the {what} of every side (one may be left blank: it is "
-                                  "worked out)", what=COUNT_WORDS[name]))
+                                  "worked out)", what=words[name]))
         elif blank and len(blank) == n and name in ("cards", "coins"):
-            raise ScopaError(said("enter the {what} of each side", what=COUNT_WORDS[name]))
+            raise ScopaError(said("enter the {what} of each side", what=words[name]))
         counts[name] = values if len(blank) < n else [None] * n
     return counts
 

@@ -167,6 +167,26 @@ def test_a_match_to_21_through_the_pages_by_cards_and_by_counts(client):
             "cartas": [1, 0], "oros": [1, 0], "velo": [1, 0], "setenta": [1, 0], "escobas": [2, 0]}
 
 
+@pytest.mark.parametrize("lang, hand, says, not_said", [
+    ("it", counts_form(22, 6, settebello=None, primiera=None, t_sevens_0=3),
+     "il velo deve averlo uno e uno solo", "settebello"),
+    ("en", counts_form(22, 6, primiera=None, sweeps=(12, 0), t_sevens_0=3),
+     "Anna cannot have made 12 escobas", "sweeps"),
+    ("fr", counts_form(22, 11, primiera=None, t_sevens_0=3),
+     "le total des oros dépasse 10", "deniers"),
+    ("en", counts_form(22, 6, primiera=None), "they decide the setenta", "primiera"),
+])
+def test_a_refused_hand_by_counts_says_escobas_words(client, lang, hand, says, not_said):
+    """The form asks the velo, the oros, the sevens and the escobas (RULES §12): what it refuses
+    is said in the same words, never Scopa's settebello, denari, sweeps or primiera."""
+    match = new_match(client)
+    client.set_cookie("lang", lang)
+    refused = client.post(match + "/hands/new", data=hand)
+    assert refused.status_code == 400
+    error = text(refused.get_data(as_text=True), '[data-testid="error"]')
+    assert says in error and not_said not in error
+
+
 def test_a_36_card_deck_is_refused_in_words(client):
     answer = client.post("/matches/new", data=match_form("escoba", deck="36"))
     assert answer.status_code == 400

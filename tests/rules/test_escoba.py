@@ -246,6 +246,47 @@ def test_by_counts_the_sevens_are_needed():
         score_tallies([Tally(22, 6, True), Tally(18, 4, False)], ESCOBA)
 
 
+def _refusal(tallies: list[Tally], rules=ESCOBA) -> str:
+    with pytest.raises(HandError) as refused:
+        score_tallies(tallies, rules)
+    return str(refused.value.args[0])
+
+
+@pytest.mark.parametrize("tallies, says", [
+    ([Tally(22, 6, False, sevens=3), Tally(18, 4, False, sevens=1)], "exactly one side has the velo"),
+    ([Tally(22, 6, True, sevens=3), Tally(18, 4, True, sevens=1)], "only one side can have the velo"),
+    ([Tally(22, 6, True, sevens=0), Tally(18, 4, False, sevens=4)],
+     "side 1 has the velo, so at least one seven"),
+    ([Tally(22, 0, True, sevens=3), Tally(18, 10, False, sevens=1)],
+     "side 1 holds more oros (the velo among them) than the 0 entered"),
+    ([Tally(22, 6, True, sweeps=12, sevens=3), Tally(18, 4, False, sevens=1)],
+     "side 1 cannot have made 12 escobas: 22 cards taken, and each escoba takes at least 2 cards"),
+    ([Tally(22, 6, True, sweeps=-1, sevens=3), Tally(18, 4, False, sevens=1)],
+     "the escobas of side 1 must be a whole number, 0 or more"),
+    ([Tally(22, 6, True), Tally(18, 4, False)], "enter each side's sevens: they decide the setenta"),
+    ([Tally(2, 1, True, sevens=3), Tally(38, 9, False, sevens=1)],
+     "side 1 cannot have 3 sevens in 2 cards"),
+    ([Tally(22, 6, True, sevens=2, primiera=True), Tally(18, 4, False, sevens=2)],
+     "the sevens tie: nobody wins the setenta, so no side can be marked as winning it"),
+    ([Tally(22, 6, True, sevens=3), Tally(18, 4, False, sevens=1, primiera=True)],
+     "the counts give the setenta to side 1, not side 2"),
+    ([Tally(22, 11, True, sevens=3), Tally(18, 4, False, sevens=1)], "the oros add up to 15, not 10"),
+])
+def test_a_refused_hand_is_told_in_escobas_words(tallies, says):
+    """RULES §12's words: the velo, the escobas, the setenta and the oros, as the hand form
+    asks them, never the settebello, sweeps, primiera and denari of Scopa."""
+    told = _refusal(tallies)
+    assert told == says
+    for scopa in ("settebello", "sweep", "primiera", "denari", "coins"):
+        assert scopa not in told
+
+
+def test_scopa_keeps_its_words():
+    classica = rules_for("classica", {"primiera": "sevens-sixes"})
+    assert _refusal([Tally(22, 6, False, sevens=3, sixes=2), Tally(18, 4, False, sevens=1, sixes=2)],
+                    classica) == "exactly one side has the settebello"
+
+
 def test_21_wins_and_a_tie_at_the_top_plays_on():
     """melele.es: "hasta que uno de los jugadores obtenga 21 puntos (por defecto) o más y no haya
     empate (en este caso la partida continúa)"."""
