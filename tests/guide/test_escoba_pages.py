@@ -88,6 +88,19 @@ def test_the_referee_tells_the_dealer_his_escobas(client):
     assert text(answer, '[data-testid="verdict"]') == "The deal stands"
 
 
+@pytest.mark.parametrize("lang, query, winner, side", [
+    ("en", "cards_0=7d+7c&cards_1=7s", "Side 1 wins the setenta", "Side 1: sevens: 2"),
+    ("it", "cards_0=7d&cards_1=7s", "La setenta non va a nessuno", "Giocatore 1: sette: 1"),
+])
+def test_the_referees_setenta_says_setenta(client, lang, query, winner, side):
+    """RULES §12: the setenta, by the most sevens: the referee's tool (titled Setenta) says who
+    wins the setenta, counting the sevens alone, never 'the primiera' nor 'sixes and the next'."""
+    page = read(client, f"/referee/primiera?variant=escoba&{query}", lang)
+    assert text(page, '[data-testid="winner"]') == winner
+    assert words(one(page, '[data-testid="side-0"]')).replace(" : ", ": ") == side
+    assert "primiera" not in words(one(page, "#answer"))
+
+
 def test_the_referee_says_the_card_may_be_laid(client):
     answer = client.get("/referee/captures?variant=escoba&table=7c&table=5d&table=3s&played=7b")
     assert answer.status_code == 200
