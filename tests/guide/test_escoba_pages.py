@@ -101,6 +101,19 @@ def test_the_referees_setenta_says_setenta(client, lang, query, winner, side):
     assert "primiera" not in words(one(page, "#answer"))
 
 
+def test_the_setenta_tool_reads_the_cards_as_they_print(client):
+    """The Spanish pack prints 10, 11 and 12 on its sota, caballo and rey (pagat: "The Sota is
+    labelled 10, though it is worth only 8"), and the tool's own choices show them so: cards
+    typed with those numbers are those cards, not a refusal ('12d is not a card') nor the rey
+    for the sota."""
+    page = read(client, "/referee/primiera?variant=escoba&primiera=standard"
+                        "&cards_0=12o+11c+10e+1b&cards_1=7o+7c+7e+7b")
+    assert not nodes(page, '[data-testid="error"]'), text(page, '[data-testid="error"]')
+    first = words(one(page, '[data-testid="side-0"]'))
+    for name in ("Rey of oros", "Caballo of copas", "Sota of espadas", "Ace of bastos"):
+        assert name in first, first
+
+
 def test_the_referee_says_the_card_may_be_laid(client):
     answer = client.get("/referee/captures?variant=escoba&table=7c&table=5d&table=3s&played=7b")
     assert answer.status_code == 200
