@@ -81,6 +81,20 @@ def test_the_pack_is_drawn_as_its_cards_print_and_named_in_spanish(client):
     assert words(sweep.css(".sweep")[0]) == "Escoba!"
 
 
+def test_the_small_cards_show_what_a_figure_is_worth(client):
+    """The rules page draws the Spanish pack as it prints (10, 11, 12 on the figures), and says
+    the first table 12, 12, 11 and 1 "adds up to 30": each figure's tile says its worth, as the
+    hand form's do ("= 10"), so that the sum can be read off the cards."""
+    page = read(client, "/rules/escoba")
+    table = one(page, '[data-testid="first-table"][data-table="10d 10c 9s 1b"] .example-row')
+    assert [words(card.css_first("[aria-hidden]")) for card in table.css(".mini")] == [
+        "12 o = 10", "12 c = 10", "11 e = 9", "1 b"]
+    # The referee's capture draws the sota it takes the same way: 10, worth 8, makes 15 with a 7.
+    ruling = read(client, "/referee/captures?variant=escoba&table=8c&table=2s&played=7b")
+    taken = one(ruling, "li.capture .mini")
+    assert words(taken).startswith("10 c = 8") and "Sota of copas" in words(taken)
+
+
 def test_the_referee_tells_the_dealer_his_escobas(client):
     answer = client.get("/referee/deal?variant=escoba&table=7d&table=8c&table=10s&table=5b")
     assert answer.status_code == 200
