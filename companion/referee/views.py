@@ -318,7 +318,10 @@ def claim_form(ctx: Context) -> type[ClaimFormBase]:
         **pile_fields(ctx.rules.deck, sides),
     }
     for i, name in enumerate(ctx.names):
-        fields[f"sweeps_{i}"] = IntegerField(_("Scope of %(name)s so far", name=name), [Optional(), NumberRange(0, 20)], default=0)
+        # Escoba's sweeps are its escobas (RULES §12), as its hand form asks them
+        asked = (_("Escobas of %(name)s so far", name=name) if ctx.rules.preset == "escoba"
+                 else _("Scope of %(name)s so far", name=name))
+        fields[f"sweeps_{i}"] = IntegerField(asked, [Optional(), NumberRange(0, 20)], default=0)
         if ctx.match is None:
             fields[f"total_{i}"] = IntegerField(_("Total of %(name)s before this hand", name=name), [Optional()], default=0)
     return type("ClaimForm", (ClaimFormBase,), fields)

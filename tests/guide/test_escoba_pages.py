@@ -8,7 +8,7 @@ import pytest
 from companion.rules import check_deal, parse_cards, rules_for
 from companion.rules.deal import deal_plan
 from helpers import counts_form, match_form
-from markup import nodes, one, text, texts, words
+from markup import attrs, nodes, one, text, texts, words
 
 ESCOBA = rules_for("escoba")
 
@@ -126,6 +126,16 @@ def test_the_setenta_tool_reads_the_cards_as_they_print(client):
     first = words(one(page, '[data-testid="side-0"]'))
     for name in ("Rey of oros", "Caballo of copas", "Sota of espadas", "Ace of bastos"):
         assert name in first, first
+
+
+def test_the_claim_tool_asks_the_escobas_so_far(client):
+    """A claim under Escoba (claims on) asks each side's escobas so far, not its scope."""
+    page = read(client, "/referee/claim?variant=escoba&claims=true")
+    asked = one(page, "section.sweeps")
+    assert words(asked.css_first("h2")).startswith("Escobas")
+    assert attrs(page, 'section.sweeps input[name^="sweeps_"]', "aria-label") == [
+        "Escobas of Side 1 so far", "Escobas of Side 2 so far"]
+    assert "Scope" not in asked.html
 
 
 def test_the_referee_says_the_card_may_be_laid(client):
