@@ -251,6 +251,13 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
                                      name=names[side], count=sum(known), cards=t.cards))
             raise HandError(said("{name} cannot have {count} sevens, sixes and aces in {cards} "
                                  "cards", name=names[side], count=sum(known), cards=t.cards))
+        # The bonus suit's 7 (the settebello, Escoba's velo) is the one card both a coin and a
+        # seven: a side's cards hold its coins and its other sevens.
+        if None not in (t.cards, t.coins, t.sevens) and t.coins + t.sevens - t.settebello > t.cards:
+            raise HandError(said("{name}'s {suit} ({coins}) and sevens ({sevens}) are more than the "
+                                 "cards ({cards}): only the {card} is both", name=names[side],
+                                 suit=coins, coins=t.coins, sevens=t.sevens, cards=t.cards,
+                                 card=Card(7, rules.bonus_suit)))
         if t.settebello and t.sevens == 0:
             raise HandError(said("{name} has the velo, so at least one seven", name=names[side])
                             if escoba else

@@ -281,6 +281,34 @@ def test_a_refused_hand_is_told_in_escobas_words(tallies, says):
         assert scopa not in told
 
 
+@pytest.mark.parametrize("tallies, says", [
+    # One card, an oro and a seven: the siete de oros, though the velo is marked for side 2.
+    ([Tally(1, 1, False, sevens=1), Tally(39, 9, True, sevens=3)],
+     "side 1's oros (1) and sevens (1) are more than the cards (1): only the 7d is both"),
+    ([Tally(5, 5, False, sevens=2), Tally(35, 5, True, sevens=2)],
+     "side 1's oros (5) and sevens (2) are more than the cards (5): only the 7d is both"),
+    # The velo is both: 2 oros and 2 sevens fit in 3 cards with it, never in 2.
+    ([Tally(2, 2, True, sevens=2), Tally(38, 8, False, sevens=2)],
+     "side 1's oros (2) and sevens (2) are more than the cards (2): only the 7d is both"),
+])
+def test_counts_the_deck_cannot_deal_are_refused(tallies, says):
+    """The siete de oros (el velo) is the only card that is both an oro and a seven (RULES
+    §12), so a side's cards hold its oros and its other sevens: counts that do not fit are no
+    hand the deck deals."""
+    assert _refusal(tallies) == says
+    fits = [Tally(3, 2, True, sevens=2), Tally(37, 8, False, sevens=2)]
+    assert score_tallies(fits, ESCOBA).totals == (1, 2)      # velo; cartas and oros
+
+
+@given(hand=escoba_hands())
+def test_the_counts_of_real_piles_are_never_refused(hand):
+    """What a real hand's piles count (cards, oros, sevens, the velo, escobas) scores by counts
+    as it does by cards: no check refuses a hand the deck deals."""
+    piles, escobas = hand
+    by_cards = score_piles([parse_cards(sorted(p)) for p in piles], escobas, ESCOBA)
+    assert score_tallies(by_cards.tallies, ESCOBA).totals == by_cards.totals
+
+
 def test_scopa_keeps_its_words():
     classica = rules_for("classica", {"primiera": "sevens-sixes"})
     assert _refusal([Tally(22, 6, False, sevens=3, sixes=2), Tally(18, 4, False, sevens=1, sixes=2)],
