@@ -237,6 +237,19 @@ def test_a_refused_hand_by_counts_says_escobas_words(client, lang, hand, says, n
     assert says in error and not_said not in error
 
 
+def test_a_refusal_names_its_cards_in_the_spanish_pack(client):
+    """The match's pack names the cards of what its pages refuse, as its breakdown does: the
+    7 of oros, never the 7 di denari of the Italian pack (nor the Seven of coins)."""
+    match = new_match(client)
+    for lang, card in (("it", "7 di oros"), ("en", "Seven of oros")):
+        client.set_cookie("lang", lang)
+        refused = client.post(match + "/hands/new", data=counts_form(5, 5, primiera=None, t_sevens_0=2))
+        error = text(refused.get_data(as_text=True), '[data-testid="error"]')
+        assert card in error and "denari" not in error and "coins" not in error, error
+    twice = read(client, "/referee/primiera?variant=escoba&cards_0=7o&cards_1=7o", "en")
+    assert "Seven of oros" in text(twice, '[data-testid="error"]')
+
+
 def test_a_36_card_deck_is_refused_in_words(client):
     answer = client.post("/matches/new", data=match_form("escoba", deck="36"))
     assert answer.status_code == 400
