@@ -250,6 +250,17 @@ def test_a_refusal_names_its_cards_in_the_spanish_pack(client):
     assert "Seven of oros" in text(twice, '[data-testid="error"]')
 
 
+def test_a_standard_setenta_is_shown_card_by_card_as_the_setenta(client):
+    """Under `primiera: standard` (RULES §12: "the primiera count") the breakdown lists each
+    side's best cards as its setenta, as the line above it is headed."""
+    match = new_match(client, player1="Ana", player2="Bea", primiera="standard")
+    saved = client.post(match + "/hands/new", data=by_cards())
+    assert saved.status_code == 303, saved.get_data(as_text=True)[-800:]
+    breakdown = read(client, match + "/hands/1")
+    detail = words(one(breakdown, ".primiera-detail"))
+    assert "Ana's setenta:" in detail and "primiera" not in detail, detail
+
+
 def test_a_36_card_deck_is_refused_in_words(client):
     answer = client.post("/matches/new", data=match_form("escoba", deck="36"))
     assert answer.status_code == 400
