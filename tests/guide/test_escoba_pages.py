@@ -261,6 +261,16 @@ def test_a_standard_setenta_is_shown_card_by_card_as_the_setenta(client):
     assert "Ana's setenta:" in detail and "primiera" not in detail, detail
 
 
+def test_the_setenta_worked_out_for_a_hand_goes_back_as_the_setenta(client):
+    """By counts under the standard setenta, 'Who has it? Work it out' opens the referee's
+    Setenta for the hand; its answer goes back as the setenta, not the primiera."""
+    match = new_match(client, primiera="standard")
+    trip = client.post(match + "/hands/new", data=counts_form(22, 6, primiera=None, work_out="primiera"))
+    assert trip.status_code == 303
+    page = read(client, trip.headers["Location"] + "&cards_0=7o+7c+7e+7b&cards_1=6o+6c+6e+6b")
+    assert text(page, '[data-testid="use-this"]').startswith("Use this: Anna has the setenta")
+
+
 def test_a_36_card_deck_is_refused_in_words(client):
     answer = client.post("/matches/new", data=match_form("escoba", deck="36"))
     assert answer.status_code == 400
