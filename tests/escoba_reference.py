@@ -72,9 +72,7 @@ def reference_captures(table: list[str], played: str) -> set[frozenset[str]]:
 
 
 def reference_dealer_escobas(table: list[str]) -> int:
-    values = [_value(c) for c in table]
-    if sum(values) == 15:
-        return 1
-    halves = any(sum(values[i] for i in chosen) == 15
-                 for size in (1, 2, 3) for chosen in combinations(range(4), size))
-    return 2 if sum(values) == 30 and halves else 0
+    """RULES §12: "A first table adding up to 15 is taken by the dealer as one escoba, 30 (two
+    fifteens) as two (`deal_scope: 15-30`)": what the four cards add up to decides, as it does
+    for `deal_scope` under every variant (RULES §8, §11)."""
+    return {15: 1, 30: 2}.get(sum(_value(c) for c in table), 0)

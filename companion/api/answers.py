@@ -7,21 +7,10 @@ from typing import Any
 from .. import store
 from ..i18n import for_api
 from ..matches import Hand, Match
-from ..rules import HandScore, Rules
+from ..rules import HandScore
 from ..rules.cards import SUITS
 from ..rules.primiera import clean_number
-from ..rules.scoring import ITEMS as POINT_ITEMS
-
-# Escoba's points in its own words (RULES §12): the items a side's points and the breakdown
-# list; the side's counts (cards, coins, settebello) keep their names.
-ESCOBA_POINTS = {"carte": ("cartas", "Cartas"), "denari": ("oros", "Oros"),
-                 "settebello": ("velo", "Velo"), "primiera": ("setenta", "Setenta"),
-                 "scope": ("escobas", "Escobas")}
-
-
-def point_name(item: str, rules: Rules) -> str:
-    """An item as the API names it: 'oros' for Escoba's 'denari'."""
-    return ESCOBA_POINTS[item][0] if rules.preset == "escoba" and item in ESCOBA_POINTS else item
+from ..rules.scoring import ESCOBA_ITEMS, ITEMS as POINT_ITEMS, point_name
 
 
 def side_json(hand: HandScore, side: int) -> dict[str, Any]:
@@ -53,8 +42,8 @@ def point_label(item: str, hand: HandScore) -> str:
     Escoba's points their Spanish names."""
     if item == "declarations" and hand.rules.declarations == "cirulla":
         return "Accusi"
-    if hand.rules.preset == "escoba" and item in ESCOBA_POINTS:
-        return ESCOBA_POINTS[item][1]
+    if hand.rules.preset == "escoba" and item in ESCOBA_ITEMS:
+        return ESCOBA_ITEMS[item][1]
     return POINT_ITEMS[item][0]
 
 

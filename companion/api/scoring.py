@@ -18,8 +18,9 @@ from ..rules.captures import LONGEST_PAGE, PAGE
 from ..rules.describe import description
 from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
 from ..rules.said import said
+from ..rules.scoring import point_name
 from ..web.hand_requests import ScoreRequest, declarations_of, names_of, piles_and_sweeps
-from .answers import hand_json, point_name
+from .answers import hand_json
 from .blueprint import bp
 from .parse import BadRequest, body, list_of, rules_of
 

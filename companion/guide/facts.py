@@ -168,8 +168,8 @@ def cirulla(rules: Rules) -> Cirulla | None:
                    [(table, check_deal(table, rules)) for table in tables], declared)
 
 
-# Escoba's first tables (docs/rules.md §12): 15 gives the dealer an escoba, two fifteens two;
-# 30 that makes no two fifteens, and 10, give nothing.
+# Escoba's first tables (docs/rules.md §12): 15 gives the dealer an escoba, 30 two, whether or
+# not the cards split into two fifteens (10, 10, 9 and 1 do not); 11 gives nothing.
 ESCOBA_TABLES = ("2d 3c 4s 6b", "7d 8c 10s 5b", "10d 10c 9s 1b", "1d 2c 3s 5b")
 
 

@@ -168,9 +168,10 @@ def for_api(what: Any) -> str:
     return str(what)
 
 
-def explain(error: Exception) -> str:
-    """A refusal (a ScopaError, its message a Said or plain text) in this page's language."""
-    return say(error.args[0]) if error.args else str(error)
+def explain(error: Exception, pack: str | None = None) -> str:
+    """A refusal (a ScopaError, its message a Said or plain text) in this page's language, its
+    cards named in ``pack`` (a match's own: Escoba's 7 of oros, not the 7 di denari)."""
+    return say(error.args[0], pack) if error.args else str(error)
 
 
 def sentence(text: Any) -> str:

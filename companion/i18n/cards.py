@@ -54,6 +54,7 @@ _SPANISH_ONE = {"d": _l("oro"), "c": _l("copa"), "s": _l("espada"), "b": _l("bas
 # What its cards print in their corners: 1 to 7, and 10, 11, 12 on the sota, caballo and rey,
 # which are worth 8, 9 and 10 (pagat: "The Sota is labelled 10, though it is worth only 8").
 _SPANISH_PRINTED = {8: "10", 9: "11", 10: "12"}
+_SPANISH_WORTH = {printed: str(worth) for worth, printed in _SPANISH_PRINTED.items()}
 
 
 def _values(pack: str, language: str) -> dict[int, Any]:
@@ -138,21 +139,30 @@ def suit_marks(pack: str = "italian", language: str | None = None) -> str:
 
 def read_marks(token: str, pack: str = "italian", language: str | None = None) -> str:
     """A card typed as the page marks its suit ("7co", "1é", "7♦") in RULES §1's notation
-    ("7d"); anything else as it was typed (RULES' own "7c" is cups on every page).
+    ("7d"); anything else as it was typed (RULES' own "7c" is cups on every page). A Spanish
+    pack's figures are typed as they print and as its tiles show them: "12o" is the rey de oros
+    (10d), "10c" the sota de copas (8c).
 
     >>> read_marks("7CO", language="en"), read_marks("7c", language="en"), read_marks("1é", language="fr")
     ('7d', '7c', '1s')
     >>> read_marks("7o", language="es"), read_marks("1E", language="es"), read_marks("7d", language="es")
     ('7d', '1s', '7d')
+    >>> read_marks("12o", "spanish", "en"), read_marks("10c", "spanish", "it"), read_marks("11d", "spanish", "fr")
+    ('10d', '8c', '9d')
     """
     marks = {mark: suit for suit, mark in _MARKS[language or str(get_locale())].items()}
     marks.update((symbol, suit) for suit, symbol in _SYMBOLS.items())
     if pack == "spanish":       # "7o" is the 7 of oros, "1e" the As de espadas
         marks.update((mark, suit) for suit, mark in _SPANISH_MARKS.items())
     found = re.fullmatch(r"(\d+)(\D+)", token.strip().lower())
-    if found and found.group(2) in marks:
-        return found.group(1) + marks[found.group(2)]
-    return token
+    if not found:
+        return token
+    value, mark = found.groups()
+    if pack == "spanish":
+        value = _SPANISH_WORTH.get(value, value)
+    if mark in marks:
+        return value + marks[mark]
+    return value + mark if pack == "spanish" else token
 
 
 def suit_words(suit: str, pack: str = "italian", language: str | None = None) -> str:

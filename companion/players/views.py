@@ -19,6 +19,7 @@ from .. import store
 from ..i18n import explain, variant_title
 from ..matches import Ledger, listed
 from ..names import tidy
+from ..rules.rulesets import PRESETS, rules_for
 from ..web.organiser import organiser_required
 from .forms import MergeForm, RenameForm
 from .rating_chart import rating_chart
@@ -46,6 +47,8 @@ def chosen_filters() -> dict[str, Any]:
     since = None if days is None else (datetime.now(timezone.utc) - timedelta(days=days)).isoformat(
         timespec="seconds")
     return {"variant": variant, "period": period, "since": since,
+            # a variant's record names its points as the variant does (Escoba's cartas, oros...)
+            "rules": rules_for(variant) if variant in PRESETS else None,
             "variants": [(code, variant_title(code)) for code in variants],
             "periods": [(code, str(label)) for code, (_days, label) in PERIODS.items()]}
 

@@ -152,7 +152,7 @@ def captures():
             ruling = legal_captures(table, parse_card(form.played.data), ctx.rules, form.last_play.data,
                                     first=(page - 1) * CAPTURES_PAGE, limit=CAPTURES_PAGE)
         except ScopaError as problem:
-            error = explain(problem)
+            error = explain(problem, ctx.rules.pack)
     return answer("referee/captures.html", "referee/_ruling.html", ctx=ctx, form=form,
                   ruling=ruling, error=error, page=page, pages=captures_pages(ruling, page))
 
@@ -201,7 +201,7 @@ def primiera():
                         overtake.append((side, overtaking_cards(piles, side, ctx.rules.primiera,
                                                                 ctx.rules.missing_suit, deck(ctx.rules.deck))))
     except ScopaError as problem:
-        error = explain(problem)
+        error = explain(problem, ctx.rules.pack)
     return answer("referee/primiera.html", "referee/_primiera_answer.html", ctx=ctx, form=form,
                   result=result, overtake=overtake, error=error, n=n, back=back_to_hand(ctx, result))
 
@@ -264,7 +264,7 @@ def deal():
         try:
             check = check_deal(parse_cards(form.table.data, said("the table")), ctx.rules)
         except ScopaError as problem:
-            error = explain(problem)
+            error = explain(problem, ctx.rules.pack)
     return answer("referee/deal.html", "referee/_deal_answer.html", ctx=ctx, form=form, check=check,
                   error=error, plan=plan, players=players, tapped=tapped)
 
@@ -318,7 +318,10 @@ def claim_form(ctx: Context) -> type[ClaimFormBase]:
         **pile_fields(ctx.rules.deck, sides),
     }
     for i, name in enumerate(ctx.names):
-        fields[f"sweeps_{i}"] = IntegerField(_("Scope of %(name)s so far", name=name), [Optional(), NumberRange(0, 20)], default=0)
+        # Escoba's sweeps are its escobas (RULES §12), as its hand form asks them
+        asked = (_("Escobas of %(name)s so far", name=name) if ctx.rules.preset == "escoba"
+                 else _("Scope of %(name)s so far", name=name))
+        fields[f"sweeps_{i}"] = IntegerField(asked, [Optional(), NumberRange(0, 20)], default=0)
         if ctx.match is None:
             fields[f"total_{i}"] = IntegerField(_("Total of %(name)s before this hand", name=name), [Optional()], default=0)
     return type("ClaimForm", (ClaimFormBase,), fields)
@@ -346,7 +349,7 @@ def claim():
             checked = check_claim(claimer, [parse_cards(p) for p in piles], sweeps, totals,
                                   ctx.rules, ctx.names)
         except ScopaError as problem:
-            error = explain(problem)
+            error = explain(problem, ctx.rules.pack)
     if posted and checked is not None and match is not None:
         match service.claim(match.id, claimer, piles, sweeps):
             case service.Added():

@@ -316,15 +316,15 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
         return DealCheck(True, said("{count} Aces among the first table cards: deal again",
                                     count=counts[1]))
     unscored = None
-    if rules.preset == "escoba" and rules.deal_scope != "off":
-        scoring = _escobas_dealt(table)
-        if scoring.scope:
-            return scoring
-        unscored = scoring
-    elif rules.deal_scope != "off":
-        scoring = _deal_scope(table, rules.matta, rules.deal_scope == "15-30-low")
+    if rules.deal_scope != "off":
+        escoba = rules.preset == "escoba"
+        scoring = _deal_scope(table, rules.matta, rules.deal_scope == "15-30-low", escoba)
         if scoring:
             return scoring
+        if escoba:      # Escoba never voids a deal: say why no escoba, not only that
+            unscored = DealCheck(False, said("the table adds up to {total}, not 15 or 30: no "
+                                             "escoba for the dealer, the deal stands",
+                                             total=sum(card.value for card in table)))
     if rules.void_deal == "two-aces":
         return DealCheck(False, said("fewer than two Aces on the table: the deal stands"))
     if rules.void_deal == "off":
@@ -343,10 +343,12 @@ def check_deal(table: Sequence[Card], rules: Rules) -> DealCheck:
     return DealCheck(False, said("the deal stands"))
 
 
-def _deal_scope(table: Sequence[Card], matta: bool, low: bool) -> DealCheck | None:
-    """Cirulla (RULES §11): four table cards adding up to 15 give the dealer one scopa, 30 two,
-    and (``low``, the 15-30-low reading) 9 or less three; the matta (7 of cups) among them
-    counts as whatever value gives the dealer most."""
+def _deal_scope(table: Sequence[Card], matta: bool, low: bool, escoba: bool = False) -> DealCheck | None:
+    """Four table cards adding up to 15 give the dealer one scopa, 30 two, and (``low``, Cirulla's
+    15-30-low reading, RULES §11) 9 or less three; the matta (7 of cups) among them counts as
+    whatever value gives the dealer most. Escoba's first table is counted the same way (RULES
+    §12: "adding up to 15 ... as one escoba, 30 (two fifteens) as two"), and named in its words
+    (``escoba``): the sum decides, whether or not the cards split into two fifteens."""
     wild = matta and MATTA in table
     rest = sum(card.value for card in table if not (wild and card == MATTA))
     totals = [rest + value for value in range(1, 11)] if wild else [rest]
@@ -355,6 +357,11 @@ def _deal_scope(table: Sequence[Card], matta: bool, low: bool) -> DealCheck | No
     if not scoring:
         return None
     scope, total = max(scoring)
+    if escoba and not wild:
+        return DealCheck(False, said_n("the table adds up to {total}: the dealer takes it and "
+                                       "scores {n} escoba",
+                                       "the table adds up to {total}: the dealer takes it and "
+                                       "scores {n} escobas", scope, total=total), scope)
     if scope == 3:
         why = (said("with the matta the table adds up to {total}, no more than 9", total=total) if wild
                else said("the table adds up to {total}, no more than 9", total=total))
@@ -363,24 +370,3 @@ def _deal_scope(table: Sequence[Card], matta: bool, low: bool) -> DealCheck | No
                else said("the table adds up to {total}", total=total))
     return DealCheck(False, said_n("{why}: the dealer takes it and scores {n} scopa",
                                    "{why}: the dealer takes it and scores {n} scope", scope, why=why), scope)
-
-
-def _escobas_dealt(table: Sequence[Card]) -> DealCheck:
-    """Escoba: a first table adding up to 15 is taken by the dealer as one escoba (en.wikipedia
-    "Escoba": "taken by the dealer"), and one that makes two fifteens as two (magnojuegos:
-    "dos pares de cartas que suman 15 cada par ... dos escobas de mano"). Four cards adding up
-    to 30 that no split makes two fifteens (worth 10, 10, 9 and 1) cannot be taken: the deal
-    stands with nothing scored (RULES §12). ``scope`` 0: no escoba, the deal stands."""
-    total = sum(card.value for card in table)
-    if total == 15:
-        return DealCheck(False, said("the table adds up to 15: the dealer takes it and scores "
-                                     "1 escoba"), 1)
-    if total == 30 and any(sum(table[i].value for i in range(len(table)) if chosen >> i & 1) == 15
-                           for chosen in range(1, 2 ** len(table) - 1)):
-        return DealCheck(False, said("the table makes two fifteens: the dealer takes it and "
-                                     "scores 2 escobas"), 2)
-    if total == 30:
-        return DealCheck(False, said("the table adds up to 30 but makes no two fifteens: no "
-                                     "escoba for the dealer, the deal stands"))
-    return DealCheck(False, said("the table adds up to {total}, not 15 or 30: no escoba for the "
-                                 "dealer, the deal stands", total=total))

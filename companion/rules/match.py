@@ -18,7 +18,7 @@ from .declarations import Declaration
 from .primiera import strict_leader
 from .rulesets import Rules
 from .said import Item, Joined, Said, said
-from .scoring import score_piles
+from .scoring import point_name, score_piles
 from .tally import check_sides
 
 
@@ -214,7 +214,8 @@ def check_claim(claimer: int, piles: Sequence[Sequence[Card]], sweeps: Sequence[
     reached = before + sum(certain.values())
     holds = outright_always or reached >= rules.target
     named = Item("", rules.bonus_suit, rules.pack, rules.declarations, rules.preset)
-    items = Joined(tuple(said("{item} {points}", item=named._replace(key=item), points=points)
+    items = Joined(tuple(said("{item} {points}", item=named._replace(key=item, name=point_name(item, rules)),
+                              points=points)
                          for item, points in certain.items() if points), ", ")
     text = said("{before} + {certain} certain ({items}) = {reached}, target {target}",
                 before=before, certain=sum(certain.values()),

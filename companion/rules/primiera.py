@@ -203,22 +203,27 @@ def decide_piles(piles: Sequence[Sequence[Card]], method: str, missing_suit: str
 
 
 def decide_entered(counts: Sequence[tuple[int, ...]], marked: Sequence[bool], method: str,
-                   names: Sequence[str]) -> PrimieraResult:
+                   names: Sequence[str], setenta: bool = False) -> PrimieraResult:
     """The primiera when only counts were entered, not cards.
 
     Under a counting method the counts entered (sevens, sixes and, for count-down, aces) decide
     as far as they go; past them, and under any scale (which needs the cards themselves), the
-    side the players marked as winning it takes the point, and nobody when none is marked."""
+    side the players marked as winning it takes the point, and nobody when none is marked.
+    ``setenta``: a refusal calls it Escoba's setenta (RULES §12)."""
     if sum(marked) > 1:
-        raise HandError(said("only one side can win the primiera"))
+        raise HandError(said("only one side can win the setenta") if setenta
+                        else said("only one side can win the primiera"))
     flagged = marked.index(True) if any(marked) else None
     sides = tuple(SidePrimiera({}, None, tuple(c)) for c in counts)
     if method in COUNT_ORDER:
         by_counts = _decide_by_counts(sides, method)
         if by_counts.winner is not None:
             if flagged is not None and flagged != by_counts.winner:
-                raise HandError(said("the counts give the primiera to {winner}, not {marked}",
-                                     winner=names[by_counts.winner], marked=names[flagged]))
+                wrong = (said("the counts give the setenta to {winner}, not {marked}",
+                              winner=names[by_counts.winner], marked=names[flagged]) if setenta
+                         else said("the counts give the primiera to {winner}, not {marked}",
+                                   winner=names[by_counts.winner], marked=names[flagged]))
+                raise HandError(wrong)
             return by_counts
         if len(counts[0]) == len(COUNT_ORDER[method]):
             if flagged is not None:     # every count that decides was entered, and they tie
@@ -226,7 +231,9 @@ def decide_entered(counts: Sequence[tuple[int, ...]], marked: Sequence[bool], me
                 counted = words[0]
                 for word in words[1:]:
                     counted = said("{first} and {second}", first=counted, second=word)
-                raise HandError(said("the {counted} tie: nobody wins the primiera, so no side can "
+                raise HandError(said("the {counted} tie: nobody wins the setenta, so no side can "
+                                     "be marked as winning it", counted=counted) if setenta else
+                                said("the {counted} tie: nobody wins the primiera, so no side can "
                                      "be marked as winning it", counted=counted))
             return by_counts
         _, compared = _compare_counts(sides, method)

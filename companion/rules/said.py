@@ -56,12 +56,14 @@ class Joined(NamedTuple):
 
 class Suit(NamedTuple):
     """A suit named in a sentence: "denari" in the API's sentences, in words on a page (in the
-    page's pack, or in ``pack`` when one is named: Hurrikan's hearts)."""
+    page's pack, or in ``pack`` when one is named: Hurrikan's hearts, Escoba's oros)."""
 
     code: str
     pack: str | None = None
 
     def __str__(self) -> str:
+        if self.pack == "spanish":
+            return {"d": "oros", "c": "copas", "s": "espadas", "b": "bastos"}[self.code]
         if self.pack == "french":
             return {"d": "diamonds", "c": "hearts", "s": "spades", "b": "clubs"}[self.code]
         return {"d": "denari", "c": "coppe", "s": "spade", "b": "bastoni"}[self.code]
@@ -89,9 +91,10 @@ class Item(NamedTuple):
     pack: str = "italian"
     declarations: str = "off"
     preset: str = ""            # Escoba names its points its own way (cartas, oros, velo...)
+    name: str = ""              # its name in the API's sentences, where not its key ("oros")
 
     def __str__(self) -> str:
-        return self.key
+        return self.name or self.key
 
 
 class Versus(NamedTuple):

@@ -10,7 +10,7 @@ reads it in.
 'Anna has the 7d'
 >>> from companion.rules.said import Item
 >>> from_json(to_json(said("{item} {points}", item=Item("denari", "c"), points=1))).values["item"]
-Item(key='denari', bonus_suit='c', pack='italian', declarations='off', preset='')
+Item(key='denari', bonus_suit='c', pack='italian', declarations='off', preset='', name='')
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def to_json(value: Any) -> Any:
         return {"figure": value.value}
     if isinstance(value, Item):
         return {"item": value.key, "bonus_suit": value.bonus_suit, "pack": value.pack,
-                "declarations": value.declarations, "preset": value.preset}
+                "declarations": value.declarations, "preset": value.preset, "name": value.name}
     if isinstance(value, list):
         return [to_json(v) for v in value]
     return value
@@ -64,5 +64,5 @@ def from_json(value: Any) -> Any:
         return Figure(value["figure"])
     if "item" in value:
         return Item(value["item"], value["bonus_suit"], value["pack"], value["declarations"],
-                    value.get("preset", ""))
+                    value.get("preset", ""), value.get("name", ""))
     return Suit(value["suit"], value.get("pack"))

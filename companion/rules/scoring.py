@@ -53,6 +53,23 @@ ITEMS = {
     "piccola": ("Piccola", "Ace, 2 and 3 of the bonus suit: 3, one more a card in sequence"),
 }
 
+# Escoba's points by its own names (RULES §12): what the JSON API calls them where a side's
+# points are listed, and what the rules' own sentences call them (a claim's certain points).
+ESCOBA_ITEMS = {
+    "carte": ("cartas", "Cartas"), "denari": ("oros", "Oros"), "settebello": ("velo", "Velo"),
+    "primiera": ("setenta", "Setenta"), "scope": ("escobas", "Escobas"),
+}
+
+
+def point_name(item: str, rules: Rules) -> str:
+    """An item as these rules name it: Escoba's 'oros' for 'denari', else the item itself.
+
+    >>> from companion.rules.rulesets import rules_for
+    >>> point_name("denari", rules_for("escoba")), point_name("denari", rules_for("classica"))
+    ('oros', 'denari')
+    """
+    return ESCOBA_ITEMS[item][0] if rules.preset == "escoba" and item in ESCOBA_ITEMS else item
+
 
 class Line(NamedTuple):
     """One item of the breakdown: the points it gives each side and the figures compared."""
@@ -98,7 +115,7 @@ def score_piles(piles: Sequence[Sequence[Card]], sweeps: Sequence[int], rules: R
     names = tuple(names) if names else default_names(len(piles))
     masks = [mask_of(pile) for pile in piles]
     check_piles(piles, rules, masks)
-    check_sweeps(sweeps, [len(pile) for pile in piles], names)
+    check_sweeps(sweeps, [len(pile) for pile in piles], names, rules.preset == "escoba")
     result = primiera_rules.decide(
         [primiera_rules.primiera_of_mask(mask, rules.primiera) for mask in masks],
         rules.primiera, rules.missing_suit)
@@ -149,16 +166,21 @@ def _entered_primiera(tallies: Sequence[Tally], rules: Rules, names: Sequence[st
     counts entered and the side the players marked."""
     best = primiera_cards_of(tallies, rules, names)
     marked = [t.primiera for t in tallies]
+    setenta = rules.preset == "escoba"          # RULES §12: Escoba's primiera is its setenta
     if best is not None:
         worked = primiera_rules.decide_piles(best, rules.primiera, rules.missing_suit)
         if sum(marked) > 1:
-            raise HandError(said("only one side can win the primiera"))
+            raise HandError(said("only one side can win the setenta") if setenta
+                            else said("only one side can win the primiera"))
         flagged = marked.index(True) if any(marked) else None
         if flagged != worked.winner:
             nobody = said("nobody")
-            raise HandError(said("the best cards give the primiera to {winner}, not {marked}",
-                                 winner=nobody if worked.winner is None else names[worked.winner],
-                                 marked=nobody if flagged is None else names[flagged]))
+            winner = nobody if worked.winner is None else names[worked.winner]
+            marked_for = nobody if flagged is None else names[flagged]
+            raise HandError(said("the best cards give the setenta to {winner}, not {marked}",
+                                 winner=winner, marked=marked_for) if setenta else
+                            said("the best cards give the primiera to {winner}, not {marked}",
+                                 winner=winner, marked=marked_for))
         return worked._replace(reason=said("{why}, worked out by the referee", why=worked.reason))
     order = COUNT_ORDER.get(rules.primiera, ())
     counts = []
@@ -172,7 +194,8 @@ def _entered_primiera(tallies: Sequence[Tally], rules: Rules, names: Sequence[st
         counts.append(tuple(entered))
     # While a hand is entered, a count may be in for some sides only: compare what all have.
     depth = min(len(c) for c in counts)
-    return primiera_rules.decide_entered([c[:depth] for c in counts], marked, rules.primiera, names)
+    return primiera_rules.decide_entered([c[:depth] for c in counts], marked, rules.primiera, names,
+                                         setenta)
 
 
 def _points_to(winner: int | None, n: int, amount: int = 1) -> tuple[int, ...]:

@@ -84,6 +84,12 @@ def tally_mask(mask: int, sweeps: int, rules: Rules, won_primiera: bool = False)
                  (mask & _ACES).bit_count(), low, high, bool(mask & BIT[PIVA]), won_primiera)
 
 
+def bonus_suit(rules: Rules) -> Suit:
+    """The bonus suit as the rules' sentences name it: in the Spanish pack by its own name,
+    *oros*, in every language and in the API (RULES §12); else as the page's pack names it."""
+    return Suit(rules.bonus_suit, "spanish" if rules.pack == "spanish" else None)
+
+
 def check_sides(n_sides: int) -> None:
     if not 2 <= n_sides <= 4:
         raise HandError(said("a match has 2, 3 or 4 sides"))
@@ -128,17 +134,26 @@ def check_piles(piles: Sequence[Sequence[Card]], rules: Rules,
                                "the hand in some pile)", len(missing), cards=missing))
 
 
-def check_sweeps(sweeps: Sequence[int], cards: Sequence[int | None], names: Sequence[str]) -> None:
+def check_sweeps(sweeps: Sequence[int], cards: Sequence[int | None], names: Sequence[str],
+                 escoba: bool = False) -> None:
     """Each side's sweeps, a whole number that the cards it took allow (not checked against
-    cards not entered yet: None)."""
+    cards not entered yet: None); ``escoba``: said as Escoba's escobas (RULES §12)."""
     if len(sweeps) != len(cards):
         raise HandError(said("give one sweep count per side ({sides}), not {given}",
                              sides=len(cards), given=len(sweeps)))
     for side, (count, taken) in enumerate(zip(sweeps, cards)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise HandError(said("the sweeps of {name} must be a whole number, 0 or more",
+            raise HandError(said("the escobas of {name} must be a whole number, 0 or more",
+                                 name=names[side]) if escoba else
+                            said("the sweeps of {name} must be a whole number, 0 or more",
                                  name=names[side]))
         # A sweep takes the played card and at least one from the table.
+        if taken is not None and 2 * count > taken and escoba:
+            raise HandError(said_n("{name} cannot have made {n} escoba: {taken} taken, and an "
+                                   "escoba takes at least 2 cards",
+                                   "{name} cannot have made {n} escobas: {taken} taken, and "
+                                   "each escoba takes at least 2 cards", count, name=names[side],
+                                   taken=said_n("{n} card", "{n} cards", taken)))
         if taken is not None and 2 * count > taken:
             raise HandError(said_n("{name} cannot have made {n} sweep: {taken} taken, and a "
                                    "sweep takes at least 2 cards",
@@ -156,7 +171,8 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
     is entered, so whatever is refused is a real contradiction."""
     check_sides(len(tallies))
     suit = len(suit_values(rules))
-    coins = Suit(rules.bonus_suit)
+    coins = bonus_suit(rules)
+    escoba = rules.preset == "escoba"       # RULES §12: the velo, escobas, the setenta
 
     def whole(value, what: Said, side: int) -> int | None:
         if value is None and partial:
@@ -180,11 +196,14 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
     if None not in bonus and sum(bonus) != suit:
         raise HandError(said("the {suit} add up to {total}, not {count}", suit=coins,
                              total=sum(bonus), count=suit))
-    check_sweeps([t.sweeps for t in tallies], taken, names)
+    check_sweeps([t.sweeps for t in tallies], taken, names, escoba)
 
     # Who holds each single card; while a hand is entered, nobody yet is awaited.
     holders = [side for side, t in enumerate(tallies) if t.settebello]
     if len(holders) > 1 or not (holders or partial):
+        if escoba:
+            raise HandError(said("exactly one side has the velo") if not holders
+                            else said("only one side can have the velo"))
         raise HandError(said("exactly one side has the settebello") if not holders
                         else said("only one side can have the settebello"))
     holders = [side for side, t in enumerate(tallies) if t.re_bello]
@@ -211,7 +230,9 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
         what = _COUNTED[field]
         if all(v is None for v in values):
             if field in needed.get(rules.primiera, ()) and not partial:
-                raise HandError(said("enter each side's {what}: they decide the primiera", what=what))
+                raise HandError(said("enter each side's {what}: they decide the setenta", what=what)
+                                if escoba else
+                                said("enter each side's {what}: they decide the primiera", what=what))
             continue
         if any(v is None for v in values):
             if partial:
@@ -225,10 +246,22 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
     for side, t in enumerate(tallies):
         known = [t.sevens or 0, t.sixes or 0, t.aces or 0]
         if t.cards is not None and sum(known) > t.cards:
+            if t.sixes is None and t.aces is None:      # only the sevens asked (the setenta)
+                raise HandError(said("{name} cannot have {count} sevens in {cards} cards",
+                                     name=names[side], count=sum(known), cards=t.cards))
             raise HandError(said("{name} cannot have {count} sevens, sixes and aces in {cards} "
                                  "cards", name=names[side], count=sum(known), cards=t.cards))
+        # The bonus suit's 7 (the settebello, Escoba's velo) is the one card both a coin and a
+        # seven: a side's cards hold its coins and its other sevens.
+        if None not in (t.cards, t.coins, t.sevens) and t.coins + t.sevens - t.settebello > t.cards:
+            raise HandError(said("{name}'s {suit} ({coins}) and sevens ({sevens}) are more than the "
+                                 "cards ({cards}): only the {card} is both", name=names[side],
+                                 suit=coins, coins=t.coins, sevens=t.sevens, cards=t.cards,
+                                 card=Card(7, rules.bonus_suit)))
         if t.settebello and t.sevens == 0:
-            raise HandError(said("{name} has the settebello, so at least one seven", name=names[side]))
+            raise HandError(said("{name} has the velo, so at least one seven", name=names[side])
+                            if escoba else
+                            said("{name} has the settebello, so at least one seven", name=names[side]))
         low = whole(t.napola, said("the Napola"), side)
         high = whole(t.scaletta_alta, said("the scaletta alta"), side)
         for length, what in ((low, said("a sequence from the Ace")),
@@ -255,6 +288,9 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
             implied.add(values.index(7))
         if t.re_bello:
             implied.add(values.index(10))
+        if t.coins is not None and len(implied) > t.coins and escoba and implied == {values.index(7)}:
+            raise HandError(said("{name} holds more {suit} (the velo among them) than the {coins} "
+                                 "entered", name=names[side], suit=coins, coins=t.coins))
         if t.coins is not None and len(implied) > t.coins:
             raise HandError(said("{name} holds more {suit} (in sequences, settebello, Re Bello) "
                                  "than the {coins} entered", name=names[side], suit=coins,

@@ -9,10 +9,10 @@ from typing import Sequence
 
 from ..rules import ScopaError, Tally
 from ..rules.cards import suit_values
-from ..rules.primiera import PrimieraResult, decide_piles
+from ..rules.primiera import COUNT_ORDER, SCALES, PrimieraResult, decide_piles
 from ..rules.rulesets import Rules
 from ..rules.said import said
-from ..rules.tally import primiera_cards_of
+from ..rules.tally import bonus_suit, primiera_cards_of
 
 # The counts a hand by counts asks for, as its refusals name them (translated with them).
 COUNT_WORDS = {"cards": said("cards"), "coins": said("coins"),
@@ -45,6 +45,8 @@ def counts_entered(typed: dict[str, list[int | None]], rules: Rules,
     holds, more than one side blank, no cards or coins at all. ``partial``: a hand still being
     entered, whose counts not entered yet stay None (the preview awaits them)."""
     totals = deck_totals(rules)
+    # The bonus suit's count is said by the suit's name: Escoba's oros, not coins (RULES §12).
+    words = {**COUNT_WORDS, "coins": bonus_suit(rules)}
     counts: dict[str, list[int | None]] = {}
     for name, total in totals.items():
         if name not in typed:
@@ -54,16 +56,16 @@ def counts_entered(typed: dict[str, list[int | None]], rules: Rules,
         blank = [i for i, v in enumerate(values) if v is None]
         entered = sum(v for v in values if v is not None)
         if blank and entered > total:
-            raise ScopaError(said("the {what} entered add up to more than {total}", what=COUNT_WORDS[name], total=total))
+            raise ScopaError(said("the {what} entered add up to more than {total}", what=words[name], total=total))
         if len(blank) == 1:          # one side left blank: it has the rest
             values[blank[0]] = total - entered
         elif partial:
             pass                     # what is not entered yet is awaited
         elif 1 < len(blank) < n:
             raise ScopaError(said("enter the {what} of every side (one may be left blank: it is "
-                                  "worked out)", what=COUNT_WORDS[name]))
+                                  "worked out)", what=words[name]))
         elif blank and len(blank) == n and name in ("cards", "coins"):
-            raise ScopaError(said("enter the {what} of each side", what=COUNT_WORDS[name]))
+            raise ScopaError(said("enter the {what} of each side", what=words[name]))
         counts[name] = values if len(blank) < n else [None] * n
     return counts
 
@@ -90,3 +92,18 @@ def worked_out(best_text: str | None, chosen: str | None, rules: Rules,
     else:
         agrees = chosen == str(worked.winner)
     return (best, worked) if agrees else None
+
+
+def unused_fields(rules) -> list[str]:
+    """The fields a match's rules have no use for: counts, holders, declarations."""
+    unused = {"t_sevens": rules.primiera not in COUNT_ORDER,
+              "t_sixes": rules.primiera not in ("sevens-sixes", "count-down"),
+              "t_aces": rules.primiera != "count-down",
+              "t_napola": rules.napola == "off" and not (rules.scalette or rules.grande_piccola),
+              "t_alta": not (rules.scalette or rules.grande_piccola),
+              "re_bello": not rules.re_bello,
+              "piva": not (rules.piva and rules.deck == 40),
+              "primiera": rules.primiera in ("sevens-sixes", "sevens"),
+              "primiera_best": rules.primiera not in SCALES,
+              "decl": rules.declarations == "off"}
+    return [name for name, off in unused.items() if off]

@@ -25,11 +25,11 @@ from ..i18n import card_in_words, item_label, suit_words
 from ..matches import Match, score_entry
 from ..rules import HandScore, ScopaError, deck
 from ..rules.cards import SUITS, Card, parse_cards
-from ..rules.primiera import COUNT_ORDER, SCALES, PrimieraResult
+from ..rules.primiera import PrimieraResult
 from ..rules.said import said, said_n
 from ..web.forms import FieldsFor, options
 from ..web.hand_requests import HandEntry, per_side
-from .hand_counts import COUNT_WORDS, counts_entered, deck_totals, rest_of_deck, worked_out
+from .hand_counts import COUNT_WORDS, counts_entered, deck_totals, rest_of_deck, unused_fields, worked_out
 from .hand_declarations import ACCUSI, DECLARATIONS, Declaration
 
 # The runs of the bonus suit a hand by counts asks for (Napola, Scalette): the row, its key in
@@ -110,8 +110,6 @@ class HandForm(FlaskForm):
             else:
                 self.primiera.label.text = (_("Primiera, if sevens, sixes and aces tie")
                                             if rules.primiera == "count-down" else _("Primiera"))
-        if escoba and self.settebello is not None:
-            self.settebello.label.text = _("Velo (the %(card)s)", card=card_in_words(Card(7, rules.bonus_suit), rules.pack))
         if self.piva is not None:
             self.piva.label.text = _("Piva (the %(card)s)", card=card_in_words(Card(2, "b"), rules.pack))
         for tile in self.c:
@@ -121,7 +119,9 @@ class HandForm(FlaskForm):
         for row in self.decl or ():     # after one of the hand's deals (RULES §11: 6, 4 or 3)
             row.side.choices, row.cards.choices, row.deal.choices = to_tap, shown, deals
         suit = suit_words(rules.bonus_suit, rules.pack).capitalize()
-        if self.settebello is not None:     # Chkobba's players call it sabaa el haya
+        if escoba and self.settebello is not None:
+            self.settebello.label.text = _("Velo (the %(card)s)", card=card_in_words(Card(7, rules.bonus_suit), rules.pack))
+        elif self.settebello is not None:     # Chkobba's players call it sabaa el haya
             self.settebello.label.text = item_label("settebello", rules)
         # Each count's row as the grid names it ("Cards"; Chkobba's "Karta (carte)"), and as the
         # preview says it is awaited.
@@ -384,21 +384,6 @@ class HandForm(FlaskForm):
             row.side.data = str(declaration["side"])
             row.deal.data = str(declaration["deal"])
             row.cards.data = list(declaration["cards"])
-
-
-def unused_fields(rules) -> list[str]:
-    """The fields a match's rules have no use for: counts, holders, declarations."""
-    unused = {"t_sevens": rules.primiera not in COUNT_ORDER,
-              "t_sixes": rules.primiera not in ("sevens-sixes", "count-down"),
-              "t_aces": rules.primiera != "count-down",
-              "t_napola": rules.napola == "off" and not (rules.scalette or rules.grande_piccola),
-              "t_alta": not (rules.scalette or rules.grande_piccola),
-              "re_bello": not rules.re_bello,
-              "piva": not (rules.piva and rules.deck == 40),
-              "primiera": rules.primiera in ("sevens-sixes", "sevens"),
-              "primiera_best": rules.primiera not in SCALES,
-              "decl": rules.declarations == "off"}
-    return [name for name, off in unused.items() if off]
 
 
 def rest_of(piles: list[list[str]]) -> int:

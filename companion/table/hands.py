@@ -96,7 +96,7 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
     except store.StorageError as failure:
         return hand_page(current, form, number, hand, 503, error=say(failure.message))
     except ScopaError as error:
-        return hand_page(current, form, number, hand, 400, error=explain(error))
+        return hand_page(current, form, number, hand, 400, error=explain(error, current.rules.pack))
 
 
 def asks_first(form, hand: Hand | None = None) -> Extreme | None:
@@ -225,7 +225,7 @@ def preview_of(current: Match, form, editing: int | None) -> dict:
             raise ScopaError(first_error(form))
         hand, waiting = form.so_far()
     except ScopaError as error:
-        return {"error": explain(error)}
+        return {"error": explain(error, current.rules.pack)}
     # A new hand follows them all; an edited one follows the hands before it.
     earlier = current.hands
     if editing is not None:

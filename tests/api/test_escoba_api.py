@@ -50,7 +50,7 @@ def test_a_hand_by_counts_gives_the_sevens(client):
 
 @pytest.mark.parametrize("table, escobas", [(["2d", "3c", "4s", "6b"], 1),
                                             (["7d", "8c", "10s", "5b"], 2),
-                                            (["10d", "10c", "9s", "1b"], 0),
+                                            (["10d", "10c", "9s", "1b"], 2),
                                             (["1d", "1c", "1s", "1b"], 0)])
 def test_the_deal_check_answers_the_dealers_escobas(client, table, escobas):
     """en.wikipedia "Escoba": "where the four initial cards dealt to the board add up to 15,
@@ -80,6 +80,10 @@ def test_a_claim_names_the_certain_points_in_escobas_words(client):
     answer = client.post("/api/v1/claim", json=body).get_json()
     assert answer["certain"] == {"cartas": 0, "oros": 0, "velo": 1, "setenta": 1, "escobas": 3}
     assert answer["holds"] is True
+    # The sentence names them as the answer's keys do, never as Scopa's (settebello, scope).
+    assert answer["why"] == "17 + 5 certain (velo 1, setenta 1, escobas 3) = 22, target 21"
+    italian = client.post("/api/v1/claim", json=body, headers={"Accept-Language": "it"}).get_json()
+    assert "(velo 1, setenta 1, escobas 3)" in italian["why"]
 
 
 def test_a_36_card_deck_is_refused(client):

@@ -8,7 +8,7 @@ import pytest
 from companion.rules import check_deal, parse_cards, rules_for
 from companion.rules.deal import deal_plan
 from helpers import counts_form, match_form
-from markup import nodes, one, text, texts, words
+from markup import attrs, nodes, one, text, texts, words
 
 ESCOBA = rules_for("escoba")
 
@@ -60,11 +60,11 @@ def test_every_deal_plan_shown_adds_up_to_forty(client):
 
 def test_the_first_tables_drawn_are_the_engines_own(client):
     """en.wikipedia: "where the four initial cards dealt to the board add up to 15, they are
-    taken by the dealer"; two fifteens, two escobas; 30 that is no two fifteens, none."""
+    taken by the dealer"; RULES §12: "30 (two fifteens) as two", however the four split."""
     page = read(client, "/rules/escoba")
     shown = [(figure.attributes["data-table"], figure.attributes["data-scope"])
              for figure in nodes(page, '[data-testid="first-table"]')]
-    assert [scope for _, scope in shown] == ["1", "2", "0", "0"]
+    assert [scope for _, scope in shown] == ["1", "2", "2", "0"]
     for table, scope in shown:
         assert str(check_deal(parse_cards(table.split()), ESCOBA).scope) == scope
     verdicts = texts(page, '[data-testid="first-table"] .verdict')
@@ -81,11 +81,61 @@ def test_the_pack_is_drawn_as_its_cards_print_and_named_in_spanish(client):
     assert words(sweep.css(".sweep")[0]) == "Escoba!"
 
 
+def test_the_small_cards_show_what_a_figure_is_worth(client):
+    """The rules page draws the Spanish pack as it prints (10, 11, 12 on the figures), and says
+    the first table 12, 12, 11 and 1 "adds up to 30": each figure's tile says its worth, as the
+    hand form's do ("= 10"), so that the sum can be read off the cards."""
+    page = read(client, "/rules/escoba")
+    table = one(page, '[data-testid="first-table"][data-table="10d 10c 9s 1b"] .example-row')
+    assert [words(card.css_first("[aria-hidden]")) for card in table.css(".mini")] == [
+        "12 o = 10", "12 c = 10", "11 e = 9", "1 b"]
+    # The referee's capture draws the sota it takes the same way: 10, worth 8, makes 15 with a 7.
+    ruling = read(client, "/referee/captures?variant=escoba&table=8c&table=2s&played=7b")
+    taken = one(ruling, "li.capture .mini")
+    assert words(taken).startswith("10 c = 8") and "Sota of copas" in words(taken)
+
+
 def test_the_referee_tells_the_dealer_his_escobas(client):
     answer = client.get("/referee/deal?variant=escoba&table=7d&table=8c&table=10s&table=5b")
     assert answer.status_code == 200
     assert text(answer, '[data-testid="dealer-scope"]') == "The dealer scores 2 escobas"
     assert text(answer, '[data-testid="verdict"]') == "The deal stands"
+
+
+@pytest.mark.parametrize("lang, query, winner, side", [
+    ("en", "cards_0=7d+7c&cards_1=7s", "Side 1 wins the setenta", "Side 1: sevens: 2"),
+    ("it", "cards_0=7d&cards_1=7s", "La setenta non va a nessuno", "Giocatore 1: sette: 1"),
+])
+def test_the_referees_setenta_says_setenta(client, lang, query, winner, side):
+    """RULES §12: the setenta, by the most sevens: the referee's tool (titled Setenta) says who
+    wins the setenta, counting the sevens alone, never 'the primiera' nor 'sixes and the next'."""
+    page = read(client, f"/referee/primiera?variant=escoba&{query}", lang)
+    assert text(page, '[data-testid="winner"]') == winner
+    assert words(one(page, '[data-testid="side-0"]')).replace(" : ", ": ") == side
+    assert "primiera" not in words(one(page, "#answer"))
+
+
+def test_the_setenta_tool_reads_the_cards_as_they_print(client):
+    """The Spanish pack prints 10, 11 and 12 on its sota, caballo and rey (pagat: "The Sota is
+    labelled 10, though it is worth only 8"), and the tool's own choices show them so: cards
+    typed with those numbers are those cards, not a refusal ('12d is not a card') nor the rey
+    for the sota."""
+    page = read(client, "/referee/primiera?variant=escoba&primiera=standard"
+                        "&cards_0=12o+11c+10e+1b&cards_1=7o+7c+7e+7b")
+    assert not nodes(page, '[data-testid="error"]'), text(page, '[data-testid="error"]')
+    first = words(one(page, '[data-testid="side-0"]'))
+    for name in ("Rey of oros", "Caballo of copas", "Sota of espadas", "Ace of bastos"):
+        assert name in first, first
+
+
+def test_the_claim_tool_asks_the_escobas_so_far(client):
+    """A claim under Escoba (claims on) asks each side's escobas so far, not its scope."""
+    page = read(client, "/referee/claim?variant=escoba&claims=true")
+    asked = one(page, "section.sweeps")
+    assert words(asked.css_first("h2")).startswith("Escobas")
+    assert attrs(page, 'section.sweeps input[name^="sweeps_"]', "aria-label") == [
+        "Escobas of Side 1 so far", "Escobas of Side 2 so far"]
+    assert "Scope" not in asked.html
 
 
 def test_the_referee_says_the_card_may_be_laid(client):
@@ -167,6 +217,60 @@ def test_a_match_to_21_through_the_pages_by_cards_and_by_counts(client):
     for hand in stored["hands"]:
         assert {line["item"]: line["points"] for line in hand["breakdown"]} == {
             "cartas": [1, 0], "oros": [1, 0], "velo": [1, 0], "setenta": [1, 0], "escobas": [2, 0]}
+
+
+@pytest.mark.parametrize("lang, hand, says, not_said", [
+    ("it", counts_form(22, 6, settebello=None, primiera=None, t_sevens_0=3),
+     "Il velo deve averlo uno e uno solo", "settebello"),
+    ("en", counts_form(22, 6, primiera=None, sweeps=(12, 0), t_sevens_0=3),
+     "Anna cannot have made 12 escobas", "sweeps"),
+    ("fr", counts_form(22, 11, primiera=None, t_sevens_0=3),
+     "Le total des oros dépasse 10", "deniers"),
+    ("en", counts_form(22, 6, primiera=None), "they decide the setenta", "primiera"),
+])
+def test_a_refused_hand_by_counts_says_escobas_words(client, lang, hand, says, not_said):
+    """The form asks the velo, the oros, the sevens and the escobas (RULES §12): what it refuses
+    is said in the same words, never Scopa's settebello, denari, sweeps or primiera."""
+    match = new_match(client)
+    client.set_cookie("lang", lang)
+    refused = client.post(match + "/hands/new", data=hand)
+    assert refused.status_code == 400
+    error = text(refused.get_data(as_text=True), '[data-testid="error"]')
+    assert says in error and not_said not in error
+
+
+def test_a_refusal_names_its_cards_in_the_spanish_pack(client):
+    """The match's pack names the cards of what its pages refuse, as its breakdown does: the
+    7 of oros, never the 7 di denari of the Italian pack (nor the Seven of coins)."""
+    match = new_match(client)
+    for lang, card in (("it", "7 di oros"), ("en", "Seven of oros")):
+        client.set_cookie("lang", lang)
+        refused = client.post(match + "/hands/new", data=counts_form(5, 5, primiera=None, t_sevens_0=2))
+        error = text(refused.get_data(as_text=True), '[data-testid="error"]')
+        assert card in error and "denari" not in error and "coins" not in error, error
+    twice = read(client, "/referee/primiera?variant=escoba&cards_0=7o&cards_1=7o", "en")
+    assert "Seven of oros" in text(twice, '[data-testid="error"]')
+
+
+def test_a_standard_setenta_is_shown_card_by_card_as_the_setenta(client):
+    """Under `primiera: standard` (RULES §12: "the primiera count") the breakdown lists each
+    side's best cards as its setenta, as the line above it is headed."""
+    match = new_match(client, player1="Ana", player2="Bea", primiera="standard")
+    saved = client.post(match + "/hands/new", data=by_cards())
+    assert saved.status_code == 303, saved.get_data(as_text=True)[-800:]
+    breakdown = read(client, match + "/hands/1")
+    detail = words(one(breakdown, ".primiera-detail"))
+    assert "Ana's setenta:" in detail and "primiera" not in detail, detail
+
+
+def test_the_setenta_worked_out_for_a_hand_goes_back_as_the_setenta(client):
+    """By counts under the standard setenta, 'Who has it? Work it out' opens the referee's
+    Setenta for the hand; its answer goes back as the setenta, not the primiera."""
+    match = new_match(client, primiera="standard")
+    trip = client.post(match + "/hands/new", data=counts_form(22, 6, primiera=None, work_out="primiera"))
+    assert trip.status_code == 303
+    page = read(client, trip.headers["Location"] + "&cards_0=7o+7c+7e+7b&cards_1=6o+6c+6e+6b")
+    assert text(page, '[data-testid="use-this"]').startswith("Use this: Anna has the setenta")
 
 
 def test_a_36_card_deck_is_refused_in_words(client):

@@ -239,7 +239,7 @@ def test_winning_says_the_outright_wins_cappotto_and_the_claims_where_they_apply
     ("classica", "takes exactly the 4 cards of the first table", "scopone"),
     ("scalette", "A Scala scores both runs as far as each goes, 20 points", "napola"),
     ("escoba", "No source of Escoba excepts the last card of the hand", "quindici"),
-    ("escoba", "only when they make two fifteens", "cirulla"),
+    ("escoba", "whether or not they split into two fifteens", "cirulla"),
 ])
 def test_the_settled_readings_show_where_they_apply(client, name, reading, elsewhere):
     """RULES §10's readings, each on the pages of the variants it concerns, and not elsewhere."""

@@ -356,3 +356,18 @@ def test_the_name_suggestions_leave_out_players_whose_every_match_was_deleted(cl
     client.post("/matches/delete", data={"match": [spam, kept + 2]})
     page = client.get("/matches/new").get_data(as_text=True)
     assert attrs(page, "datalist#known-players option", "value") == ["Anna", "Bruno"]
+
+
+def test_a_record_of_escoba_names_escobas_points(client):
+    """A player's record for Escoba alone names what Escoba scores (RULES §12: cartas, oros, the
+    velo, the setenta, escobas), as the match's breakdown does; over every variant, Scopa's."""
+    hand = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "sweeps": 1, "sevens": 3},
+                        {"cards": 18, "coins": 4, "settebello": False, "sweeps": 0, "sevens": 1}]}
+    play(client, {"players": ["Ana", "Bea"], "variant": "escoba"}, hands=1, hand=hand)
+    ana = client.get("/api/v1/players").get_json()["players"][0]["id"]
+    escoba = client.get(f"/players/{ana}?variant=escoba").get_data(as_text=True)
+    assert texts(escoba, '[data-testid="taken"] .bar-label') == ["Cartas", "Oros", "Velo", "Setenta"]
+    assert "Escobas per hand" in text(escoba, ".figures") and "Scope" not in text(escoba, ".figures")
+    every = client.get(f"/players/{ana}").get_data(as_text=True)
+    assert texts(every, '[data-testid="taken"] .bar-label') == ["Cards", "Coins", "Settebello", "Primiera"]
+    assert "Scope per hand" in text(every, ".figures")

@@ -212,8 +212,23 @@ def test_the_first_tables_the_sources_give():
     15 cada par, en ese caso habrá conseguido dos escobas"."""
     assert check_deal(parse_cards(["2d", "3c", "4s", "6b"]), ESCOBA).scope == 1
     assert check_deal(parse_cards(["7d", "8c", "10s", "5b"]), ESCOBA).scope == 2
-    stands = check_deal(parse_cards(["10d", "10c", "9s", "1b"]), ESCOBA)
-    assert stands.scope == 0 and "no two fifteens" in str(stands.reason)
+
+
+def test_a_first_table_adding_up_to_30_gives_two_escobas_however_it_splits():
+    """RULES §12: "A first table adding up to 15 is taken by the dealer as one escoba, 30 (two
+    fifteens) as two (`deal_scope: 15-30`)": the sum decides, as `deal_scope: 15-30` decides it
+    for Cirulla (§11: "four cards adding up to 15 give the dealer one scopa, 30 two"). Worth 10,
+    10, 9 and 1, no two of them make 15, and they add up to 30: two escobas. The same items on
+    another preset answer the same."""
+    table = parse_cards(["10d", "10c", "9s", "1b"])
+    dealt = check_deal(table, ESCOBA)
+    assert (dealt.void, dealt.scope) == (False, 2)
+    assert "30" in str(dealt.reason) and "2 escobas" in str(dealt.reason)
+    same_items = rules_for("classica", {**{item: getattr(ESCOBA, item) for item in
+                                           ("capture", "deal_scope", "void_deal", "primiera")}})
+    assert check_deal(table, same_items).scope == dealt.scope
+    stands = check_deal(parse_cards(["10d", "10c", "10s", "1b"]), ESCOBA)
+    assert (stands.void, stands.scope) == (False, 0) and "31" in str(stands.reason)
 
 
 # -- By counts and the match -------------------------------------------------------------------
@@ -229,6 +244,75 @@ def test_by_counts_the_sevens_decide_the_setenta():
 def test_by_counts_the_sevens_are_needed():
     with pytest.raises(HandError, match="sevens"):
         score_tallies([Tally(22, 6, True), Tally(18, 4, False)], ESCOBA)
+
+
+def _refusal(tallies: list[Tally], rules=ESCOBA) -> str:
+    with pytest.raises(HandError) as refused:
+        score_tallies(tallies, rules)
+    return str(refused.value.args[0])
+
+
+@pytest.mark.parametrize("tallies, says", [
+    ([Tally(22, 6, False, sevens=3), Tally(18, 4, False, sevens=1)], "exactly one side has the velo"),
+    ([Tally(22, 6, True, sevens=3), Tally(18, 4, True, sevens=1)], "only one side can have the velo"),
+    ([Tally(22, 6, True, sevens=0), Tally(18, 4, False, sevens=4)],
+     "side 1 has the velo, so at least one seven"),
+    ([Tally(22, 0, True, sevens=3), Tally(18, 10, False, sevens=1)],
+     "side 1 holds more oros (the velo among them) than the 0 entered"),
+    ([Tally(22, 6, True, sweeps=12, sevens=3), Tally(18, 4, False, sevens=1)],
+     "side 1 cannot have made 12 escobas: 22 cards taken, and each escoba takes at least 2 cards"),
+    ([Tally(22, 6, True, sweeps=-1, sevens=3), Tally(18, 4, False, sevens=1)],
+     "the escobas of side 1 must be a whole number, 0 or more"),
+    ([Tally(22, 6, True), Tally(18, 4, False)], "enter each side's sevens: they decide the setenta"),
+    ([Tally(2, 1, True, sevens=3), Tally(38, 9, False, sevens=1)],
+     "side 1 cannot have 3 sevens in 2 cards"),
+    ([Tally(22, 6, True, sevens=2, primiera=True), Tally(18, 4, False, sevens=2)],
+     "the sevens tie: nobody wins the setenta, so no side can be marked as winning it"),
+    ([Tally(22, 6, True, sevens=3), Tally(18, 4, False, sevens=1, primiera=True)],
+     "the counts give the setenta to side 1, not side 2"),
+    ([Tally(22, 11, True, sevens=3), Tally(18, 4, False, sevens=1)], "the oros add up to 15, not 10"),
+])
+def test_a_refused_hand_is_told_in_escobas_words(tallies, says):
+    """RULES §12's words: the velo, the escobas, the setenta and the oros, as the hand form
+    asks them, never the settebello, sweeps, primiera and denari of Scopa."""
+    told = _refusal(tallies)
+    assert told == says
+    for scopa in ("settebello", "sweep", "primiera", "denari", "coins"):
+        assert scopa not in told
+
+
+@pytest.mark.parametrize("tallies, says", [
+    # One card, an oro and a seven: the siete de oros, though the velo is marked for side 2.
+    ([Tally(1, 1, False, sevens=1), Tally(39, 9, True, sevens=3)],
+     "side 1's oros (1) and sevens (1) are more than the cards (1): only the 7d is both"),
+    ([Tally(5, 5, False, sevens=2), Tally(35, 5, True, sevens=2)],
+     "side 1's oros (5) and sevens (2) are more than the cards (5): only the 7d is both"),
+    # The velo is both: 2 oros and 2 sevens fit in 3 cards with it, never in 2.
+    ([Tally(2, 2, True, sevens=2), Tally(38, 8, False, sevens=2)],
+     "side 1's oros (2) and sevens (2) are more than the cards (2): only the 7d is both"),
+])
+def test_counts_the_deck_cannot_deal_are_refused(tallies, says):
+    """The siete de oros (el velo) is the only card that is both an oro and a seven (RULES
+    §12), so a side's cards hold its oros and its other sevens: counts that do not fit are no
+    hand the deck deals."""
+    assert _refusal(tallies) == says
+    fits = [Tally(3, 2, True, sevens=2), Tally(37, 8, False, sevens=2)]
+    assert score_tallies(fits, ESCOBA).totals == (1, 2)      # velo; cartas and oros
+
+
+@given(hand=escoba_hands())
+def test_the_counts_of_real_piles_are_never_refused(hand):
+    """What a real hand's piles count (cards, oros, sevens, the velo, escobas) scores by counts
+    as it does by cards: no check refuses a hand the deck deals."""
+    piles, escobas = hand
+    by_cards = score_piles([parse_cards(sorted(p)) for p in piles], escobas, ESCOBA)
+    assert score_tallies(by_cards.tallies, ESCOBA).totals == by_cards.totals
+
+
+def test_scopa_keeps_its_words():
+    classica = rules_for("classica", {"primiera": "sevens-sixes"})
+    assert _refusal([Tally(22, 6, False, sevens=3, sixes=2), Tally(18, 4, False, sevens=1, sixes=2)],
+                    classica) == "exactly one side has the settebello"
 
 
 def test_21_wins_and_a_tie_at_the_top_plays_on():
