@@ -8,7 +8,8 @@ What an arbiter does, and refuses:
   draw's 1, or a win's 2). A round robin's schedule and a knockout's bracket are made for their
   entrants when round 1 starts: a late entrant joins them only before it.
 * a withdrawn entrant is paired in no round after; their results stay, and so do their
-  opponents' points: a game not played is no forfeit for anyone. In a round robin, whoever the
+  opponents' points: a game not played is no forfeit for anyone. A table they leave before it is
+  over is never played, whatever a scorer enters there after. In a round robin, whoever the
   schedule pairs with them sits out that round (a rest); in a knockout, their opponent goes
   through. Before round 1, withdrawing takes the entrant off the list. Until the next round
   starts the organiser may bring them back.
@@ -132,6 +133,9 @@ def without(t: Tournament, entrant: int) -> tuple[list[dict[str, Any]], bool]:
         raise TournamentError(said("at least two entrants must stay in the tournament"))
     entrants = [dict(x) for x in t.entrants]
     entrants[entrant]["withdrawn"] = len(t.rounds)
+    left = [table.match_id for table in t.rounds[-1].tables if entrant in table.entrants and not table.done]
+    if left:
+        entrants[entrant]["left"] = left
     return entrants, False
 
 
@@ -145,6 +149,7 @@ def brought_back(t: Tournament, entrant: int) -> list[dict[str, Any]]:
                                    "back into this tournament", name=t.names[entrant]))
     entrants = [dict(x) for x in t.entrants]
     del entrants[entrant]["withdrawn"]
+    entrants[entrant].pop("left", None)
     return entrants
 
 

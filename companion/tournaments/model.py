@@ -6,8 +6,10 @@ the rows).
 
 The entrants are kept in the order the organiser typed them, each as ``{"name", "players"}``
 with, where it applies: ``seed`` (1 the top seed), ``joined`` (a late entrant's first round),
-``missed_points`` (the match points they have for each round before it) and ``withdrawn`` (the
-rounds started when they withdrew: they are paired in none after).
+``missed_points`` (the match points they have for each round before it), ``withdrawn`` (the
+rounds started when they withdrew: they are paired in none after) and ``left`` (the matches of
+the tables they withdrew from before those were over: never played, whatever is entered there
+after).
 """
 
 from __future__ import annotations
@@ -126,6 +128,11 @@ class Tournament:
     def withdrawn(self, entrant: int) -> int | None:
         """None, or the rounds started when ``entrant`` withdrew: they are paired in none after."""
         return _round_number(self.entrants[entrant].get("withdrawn"))
+
+    def left(self, entrant: int) -> list[int]:
+        """The matches of the tables ``entrant`` withdrew from before they were over."""
+        kept = self.entrants[entrant].get("left")
+        return [m for m in kept if type(m) is int] if isinstance(kept, list) else []
 
     def missed_points(self, entrant: int) -> int:
         """The match points a late entrant has for each round before joining: 0 unless the
@@ -291,10 +298,14 @@ def build(state: dict[str, Any]) -> Tournament:
             t["number"], t["match_id"], entrants, tuple(summary.get("totals") or (0, 0)), over,
             None if side is None else entrants[side], summary.get("hands", 0), seats,
             seats[t["match"]["first_dealer"] % len(seats)] if seats else "", t.get("chances"))
-        if not over:
-            table.withdrew = next((e for e in entrants if 0 <= e < len(tournament.entrants)
-                                   and tournament.withdrawn(e) is not None), None)
-            if table.withdrew is not None and tournament.format == "knockout":
+        # A table an entrant left before it was over is never played: hands a scorer enters
+        # there after (kept in its match) change nothing in the tournament.
+        table.withdrew = next((e for e in entrants if 0 <= e < len(tournament.entrants) and (
+            t["match_id"] in tournament.left(e) or not over and tournament.withdrawn(e) is not None)),
+            None)
+        if table.withdrew is not None:
+            table.over, table.winner = False, None
+            if tournament.format == "knockout":
                 table.winner = entrants[1] if table.withdrew == entrants[0] else entrants[0]
         tables.setdefault(t["round"], []).append(table)
     tournament.rounds = [Round(r["number"], tables.get(r["number"], []), r["byes"], r["slots"])

@@ -90,6 +90,48 @@ def test_withdrawn_mid_round_their_table_is_not_played_and_the_round_can_end(cli
     assert seated(second) == {"Anna", "Carla", "Dario"}
 
 
+NIL_FOUR = {"tallies": list(reversed(FOUR_NIL["tallies"]))}       # the second side wins 4 to 0
+
+
+def test_hands_recorded_after_an_entrant_left_their_table_do_not_make_it_played(client):
+    """Bruno withdraws while his table against Dario is in play; a scorer goes on entering
+    hands there until the match ends, Bruno ahead. Before: the table then counted as played,
+    Bruno (withdrawn) took its win and Dario lost it. The table stays the one Bruno left: its
+    hands kept in the match, no game in the standings."""
+    tournament = new(client, NAMES[:4])
+    first = start(client, tournament["id"])["rounds"][0]
+    table = first["tables"][1]                               # Bruno v Dario
+    finish(client, first["tables"][0]["match"])
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={})
+    standings = client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["standings"]
+    assert finish(client, table["match"])["outcome"]["over"]          # Bruno wins it 12 to 0
+    tournament = client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()
+    left = tournament["rounds"][0]["tables"][1]
+    assert left["withdrew"] == "Bruno" and not left["over"] and left["totals"] == [12, 0]
+    assert tournament["standings"] == standings
+    assert (row(tournament, "Bruno")["played"], row(tournament, "Bruno")["match_points"]) == (0, 0)
+
+
+def test_a_knockout_table_left_and_finished_later_keeps_its_walkover(client):
+    """K4 withdraws from round 1's K1 v K4, K1 goes through and the final starts; then K4's old
+    table is played out, K4 winning. Before: round 1 then said K4 had won it, and the standings
+    put K4 (withdrawn, out) above K1, the finalist."""
+    names = [f"K{i}" for i in range(1, 5)]
+    tournament = new(client, names, format="knockout", rounds=None)
+    first = start(client, tournament["id"])["rounds"][0]
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/4/withdraw", json={})
+    left = next(t for t in first["tables"] if "K4" in t["entrants"])
+    finish(client, next(t for t in first["tables"] if t is not left)["match"])
+    final = start(client, tournament["id"])["rounds"][1]["tables"]
+    assert [set(t["entrants"]) for t in final] == [{"K1", "K2"}]
+    finish(client, left["match"], NIL_FOUR if left["entrants"][1] == "K4" else FOUR_NIL)
+    tournament = client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()
+    again = next(t for t in tournament["rounds"][0]["tables"] if "K4" in t["entrants"])
+    assert (again["withdrew"], again["winner"], again["over"]) == ("K4", "K1", False)
+    assert [r["entrant"] for r in tournament["standings"]][:2] == ["K2", "K1"]
+    assert row(tournament, "K4")["match_points"] == 0
+
+
 def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
     tournament = new(client, NAMES[:5], format="round-robin", rounds=None)
     assert tournament["planned_rounds"] == 5
