@@ -197,7 +197,8 @@ SCHEMAS = {
             "number": {"type": "integer"}, "over": {"type": "boolean"},
             "byes": {"type": "array", "items": {"type": "string"}},
             "rests": {"type": "array", "items": {"type": "string"},
-                      "description": "a round robin's entrants whose opponent withdrew: no game, no points"},
+                      "description": "a round robin's entrants whose opponent withdrew before the round: "
+                                     "each wins that game by forfeit"},
             "tables": {"type": "array", "items": {"type": "object", "required": ["table", "match", "entrants"],
                                                   "properties": {
                 "table": {"type": "integer"}, "match": {"type": "integer"},
@@ -209,7 +210,8 @@ SCHEMAS = {
                 "winner": {"type": "string", "nullable": True},
                 "withdrew": {"type": "string", "nullable": True,
                              "description": "the entrant who withdrew before it was over: it is not "
-                                            "played (a knockout's winner is the other)"}}}}}}},
+                                            "played, whatever is entered there after; its winner "
+                                            "is the other entrant, by forfeit (null if both left)"}}}}}}},
         "standings": STANDINGS,
         "over": {"type": "boolean"}, "winner": {"type": "string", "nullable": True}}},
     "TournamentRefused": {"allOf": [{"$ref": "#/components/schemas/Tournament"}, {
@@ -355,9 +357,10 @@ SPEC = {
            for change, operation, summary, refused in (
                ("withdraw", "withdrawEntrant",
                 "Withdraw an entrant: paired in no round from the next; their results stay, and "
-                "their opponents' points (a game not played is no forfeit). Before round 1, taken "
-                "off the list; in a round robin, whoever meets them sits out; in a knockout, their "
-                "opponent goes through. The organiser only (X-Scopa-Organiser).",
+                "their opponents' points. Before round 1, taken off the list. A table of theirs "
+                "not over, and in a round robin every later game the schedule gives them, is won "
+                "by forfeit by the other entrant (in a knockout, who goes through). The organiser "
+                "only (X-Scopa-Organiser).",
                 "the tournament is over, the entrant is out of the knockout, or too few would stay"),
                ("reinstate", "reinstateEntrant",
                 "Bring back an entrant who withdrew, until the next round starts. The organiser "

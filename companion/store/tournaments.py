@@ -173,7 +173,7 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slot
                 ledger: MakeLedger, access_key: Callable[[], str], version: int | None = None) -> None:
     """Round ``number``, its slots in order: ``("table", first entrant, second entrant, the
     match's sides, who deals first)``, made an ordinary match with the tournament's rules and
-    PIN; ``("bye", entrant)``; ``("rest", entrant)``, who sits out (their opponent withdrew);
+    PIN; ``("bye", entrant)``; ``("rest", entrant)``, who has no game (their opponent withdrew: a forfeit win);
     ``("empty",)``, a knockout's slot both of whose entrants withdrew. Each table keeps its
     sides' chances to win from the ratings as the round starts (``chances``): what its pages
     show until it begins, whatever results move the ratings after. RoundStarted if that round

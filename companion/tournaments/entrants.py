@@ -8,9 +8,10 @@ What an arbiter does, and refuses:
   draw's 1, or a win's 2). A round robin's schedule and a knockout's bracket are made for their
   entrants when round 1 starts: a late entrant joins them only before it.
 * a withdrawn entrant is paired in no round after; their results stay, and so do their
-  opponents' points: a game not played is no forfeit for anyone. A table they leave before it is
-  over is never played, whatever a scorer enters there after. In a round robin, whoever the
-  schedule pairs with them sits out that round (a rest); in a knockout, their opponent goes
+  opponents' points. A table they leave before it is over is never played, whatever a scorer
+  enters there after: the other entrant wins it by forfeit. In a round robin, whoever the
+  schedule pairs with them later has no game and wins it by forfeit too (FIDE's Tournament
+  Rules: "-" for the withdrawn player, "+" for the opponent); in a knockout, their opponent goes
   through. Before round 1, withdrawing takes the entrant off the list. Until the next round
   starts the organiser may bring them back.
 """

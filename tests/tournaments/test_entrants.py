@@ -73,7 +73,10 @@ def test_a_withdrawn_entrant_is_paired_no_more_and_every_result_stays(client):
     assert "withdrawn" in texts(page, '[data-testid="standings"] [data-testid="withdrawn"]')
 
 
-def test_withdrawn_mid_round_their_table_is_not_played_and_the_round_can_end(client):
+def test_withdrawn_mid_round_their_table_is_not_played_their_opponent_wins_it_by_forfeit(client):
+    """Bruno leaves while his table against Dario is in play: the game is not played, the round
+    can end, and Dario, there to play, wins it by forfeit, as a chess arbiter marks it ("+" for
+    the one present). Before: Dario had nothing for the round, behind those who played theirs."""
     tournament = new(client, NAMES[:4])
     first = start(client, tournament["id"])["rounds"][0]
     table = first["tables"][1]                               # Bruno v Dario, not begun
@@ -82,10 +85,13 @@ def test_withdrawn_mid_round_their_table_is_not_played_and_the_round_can_end(cli
     tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={}).get_json()
     assert tournament["rounds"][0]["over"]
     left = tournament["rounds"][0]["tables"][1]
-    assert left["withdrew"] == "Bruno" and not left["over"] and left["winner"] is None
-    # A game not played is no forfeit: Dario has no point for it, Bruno none either.
-    assert (row(tournament, "Dario")["match_points"], row(tournament, "Dario")["played"]) == (0, 0)
-    assert row(tournament, "Bruno")["played"] == 0
+    assert left["withdrew"] == "Bruno" and not left["over"] and left["winner"] == "Dario"
+    dario = row(tournament, "Dario")
+    assert (dario["match_points"], dario["played"], dario["won"], dario["byes"]) == (2, 1, 1, 1)
+    assert (dario["scored"], dario["conceded"]) == (0, 0)                # no points of a hand
+    assert (row(tournament, "Bruno")["played"], row(tournament, "Bruno")["match_points"]) == (0, 0)
+    page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    assert "Bruno withdrew: Dario wins without playing" in texts(page, '[data-testid="round-1"] .match-meta')
     second = start(client, tournament["id"])["rounds"][1]
     assert seated(second) == {"Anna", "Carla", "Dario"}
 
@@ -132,6 +138,23 @@ def test_a_knockout_table_left_and_finished_later_keeps_its_walkover(client):
     assert row(tournament, "K4")["match_points"] == 0
 
 
+def test_a_swiss_gives_no_bye_to_one_who_won_by_forfeit_already(client):
+    """FIDE's Swiss rules (C.04.1 d): a player who has already received a pairing-allocated bye,
+    or scored a forfeit win, shall not receive the pairing-allocated bye. Bruno leaves his round 1
+    table, Dario wins it by forfeit; Carla has round 2's bye; in round 3 Dario, the lowest, would
+    have the bye again without a game: Anna, the one left who had neither, has it."""
+    tournament = new(client, NAMES[:4])
+    first = start(client, tournament["id"])["rounds"][0]
+    assert [t["entrants"] for t in first["tables"]] == [["Anna", "Carla"], ["Bruno", "Dario"]]
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={})
+    play(client, tournament["id"])
+    second = start(client, tournament["id"])["rounds"][1]
+    assert second["byes"] == ["Carla"]
+    play(client, tournament["id"])
+    third = start(client, tournament["id"])["rounds"][2]
+    assert third["byes"] == ["Anna"] and [set(t["entrants"]) for t in third["tables"]] == [{"Carla", "Dario"}]
+
+
 def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
     tournament = new(client, NAMES[:5], format="round-robin", rounds=None)
     assert tournament["planned_rounds"] == 5
@@ -141,10 +164,12 @@ def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
     assert seated(start(client, tournament["id"])["rounds"][0]) == {"Anna", "Bruno", "Dario", "Elena"}
 
 
-def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponent_sits_out(client):
+def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponents_win_by_forfeit(client):
     """Berger's tables for four: Anna v Dario and Bruno v Carla, then Dario v Carla and Anna v
-    Bruno, then Bruno v Dario and Carla v Anna. Dario withdraws after round 1: Carla sits out
-    round 2 and Bruno round 3, with no game and no points."""
+    Bruno, then Bruno v Dario and Carla v Anna. Dario withdraws after round 1 (which Anna won
+    against him): Carla has no game in round 2 nor Bruno in round 3, and each wins it by forfeit,
+    as FIDE's Tournament Rules give the withdrawn player's later opponents ("+"). Before: they
+    had nothing, 2 points behind Anna, who had met Dario before he left."""
     tournament = new(client, NAMES[:4], format="round-robin", rounds=None)
     start(client, tournament["id"])
     play(client, tournament["id"])
@@ -155,13 +180,13 @@ def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponent_si
         assert round_["rests"] == [resting] and round_["byes"] == []
         assert [t["entrants"] for t in round_["tables"]] == [["Anna", "Bruno"] if number == 2 else ["Carla", "Anna"]]
         tournament = play(client, tournament["id"])
-        assert row(tournament, resting)["match_points"] == before
-    played = {r["entrant"]: r["played"] for r in tournament["standings"]}
-    assert played == {"Anna": 3, "Bruno": 2, "Carla": 2, "Dario": 1}
+        assert row(tournament, resting)["match_points"] == before + 2
+    played = {r["entrant"]: (r["played"], r["byes"]) for r in tournament["standings"]}
+    assert played == {"Anna": (3, 0), "Bruno": (3, 1), "Carla": (3, 1), "Dario": (1, 0)}
     page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
     assert texts(page, '[data-testid="rest"]') == [
-        "Bruno sits out: their opponent withdrew (no game, no points)",
-        "Carla sits out: their opponent withdrew (no game, no points)"]
+        "Bruno wins without playing: their opponent withdrew (counts as a win)",
+        "Carla wins without playing: their opponent withdrew (counts as a win)"]
     assert tournament["over"] and tournament["winner"] == "Anna"
 
 
@@ -320,9 +345,9 @@ def test_a_change_made_from_an_older_reading_is_refused_by_the_store(app, client
 
 @pytest.mark.parametrize("lang, words", [
     ("it", ["ha lasciato il torneo", "Fai rientrare", "Aggiungi l'iscritto", "Punti per ogni turno saltato",
-            "resta fuori", "ritiro"]),
+            "vince a tavolino", "ritiro"]),
     ("fr", ["a quitté le tournoi", "Faire revenir", "Ajouter l’inscrit", "Points pour chaque tour manqué",
-            "ne joue pas", "retrait"]),
+            "gagne par forfait", "retrait"]),
 ])
 def test_the_entrants_words_in_italian_and_french(client, lang, words):
     tournament = new(client, NAMES[:4], format="round-robin", rounds=None)
@@ -340,7 +365,7 @@ def test_the_entrants_words_in_italian_and_french(client, lang, words):
     pages = pages.replace("\u00a0", " ")
     for said in words:
         assert said in pages, said
-    for english in ("withdrew", "Withdraw", "sits out", "Add the entrant", "Level on points", "entrant"):
+    for english in ("withdrew", "Withdraw", "without playing", "Add the entrant", "Level on points", "entrant"):
         assert english not in pages, english
 
 

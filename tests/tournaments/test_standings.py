@@ -264,6 +264,43 @@ def test_a_withdrawn_entrant_counts_as_drawing_every_round_after_for_those_who_m
     assert by["C"].buchholz == by["B"].match_points + by["A"].match_points
 
 
+def test_a_forfeit_win_counts_for_the_buchholz_as_an_opponent_no_stronger_than_the_one_who_left():
+    """An opponent who withdrew from the table, the game not played, is a forfeit win for the
+    one left there: for their own Buchholz, a game against an opponent with their own points,
+    but no stronger than the one who withdrew (C.07, 16.4.1, before the cap of a draw a round,
+    16.4.2, that stands for a bye). Round 1: A beat X, W beat B. Round 2: W withdrew from the
+    table against A (A wins it, 4 points), B beat X. W counts 2 and a draw's 1 for round 2 (3):
+    A's forfeit win counts 3, where the cap of a draw a round would give 2."""
+    games = [("A", "X", 11, 5, "A"), ("W", "B", 11, 5, "W"), ("B", "X", 11, 5, "B")]
+    unplayed = [Unplayed("W", 2, "withdrawn", 0), Unplayed("A", 2, "walkover", 2, opponent="W")]
+    rows = standings(["A", "B", "W", "X"], games, unplayed, format="swiss", rounds=2, withdrawn={"W"})
+    by = {r.entrant: r for r in rows}
+    assert (by["A"].match_points, by["A"].played, by["A"].won, by["A"].byes) == (4, 2, 2, 1)
+    assert (by["A"].buchholz, by["A"].buchholz_cut1) == (0 + 3, 3)
+    assert by["B"].buchholz == 3 + 0
+
+
+def test_a_round_robins_forfeit_wins_count_like_a_win_over_the_one_who_withdrew():
+    """W loses to A in round 1 and withdraws; Berger's table for four then gives W to C in round
+    2 and to B in round 3, each a forfeit win (FIDE Tournament Rules: the withdrawn player's
+    unplayed games are marked "-", their opponents' "+"). A, B and C end on 4 points with a
+    circle of wins among them (A beat B, B beat C, C beat A): head-to-head leaves them level,
+    and so does the Sonneborn-Berger, since each forfeit win counts W (0 points, a draw for each
+    of the 2 rounds after leaving: 2) twice, as A's win over W does: 12 each."""
+    games = [("A", "W", 11, 5, "A"), ("B", "C", 11, 9, "B"),            # round 1
+             ("A", "B", 11, 8, "A"),                                    # round 2: W v C not played
+             ("C", "A", 11, 7, "C")]                                    # round 3: B v W not played
+    unplayed = [Unplayed("W", 2, "withdrawn", 0), Unplayed("W", 3, "withdrawn", 0),
+                Unplayed("C", 2, "walkover", 2, opponent="W"), Unplayed("B", 3, "walkover", 2, opponent="W")]
+    rows = standings(["A", "B", "C", "W"], games, unplayed, rounds=3, withdrawn={"W"})
+    by = {r.entrant: r for r in rows}
+    assert [by[e].match_points for e in "ABC"] == [4, 4, 4]
+    assert [by[e].head_to_head for e in "ABC"] == [None, None, None]       # a circle: level
+    assert [by[e].sonneborn_berger for e in "ABC"] == [12, 12, 12]
+    assert [(r.entrant, r.decided_by) for r in rows] == [
+        ("A", None), ("C", "difference"), ("B", "difference"), ("W", "points")]
+
+
 # -- The rules of the module -------------------------------------------------------------------------
 
 def test_the_standings_refuse_what_does_not_fit():
