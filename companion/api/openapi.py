@@ -350,8 +350,8 @@ SPEC = {
         **{f"/api/v1/tournaments/{{tournament_id}}/entrants/{{number}}/{change}": {"post": {
             "summary": summary, "operationId": operation,
             "parameters": [TOURNAMENT_ID, ENTRANT_NUMBER, ORGANISER],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
-                            "description": "{} (nothing is read)"},
+            "requestBody": {**body("EntrantChange"),
+                            "description": "{}, or the entrant's name as read beside the number"},
             "responses": {"200": ok("Tournament", "done, or as it was already"),
                           "409": ok("TournamentRefused", refused), **WRITE_ERRORS}}}
            for change, operation, summary, refused in (

@@ -16,7 +16,7 @@ from ..rules import RulesError, ScopaError
 from ..web.access import TooManyTries, try_key
 from ..web.organiser import organiser_required
 from ..web.pages import join_url, qr_svg
-from ..web.tournament_requests import LateEntrant
+from ..web.tournament_requests import EntrantChange, LateEntrant
 from .entrants import actions, late_entry_refused
 from .forms import FORMAT_WORDS, LateEntrantForm, NewTournamentForm
 from .model import Tournament, TournamentError
@@ -275,7 +275,13 @@ def entrants(tournament_id: int):
 @bp.post("/tournaments/<int:tournament_id>/entrants/<int:number>/<any(withdraw, reinstate):change>")
 @organiser_required(lambda: _("Ask the organiser to add or withdraw an entrant."))
 def change_entrant(tournament_id: int, number: int, change: str):
-    """Entrant ``number`` (from 1) withdraws (before round 1: off the list), or comes back."""
+    """Entrant ``number`` (from 1; the form says the name it showed beside it) withdraws
+    (before round 1: off the list), or comes back."""
     the(tournament_id)
-    flash(outcome_words((withdraw if change == "withdraw" else bring_back)(tournament_id, number)))
+    try:
+        name = EntrantChange.read(request.form.to_dict()).name
+    except ScopaError as problem:
+        flash(explain(problem))
+    else:
+        flash(outcome_words((withdraw if change == "withdraw" else bring_back)(tournament_id, number, name)))
     return redirect(url_for("tournaments.entrants", tournament_id=tournament_id), code=303)

@@ -12,7 +12,7 @@ from test_night_numbers import start, swiss
 
 from companion import store
 from helpers import FOUR_NIL, finish, phone
-from markup import texts
+from markup import nodes, texts
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
@@ -162,6 +162,48 @@ def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
     assert [e["name"] for e in tournament["entrants"]] == ["Anna", "Bruno", "Dario", "Elena"]
     assert tournament["planned_rounds"] == 3
     assert seated(start(client, tournament["id"])["rounds"][0]) == {"Anna", "Bruno", "Dario", "Elena"}
+
+
+def test_a_page_read_before_an_entrant_was_taken_off_removes_nobody_else(client):
+    """Before round 1 withdrawing takes an entrant off the list, and those after move up a number.
+    The organiser taps Remove beside Bruno (number 2), then, on the same page, beside Carla
+    (number 3 there): before, the second tap removed Dario, number 3 by then. Each form says whom
+    it means: the second is refused in words, and Carla is removed once asked from the new list."""
+    tournament = new(client)
+    page_url = f"/tournaments/{tournament['id']}/entrants"
+    page = client.get(page_url).get_data(as_text=True)
+    forms = {name: form for name, form in zip(texts(page, '[data-testid="entrant"] .entrant-name'),
+                                               nodes(page, '[data-testid="entrant"] form'))}
+    posted = {name: (form.attributes["action"], {"name": form.css_first('input[name="name"]').attributes["value"]})
+              for name, form in forms.items()}
+    assert client.post(posted["Bruno"][0], data=posted["Bruno"][1]).status_code == 303
+    refused = client.post(posted["Carla"][0], data=posted["Carla"][1], follow_redirects=True).get_data(as_text=True)
+    assert "changed meanwhile" in " ".join(texts(refused, ".flash"))
+    entrants = [e["name"] for e in client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]]
+    assert entrants == ["Anna", "Carla", "Dario", "Elena", "Franco"]
+    action = dict(zip(texts(refused, '[data-testid="entrant"] .entrant-name'),
+                      (f.attributes["action"] for f in nodes(refused, '[data-testid="entrant"] form'))))["Carla"]
+    client.post(action, data={"name": "Carla"})
+    assert "Carla" not in [e["name"] for e in client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]]
+
+
+def test_the_api_withdraws_the_entrant_named_or_nobody(client):
+    """The API's number is the list's as the program read it: with the entrant's name in the
+    body, a list changed meanwhile is refused (409) rather than withdrawing the next one."""
+    tournament = new(client)
+    base = f"/api/v1/tournaments/{tournament['id']}/entrants"
+    assert client.post(f"{base}/2/withdraw", json={"name": "Bruno"}).status_code == 200
+    stale = client.post(f"{base}/3/withdraw", json={"name": "Carla"})
+    assert stale.status_code == 409 and "changed meanwhile" in stale.get_json()["error"]
+    assert [e["name"] for e in stale.get_json()["entrants"]] == ["Anna", "Carla", "Dario", "Elena", "Franco"]
+    assert client.post(f"{base}/2/withdraw", json={"name": " carla "}).status_code == 200
+    for body, words in (({"name": 7}, "1 to 24 characters"), ({"name": "x" * 25}, "1 to 24 characters")):
+        answer = client.post(f"{base}/1/withdraw", json=body)
+        assert answer.status_code == 400 and words in answer.get_json()["error"]
+    start(client, tournament["id"])
+    client.post(f"{base}/1/withdraw", json={})
+    wrong = client.post(f"{base}/1/reinstate", json={"name": "Dario"})
+    assert wrong.status_code == 409 and wrong.get_json()["entrants"][0]["withdrawn"] == 1
 
 
 def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponents_win_by_forfeit(client):
