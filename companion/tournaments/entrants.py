@@ -18,6 +18,7 @@ What an arbiter does, and refuses:
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from ..names import NAME_REFUSED, SAME_NAMES, all_different, name_fits, tidy
@@ -51,6 +52,35 @@ def entrants_from(given: Any) -> list[dict[str, Any]]:
     return entrants
 
 
+# Cyrillic and Greek letters drawn as Latin ones (from Unicode's confusables, TR39): "Аnna" with a
+# Cyrillic А is Anna on the board.
+_DRAWN_AS_LATIN = str.maketrans(
+    "АВЕЅІЈКМНОРСТХаеіјорсуѕхԁΑΒΕΖΗΙΚΜΝΟΡΤΥΧικνορυχ",
+    "ABESIJKMHOPCTXaeijopcysxdABEZHIKMNOPTYXikvopux")
+
+
+def drawn_alike(name: str) -> str:
+    """What a name reads as from across the room: its letters and digits without accents,
+    case or marks between them, Cyrillic and Greek look-alikes read as Latin.
+
+    >>> [drawn_alike(n) for n in ("Ánna", "ANNA.", "\u0410nna", "Anna\u0301", "Anna Maria")]
+    ['anna', 'anna', 'anna', 'anna', 'annamaria']
+    """
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return "".join(c for c in bare.translate(_DRAWN_AS_LATIN) if c.isalnum()).casefold()
+
+
+def _look_alike(names: list[str]) -> tuple[str, str] | None:
+    """Two of ``names`` that read the same from across the room, if any."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = drawn_alike(name)
+        if key in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
+
+
 def check_names(entrants: list[dict[str, Any]]) -> None:
     """All players or all pairs, every name within its limit, no two alike: TournamentError."""
     sizes = {len(e["players"]) for e in entrants}
@@ -65,6 +95,12 @@ def check_names(entrants: list[dict[str, Any]]) -> None:
     teams = [e["name"] for e in entrants] if sizes == {2} else []
     if not all_different(e["name"] for e in entrants) or not all_different([*teams, *players]):
         raise TournamentError(SAME_NAMES)
+    # Told apart only by an accent, a case, a full stop or a letter of another alphabet, two
+    # entrants are one name on the board and the standings' sheet.
+    alike = _look_alike([e["name"] for e in entrants]) or _look_alike([*teams, *players])
+    if alike:
+        raise TournamentError(said("two names look the same ({first} and {second}): the standings "
+                                   "would be unclear", first=alike[0], second=alike[1]))
 
 
 def late_entry_refused(t: Tournament) -> Any:

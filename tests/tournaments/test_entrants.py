@@ -312,6 +312,17 @@ def test_a_late_entrant_not_of_the_tournaments_form_is_refused_in_words(client, 
     assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]) == 4
 
 
+@pytest.mark.parametrize("name", ["Ánna", "ANNA.", "\u0410nna", "Anna\u0301"])
+def test_a_late_entrant_who_looks_like_an_entrant_on_the_board_is_refused(client, name):
+    """Anna is entered; "Ánna", "ANNA." and "Аnna" (its A Cyrillic) read as Anna from across the
+    room, and the standings would show two Annas. Before: each joined (201)."""
+    tournament = new(client, NAMES[:4])
+    answer = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": name})
+    assert answer.status_code == 400, answer.get_json()
+    assert "look the same" in answer.get_json()["error"]
+    assert client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Anna Maria"}).status_code == 201
+
+
 @pytest.mark.parametrize("format, words", [("round-robin", "round robin's schedule"),
                                            ("knockout", "knockout's bracket")])
 def test_a_round_robin_or_a_knockout_takes_a_late_entrant_only_before_round_1(client, format, words):
