@@ -16,7 +16,7 @@ from ..rules import RulesError, ScopaError
 from ..web.access import TooManyTries, try_key
 from ..web.organiser import organiser_required
 from ..web.pages import join_url, qr_svg
-from ..web.tournament_requests import EntrantChange, LateEntrant
+from ..web.tournament_requests import PAIR_FORM, EntrantChange, LateEntrant
 from .entrants import actions, late_entry_refused
 from .forms import FORMAT_WORDS, LateEntrantForm, NewTournamentForm
 from .model import Tournament, TournamentError
@@ -57,6 +57,16 @@ def tie_break_words() -> dict[str, str]:
             "buchholz": _("opponents' points"), "head_to_head": _("head-to-head"),
             "sonneborn_berger": _("beaten opponents' points"), "difference": _("points difference"),
             "scored": _("points scored"), "entry_order": _("entry order")}
+
+
+def refusal(problem: Exception) -> str:
+    """A refusal in the page's words: a pair refused as the API writes one ({"name": ...,
+    "players": [...]}) is said as the pages' fields take it, "Nord: Anna, Bruno"."""
+    reason = problem.args[0] if problem.args else None
+    if getattr(reason, "values", {}).get("form") == PAIR_FORM:
+        return _("Each entrant is a name (Anna), or a pair: its name, a colon and its two players "
+                 "(Nord: Anna, Bruno).")
+    return explain(problem)
 
 
 def tie_break_rule(format: str) -> str:
@@ -101,7 +111,7 @@ def new_tournament():
                                    form.pin.data or None)
 
         except (TournamentError, RulesError) as problem:
-            error = explain(problem)
+            error = refusal(problem)
         else:
             return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
     refused = error or form.errors
@@ -259,7 +269,7 @@ def entrants(tournament_id: int):
         try:
             asked = LateEntrant.read(form.asked())
         except ScopaError as problem:
-            error = explain(problem)
+            error = refusal(problem)
         else:
             outcome = add_entrant(t.id, asked.given(), asked.points_per_missed_round)
             if isinstance(outcome, Joined):

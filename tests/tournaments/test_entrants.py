@@ -382,6 +382,25 @@ def test_the_organisers_page_withdraws_and_adds_and_the_next_round_follows(clien
     assert any("Zoe" in t["entrants"] and set(t["entrants"]) & winners for t in second["tables"])
 
 
+@pytest.mark.parametrize("lang, words", [
+    ("en", "or a pair: its name, a colon and its two players (Nord: Anna, Bruno)"),
+    ("it", "o una coppia: il suo nome, i due punti e i suoi due giocatori (Nord: Anna, Bruno)"),
+])
+def test_a_pair_written_wrong_on_a_page_is_refused_in_the_pages_words(client, lang, words):
+    """A page takes a pair written "Nord: Anna, Bruno"; "Nord: Anna" (one player) was refused with
+    the API's JSON: 'each entrant is a name, or a pair {"name": ..., "players": [two names]}',
+    on the Entrants page and the new tournament's alike."""
+    client.set_cookie("lang", lang)
+    pairs = new(client, [{"name": "Nord", "players": ["Anna", "Bruno"]},
+                         {"name": "Sud", "players": ["Carla", "Dario"]}], rounds=1)
+    late = client.post(f"/tournaments/{pairs['id']}/entrants", data={"entrant": "Est: Elena", "points": "0"})
+    made = client.post("/tournaments/new", data={"name": "Giovedì", "format": "swiss", "variant": "classica",
+                                                  "entrants": "Nord: Anna\nSud: Bruno, Carla", "seeding": "order"})
+    for answer in (late, made):
+        said = " ".join(texts(answer.get_data(as_text=True), ".error")).replace("\u00a0", " ")
+        assert answer.status_code == 400 and words in said and "{" not in said and '"players"' not in said
+
+
 def test_a_change_made_from_an_older_reading_is_refused_by_the_store(app, client):
     """Two phones at once: the entrants are written only over the version they were read at."""
     tournament = new(client, NAMES[:4])
