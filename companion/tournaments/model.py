@@ -191,7 +191,7 @@ class Tournament:
             for t in r.tables:
                 if t.withdrew is not None:
                     found += [Unplayed(e, r.number, "walkover", 2, opponent=t.withdrew) if e == t.winner
-                              else Unplayed(e, r.number, "withdrawn", 0) for e in t.entrants]
+                              else Unplayed(e, r.number, "left", 0) for e in t.entrants]
         for e in range(len(self.entrants)):
             withdrawn = self.withdrawn(e)
             found += [Unplayed(e, number, "missed", self.missed_points(e))

@@ -24,7 +24,7 @@ A round an entrant did not play is an ``Unplayed``. For the Buchholz and the Son
 (C.07, art. 16): an entrant's own unplayed round counts as a game against an opponent with the
 entrant's own points, at most a draw a round (16.4.2), or for a forfeit win no stronger than the
 opponent who withdrew (16.4.1); a withdrawn entrant counts, for those who met them, as drawing
-every round after leaving (16.3.2); the Cut-1 leaves out one of the entrant's own chosen
+every round they were not paired in after leaving (16.3.2), the table they left a loss (16.3.1); the Cut-1 leaves out one of the entrant's own chosen
 absences (a round missed before joining, or after withdrawing) rather than a real opponent, where
 there is one (16.5).
 
@@ -59,7 +59,7 @@ ORDERS = {
 # What a round without a game is, and whether it counts as a game won (a bye; a forfeit win, the
 # opponent having withdrawn) or was the entrant's own choice (C.07, 16.1: a round missed before
 # joining, or after withdrawing).
-UNPLAYED = {"bye": "won", "walkover": "won", "missed": "chosen", "withdrawn": "chosen"}
+UNPLAYED = {"bye": "won", "walkover": "won", "missed": "chosen", "left": "chosen", "withdrawn": "chosen"}
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,8 @@ class Unplayed:
 
     ``kind``: "bye" (the pairing's bye: a win), "walkover" (a forfeit win: the opponent,
     ``opponent``, withdrew before their game was played), "missed" (a late entrant's round before
-    joining: the points the organiser gave for it), "withdrawn" (a round after withdrawing, or
-    the table the entrant left).
+    joining: the points the organiser gave for it), "left" (the table the entrant withdrew from
+    before it was played: a forfeit loss), "withdrawn" (a round after withdrawing, not paired).
     """
 
     entrant: Hashable

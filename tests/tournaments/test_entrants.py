@@ -90,6 +90,11 @@ def test_withdrawn_mid_round_their_table_is_not_played_their_opponent_wins_it_by
     assert (dario["match_points"], dario["played"], dario["won"], dario["byes"]) == (2, 1, 1, 1)
     assert (dario["scored"], dario["conceded"]) == (0, 0)                # no points of a hand
     assert (row(tournament, "Bruno")["played"], row(tournament, "Bruno")["match_points"]) == (0, 0)
+    # Anna beat Carla 12 to 0, Dario won without playing: level on 2 and on the Buchholz (Bruno,
+    # who forfeited, counts 0, C.07 16.3.1), Anna above by the difference. Counting the table
+    # Bruno left as a draw for his opponents put Dario above by the Buchholz.
+    assert [(r["entrant"], r["decided_by"]) for r in tournament["standings"][:2]] == [
+        ("Anna", None), ("Dario", "difference")]
     page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
     assert "Bruno withdrew: Dario wins without playing" in texts(page, '[data-testid="round-1"] .match-meta')
     second = start(client, tournament["id"])["rounds"][1]

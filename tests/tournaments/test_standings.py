@@ -268,16 +268,29 @@ def test_a_forfeit_win_counts_for_the_buchholz_as_an_opponent_no_stronger_than_t
     """An opponent who withdrew from the table, the game not played, is a forfeit win for the
     one left there: for their own Buchholz, a game against an opponent with their own points,
     but no stronger than the one who withdrew (C.07, 16.4.1, before the cap of a draw a round,
-    16.4.2, that stands for a bye). Round 1: A beat X, W beat B. Round 2: W withdrew from the
-    table against A (A wins it, 4 points), B beat X. W counts 2 and a draw's 1 for round 2 (3):
-    A's forfeit win counts 3, where the cap of a draw a round would give 2."""
-    games = [("A", "X", 11, 5, "A"), ("W", "B", 11, 5, "W"), ("B", "X", 11, 5, "B")]
-    unplayed = [Unplayed("W", 2, "withdrawn", 0), Unplayed("A", 2, "walkover", 2, opponent="W")]
-    rows = standings(["A", "B", "W", "X"], games, unplayed, format="swiss", rounds=2, withdrawn={"W"})
+    16.4.2, that stands for a bye). W won rounds 1 and 2 and left the table against A in round 3
+    (A: 6 points). The table W left is a forfeit, a loss that counts its 0 for the opponents'
+    Buchholz (16.3.1; only the rounds not paired after leaving count as draws, 16.3.2): W is 4,
+    A's forfeit win counts 4, where the cap of a draw a round would give 3."""
+    games = [("A", "X", 11, 5, "A"), ("W", "B", 11, 5, "W"),          # round 1
+             ("A", "Y", 11, 5, "A"), ("W", "Z", 11, 5, "W")]          # round 2
+    unplayed = [Unplayed("W", 3, "left", 0), Unplayed("A", 3, "walkover", 2, opponent="W")]
+    rows = standings(["A", "B", "W", "X", "Y", "Z"], games, unplayed, format="swiss", rounds=3, withdrawn={"W"})
     by = {r.entrant: r for r in rows}
-    assert (by["A"].match_points, by["A"].played, by["A"].won, by["A"].byes) == (4, 2, 2, 1)
-    assert (by["A"].buchholz, by["A"].buchholz_cut1) == (0 + 3, 3)
-    assert by["B"].buchholz == 3 + 0
+    assert (by["A"].match_points, by["A"].played, by["A"].won, by["A"].byes) == (6, 3, 3, 1)
+    assert by["A"].buchholz == 0 + 0 + 4
+    assert by["B"].buchholz == by["Z"].buchholz == 4
+
+
+def test_a_table_left_then_the_rounds_after_count_a_draw_each_for_the_opponents():
+    """The issue's case of one who leaves: Bruno beat Anna in round 1, left his round 2 table and
+    was paired in no round after, of 4. For Anna's Buchholz Bruno counts his 2, 0 for the table
+    he left (a forfeit loss), and a draw's 1 for each of rounds 3 and 4 (C.07, 16.3.2): 4."""
+    games = [("Bruno", "Anna", 11, 5, "Bruno")]
+    unplayed = [Unplayed("Bruno", 2, "left", 0), Unplayed("Bruno", 3, "withdrawn", 0),
+                Unplayed("Bruno", 4, "withdrawn", 0)]
+    rows = standings(["Anna", "Bruno"], games, unplayed, format="swiss", rounds=4, withdrawn={"Bruno"})
+    assert {r.entrant: r.buchholz for r in rows}["Anna"] == 2 + 0 + 1 + 1
 
 
 def test_a_round_robins_forfeit_wins_count_like_a_win_over_the_one_who_withdrew():
