@@ -268,13 +268,25 @@ def last_casual_match(db: sqlite_utils.Database, among: list[int] | None = None)
     return None if last is None else parsed_match(found[last])
 
 
+# The matches of the tournament tables an entrant withdrew from before they were over (each
+# entrant's ``left``, tournaments.model): never played, so never "in play" in a list, though their
+# matches never end. Read from the entrants' JSON, a restored file's other values read as none.
+LEFT_TABLES = (
+    "SELECT j.value FROM tournaments x, "
+    "json_each(CASE WHEN json_valid(x.entrants) THEN x.entrants END) AS e, "
+    "json_each(CASE WHEN e.type = 'object' THEN CASE WHEN json_type(e.value, '$.left') = 'array' "
+    "THEN json_extract(e.value, '$.left') END END) AS j "
+    "WHERE x.entrants LIKE '%\"left\"%' AND j.type = 'integer'")
+
+
 def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,
                 limit: int = 20, archived: bool = False) -> list[dict[str, Any]]:
     """The matches a list shows, newest first (as ``match_rows`` reads them), a tournament's
     tables as one row: its newest table in the list, with ``tournament`` saying how its night
     stands ({id, name, round, tables, playing}: its latest round, that round's tables and those
     still in play); ``tournament`` None for any other match. Finished, a tournament shows only
-    once no table of it is in play (it is listed in play until then). Two reads, each a page's
+    once no table of it is in play (it is listed in play until then); a table an entrant left
+    unfinished is never in play (LEFT_TABLES). Two reads, each a page's
     worth: the rows, stopping at ``limit`` by the matches' index (a table whose tournament has a
     newer one in the same list is skipped, so a tournament is never listed twice, across pages
     too); then the tournaments among them."""
@@ -284,6 +296,9 @@ def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int
         where.append("m.over = ?")
         values.append(int(over))
         same += " AND y.over = m.over"
+        if not over:
+            where.append(f"m.id NOT IN ({LEFT_TABLES})")
+            same += f" AND y.id NOT IN ({LEFT_TABLES})"
     if before is not None:
         where.append("m.id < ?")
         values.append(before)
@@ -293,7 +308,7 @@ def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int
     if over:
         where.append("(t.tournament_id IS NULL OR NOT EXISTS (SELECT 1 FROM tournament_tables x "
                      "JOIN matches y ON y.id = x.match_id WHERE x.tournament_id = t.tournament_id "
-                     "AND y.over = 0 AND y.deleted IS NULL))")
+                     f"AND y.over = 0 AND y.deleted IS NULL AND y.id NOT IN ({LEFT_TABLES})))")
     with reading(db):
         rows = [parsed_match(row) for row in db.query(
             "SELECT m.*, t.tournament_id AS in_tournament FROM matches m "
@@ -302,7 +317,8 @@ def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int
         ids = sorted({row["in_tournament"] for row in rows if row["in_tournament"]})
         nights = {} if not ids else {row[0]: dict(zip(("id", "name", "round", "tables", "playing"), row))
                                      for row in db.execute(
-            "SELECT n.id, n.name, r.round, COUNT(*), SUM(m.over = 0) FROM tournaments n "
+            f"SELECT n.id, n.name, r.round, COUNT(*), SUM(m.over = 0 AND m.id NOT IN ({LEFT_TABLES})) "
+            "FROM tournaments n "
             "JOIN tournament_tables r ON r.tournament_id = n.id AND r.round = "
             "(SELECT MAX(round) FROM tournament_tables WHERE tournament_id = n.id) "
             f"JOIN matches m ON m.id = r.match_id WHERE n.id IN ({', '.join('?' * len(ids))}) "

@@ -123,6 +123,34 @@ def test_hands_recorded_after_an_entrant_left_their_table_do_not_make_it_played(
     assert (row(tournament, "Bruno")["played"], row(tournament, "Bruno")["match_points"]) == (0, 0)
 
 
+def test_a_night_whose_last_table_was_left_is_listed_finished_with_its_winner(client):
+    """A Swiss of one round: Anna beats Carla, Bruno leaves his table against Dario, and the night
+    is over. Before: the home page listed it "In play" for good, "round 1: 1 of 2 tables
+    playing", since the match Bruno left never ends, and never said who won."""
+    tournament = new(client, NAMES[:4], rounds=1)
+    first = start(client, tournament["id"])["rounds"][0]
+    finish(client, first["tables"][0]["match"])
+    over = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={}).get_json()
+    assert over["over"] and over["winner"] == "Anna"
+    page = client.get("/").get_data(as_text=True)
+    assert "In play" not in texts(page, "main h2") and "Finished" in texts(page, "main h2")
+    assert texts(page, f'[data-testid="night-{tournament["id"]}"] .match-meta') == [
+        "Tournament night · Anna wins the tournament"]
+
+
+@pytest.mark.parametrize("entrants", ['["Anna", 3, {"left": "x"}, {"left": [null, "2"]}]', '{"left": [1]}', 'not json "left"'])
+def test_the_lists_read_a_restored_files_odd_entrants_as_no_table_left(app, client, entrants):
+    """The home page reads which tables were left from the entrants as stored: a restored file's
+    other values there are read as none, never a 500."""
+    tournament = new(client, NAMES[:4], rounds=1)
+    start(client, tournament["id"])
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE tournaments SET entrants = ? WHERE id = ?", [entrants, tournament["id"]])
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "In play" in texts(page.get_data(as_text=True), "main h2")
+
+
 def test_a_knockout_table_left_and_finished_later_keeps_its_walkover(client):
     """K4 withdraws from round 1's K1 v K4, K1 goes through and the final starts; then K4's old
     table is played out, K4 winning. Before: round 1 then said K4 had won it, and the standings
