@@ -23,6 +23,17 @@ class TournamentChanged(Exception):
     """The tournament changed (a round started, an entrant came or went) since it was read."""
 
 
+# The matches of the tournament tables an entrant withdrew from before they were over (each
+# entrant's ``left``, tournaments.model): never played, so never "in play" in a list, though their
+# matches never end. Read from the entrants' JSON, a restored file's other values read as none.
+LEFT_TABLES = (
+    "SELECT j.value FROM tournaments x, "
+    "json_each(CASE WHEN json_valid(x.entrants) THEN x.entrants END) AS e, "
+    "json_each(CASE WHEN e.type = 'object' THEN CASE WHEN json_type(e.value, '$.left') = 'array' "
+    "THEN json_extract(e.value, '$.left') END END) AS j "
+    "WHERE x.entrants LIKE '%\"left\"%' AND j.type = 'integer'")
+
+
 def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: dict[str, Any],
                       entrants: list[dict[str, Any]], rounds: int | None, seeding: str,
                       pin_hash: str | None) -> int:
@@ -218,17 +229,19 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slot
 
 def table_of(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
     """The tournament table a match is, if it is one: its number, its round, the tournament's
-    id and name, its sides' chances to win as its round started (None if it has none). One
-    read by the match's index: the match page asks it at every render."""
+    id and name, its sides' chances to win as its round started (None if it has none), and
+    whether an entrant left it unfinished (``left``: it is not played). One read by the match's
+    index: the match page asks it at every render."""
     if not 0 < match_id <= MAX_ID:
         return None
-    row = db.execute("SELECT t.number, t.round, n.id, n.name, t.chances FROM tournament_tables t "
-                     "JOIN tournaments n ON n.id = t.tournament_id WHERE t.match_id = ?",
-                     [match_id]).fetchone()
+    row = db.execute("SELECT t.number, t.round, n.id, n.name, t.chances, "
+                     f"n.entrants LIKE '%\"left\"%' AND t.match_id IN ({LEFT_TABLES}) "
+                     "FROM tournament_tables t JOIN tournaments n ON n.id = t.tournament_id "
+                     "WHERE t.match_id = ?", [match_id]).fetchone()
     if row is None:
         return None
     return {**dict(zip(("table", "round", "tournament_id", "tournament"), row)),
-            "chances": kept_chances(row[4])}
+            "chances": kept_chances(row[4]), "left": bool(row[5])}
 
 
 def kept_chances(text: str | None) -> list[float] | None:
@@ -266,17 +279,6 @@ def last_casual_match(db: sqlite_utils.Database, among: list[int] | None = None)
         f"SELECT * FROM matches m WHERE {casual} AND id IN ({', '.join('?' * len(ids))})", ids)}
     last = next((m for m in reversed(ids) if m in found), None)
     return None if last is None else parsed_match(found[last])
-
-
-# The matches of the tournament tables an entrant withdrew from before they were over (each
-# entrant's ``left``, tournaments.model): never played, so never "in play" in a list, though their
-# matches never end. Read from the entrants' JSON, a restored file's other values read as none.
-LEFT_TABLES = (
-    "SELECT j.value FROM tournaments x, "
-    "json_each(CASE WHEN json_valid(x.entrants) THEN x.entrants END) AS e, "
-    "json_each(CASE WHEN e.type = 'object' THEN CASE WHEN json_type(e.value, '$.left') = 'array' "
-    "THEN json_extract(e.value, '$.left') END END) AS j "
-    "WHERE x.entrants LIKE '%\"left\"%' AND j.type = 'integer'")
 
 
 def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,

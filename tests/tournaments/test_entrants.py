@@ -151,6 +151,21 @@ def test_the_lists_read_a_restored_files_odd_entrants_as_no_table_left(app, clie
     assert "In play" in texts(page.get_data(as_text=True), "main h2")
 
 
+def test_the_match_page_of_a_table_left_says_it_is_not_played(client):
+    """A scorer at the table Bruno left sees on its match page that it is not played, and that
+    hands entered there count for nothing in the tournament (before: nothing said so, and they
+    went on as if it counted); the other table's page says nothing of it."""
+    tournament = new(client, NAMES[:4])
+    first = start(client, tournament["id"])["rounds"][0]
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={})
+    left, other = first["tables"][1], first["tables"][0]
+    assert "Bruno" in left["entrants"]
+    said = texts(client.get(f"/matches/{left['match']}").get_data(as_text=True), '[data-testid="table-left"]')
+    assert said == ["An entrant withdrew from the tournament during this table: it is not played, and "
+                    "hands entered here count for nothing in the tournament."]
+    assert texts(client.get(f"/matches/{other['match']}").get_data(as_text=True), '[data-testid="table-left"]') == []
+
+
 def test_a_knockout_table_left_and_finished_later_keeps_its_walkover(client):
     """K4 withdraws from round 1's K1 v K4, K1 goes through and the final starts; then K4's old
     table is played out, K4 winning. Before: round 1 then said K4 had won it, and the standings
