@@ -9,19 +9,25 @@ NULLABLE_INT = {"type": "integer", "nullable": True}
 STANDINGS = {"type": "array", "items": {"type": "object", "required": [
     "entrant", "played", "won", "lost", "match_points", "scored", "conceded"], "properties": {
     "entrant": {"type": "string"}, "played": {"type": "integer"}, "won": {"type": "integer"},
-    "drawn": {"type": "integer"}, "lost": {"type": "integer"}, "byes": {"type": "integer"},
-    "match_points": {"type": "integer", "description": "a win 2, a draw 1, a bye counts as a win"},
+    "drawn": {"type": "integer"}, "lost": {"type": "integer"},
+    "byes": {"type": "integer", "description": "rounds won without a game: byes, and forfeit wins "
+                                               "(the opponent withdrew), each also played and won"},
+    "match_points": {"type": "integer", "description": "a win 2, a draw 1, a bye or a forfeit "
+                                                       "win counts as a win"},
     "scored": {"type": "integer"}, "conceded": {"type": "integer"}, "difference": {"type": "integer"},
     "buchholz_cut1": {**NULLABLE_INT, "description": "a Swiss's: the opponents' points but the "
                                                      "lowest (Buchholz Cut-1)"},
     "buchholz": {**NULLABLE_INT, "description": "a Swiss's: the opponents' points (Buchholz); a "
                                                 "round not played counts the entrant's own points, "
-                                                "at most a draw's a round"},
+                                                "at most a draw's a round (a forfeit win: at most "
+                                                "the points of the one who withdrew)"},
     "head_to_head": {"type": "number", "nullable": True,
                      "description": "the points against the others level with them, where every "
                                     "two of them met (else null)"},
     "sonneborn_berger": {**NULLABLE_INT, "description": "a round robin's: each beaten opponent's "
-                                                        "points twice, a drawn one's once"},
+                                                        "points twice, a drawn one's once; a "
+                                                        "forfeit win as a win over the one who "
+                                                        "withdrew"},
     "withdrawn": {"type": "boolean"},
     "decided_by": {"type": "string", "nullable": True, "enum": [
         "points", "buchholz_cut1", "buchholz", "head_to_head", "sonneborn_berger", "difference",
