@@ -188,19 +188,24 @@ def test_a_knockout_table_left_and_finished_later_keeps_its_walkover(client):
 
 def test_a_swiss_gives_no_bye_to_one_who_won_by_forfeit_already(client):
     """FIDE's Swiss rules (C.04.1 d): a player who has already received a pairing-allocated bye,
-    or scored a forfeit win, shall not receive the pairing-allocated bye. Bruno leaves his round 1
-    table, Dario wins it by forfeit; Carla has round 2's bye; in round 3 Dario, the lowest, would
-    have the bye again without a game: Anna, the one left who had neither, has it."""
-    tournament = new(client, NAMES[:4])
+    or scored a forfeit win, shall not receive the pairing-allocated bye. Carla leaves her round 1
+    table, Franco wins it by forfeit; Elena has round 2's bye, Franco loses to Dario. In round 3
+    Franco is the lowest of those on 2 and would have the bye, a second point without a game:
+    Dario, the lowest who had neither, has it."""
+    tournament = new(client)
     first = start(client, tournament["id"])["rounds"][0]
-    assert [t["entrants"] for t in first["tables"]] == [["Anna", "Carla"], ["Bruno", "Dario"]]
-    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={})
+    assert [t["entrants"] for t in first["tables"]] == [["Anna", "Dario"], ["Bruno", "Elena"], ["Carla", "Franco"]]
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/3/withdraw", json={})
     play(client, tournament["id"])
     second = start(client, tournament["id"])["rounds"][1]
-    assert second["byes"] == ["Carla"]
-    play(client, tournament["id"])
+    assert second["byes"] == ["Elena"]
+    for table in second["tables"]:
+        finish(client, table["match"], NIL_FOUR if table["entrants"][1] == "Dario" else FOUR_NIL)
+    assert {r["entrant"]: r["match_points"] for r in client.get(
+        f"/api/v1/tournaments/{tournament['id']}").get_json()["standings"]}["Franco"] == 2
     third = start(client, tournament["id"])["rounds"][2]
-    assert third["byes"] == ["Anna"] and [set(t["entrants"]) for t in third["tables"]] == [{"Carla", "Dario"}]
+    assert third["byes"] == ["Dario"]
+    assert all(len({*t["entrants"]} & {"Anna", "Bruno"}) < 2 for t in third["tables"])     # no repeat
 
 
 def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
