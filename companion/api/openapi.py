@@ -203,7 +203,8 @@ SCHEMAS = {
             "number": {"type": "integer"}, "over": {"type": "boolean"},
             "byes": {"type": "array", "items": {"type": "string"}},
             "rests": {"type": "array", "items": {"type": "string"},
-                      "description": "a round robin's entrants whose opponent withdrew: no game, no points"},
+                      "description": "a round robin's entrants whose opponent withdrew before the round: "
+                                     "each wins that game by forfeit"},
             "tables": {"type": "array", "items": {"type": "object", "required": ["table", "match", "entrants"],
                                                   "properties": {
                 "table": {"type": "integer"}, "match": {"type": "integer"},
@@ -215,7 +216,8 @@ SCHEMAS = {
                 "winner": {"type": "string", "nullable": True},
                 "withdrew": {"type": "string", "nullable": True,
                              "description": "the entrant who withdrew before it was over: it is not "
-                                            "played (a knockout's winner is the other)"}}}}}}},
+                                            "played, whatever is entered there after; its winner "
+                                            "is the other entrant, by forfeit (null if both left)"}}}}}}},
         "standings": STANDINGS,
         "over": {"type": "boolean"}, "winner": {"type": "string", "nullable": True}}},
     "TournamentRefused": {"allOf": [{"$ref": "#/components/schemas/Tournament"}, {

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from ..web.hand_requests import HandChange, HandIn, ScoreRequest
 from ..web.requests import NewMatch
-from ..web.tournament_requests import LateEntrant
+from ..web.tournament_requests import EntrantChange, LateEntrant
 
 REF = "#/components/schemas/{model}"
 
@@ -65,4 +65,4 @@ def components(*models: type[BaseModel]) -> dict[str, Any]:
     return found
 
 
-REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest, LateEntrant)
+REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest, LateEntrant, EntrantChange)

@@ -9,19 +9,25 @@ NULLABLE_INT = {"type": "integer", "nullable": True}
 STANDINGS = {"type": "array", "items": {"type": "object", "required": [
     "entrant", "played", "won", "lost", "match_points", "scored", "conceded"], "properties": {
     "entrant": {"type": "string"}, "played": {"type": "integer"}, "won": {"type": "integer"},
-    "drawn": {"type": "integer"}, "lost": {"type": "integer"}, "byes": {"type": "integer"},
-    "match_points": {"type": "integer", "description": "a win 2, a draw 1, a bye counts as a win"},
+    "drawn": {"type": "integer"}, "lost": {"type": "integer"},
+    "byes": {"type": "integer", "description": "rounds won without a game: byes, and forfeit wins "
+                                               "(the opponent withdrew), each also played and won"},
+    "match_points": {"type": "integer", "description": "a win 2, a draw 1, a bye or a forfeit "
+                                                       "win counts as a win"},
     "scored": {"type": "integer"}, "conceded": {"type": "integer"}, "difference": {"type": "integer"},
     "buchholz_cut1": {**NULLABLE_INT, "description": "a Swiss's: the opponents' points but the "
                                                      "lowest (Buchholz Cut-1)"},
     "buchholz": {**NULLABLE_INT, "description": "a Swiss's: the opponents' points (Buchholz); a "
                                                 "round not played counts the entrant's own points, "
-                                                "at most a draw's a round"},
+                                                "at most a draw's a round (a forfeit win: at most "
+                                                "the points of the one who withdrew)"},
     "head_to_head": {"type": "number", "nullable": True,
                      "description": "the points against the others level with them, where every "
                                     "two of them met (else null)"},
     "sonneborn_berger": {**NULLABLE_INT, "description": "a round robin's: each beaten opponent's "
-                                                        "points twice, a drawn one's once"},
+                                                        "points twice, a drawn one's once; a "
+                                                        "forfeit win as a win over the one who "
+                                                        "withdrew"},
     "withdrawn": {"type": "boolean"},
     "decided_by": {"type": "string", "nullable": True, "enum": [
         "points", "buchholz_cut1", "buchholz", "head_to_head", "sonneborn_berger", "difference",
@@ -92,16 +98,17 @@ def tournament_paths(ok, body, error: dict, write_errors: dict, organiser: dict)
         **{f"/api/v1/tournaments/{{tournament_id}}/entrants/{{number}}/{change}": {"post": {
             "summary": summary, "operationId": operation,
             "parameters": [TOURNAMENT_ID, ENTRANT_NUMBER, ORGANISER],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
-                            "description": "{} (nothing is read)"},
+            "requestBody": {**body("EntrantChange"),
+                            "description": "{}, or the entrant's name as read beside the number"},
             "responses": {"200": ok("Tournament", "done, or as it was already"),
                           "409": ok("TournamentRefused", refused), **WRITE_ERRORS}}}
            for change, operation, summary, refused in (
                ("withdraw", "withdrawEntrant",
                 "Withdraw an entrant: paired in no round from the next; their results stay, and "
-                "their opponents' points (a game not played is no forfeit). Before round 1, taken "
-                "off the list; in a round robin, whoever meets them sits out; in a knockout, their "
-                "opponent goes through. The organiser only (X-Scopa-Organiser).",
+                "their opponents' points. Before round 1, taken off the list. A table of theirs "
+                "not over, and in a round robin every later game the schedule gives them, is won "
+                "by forfeit by the other entrant (in a knockout, who goes through). The organiser "
+                "only (X-Scopa-Organiser).",
                 "the tournament is over, the entrant is out of the knockout, or too few would stay"),
                ("reinstate", "reinstateEntrant",
                 "Bring back an entrant who withdrew, until the next round starts. The organiser "

@@ -34,7 +34,7 @@ from ..tournaments.service import (
 from ..tournaments.sheets import standings_rows
 from ..web.exports import to_csv
 from ..web.pages import csv_answer
-from ..web.tournament_requests import LateEntrant
+from ..web.tournament_requests import EntrantChange, LateEntrant
 from .blueprint import bp, organiser_only
 from .parse import BadRequest, NotFoundError, body, created
 
@@ -104,11 +104,12 @@ def add_entrant_api(tournament_id: int):
 
 @bp.post("/tournaments/<int:tournament_id>/entrants/<int:number>/withdraw")
 def withdraw_api(tournament_id: int, number: int):
-    """Entrant ``number`` (from 1) withdraws: paired in no round from the next. The organiser only."""
+    """Entrant ``number`` (from 1; ``{"name"}``, if given, the one read beside it) withdraws:
+    paired in no round from the next. The organiser only."""
     _tournament(tournament_id)
     organiser_only(said("only the organiser may withdraw an entrant: send the organiser's code in "
                         "the X-Scopa-Organiser header"))
-    return _answered(tournament_id, withdraw(tournament_id, number))
+    return _answered(tournament_id, withdraw(tournament_id, number, EntrantChange.read(body()).name))
 
 
 @bp.post("/tournaments/<int:tournament_id>/entrants/<int:number>/reinstate")
@@ -118,7 +119,7 @@ def reinstate_api(tournament_id: int, number: int):
     _tournament(tournament_id)
     organiser_only(said("only the organiser may bring an entrant back: send the organiser's code "
                         "in the X-Scopa-Organiser header"))
-    return _answered(tournament_id, bring_back(tournament_id, number))
+    return _answered(tournament_id, bring_back(tournament_id, number, EntrantChange.read(body()).name))
 
 
 def _answered(tournament_id: int, outcome: EntrantOutcome):

@@ -23,6 +23,17 @@ class TournamentChanged(Exception):
     """The tournament changed (a round started, an entrant came or went) since it was read."""
 
 
+# The matches of the tournament tables an entrant withdrew from before they were over (each
+# entrant's ``left``, tournaments.model): never played, so never "in play" in a list, though their
+# matches never end. Read from the entrants' JSON, a restored file's other values read as none.
+LEFT_TABLES = (
+    "SELECT j.value FROM tournaments x, "
+    "json_each(CASE WHEN json_valid(x.entrants) THEN x.entrants END) AS e, "
+    "json_each(CASE WHEN e.type = 'object' THEN CASE WHEN json_type(e.value, '$.left') = 'array' "
+    "THEN json_extract(e.value, '$.left') END END) AS j "
+    "WHERE x.entrants LIKE '%\"left\"%' AND j.type = 'integer'")
+
+
 def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: dict[str, Any],
                       entrants: list[dict[str, Any]], rounds: int | None, seeding: str,
                       pin_hash: str | None) -> int:
@@ -173,7 +184,7 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slot
                 ledger: MakeLedger, access_key: Callable[[], str], version: int | None = None) -> None:
     """Round ``number``, its slots in order: ``("table", first entrant, second entrant, the
     match's sides, who deals first)``, made an ordinary match with the tournament's rules and
-    PIN; ``("bye", entrant)``; ``("rest", entrant)``, who sits out (their opponent withdrew);
+    PIN; ``("bye", entrant)``; ``("rest", entrant)``, who has no game (their opponent withdrew: a forfeit win);
     ``("empty",)``, a knockout's slot both of whose entrants withdrew. Each table keeps its
     sides' chances to win from the ratings as the round starts (``chances``): what its pages
     show until it begins, whatever results move the ratings after. RoundStarted if that round
@@ -218,17 +229,19 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slot
 
 def table_of(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
     """The tournament table a match is, if it is one: its number, its round, the tournament's
-    id and name, its sides' chances to win as its round started (None if it has none). One
-    read by the match's index: the match page asks it at every render."""
+    id and name, its sides' chances to win as its round started (None if it has none), and
+    whether an entrant left it unfinished (``left``: it is not played). One read by the match's
+    index: the match page asks it at every render."""
     if not 0 < match_id <= MAX_ID:
         return None
-    row = db.execute("SELECT t.number, t.round, n.id, n.name, t.chances FROM tournament_tables t "
-                     "JOIN tournaments n ON n.id = t.tournament_id WHERE t.match_id = ?",
-                     [match_id]).fetchone()
+    row = db.execute("SELECT t.number, t.round, n.id, n.name, t.chances, "
+                     f"n.entrants LIKE '%\"left\"%' AND t.match_id IN ({LEFT_TABLES}) "
+                     "FROM tournament_tables t JOIN tournaments n ON n.id = t.tournament_id "
+                     "WHERE t.match_id = ?", [match_id]).fetchone()
     if row is None:
         return None
     return {**dict(zip(("table", "round", "tournament_id", "tournament"), row)),
-            "chances": kept_chances(row[4])}
+            "chances": kept_chances(row[4]), "left": bool(row[5])}
 
 
 def kept_chances(text: str | None) -> list[float] | None:
@@ -274,7 +287,8 @@ def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int
     tables as one row: its newest table in the list, with ``tournament`` saying how its night
     stands ({id, name, round, tables, playing}: its latest round, that round's tables and those
     still in play); ``tournament`` None for any other match. Finished, a tournament shows only
-    once no table of it is in play (it is listed in play until then). Two reads, each a page's
+    once no table of it is in play (it is listed in play until then); a table an entrant left
+    unfinished is never in play (LEFT_TABLES). Two reads, each a page's
     worth: the rows, stopping at ``limit`` by the matches' index (a table whose tournament has a
     newer one in the same list is skipped, so a tournament is never listed twice, across pages
     too); then the tournaments among them."""
@@ -284,6 +298,9 @@ def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int
         where.append("m.over = ?")
         values.append(int(over))
         same += " AND y.over = m.over"
+        if not over:
+            where.append(f"m.id NOT IN ({LEFT_TABLES})")
+            same += f" AND y.id NOT IN ({LEFT_TABLES})"
     if before is not None:
         where.append("m.id < ?")
         values.append(before)
@@ -293,7 +310,7 @@ def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int
     if over:
         where.append("(t.tournament_id IS NULL OR NOT EXISTS (SELECT 1 FROM tournament_tables x "
                      "JOIN matches y ON y.id = x.match_id WHERE x.tournament_id = t.tournament_id "
-                     "AND y.over = 0 AND y.deleted IS NULL))")
+                     f"AND y.over = 0 AND y.deleted IS NULL AND y.id NOT IN ({LEFT_TABLES})))")
     with reading(db):
         rows = [parsed_match(row) for row in db.query(
             "SELECT m.*, t.tournament_id AS in_tournament FROM matches m "
@@ -302,7 +319,8 @@ def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int
         ids = sorted({row["in_tournament"] for row in rows if row["in_tournament"]})
         nights = {} if not ids else {row[0]: dict(zip(("id", "name", "round", "tables", "playing"), row))
                                      for row in db.execute(
-            "SELECT n.id, n.name, r.round, COUNT(*), SUM(m.over = 0) FROM tournaments n "
+            f"SELECT n.id, n.name, r.round, COUNT(*), SUM(m.over = 0 AND m.id NOT IN ({LEFT_TABLES})) "
+            "FROM tournaments n "
             "JOIN tournament_tables r ON r.tournament_id = n.id AND r.round = "
             "(SELECT MAX(round) FROM tournament_tables WHERE tournament_id = n.id) "
             f"JOIN matches m ON m.id = r.match_id WHERE n.id IN ({', '.join('?' * len(ids))}) "

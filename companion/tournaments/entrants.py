@@ -8,17 +8,20 @@ What an arbiter does, and refuses:
   draw's 1, or a win's 2). A round robin's schedule and a knockout's bracket are made for their
   entrants when round 1 starts: a late entrant joins them only before it.
 * a withdrawn entrant is paired in no round after; their results stay, and so do their
-  opponents' points: a game not played is no forfeit for anyone. In a round robin, whoever the
-  schedule pairs with them sits out that round (a rest); in a knockout, their opponent goes
+  opponents' points. A table they leave before it is over is never played, whatever a scorer
+  enters there after: the other entrant wins it by forfeit. In a round robin, whoever the
+  schedule pairs with them later has no game and wins it by forfeit too (FIDE's Tournament
+  Rules: "-" for the withdrawn player, "+" for the opponent); in a knockout, their opponent goes
   through. Before round 1, withdrawing takes the entrant off the list. Until the next round
   starts the organiser may bring them back.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
-from ..names import NAME_REFUSED, name_fits, names_clash, tidy
+from ..names import NAME_REFUSED, name_fits, name_key, names_clash, tidy
 from ..rules.said import said
 from .model import Tournament, TournamentError
 
@@ -49,6 +52,29 @@ def entrants_from(given: Any) -> list[dict[str, Any]]:
     return entrants
 
 
+def drawn_alike(name: str) -> str:
+    """What a name reads as from across the room: its letters and digits without accents,
+    case or marks between them, look-alikes of other scripts read as the letter they look like
+    (Unicode's confusables: ``names.name_key``).
+
+    >>> [drawn_alike(n) for n in ("Ánna", "ANNA.", "\u0410nna", "Anna\u0301", "Anna Maria")]
+    ['anna', 'anna', 'anna', 'anna', 'annarnaria']
+    """
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return name_key("".join(c for c in bare if c.isalnum()))
+
+
+def _look_alike(names: list[str]) -> tuple[str, str] | None:
+    """Two of ``names`` that read the same from across the room, if any."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = drawn_alike(name)
+        if key in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
+
+
 def check_names(entrants: list[dict[str, Any]]) -> None:
     """All players or all pairs, every name within its limit, no two alike: TournamentError."""
     sizes = {len(e["players"]) for e in entrants}
@@ -64,6 +90,12 @@ def check_names(entrants: list[dict[str, Any]]) -> None:
     clash = names_clash([e["name"] for e in entrants]) or names_clash([*teams, *players])
     if clash:
         raise TournamentError(clash)
+    # Told apart only by an accent, a case, a full stop or a letter of another alphabet, two
+    # entrants are one name on the board and the standings' sheet.
+    alike = _look_alike([e["name"] for e in entrants]) or _look_alike([*teams, *players])
+    if alike:
+        raise TournamentError(said("two names look the same ({first} and {second}): the standings "
+                                   "would be unclear", first=alike[0], second=alike[1]))
 
 
 def late_entry_refused(t: Tournament) -> Any:
@@ -133,6 +165,9 @@ def without(t: Tournament, entrant: int) -> tuple[list[dict[str, Any]], bool]:
         raise TournamentError(said("at least two entrants must stay in the tournament"))
     entrants = [dict(x) for x in t.entrants]
     entrants[entrant]["withdrawn"] = len(t.rounds)
+    left = [table.match_id for table in t.rounds[-1].tables if entrant in table.entrants and not table.done]
+    if left:
+        entrants[entrant]["left"] = left
     return entrants, False
 
 
@@ -146,6 +181,7 @@ def brought_back(t: Tournament, entrant: int) -> list[dict[str, Any]]:
                                    "back into this tournament", name=t.names[entrant]))
     entrants = [dict(x) for x in t.entrants]
     del entrants[entrant]["withdrawn"]
+    entrants[entrant].pop("left", None)
     return entrants
 
 

@@ -6,8 +6,10 @@ the rows).
 
 The entrants are kept in the order the organiser typed them, each as ``{"name", "players"}``
 with, where it applies: ``seed`` (1 the top seed), ``joined`` (a late entrant's first round),
-``missed_points`` (the match points they have for each round before it) and ``withdrawn`` (the
-rounds started when they withdrew: they are paired in none after).
+``missed_points`` (the match points they have for each round before it), ``withdrawn`` (the
+rounds started when they withdrew: they are paired in none after) and ``left`` (the matches of
+the tables they withdrew from before those were over: never played, whatever is entered there
+after).
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class Table:
     dealer: str = ""                                   # who deals the first hand
     odds: list[float] | None = None     # each side's chance to win as the round started
     withdrew: int | None = None         # the entrant who withdrew before it was over: it is not
-    #                                     played out (a knockout's goes to the other entrant)
+    #                                     played, its winner the other entrant (a forfeit win),
+    #                                     unless they withdrew from it too
 
     @property
     def chances(self) -> list[float] | None:
@@ -66,7 +69,8 @@ class Round:
 
     @property
     def rests(self) -> list[int]:
-        """Who sits out this round because their opponent withdrew (a round robin's)."""
+        """Who has no game this round because the opponent the schedule gave them withdrew (a
+        round robin's): each wins it by forfeit (stored as a "rest" slot)."""
         return [slot["rest"] for slot in self.slots if isinstance(slot.get("rest"), int)]
 
     def bracket(self) -> list[tuple[tuple[int | None, int | None], int | None]]:
@@ -127,6 +131,11 @@ class Tournament:
         """None, or the rounds started when ``entrant`` withdrew: they are paired in none after."""
         return _round_number(self.entrants[entrant].get("withdrawn"))
 
+    def left(self, entrant: int) -> list[int]:
+        """The matches of the tables ``entrant`` withdrew from before they were over."""
+        kept = self.entrants[entrant].get("left")
+        return [m for m in kept if type(m) is int] if isinstance(kept, list) else []
+
     def missed_points(self, entrant: int) -> int:
         """The match points a late entrant has for each round before joining: 0 unless the
         organiser gave a draw's (1) or a win's (2)."""
@@ -168,18 +177,21 @@ class Tournament:
         return [(entrant, r.number) for r in self.rounds for entrant in r.byes]
 
     def unplayed(self) -> list[Unplayed]:
-        """Every round an entrant did not play: the byes; the rests; a table an entrant withdrew
-        from (a walkover for the other in a knockout, else nothing); the rounds before a late
-        entrant joined and those after an entrant withdrew."""
+        """Every round an entrant did not play: the byes; a game whose opponent withdrew before
+        it was played, a forfeit win (a table left unfinished, or a round robin's game with an
+        entrant who withdrew before the round: FIDE's Tournament Rules mark the withdrawn
+        player's unplayed games "-" and their opponents' "+"), and a loss for whoever left it;
+        the rounds before a late entrant joined and those after an entrant withdrew."""
         found = [Unplayed(e, r.number, "bye") for r in self.rounds for e in r.byes]
-        found += [Unplayed(e, r.number, "rest", 0) for r in self.rounds for e in r.rests]
         for r in self.rounds:
+            if r.rests:
+                schedule = pairing.berger_rounds(len(self.entrants))[r.number - 1]
+                met = {e: o for a, b in schedule if b is not None for e, o in ((a, b), (b, a))}
+                found += [Unplayed(e, r.number, "walkover", 2, opponent=met.get(e)) for e in r.rests]
             for t in r.tables:
-                if not t.over and t.withdrew is not None:
-                    other = t.entrants[1] if t.withdrew == t.entrants[0] else t.entrants[0]
-                    found += [Unplayed(t.withdrew, r.number, "withdrawn", 0),
-                              Unplayed(other, r.number, *(("walkover", 2) if self.format == "knockout"
-                                                          else ("rest", 0)))]
+                if t.withdrew is not None:
+                    found += [Unplayed(e, r.number, "walkover", 2, opponent=t.withdrew) if e == t.winner
+                              else Unplayed(e, r.number, "left", 0) for e in t.entrants]
         for e in range(len(self.entrants)):
             withdrawn = self.withdrawn(e)
             found += [Unplayed(e, number, "missed", self.missed_points(e))
@@ -226,7 +238,9 @@ class Tournament:
             else:
                 points = {row.entrant: row.match_points for row in self.standings()}
                 played = {frozenset(t.entrants) for r in self.rounds for t in r.tables if t.over}
-                had_bye = {entrant for r in self.rounds for entrant in r.byes}
+                # No pairing's bye for one who had a point without playing already: a bye, or
+                # a forfeit win (FIDE's Swiss rules, C.04.1 d).
+                had_bye = {a.entrant for a in self.unplayed() if a.kind in ("bye", "walkover")}
                 pairs, bye = pairing.swiss_round(playing, played, had_bye, points)
             return [("table", a, b) for a, b in pairs] + ([("bye", bye, None)] if bye is not None else [])
         if not self.rounds:
@@ -251,8 +265,8 @@ def _round_number(value: Any) -> int | None:
 
 
 def _seated(schedule: list[pairing.Table], playing: set[int]) -> list[Slot]:
-    """A round robin's round from its Berger table: an entrant whose opponent withdrew sits out
-    (a rest: no game, no points for anyone), the schedule is kept for everyone else."""
+    """A round robin's round from its Berger table: an entrant whose opponent withdrew has no
+    game (a "rest" slot: a forfeit win), the schedule is kept for everyone else."""
     slots: list[Slot] = []
     for a, b in schedule:
         here = [e for e in (a, b) if e is not None and e in playing]
@@ -291,11 +305,14 @@ def build(state: dict[str, Any]) -> Tournament:
             t["number"], t["match_id"], entrants, tuple(summary.get("totals") or (0, 0)), over,
             None if side is None else entrants[side], summary.get("hands", 0), seats,
             seats[t["match"]["first_dealer"] % len(seats)] if seats else "", t.get("chances"))
-        if not over:
-            table.withdrew = next((e for e in entrants if 0 <= e < len(tournament.entrants)
-                                   and tournament.withdrawn(e) is not None), None)
-            if table.withdrew is not None and tournament.format == "knockout":
-                table.winner = entrants[1] if table.withdrew == entrants[0] else entrants[0]
+        # A table an entrant left before it was over is never played: hands a scorer enters
+        # there after (kept in its match) change nothing in the tournament.
+        left = [e for e in entrants if 0 <= e < len(tournament.entrants) and (
+            t["match_id"] in tournament.left(e) or not over and tournament.withdrawn(e) is not None)]
+        if left:
+            # The other entrant wins it by forfeit, unless they left it too.
+            table.withdrew, table.over = left[0], False
+            table.winner = next((e for e in entrants if e not in left), None)
         tables.setdefault(t["round"], []).append(table)
     tournament.rounds = [Round(r["number"], tables.get(r["number"], []), r["byes"], r["slots"])
                          for r in state["rounds"]]

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .. import store
 from ..matches import Ledger
-from ..names import PIN_REFUSED, TOURNAMENT_NAME_MAX, tidy, valid_pin
+from ..names import PIN_REFUSED, TOURNAMENT_NAME_MAX, name_key, tidy, valid_pin
 from ..rules import rules_for
 from ..rules.rulesets import PRESETS, check_seating
 from ..rules.said import Said, said
@@ -211,32 +211,47 @@ def add_entrant(tournament_id: int, given: Any, points: int) -> EntrantOutcome:
     return _changed(tournament_id, change)
 
 
-def withdraw(tournament_id: int, number: int) -> EntrantOutcome:
-    """Entrant ``number`` (from 1, as listed) withdraws: paired in no round from the next."""
+def _moved(t: Tournament, number: int, name: str | None) -> NotNow | None:
+    """Why entrant ``number`` is not to be changed: not the ``name`` the asker read beside it
+    (one taken off the list before round 1 moved those after up a number), else None."""
+    if name is None or name_key(name) == name_key(t.names[number - 1]):
+        return None
+    return NotNow(said("the entrants changed meanwhile: number {number} is no longer {name}, and "
+                       "nothing was changed: look at the list again", number=number, name=tidy(name)))
+
+
+def withdraw(tournament_id: int, number: int, name: str | None = None) -> EntrantOutcome:
+    """Entrant ``number`` (from 1, as listed; ``name``, if given, the one read beside it)
+    withdraws: paired in no round from the next."""
     def change(t: Tournament) -> tuple[list[dict[str, Any]] | None, EntrantOutcome]:
         if not 1 <= number <= len(t.entrants):
             return None, NoSuchEntrant(number)
-        entrant, name = number - 1, t.names[number - 1]
+        if moved := _moved(t, number, name):
+            return None, moved
+        entrant, name_now = number - 1, t.names[number - 1]
         if t.withdrawn(entrant) is not None:
-            return None, AsItWas(name, True)
+            return None, AsItWas(name_now, True)
         entrants, removed = without(t, entrant)
         if removed:
             entrants, _ = seeded(entrants, t.seeding)
-            return entrants, Removed(name)
-        return entrants, Withdrawn(name, len(t.rounds))
+            return entrants, Removed(name_now)
+        return entrants, Withdrawn(name_now, len(t.rounds))
 
     return _changed(tournament_id, change)
 
 
-def bring_back(tournament_id: int, number: int) -> EntrantOutcome:
-    """Entrant ``number``, who withdrew, paired again from the next round (only until it starts)."""
+def bring_back(tournament_id: int, number: int, name: str | None = None) -> EntrantOutcome:
+    """Entrant ``number`` (``name``, if given, the one read beside it), who withdrew, paired
+    again from the next round (only until it starts)."""
     def change(t: Tournament) -> tuple[list[dict[str, Any]] | None, EntrantOutcome]:
         if not 1 <= number <= len(t.entrants):
             return None, NoSuchEntrant(number)
-        name = t.names[number - 1]
+        if moved := _moved(t, number, name):
+            return None, moved
+        name_now = t.names[number - 1]
         if t.withdrawn(number - 1) is None:
-            return None, AsItWas(name, False)
-        return brought_back(t, number - 1), BroughtBack(name)
+            return None, AsItWas(name_now, False)
+        return brought_back(t, number - 1), BroughtBack(name_now)
 
     return _changed(tournament_id, change)
 

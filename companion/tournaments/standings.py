@@ -22,10 +22,11 @@ ever level.
 
 A round an entrant did not play is an ``Unplayed``. For the Buchholz and the Sonneborn-Berger
 (C.07, art. 16): an entrant's own unplayed round counts as a game against an opponent with the
-entrant's own points, at most a draw a round (16.4.2); a withdrawn entrant counts, for those who
-met them, as drawing every round after leaving (16.3.2); the Cut-1 leaves out one of the
-entrant's own chosen absences (a round missed before joining, or after withdrawing) rather than
-a real opponent, where there is one (16.5).
+entrant's own points, at most a draw a round (16.4.2), or for a forfeit win no stronger than the
+opponent who withdrew (16.4.1); a withdrawn entrant counts, for those who met them, as drawing
+every round they were not paired in after leaving (16.3.2), the table they left a loss (16.3.1); the Cut-1 leaves out one of the entrant's own chosen
+absences (a round missed before joining, or after withdrawing) rather than a real opponent, where
+there is one (16.5).
 
 >>> rows = standings(["Anna", "Bruno"], [("Anna", "Bruno", 11, 7, "Bruno")])
 >>> [(row.entrant, row.match_points, row.decided_by) for row in rows]
@@ -55,27 +56,27 @@ ORDERS = {
     "knockout": ("points", "difference", "scored", "entry_order"),
 }
 
-# What a round without a game is, and whether it counts as a game won (a bye; a knockout's table
-# whose opponent withdrew) or was the entrant's own choice (C.07, 16.1: a round missed before
+# What a round without a game is, and whether it counts as a game won (a bye; a forfeit win, the
+# opponent having withdrawn) or was the entrant's own choice (C.07, 16.1: a round missed before
 # joining, or after withdrawing).
-UNPLAYED = {"bye": "won", "walkover": "won", "missed": "chosen", "withdrawn": "chosen",
-            "rest": "none"}
+UNPLAYED = {"bye": "won", "walkover": "won", "missed": "chosen", "left": "chosen", "withdrawn": "chosen"}
 
 
 @dataclass(frozen=True)
 class Unplayed:
     """A round ``entrant`` did not play, and the match points it gave them.
 
-    ``kind``: "bye" (the pairing's bye: a win), "walkover" (a knockout's table whose opponent
-    withdrew: a win), "missed" (a late entrant's round before joining: the points the organiser
-    gave for it), "withdrawn" (a round after withdrawing), "rest" (a table whose opponent
-    withdrew before it was played, outside a knockout: nothing).
+    ``kind``: "bye" (the pairing's bye: a win), "walkover" (a forfeit win: the opponent,
+    ``opponent``, withdrew before their game was played), "missed" (a late entrant's round before
+    joining: the points the organiser gave for it), "left" (the table the entrant withdrew from
+    before it was played: a forfeit loss), "withdrawn" (a round after withdrawing, not paired).
     """
 
     entrant: Hashable
     round: int
     kind: str = "bye"
     points: int = WIN_POINTS
+    opponent: Hashable | None = None
 
 
 @dataclass
@@ -150,17 +151,25 @@ def standings(entrants: Sequence[Hashable], games: Sequence[Game],
     seen = {e: rows[e].match_points + DRAW_POINTS * sum(a.kind == "withdrawn" for a in absent[e])
             for e in entrants}
     for e, row in rows.items():
-        # An unplayed round, for the entrant's own tie-breaks: an opponent as strong as they
-        # are, at most a draw a round (16.4.2).
-        dummy = min(row.match_points, DRAW_POINTS * rounds)
+        def dummy(absence: Unplayed) -> int:
+            """An unplayed round, for the entrant's own tie-breaks: an opponent as strong as
+            they are, no stronger than the one who withdrew from a forfeit (16.4.1), else at
+            most a draw a round (16.4.2)."""
+            if absence.kind == "walkover" and absence.opponent in seen:
+                return min(row.match_points, seen[absence.opponent])
+            return min(row.match_points, DRAW_POINTS * rounds)
+
         if format == "swiss":
-            values = [seen[o] for o, _ in faced[e]] + [dummy for _ in absent[e]]
-            chosen = [dummy for a in absent[e] if UNPLAYED[a.kind] == "chosen"]
+            values = [seen[o] for o, _ in faced[e]] + [dummy(a) for a in absent[e]]
+            chosen = [dummy(a) for a in absent[e] if UNPLAYED[a.kind] == "chosen"]
             row.buchholz = sum(values)
             row.buchholz_cut1 = row.buchholz - min(chosen or values or [0])
         if format == "round-robin":
-            # A round robin's one bye each, and a rest, add nothing: every entrant has the same.
-            row.sonneborn_berger = sum(seen[o] * points for o, points in faced[e])
+            # A forfeit win counts as a win over an opponent no stronger than the one who
+            # withdrew, as the win of whoever beat them before; a round robin's one bye each
+            # adds nothing: every entrant has the same.
+            row.sonneborn_berger = (sum(seen[o] * points for o, points in faced[e])
+                                    + sum(dummy(a) * a.points for a in absent[e] if a.kind == "walkover"))
     ranked = _Ranking(rows, met).ranked(list(entrants), ORDERS[format])
     ordered = [rows[e] for e, _ in ranked]
     for (_, decided), row in zip(ranked, ordered):
@@ -196,7 +205,8 @@ def _count_game(rows: dict[Hashable, Row], game: Game) -> None:
 def _count_unplayed(rows: dict[Hashable, Row], absence: Unplayed) -> None:
     if absence.entrant not in rows:
         raise ValueError(f"an unplayed round for {absence.entrant!r}, who is not an entrant")
-    if absence.kind not in UNPLAYED or isinstance(absence.points, bool) or absence.points < 0:
+    if (absence.kind not in UNPLAYED or isinstance(absence.points, bool) or absence.points < 0
+            or absence.opponent is not None and (absence.opponent not in rows or absence.opponent == absence.entrant)):
         raise ValueError(f"not an unplayed round: {absence!r}")
     row = rows[absence.entrant]
     row.match_points += absence.points

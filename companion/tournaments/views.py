@@ -18,7 +18,7 @@ from ..web.access import TooManyTries, try_key
 from ..web.exports import to_csv
 from ..web.organiser import organiser_required
 from ..web.pages import csv_answer, join_url, qr_svg
-from ..web.tournament_requests import LateEntrant
+from ..web.tournament_requests import PAIR_FORM, EntrantChange, LateEntrant
 from . import board as wall
 from .entrants import actions, late_entry_refused
 from .forms import FORMAT_WORDS, LateEntrantForm, NewTournamentForm
@@ -63,6 +63,16 @@ def tie_break_words() -> dict[str, str]:
             "scored": _("points scored"), "entry_order": _("entry order")}
 
 
+def refusal(problem: Exception) -> str:
+    """A refusal in the page's words: a pair refused as the API writes one ({"name": ...,
+    "players": [...]}) is said as the pages' fields take it, "Nord: Anna, Bruno"."""
+    reason = problem.args[0] if problem.args else None
+    if getattr(reason, "values", {}).get("form") == PAIR_FORM:
+        return _("Each entrant is a name (Anna), or a pair: its name, a colon and its two players "
+                 "(Nord: Anna, Bruno).")
+    return explain(problem)
+
+
 def tie_break_rule(format: str) -> str:
     """How the standings are ranked, in a sentence (standings.ORDERS)."""
     if format == "swiss":
@@ -105,7 +115,7 @@ def new_tournament():
                                    form.pin.data or None)
 
         except (TournamentError, RulesError) as problem:
-            error = explain(problem)
+            error = refusal(problem)
         else:
             return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
     refused = error or form.errors
@@ -321,7 +331,7 @@ def entrants(tournament_id: int):
         try:
             asked = LateEntrant.read(form.asked())
         except ScopaError as problem:
-            error = explain(problem)
+            error = refusal(problem)
         else:
             outcome = add_entrant(t.id, asked.given(), asked.points_per_missed_round)
             if isinstance(outcome, Joined):
@@ -337,7 +347,13 @@ def entrants(tournament_id: int):
 @bp.post("/tournaments/<int:tournament_id>/entrants/<int:number>/<any(withdraw, reinstate):change>")
 @organiser_required(lambda: _("Ask the organiser to add or withdraw an entrant."))
 def change_entrant(tournament_id: int, number: int, change: str):
-    """Entrant ``number`` (from 1) withdraws (before round 1: off the list), or comes back."""
+    """Entrant ``number`` (from 1; the form says the name it showed beside it) withdraws
+    (before round 1: off the list), or comes back."""
     the(tournament_id)
-    flash(outcome_words((withdraw if change == "withdraw" else bring_back)(tournament_id, number)))
+    try:
+        name = EntrantChange.read(request.form.to_dict()).name
+    except ScopaError as problem:
+        flash(explain(problem))
+    else:
+        flash(outcome_words((withdraw if change == "withdraw" else bring_back)(tournament_id, number, name)))
     return redirect(url_for("tournaments.entrants", tournament_id=tournament_id), code=303)

@@ -1,5 +1,6 @@
 """What a request about a tournament's entrants may say, described once: a late entrant (the
-organiser's page and ``POST /api/v1/tournaments/<id>/entrants``). Whether the tournament may
+organiser's page and ``POST /api/v1/tournaments/<id>/entrants``), an entrant withdrawn or
+brought back. Whether the tournament may
 take one now, and whether its name is another's, is the tournament's to say
 (``tournaments.entrants``); this checks the request's own shape, in the players' words.
 
@@ -47,6 +48,22 @@ def _points(value: Any) -> Any:
     if type(value) is not int or value not in MISSED_POINTS:
         refuse(said("points_per_missed_round must be 0, 1 (a draw's) or 2 (a win's)"))
     return value
+
+
+class EntrantChange(Request):
+    """An entrant withdrawn or brought back (the organiser's page, ``POST
+    /api/v1/tournaments/<id>/entrants/<n>/withdraw`` and ``.../reinstate``): by number, and, if
+    given, the name the asker read beside it. Before round 1 withdrawing takes an entrant off the
+    list and those after move up a number: a page or a program that read the list before then
+    would otherwise change the next entrant.
+
+    >>> EntrantChange.read({}).name, EntrantChange.read({"name": "Carla"}).name
+    (None, 'Carla')
+    """
+
+    name: Annotated[Name | None, Field(
+        description="the entrant's name as read beside the number: if entrant n is no longer "
+                    "they (the list changed meanwhile), nothing changes (409)")] = None
 
 
 class LateEntrant(Request):

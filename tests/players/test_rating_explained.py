@@ -125,6 +125,22 @@ def test_the_ratings_word_is_never_the_scores_in_italian_or_french(client, lang)
             assert "points de classement" not in words.lower() and "hors classement" not in words.lower(), path
 
 
+def test_niveau_is_the_ratings_word_alone_in_french():
+    """Issue 40: French calls the rating "Niveau"; so that a French player reads "niveau" as the
+    rating wherever it appears, no other message may use the word for something else. The API's
+    refusal of a JSON nested too deeply said "{most} niveaux au plus" (of nesting)."""
+    from babel.messages.pofile import read_po
+
+    catalogue = Path(__file__).parents[2] / "companion" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
+    with catalogue.open("rb") as po:
+        messages = [m for m in read_po(po) if m.id]
+    said = [(" ".join(m.id) if isinstance(m.id, tuple) else m.id,
+             " ".join(m.string) if isinstance(m.string, tuple) else m.string) for m in messages]
+    niveau = [(english, french) for english, french in said if re.search(r"(?i)\bniveaux?\b", french)]
+    assert len(niveau) > 10
+    assert [english for english, _ in niveau if not re.search(r"(?i)\brat(ing|ed)", english)] == []
+
+
 def test_the_docs_say_what_three_sides_do_to_the_rating_as_the_engine_does(client):
     """docs/features.md said a loss never raises a rating; with three players the second loses the
     match and gains (the rating page explains why). The figures the docs quote are the engine's."""

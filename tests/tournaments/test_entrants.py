@@ -12,7 +12,7 @@ from test_night_numbers import start, swiss
 
 from companion import store
 from helpers import FOUR_NIL, finish, phone
-from markup import texts
+from markup import nodes, texts
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
@@ -73,7 +73,10 @@ def test_a_withdrawn_entrant_is_paired_no_more_and_every_result_stays(client):
     assert "withdrawn" in texts(page, '[data-testid="standings"] [data-testid="withdrawn"]')
 
 
-def test_withdrawn_mid_round_their_table_is_not_played_and_the_round_can_end(client):
+def test_withdrawn_mid_round_their_table_is_not_played_their_opponent_wins_it_by_forfeit(client):
+    """Bruno leaves while his table against Dario is in play: the game is not played, the round
+    can end, and Dario, there to play, wins it by forfeit, as a chess arbiter marks it ("+" for
+    the one present). Before: Dario had nothing for the round, behind those who played theirs."""
     tournament = new(client, NAMES[:4])
     first = start(client, tournament["id"])["rounds"][0]
     table = first["tables"][1]                               # Bruno v Dario, not begun
@@ -82,12 +85,127 @@ def test_withdrawn_mid_round_their_table_is_not_played_and_the_round_can_end(cli
     tournament = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={}).get_json()
     assert tournament["rounds"][0]["over"]
     left = tournament["rounds"][0]["tables"][1]
-    assert left["withdrew"] == "Bruno" and not left["over"] and left["winner"] is None
-    # A game not played is no forfeit: Dario has no point for it, Bruno none either.
-    assert (row(tournament, "Dario")["match_points"], row(tournament, "Dario")["played"]) == (0, 0)
-    assert row(tournament, "Bruno")["played"] == 0
+    assert left["withdrew"] == "Bruno" and not left["over"] and left["winner"] == "Dario"
+    dario = row(tournament, "Dario")
+    assert (dario["match_points"], dario["played"], dario["won"], dario["byes"]) == (2, 1, 1, 1)
+    assert (dario["scored"], dario["conceded"]) == (0, 0)                # no points of a hand
+    assert (row(tournament, "Bruno")["played"], row(tournament, "Bruno")["match_points"]) == (0, 0)
+    # Anna beat Carla 12 to 0, Dario won without playing: level on 2 and on the Buchholz (Bruno,
+    # who forfeited, counts 0, C.07 16.3.1), Anna above by the difference. Counting the table
+    # Bruno left as a draw for his opponents put Dario above by the Buchholz.
+    assert [(r["entrant"], r["decided_by"]) for r in tournament["standings"][:2]] == [
+        ("Anna", None), ("Dario", "difference")]
+    page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
+    assert "Bruno withdrew: Dario wins without playing" in texts(page, '[data-testid="round-1"] .match-meta')
     second = start(client, tournament["id"])["rounds"][1]
     assert seated(second) == {"Anna", "Carla", "Dario"}
+
+
+NIL_FOUR = {"tallies": list(reversed(FOUR_NIL["tallies"]))}       # the second side wins 4 to 0
+
+
+def test_hands_recorded_after_an_entrant_left_their_table_do_not_make_it_played(client):
+    """Bruno withdraws while his table against Dario is in play; a scorer goes on entering
+    hands there until the match ends, Bruno ahead. Before: the table then counted as played,
+    Bruno (withdrawn) took its win and Dario lost it. The table stays the one Bruno left: its
+    hands kept in the match, no game in the standings."""
+    tournament = new(client, NAMES[:4])
+    first = start(client, tournament["id"])["rounds"][0]
+    table = first["tables"][1]                               # Bruno v Dario
+    finish(client, first["tables"][0]["match"])
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={})
+    standings = client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["standings"]
+    assert finish(client, table["match"])["outcome"]["over"]          # Bruno wins it 12 to 0
+    tournament = client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()
+    left = tournament["rounds"][0]["tables"][1]
+    assert left["withdrew"] == "Bruno" and not left["over"] and left["totals"] == [12, 0]
+    assert tournament["standings"] == standings
+    assert (row(tournament, "Bruno")["played"], row(tournament, "Bruno")["match_points"]) == (0, 0)
+
+
+def test_a_night_whose_last_table_was_left_is_listed_finished_with_its_winner(client):
+    """A Swiss of one round: Anna beats Carla, Bruno leaves his table against Dario, and the night
+    is over. Before: the home page listed it "In play" for good, "round 1: 1 of 2 tables
+    playing", since the match Bruno left never ends, and never said who won."""
+    tournament = new(client, NAMES[:4], rounds=1)
+    first = start(client, tournament["id"])["rounds"][0]
+    finish(client, first["tables"][0]["match"])
+    over = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={}).get_json()
+    assert over["over"] and over["winner"] == "Anna"
+    page = client.get("/").get_data(as_text=True)
+    assert "In play" not in texts(page, "main h2") and "Finished" in texts(page, "main h2")
+    assert texts(page, f'[data-testid="night-{tournament["id"]}"] .match-meta') == [
+        "Tournament night · Anna wins the tournament"]
+
+
+@pytest.mark.parametrize("entrants", ['["Anna", 3, {"left": "x"}, {"left": [null, "2"]}]', '{"left": [1]}', 'not json "left"'])
+def test_the_lists_read_a_restored_files_odd_entrants_as_no_table_left(app, client, entrants):
+    """The home page reads which tables were left from the entrants as stored: a restored file's
+    other values there are read as none, never a 500."""
+    tournament = new(client, NAMES[:4], rounds=1)
+    start(client, tournament["id"])
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE tournaments SET entrants = ? WHERE id = ?", [entrants, tournament["id"]])
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "In play" in texts(page.get_data(as_text=True), "main h2")
+
+
+def test_the_match_page_of_a_table_left_says_it_is_not_played(client):
+    """A scorer at the table Bruno left sees on its match page that it is not played, and that
+    hands entered there count for nothing in the tournament (before: nothing said so, and they
+    went on as if it counted); the other table's page says nothing of it."""
+    tournament = new(client, NAMES[:4])
+    first = start(client, tournament["id"])["rounds"][0]
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/2/withdraw", json={})
+    left, other = first["tables"][1], first["tables"][0]
+    assert "Bruno" in left["entrants"]
+    said = texts(client.get(f"/matches/{left['match']}").get_data(as_text=True), '[data-testid="table-left"]')
+    assert said == ["An entrant withdrew from the tournament during this table: it is not played, and "
+                    "hands entered here count for nothing in the tournament."]
+    assert texts(client.get(f"/matches/{other['match']}").get_data(as_text=True), '[data-testid="table-left"]') == []
+
+
+def test_a_knockout_table_left_and_finished_later_keeps_its_walkover(client):
+    """K4 withdraws from round 1's K1 v K4, K1 goes through and the final starts; then K4's old
+    table is played out, K4 winning. Before: round 1 then said K4 had won it, and the standings
+    put K4 (withdrawn, out) above K1, the finalist."""
+    names = [f"K{i}" for i in range(1, 5)]
+    tournament = new(client, names, format="knockout", rounds=None)
+    first = start(client, tournament["id"])["rounds"][0]
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/4/withdraw", json={})
+    left = next(t for t in first["tables"] if "K4" in t["entrants"])
+    finish(client, next(t for t in first["tables"] if t is not left)["match"])
+    final = start(client, tournament["id"])["rounds"][1]["tables"]
+    assert [set(t["entrants"]) for t in final] == [{"K1", "K2"}]
+    finish(client, left["match"], NIL_FOUR if left["entrants"][1] == "K4" else FOUR_NIL)
+    tournament = client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()
+    again = next(t for t in tournament["rounds"][0]["tables"] if "K4" in t["entrants"])
+    assert (again["withdrew"], again["winner"], again["over"]) == ("K4", "K1", False)
+    assert [r["entrant"] for r in tournament["standings"]][:2] == ["K2", "K1"]
+    assert row(tournament, "K4")["match_points"] == 0
+
+
+def test_a_swiss_gives_no_bye_to_one_who_won_by_forfeit_already(client):
+    """FIDE's Swiss rules (C.04.1 d): a player who has already received a pairing-allocated bye,
+    or scored a forfeit win, shall not receive the pairing-allocated bye. Carla leaves her round 1
+    table, Franco wins it by forfeit; Elena has round 2's bye, Franco loses to Dario. In round 3
+    Franco is the lowest of those on 2 and would have the bye, a second point without a game:
+    Dario, the lowest who had neither, has it."""
+    tournament = new(client)
+    first = start(client, tournament["id"])["rounds"][0]
+    assert [t["entrants"] for t in first["tables"]] == [["Anna", "Dario"], ["Bruno", "Elena"], ["Carla", "Franco"]]
+    client.post(f"/api/v1/tournaments/{tournament['id']}/entrants/3/withdraw", json={})
+    play(client, tournament["id"])
+    second = start(client, tournament["id"])["rounds"][1]
+    assert second["byes"] == ["Elena"]
+    for table in second["tables"]:
+        finish(client, table["match"], NIL_FOUR if table["entrants"][1] == "Dario" else FOUR_NIL)
+    assert {r["entrant"]: r["match_points"] for r in client.get(
+        f"/api/v1/tournaments/{tournament['id']}").get_json()["standings"]}["Franco"] == 2
+    third = start(client, tournament["id"])["rounds"][2]
+    assert third["byes"] == ["Dario"]
+    assert all(len({*t["entrants"]} & {"Anna", "Bruno"}) < 2 for t in third["tables"])     # no repeat
 
 
 def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
@@ -99,10 +217,54 @@ def test_a_withdrawal_before_round_1_takes_the_entrant_off_the_list(client):
     assert seated(start(client, tournament["id"])["rounds"][0]) == {"Anna", "Bruno", "Dario", "Elena"}
 
 
-def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponent_sits_out(client):
+def test_a_page_read_before_an_entrant_was_taken_off_removes_nobody_else(client):
+    """Before round 1 withdrawing takes an entrant off the list, and those after move up a number.
+    The organiser taps Remove beside Bruno (number 2), then, on the same page, beside Carla
+    (number 3 there): before, the second tap removed Dario, number 3 by then. Each form says whom
+    it means: the second is refused in words, and Carla is removed once asked from the new list."""
+    tournament = new(client)
+    page_url = f"/tournaments/{tournament['id']}/entrants"
+    page = client.get(page_url).get_data(as_text=True)
+    forms = {name: form for name, form in zip(texts(page, '[data-testid="entrant"] .entrant-name'),
+                                               nodes(page, '[data-testid="entrant"] form'))}
+    posted = {name: (form.attributes["action"], {"name": form.css_first('input[name="name"]').attributes["value"]})
+              for name, form in forms.items()}
+    assert client.post(posted["Bruno"][0], data=posted["Bruno"][1]).status_code == 303
+    refused = client.post(posted["Carla"][0], data=posted["Carla"][1], follow_redirects=True).get_data(as_text=True)
+    assert "changed meanwhile" in " ".join(texts(refused, ".flash"))
+    entrants = [e["name"] for e in client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]]
+    assert entrants == ["Anna", "Carla", "Dario", "Elena", "Franco"]
+    action = dict(zip(texts(refused, '[data-testid="entrant"] .entrant-name'),
+                      (f.attributes["action"] for f in nodes(refused, '[data-testid="entrant"] form'))))["Carla"]
+    client.post(action, data={"name": "Carla"})
+    assert "Carla" not in [e["name"] for e in client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]]
+
+
+def test_the_api_withdraws_the_entrant_named_or_nobody(client):
+    """The API's number is the list's as the program read it: with the entrant's name in the
+    body, a list changed meanwhile is refused (409) rather than withdrawing the next one."""
+    tournament = new(client)
+    base = f"/api/v1/tournaments/{tournament['id']}/entrants"
+    assert client.post(f"{base}/2/withdraw", json={"name": "Bruno"}).status_code == 200
+    stale = client.post(f"{base}/3/withdraw", json={"name": "Carla"})
+    assert stale.status_code == 409 and "changed meanwhile" in stale.get_json()["error"]
+    assert [e["name"] for e in stale.get_json()["entrants"]] == ["Anna", "Carla", "Dario", "Elena", "Franco"]
+    assert client.post(f"{base}/2/withdraw", json={"name": " carla "}).status_code == 200
+    for body, words in (({"name": 7}, "1 to 24 characters"), ({"name": "x" * 25}, "1 to 24 characters")):
+        answer = client.post(f"{base}/1/withdraw", json=body)
+        assert answer.status_code == 400 and words in answer.get_json()["error"]
+    start(client, tournament["id"])
+    client.post(f"{base}/1/withdraw", json={})
+    wrong = client.post(f"{base}/1/reinstate", json={"name": "Dario"})
+    assert wrong.status_code == 409 and wrong.get_json()["entrants"][0]["withdrawn"] == 1
+
+
+def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponents_win_by_forfeit(client):
     """Berger's tables for four: Anna v Dario and Bruno v Carla, then Dario v Carla and Anna v
-    Bruno, then Bruno v Dario and Carla v Anna. Dario withdraws after round 1: Carla sits out
-    round 2 and Bruno round 3, with no game and no points."""
+    Bruno, then Bruno v Dario and Carla v Anna. Dario withdraws after round 1 (which Anna won
+    against him): Carla has no game in round 2 nor Bruno in round 3, and each wins it by forfeit,
+    as FIDE's Tournament Rules give the withdrawn player's later opponents ("+"). Before: they
+    had nothing, 2 points behind Anna, who had met Dario before he left."""
     tournament = new(client, NAMES[:4], format="round-robin", rounds=None)
     start(client, tournament["id"])
     play(client, tournament["id"])
@@ -113,13 +275,13 @@ def test_a_round_robin_keeps_its_schedule_and_the_withdrawn_entrants_opponent_si
         assert round_["rests"] == [resting] and round_["byes"] == []
         assert [t["entrants"] for t in round_["tables"]] == [["Anna", "Bruno"] if number == 2 else ["Carla", "Anna"]]
         tournament = play(client, tournament["id"])
-        assert row(tournament, resting)["match_points"] == before
-    played = {r["entrant"]: r["played"] for r in tournament["standings"]}
-    assert played == {"Anna": 3, "Bruno": 2, "Carla": 2, "Dario": 1}
+        assert row(tournament, resting)["match_points"] == before + 2
+    played = {r["entrant"]: (r["played"], r["byes"]) for r in tournament["standings"]}
+    assert played == {"Anna": (3, 0), "Bruno": (3, 1), "Carla": (3, 1), "Dario": (1, 0)}
     page = client.get(f"/tournaments/{tournament['id']}").get_data(as_text=True)
     assert texts(page, '[data-testid="rest"]') == [
-        "Bruno sits out: their opponent withdrew (no game, no points)",
-        "Carla sits out: their opponent withdrew (no game, no points)"]
+        "Bruno wins without playing: their opponent withdrew (counts as a win)",
+        "Carla wins without playing: their opponent withdrew (counts as a win)"]
     assert tournament["over"] and tournament["winner"] == "Anna"
 
 
@@ -203,6 +365,18 @@ def test_a_late_entrant_not_of_the_tournaments_form_is_refused_in_words(client, 
     assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]) == 4
 
 
+@pytest.mark.parametrize("name", ["Ánna", "ANNA.", "\u0410nna", "Anna\u0301"])
+def test_a_late_entrant_who_looks_like_an_entrant_on_the_board_is_refused(client, name):
+    """Anna is entered; "Ánna", "ANNA." and "Аnna" (its A Cyrillic) read as Anna from across the
+    room, and the standings would show two Annas. Before: each joined (201)."""
+    tournament = new(client, NAMES[:4])
+    answer = client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": name})
+    assert answer.status_code == 400, answer.get_json()
+    # "look the same", or for a letter of another alphabet "Аnna looks like Anna" (names_clash)
+    assert "look" in answer.get_json()["error"]
+    assert client.post(f"/api/v1/tournaments/{tournament['id']}/entrants", json={"entrant": "Anna Maria"}).status_code == 201
+
+
 @pytest.mark.parametrize("format, words", [("round-robin", "round robin's schedule"),
                                            ("knockout", "knockout's bracket")])
 def test_a_round_robin_or_a_knockout_takes_a_late_entrant_only_before_round_1(client, format, words):
@@ -262,6 +436,25 @@ def test_the_organisers_page_withdraws_and_adds_and_the_next_round_follows(clien
     assert any("Zoe" in t["entrants"] and set(t["entrants"]) & winners for t in second["tables"])
 
 
+@pytest.mark.parametrize("lang, words", [
+    ("en", "or a pair: its name, a colon and its two players (Nord: Anna, Bruno)"),
+    ("it", "o una coppia: il suo nome, i due punti e i suoi due giocatori (Nord: Anna, Bruno)"),
+])
+def test_a_pair_written_wrong_on_a_page_is_refused_in_the_pages_words(client, lang, words):
+    """A page takes a pair written "Nord: Anna, Bruno"; "Nord: Anna" (one player) was refused with
+    the API's JSON: 'each entrant is a name, or a pair {"name": ..., "players": [two names]}',
+    on the Entrants page and the new tournament's alike."""
+    client.set_cookie("lang", lang)
+    pairs = new(client, [{"name": "Nord", "players": ["Anna", "Bruno"]},
+                         {"name": "Sud", "players": ["Carla", "Dario"]}], rounds=1)
+    late = client.post(f"/tournaments/{pairs['id']}/entrants", data={"entrant": "Est: Elena", "points": "0"})
+    made = client.post("/tournaments/new", data={"name": "Giovedì", "format": "swiss", "variant": "classica",
+                                                  "entrants": "Nord: Anna\nSud: Bruno, Carla", "seeding": "order"})
+    for answer in (late, made):
+        said = " ".join(texts(answer.get_data(as_text=True), ".error")).replace("\u00a0", " ")
+        assert answer.status_code == 400 and words in said and "{" not in said and '"players"' not in said
+
+
 def test_a_change_made_from_an_older_reading_is_refused_by_the_store(app, client):
     """Two phones at once: the entrants are written only over the version they were read at."""
     tournament = new(client, NAMES[:4])
@@ -278,9 +471,9 @@ def test_a_change_made_from_an_older_reading_is_refused_by_the_store(app, client
 
 @pytest.mark.parametrize("lang, words", [
     ("it", ["ha lasciato il torneo", "Fai rientrare", "Aggiungi l'iscritto", "Punti per ogni turno saltato",
-            "resta fuori", "ritiro"]),
+            "vince a tavolino", "ritiro"]),
     ("fr", ["a quitté le tournoi", "Faire revenir", "Ajouter l’inscrit", "Points pour chaque tour manqué",
-            "ne joue pas", "retrait"]),
+            "gagne par forfait", "retrait"]),
 ])
 def test_the_entrants_words_in_italian_and_french(client, lang, words):
     tournament = new(client, NAMES[:4], format="round-robin", rounds=None)
@@ -298,7 +491,7 @@ def test_the_entrants_words_in_italian_and_french(client, lang, words):
     pages = pages.replace("\u00a0", " ")
     for said in words:
         assert said in pages, said
-    for english in ("withdrew", "Withdraw", "sits out", "Add the entrant", "Level on points", "entrant"):
+    for english in ("withdrew", "Withdraw", "without playing", "Add the entrant", "Level on points", "entrant"):
         assert english not in pages, english
 
 

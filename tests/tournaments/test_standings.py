@@ -264,6 +264,56 @@ def test_a_withdrawn_entrant_counts_as_drawing_every_round_after_for_those_who_m
     assert by["C"].buchholz == by["B"].match_points + by["A"].match_points
 
 
+def test_a_forfeit_win_counts_for_the_buchholz_as_an_opponent_no_stronger_than_the_one_who_left():
+    """An opponent who withdrew from the table, the game not played, is a forfeit win for the
+    one left there: for their own Buchholz, a game against an opponent with their own points,
+    but no stronger than the one who withdrew (C.07, 16.4.1, before the cap of a draw a round,
+    16.4.2, that stands for a bye). W won rounds 1 and 2 and left the table against A in round 3
+    (A: 6 points). The table W left is a forfeit, a loss that counts its 0 for the opponents'
+    Buchholz (16.3.1; only the rounds not paired after leaving count as draws, 16.3.2): W is 4,
+    A's forfeit win counts 4, where the cap of a draw a round would give 3."""
+    games = [("A", "X", 11, 5, "A"), ("W", "B", 11, 5, "W"),          # round 1
+             ("A", "Y", 11, 5, "A"), ("W", "Z", 11, 5, "W")]          # round 2
+    unplayed = [Unplayed("W", 3, "left", 0), Unplayed("A", 3, "walkover", 2, opponent="W")]
+    rows = standings(["A", "B", "W", "X", "Y", "Z"], games, unplayed, format="swiss", rounds=3, withdrawn={"W"})
+    by = {r.entrant: r for r in rows}
+    assert (by["A"].match_points, by["A"].played, by["A"].won, by["A"].byes) == (6, 3, 3, 1)
+    assert by["A"].buchholz == 0 + 0 + 4
+    assert by["B"].buchholz == by["Z"].buchholz == 4
+
+
+def test_a_table_left_then_the_rounds_after_count_a_draw_each_for_the_opponents():
+    """The issue's case of one who leaves: Bruno beat Anna in round 1, left his round 2 table and
+    was paired in no round after, of 4. For Anna's Buchholz Bruno counts his 2, 0 for the table
+    he left (a forfeit loss), and a draw's 1 for each of rounds 3 and 4 (C.07, 16.3.2): 4."""
+    games = [("Bruno", "Anna", 11, 5, "Bruno")]
+    unplayed = [Unplayed("Bruno", 2, "left", 0), Unplayed("Bruno", 3, "withdrawn", 0),
+                Unplayed("Bruno", 4, "withdrawn", 0)]
+    rows = standings(["Anna", "Bruno"], games, unplayed, format="swiss", rounds=4, withdrawn={"Bruno"})
+    assert {r.entrant: r.buchholz for r in rows}["Anna"] == 2 + 0 + 1 + 1
+
+
+def test_a_round_robins_forfeit_wins_count_like_a_win_over_the_one_who_withdrew():
+    """W loses to A in round 1 and withdraws; Berger's table for four then gives W to C in round
+    2 and to B in round 3, each a forfeit win (FIDE Tournament Rules: the withdrawn player's
+    unplayed games are marked "-", their opponents' "+"). A, B and C end on 4 points with a
+    circle of wins among them (A beat B, B beat C, C beat A): head-to-head leaves them level,
+    and so does the Sonneborn-Berger, since each forfeit win counts W (0 points, a draw for each
+    of the 2 rounds after leaving: 2) twice, as A's win over W does: 12 each."""
+    games = [("A", "W", 11, 5, "A"), ("B", "C", 11, 9, "B"),            # round 1
+             ("A", "B", 11, 8, "A"),                                    # round 2: W v C not played
+             ("C", "A", 11, 7, "C")]                                    # round 3: B v W not played
+    unplayed = [Unplayed("W", 2, "withdrawn", 0), Unplayed("W", 3, "withdrawn", 0),
+                Unplayed("C", 2, "walkover", 2, opponent="W"), Unplayed("B", 3, "walkover", 2, opponent="W")]
+    rows = standings(["A", "B", "C", "W"], games, unplayed, rounds=3, withdrawn={"W"})
+    by = {r.entrant: r for r in rows}
+    assert [by[e].match_points for e in "ABC"] == [4, 4, 4]
+    assert [by[e].head_to_head for e in "ABC"] == [None, None, None]       # a circle: level
+    assert [by[e].sonneborn_berger for e in "ABC"] == [12, 12, 12]
+    assert [(r.entrant, r.decided_by) for r in rows] == [
+        ("A", None), ("C", "difference"), ("B", "difference"), ("W", "points")]
+
+
 # -- The rules of the module -------------------------------------------------------------------------
 
 def test_the_standings_refuse_what_does_not_fit():
