@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask, request
-from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 from .instance import adopt_old_store, data_folder, secret_key
@@ -21,7 +20,6 @@ from .settings import Settings
 __version__ = "0.1.0"
 
 csrf = CSRFProtect()
-compress = Compress()
 # The largest request the companion takes, a backup restored from the organiser's phone: waitress
 # refuses a larger one as soon as it is announced, on any URL (``listening.waitress_options``),
 # so that no phone can make the server hold more. Years of club nights are a few MiB; a larger
@@ -63,10 +61,6 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
         MAX_CONTENT_LENGTH=64 * 1024,   # a whole hand in JSON is under 2 KiB
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
-        # gzip is what phones accept over plain HTTP (br and zstd only over HTTPS); the live
-        # fragment every phone fetches after a change shrinks about tenfold.
-        COMPRESS_ALGORITHM=["gzip"],
-        COMPRESS_STREAMS=False,         # static files: sent as they are, and kept a year
     )
     if test_config is None:
         app.config["SECRET_KEY"] = secret_key(folder)
@@ -91,8 +85,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
             request.max_content_length = app.config["RESTORE_LIMIT"]
 
     csrf.init_app(app)
-    compress.init_app(app)
     from . import api, i18n, store, web
+    from .web import compression
+    compression.init_app(app)       # registered first: its after_request runs last
     from .backup import views as backup
     from .guide import views as guide
     from .matches import Ledger
