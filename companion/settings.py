@@ -32,6 +32,7 @@ class Settings:
     trust_proxy: str | None = None          # SCOPA_TRUST_PROXY: the one reverse proxy's address
     lang: str = "it"                        # SCOPA_LANG: for a phone that asks for none of ours
     threads: int = 8                        # SCOPA_THREADS: waitress's worker threads
+    processes: int | None = None            # SCOPA_PROCESSES: serving processes, else one a core
     connection_limit: int = 8000            # SCOPA_CONNECTION_LIMIT: open connections at once
     organiser_pin: str | None = None        # SCOPA_ORGANISER_PIN: the club's own organiser's code
     organiser_pin_file: str | None = None   # SCOPA_ORGANISER_PIN_FILE: a file holding it
@@ -59,6 +60,7 @@ class Settings:
                    trust_proxy=get("SCOPA_TRUST_PROXY") or None,
                    lang=get("SCOPA_LANG") or cls.lang,
                    threads=int(get("SCOPA_THREADS", cls.threads)),
+                   processes=int(get("SCOPA_PROCESSES")) if get("SCOPA_PROCESSES") else None,
                    connection_limit=int(get("SCOPA_CONNECTION_LIMIT", cls.connection_limit)),
                    organiser_pin=get("SCOPA_ORGANISER_PIN") or None,
                    organiser_pin_file=get("SCOPA_ORGANISER_PIN_FILE") or None,

@@ -34,7 +34,7 @@ from pathlib import Path
 from flask import Flask
 
 from .backup import NotABackup, backup_to, check_backup, keep_copy, restore_from
-from .built import ChangedLines, built_match, changed_since, each_match, forget_built
+from .built import ChangedLines, also_forget_elsewhere, built_match, changed_since, each_match, forget_built
 from .checks import Unfit, examine
 from .db import (
     MAX_ID,

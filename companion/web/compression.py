@@ -2,7 +2,7 @@
 
 A match page is about 11 KiB of HTML and the live fragment a phone fetches after a change about
 6 KiB; gzip makes them a third and a quarter of that, in about 0.1 to 0.3 ms (zlib's level 6),
-under 1% of what drawing them costs: on a club's Wi-Fi, where 600 phones share the air, that is
+about 2% of what drawing them costs: on a club's Wi-Fi, where 600 phones share the air, that is
 worth it. Phones accept gzip over plain HTTP (br and zstd only over HTTPS), so gzip alone, with
 the standard library's zlib: no package that brings other compressors along. An answer under
 1 KB is sent as it is (with its headers it fits in one packet either way), and so is a stream (a

@@ -1,6 +1,7 @@
 """How often one address may try: wrong PINs, wrong organiser's codes, new matches, deleted
 matches. One use of
-Flask-Limiter (and the ``limits`` library it brings), with its storage in memory.
+Flask-Limiter (and the ``limits`` library it brings), with its storage in memory, or, when the
+companion serves with several processes, in a SQLite file they share (``limit_store``).
 
 Every limit is per address, never per PIN or per code across addresses: whoever knows a PIN
 is never refused because of other addresses' wrong tries, so no guest can lock a table, a
@@ -60,7 +61,9 @@ def address_key() -> str:
     return str(parsed)
 
 
-limiter = Limiter(key_func=address_key, storage_uri="memory://", strategy="moving-window")
+# The storage is the app's RATELIMIT_STORAGE_URI: memory, or the SQLite file the serving
+# processes share (``shared_between_processes``).
+limiter = Limiter(key_func=address_key, strategy="moving-window")
 _stripes = [threading.Lock() for _ in range(64)]
 
 
@@ -84,7 +87,7 @@ def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limit
     ``kind`` when it is wrong. Raises ``refusal`` (a Limited), checking nothing, when the
     address has none left."""
     key = address_key()
-    with _stripes[hash(key) % len(_stripes)]:
+    with _one_at_a_time(key):
         wait = _wait(kind, key)
         if wait > 0:
             raise refusal(wait)
@@ -93,6 +96,13 @@ def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limit
         for item in TRIES:
             limiter.limiter.hit(item, kind, key)
         return False
+
+
+def _one_at_a_time(key: str):
+    """The tries of one address checked one at a time: a lock among 64 in this process, and, where
+    the counts are shared between processes, across them too (``limit_store``)."""
+    shared = getattr(limiter.limiter.storage, "locked", None)
+    return shared(key) if shared else _stripes[hash(key) % len(_stripes)]
 
 
 def new_matches(exempt: Callable[[], bool]):
@@ -131,6 +141,7 @@ def init_app(app: Flask) -> None:
     refused new match or delete answered in the phone's language; and, once, a word on the log when a
     proxy seems to be in front without --trust-proxy: every phone then has its address, and
     shares its limits."""
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     limiter.init_app(app)
 
     @app.errorhandler(RateLimitExceeded)
@@ -166,6 +177,15 @@ def init_app(app: Flask) -> None:
             "with proxy_set_header), start with --trust-proxy %(peer)s; never for a relay that "
             "passes the phones' own headers on (socat): docs/running.md. Said once.",
             {"peer": request.remote_addr})
+
+
+def shared_between_processes(app: Flask, folder: str) -> None:
+    """The counts kept in a SQLite file in ``folder``, which every serving process forked from
+    this one uses (``companion.processes``): a guest's tries count the same whichever process
+    answers them. The storage is made again; the limiter's hooks stay registered once."""
+    from . import limit_store
+    app.config["RATELIMIT_STORAGE_URI"] = f"{limit_store.SCHEME}://{folder}/limits.sqlite"
+    limiter.init_app(app)
 
 
 def reset() -> None:

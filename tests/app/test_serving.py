@@ -116,7 +116,8 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "500"]) == 0
+    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "500",
+                     "--processes", "1"]) == 0
     app = served["app"]
     [(host, port)] = served["bound"]                # port 0: the one the system gave
     assert host == "127.0.0.1" and port > 0
