@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Callable, TextIO
 from urllib.parse import quote, urlsplit
 
-from .listening import bind, open_connections, proxy_address, refusal, waitress_options
+from .listening import bind, open_connections, proxy_address, refusal
 from .organiser.command import ORGANISER_PIN_MIN, organiser_options
-from .processes import available as processes_available, default_count as default_processes
+from .processes import count as processes_count, default_count as default_processes, served
 from .settings import Settings
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
@@ -266,10 +266,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="worker threads (default 8; env SCOPA_THREADS): a request takes a "
                              "few milliseconds of CPU, so more threads than this only help "
                              "while saves wait for SQLite's write lock")
-    parser.add_argument("--processes", type=int, default=env.processes or default_processes(),
-                        help="serving processes, on Linux (default: one per core, at most 4; env "
-                             "SCOPA_PROCESSES): each answers with a core of its own, for a "
-                             "championship night (docs/running.md); elsewhere one")
+    parser.add_argument("--processes", type=processes_count, default=env.processes or default_processes(),
+                        help="serving processes on Linux (default one a core, up to 4; env SCOPA_PROCESSES)")
     parser.add_argument("--connection-limit", type=int, default=env.connection_limit,
                         help="open connections served at once (default 8000; env "
                              "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
@@ -327,12 +325,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"scopa-companion: --url: {error}", file=sys.stderr)
         return 2
     problem = organiser_options(args)
-    if args.processes < 1:
-        problem = problem or f"--processes: {args.processes} is not a number of processes (1 or more)"
-    elif args.processes > 1 and not processes_available():
-        print("scopa-companion: one serving process on this system (several on Linux only)",
-              file=sys.stderr)
-        args.processes = 1
     try:
         args.trust_proxy = args.trust_proxy and proxy_address(args.trust_proxy)
     except ValueError as error:
@@ -366,8 +358,6 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
 
 
 def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: int) -> int:
-    from waitress import serve
-
     from . import store
     from .upkeep import opened_app, stopped_by_signals
     from .web.organiser import new_code
@@ -398,13 +388,9 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     print_join(urls, f"http://127.0.0.1:{port}/organiser?" + (
         "next=/" if args.organiser_pin else f"code={quote(app.config['ORGANISER_CODE'], safe='')}&next=/"))
     print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
-    connections = open_connections(args.connection_limit)
     try:
         with stopped_by_signals():      # SIGTERM as Ctrl-C: waitress finishes what it serves
-            if args.processes > 1:
-                _serve_in_processes(app, sockets, args.processes, args.threads, connections)
-            else:
-                serve(app, sockets=sockets, **waitress_options(app, args.threads, connections))
+            served(app, sockets, args.processes, args.threads, open_connections(args.connection_limit))
     except KeyboardInterrupt:           # a stop before waitress's own loop took it: still a stop
         pass
     finally:
@@ -412,23 +398,3 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
             withdraw()
         store.stop_cleanly(app.config["DATABASE"])     # the store one whole file, no WAL
     return 0
-
-
-def _serve_in_processes(app, sockets: list[socket.socket], count: int, threads: int,
-                        connections: int) -> None:
-    """waitress in ``count`` processes on ``sockets`` (``companion.processes``), the
-    connections shared out between them, the limits' counts and a restore's news shared too."""
-    from waitress import create_server
-
-    from . import processes, store
-    from .web.limits import shared_between_processes
-
-    folder = processes.shared_folder()
-    try:
-        shared_between_processes(app, folder)
-        store.also_forget_elsewhere(processes.tell_siblings)
-        options = waitress_options(app, threads, max(16, connections // count))
-        processes.serve(count, lambda: create_server(app, sockets=sockets, **options).run(),
-                        store.forget_built)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)

@@ -30,12 +30,16 @@ module is not used (no fork there, or not safely).
 
 from __future__ import annotations
 
+import argparse
 import os
+import shutil
 import signal
 import sys
 import tempfile
 import time
 from typing import Callable
+
+from .listening import waitress_options
 
 MOST = 4            # processes: past that, memory (each holds its app) more than speed
 _parent: int | None = None      # in a serving child, the parent that relays to its siblings
@@ -126,6 +130,44 @@ def serve(count: int, run: Callable[[], None], forget: Callable[[], None]) -> No
             except ChildProcessError:
                 pass
         signal.signal(signal.SIGUSR1, before)
+
+
+def count(given: str) -> int:
+    """``--processes``: a number of processes, 1 or more (argparse's type: else exit 2)."""
+    try:
+        number = int(given)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{given} is not a number of processes (1 or more)")
+    return number
+
+
+def served(app, sockets: list, count: int, threads: int, connections: int) -> None:
+    """The command's serving: waitress on ``sockets``, in one process, or in ``count`` (on
+    Linux), the connections shared out between them, the limits' counts and a restore's news
+    shared too."""
+    from waitress import create_server, serve as serve_one
+
+    if count > 1 and not available():
+        print("scopa-companion: one serving process on this system (several on Linux only)",
+              file=sys.stderr)
+        count = 1
+    if count == 1:
+        serve_one(app, sockets=sockets, **waitress_options(app, threads, connections))
+        return
+
+    from . import store
+    from .web.limits import shared_between_processes
+
+    folder = shared_folder()
+    try:
+        shared_between_processes(app, folder)
+        store.also_forget_elsewhere(tell_siblings)
+        options = waitress_options(app, threads, max(16, connections // count))
+        serve(count, lambda: create_server(app, sockets=sockets, **options).run(), store.forget_built)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def tell_siblings() -> None:

@@ -62,8 +62,11 @@ def test_one_process_a_core_up_to_four(monkeypatch, cores, count):
 
 
 def test_a_number_of_processes_that_is_none_is_refused(capsys, monkeypatch):
-    assert cli.main(["--processes", "0"]) == 2
-    assert "--processes: 0 is not a number of processes" in capsys.readouterr().err
+    for given in ("0", "two"):
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["--processes", given])
+        assert stop.value.code == 2
+        assert f"--processes: {given} is not a number of processes" in capsys.readouterr().err
     monkeypatch.setenv("SCOPA_PROCESSES", "3")
     assert cli.parse_args([]).processes == 3
 
