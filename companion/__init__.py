@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask
-from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 from .instance import adopt_old_store, data_folder, secret_key
@@ -21,7 +20,6 @@ from .settings import Settings
 __version__ = "0.1.0"
 
 csrf = CSRFProtect()
-compress = Compress()
 # The largest backup restored from the organiser's phone, which sends it in parts of 64 KiB
 # (backup.parts): no request carries more than 64 KiB (MAX_CONTENT_LENGTH, and waitress's own
 # limit, listening.waitress_options). Years of club nights are a few MiB; a larger store is
@@ -77,10 +75,6 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,       # a hand can take longer than an hour to play
-        # gzip is what phones accept over plain HTTP (br and zstd only over HTTPS); the live
-        # fragment every phone fetches after a change shrinks about tenfold.
-        COMPRESS_ALGORITHM=["gzip"],
-        COMPRESS_STREAMS=False,         # static files: sent as they are, and kept a year
     )
     if test_config is None:
         app.config["SECRET_KEY"] = secret_key(folder)
@@ -96,8 +90,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
     # which believed whoever connected (listening.waitress_options).
 
     csrf.init_app(app)
-    compress.init_app(app)
     from . import api, i18n, store, web
+    from .web import compression
+    compression.init_app(app)       # registered first: its after_request runs last
     from .backup import views as backup
     from .guide import views as guide
     from .matches import Ledger

@@ -19,8 +19,9 @@ from urllib.parse import quote, urlsplit
 from pydantic import ValidationError
 
 from .i18n import LANGUAGES
-from .listening import bind, open_connections, refusal, waitress_options
+from .listening import bind, open_connections, refusal
 from .organiser.command import organiser_options
+from .processes import default_count as default_processes, served
 from .settings import ORGANISER_PIN_MIN, Settings, full_url, refusals
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
@@ -217,7 +218,8 @@ def version() -> str:
 # Each flag that sets a setting, by the field of ``Settings`` it sets: a flag and its variable
 # are checked by the same validator (companion/settings.py).
 FLAGS = {"host": "--host", "port": "--port", "db": "--db", "url": "--url", "trust_proxy": "--trust-proxy",
-         "lang": "--lang", "threads": "--threads", "connection_limit": "--connection-limit",
+         "lang": "--lang", "threads": "--threads", "processes": "--processes",
+         "connection_limit": "--connection-limit",
          "organiser_pin_file": "--organiser-pin-file", "organiser_pin": "--organiser-pin"}
 
 
@@ -257,6 +259,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--threads", help="worker threads (default 8; env SCOPA_THREADS): a request "
                                           "takes a few milliseconds of CPU, so more threads than "
                                           "this only help while saves wait for SQLite's write lock")
+    parser.add_argument("--processes", help="serving processes on Linux (default one a core, up to 4; "
+                                            "env SCOPA_PROCESSES; docs/running.md)")
     parser.add_argument("--connection-limit",
                         help="open connections served at once (default 8000; env "
                              "SCOPA_CONNECTION_LIMIT): a phone's browser keeps 4 to 6 open "
@@ -344,8 +348,6 @@ def serve_on(sockets: list[socket.socket], args: argparse.Namespace) -> int:
 
 
 def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: int) -> int:
-    from waitress import serve
-
     from . import store
     from .upkeep import backup_command, opened_app, restore_command, stopped_by_signals
     from .web.organiser import new_code
@@ -384,7 +386,7 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     connections = open_connections(settings.connection_limit)
     try:
         with stopped_by_signals():      # SIGTERM as Ctrl-C: waitress finishes what it serves
-            serve(app, sockets=sockets, **waitress_options(app, settings.threads, connections))
+            served(app, sockets, settings.processes or default_processes(), settings.threads, connections)
     except KeyboardInterrupt:           # a stop before waitress's own loop took it: still a stop
         pass
     finally:

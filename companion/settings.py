@@ -71,6 +71,7 @@ def _whole(least: int, most: int, takes: str):
 
 port_number = _whole(0, 65535, "a port number from 0 to 65535 (0: any free port)")
 thread_count = _whole(1, 1000, "a number of worker threads from 1 to 1000")
+process_count = _whole(1, 64, "a number of serving processes from 1 to 64")
 connection_count = _whole(1, 1_000_000, "a number of connections served at once, from 1 to 1000000")
 
 
@@ -242,6 +243,8 @@ class Settings(BaseSettings):
     # SCOPA_LANG: for a phone that asks for none of the pages' languages
     lang: Annotated[str, BeforeValidator(language)] = "it"
     threads: Annotated[int, BeforeValidator(thread_count)] = 8
+    # SCOPA_PROCESSES: serving processes on Linux, else one a core (up to 4)
+    processes: Annotated[int | None, BeforeValidator(unless_none(process_count))] = None
     connection_limit: Annotated[int, BeforeValidator(connection_count)] = 8000
     # SCOPA_ORGANISER_PIN: the club's own organiser's code (never printed)
     organiser_pin: Annotated[str | None, BeforeValidator(unless_none(club_pin)), Field(repr=False)] = None

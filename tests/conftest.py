@@ -188,6 +188,14 @@ def client(app):
 
 
 @pytest.fixture(autouse=True)
+def one_serving_process(monkeypatch):
+    """The command serves in one process in tests, whatever the machine's cores: a test that
+    replaces ``waitress.serve`` must not see the command fork real servers instead (a 2-core
+    CI machine's default is two). tests/app/test_processes.py tests several on purpose."""
+    monkeypatch.setenv("SCOPA_PROCESSES", "1")
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limit():
     """The wrong PINs (and organiser's codes, new and deleted matches) counted so far forgotten,
     before every test: the limits' tables are one for the whole process, and under xdist which

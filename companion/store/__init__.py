@@ -45,7 +45,7 @@ from .backup import (
     remove_leftovers,
     restore_from,
 )
-from .built import ChangedLines, built_match, changed_since, each_match, forget_built
+from .built import ChangedLines, also_forget_elsewhere, built_match, changed_since, each_match, forget_built
 from .changes import KINDS, By, change_row, change_rows, phone_number, was, what, who
 from .checks import Unfit, examine
 from .db import (

@@ -243,7 +243,7 @@ def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
     finally:
         db.conn.close()
     keep_organiser_phones(path, phones)
-    forget_built()
+    forget_built(everywhere=True)
     return keep
 
 

@@ -71,11 +71,26 @@ def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., A
     return current
 
 
-def forget_built() -> None:
+# Who else must forget after a restore: the other processes of a server of several, each with
+# its own matches built (companion.processes registers how they are told).
+_elsewhere: list[Callable[[], None]] = []
+
+
+def also_forget_elsewhere(tell: Callable[[], None]) -> None:
+    """``tell()`` whenever a restore makes this process forget (``forget_built(everywhere=True)``)."""
+    _elsewhere.append(tell)
+
+
+def forget_built(everywhere: bool = False) -> None:
+    """Every match built forgotten in this process; ``everywhere``, in the other serving
+    processes too (a restore: versions start again in the restored file)."""
     with _built_lock:
         _built.clear()
         _latest.clear()
         _per_match.clear()
+    if everywhere:
+        for tell in _elsewhere:
+            tell()
 
 
 # A value worked out from each match's row (a line of the CSV of every match, in a language),

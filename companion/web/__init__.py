@@ -9,24 +9,21 @@ A room imports from here; nothing here imports a room.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 from markupsafe import Markup, escape
 
 from ..names import names_above, one_line_form, short_form, text_width
 from ..rules.cards import parse_card
-from . import bounds, errors, hosts, limits, organiser, site
+from . import assets, bounds, errors, hosts, limits, organiser, site
 from .forms import rule_in_words
-from .pages import YEAR
 
 
 def init_app(app: Flask) -> None:
-    """The host check, the error pages, the pages of no room, hashed static files, and the
+    """The host check, the error pages, the pages of no room, the static files (``assets``:
+    bundled, hashed, compressed, served before Flask), and the
     helpers every room's templates call. A helper only formats what it is given: what a page
     shows from the store (or from the phone's session) its view reads and passes to the
     template."""
@@ -36,7 +33,7 @@ def init_app(app: Flask) -> None:
     limits.init_app(app)
     organiser.init_app(app)
     app.register_blueprint(site.bp)
-    _static_files_cached_for_good(app)
+    assets.init_app(app)
     for helper in (rule_in_words, parse_card, short_form, one_line_form, text_width, names_above):
         app.add_template_global(helper)
     app.add_template_filter(whole_words)
@@ -61,28 +58,3 @@ def whole_words(text: Any, scores: bool = False) -> Markup:
     if scores:
         kept = _SCORE.sub(lambda m: f'<span class="nowrap">{m.group(0)}</span>', kept)
     return Markup(kept)
-
-
-def _static_files_cached_for_good(app: Flask) -> None:
-    """Static files get URLs with their content's hash (``/static/companion.css?v=1a2b3c4d5e``)
-    and are kept by the phones for a year without asking again: a new version of a file has a
-    new URL. (A dozen lines rather than a library: Flask-Static-Digest needs a build step that
-    writes digested copies of the files, and a wheel here carries the files as they are.)"""
-    @lru_cache(maxsize=None)
-    def digest(filename: str) -> str | None:
-        path = Path(app.static_folder, filename)
-        if not path.is_file():
-            return None
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-
-    @app.url_defaults
-    def hashed_static_urls(endpoint: str, values: dict[str, Any]) -> None:
-        if endpoint == "static" and "filename" in values and "v" not in values:
-            values["v"] = digest(values["filename"])
-
-    @app.after_request
-    def keep_hashed_static_files(response):
-        if (request.endpoint == "static" and response.status_code == 200
-                and request.args.get("v") == digest(request.view_args.get("filename", ""))):
-            response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
-        return response

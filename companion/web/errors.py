@@ -14,6 +14,14 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from .. import store
 from ..i18n import http_message, say
 
+# Every answer's, the static files' included (web.assets sets them on those once).
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+}
+
 # prefix -> (answer to an HTTPException, answer to a StorageError): the JSON API's, set by
 # answer_under() when its blueprint is registered.
 _EXTENSION = "scopa.error_answers"
@@ -60,9 +68,6 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def security_headers(response):
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault(
-            "Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
         return response

@@ -59,6 +59,8 @@ NEW_MATCHES = {"phone": parse("20/hour"), "address": parse("200/hour")}
 DELETES = {"phone": parse("5/hour"), "address": parse("50/hour")}
 KINDS = ("pin", "organiser code", "new matches", "match deletes")
 
+# In memory, or, when the companion serves with several processes, in a SQLite file they share
+# (``shared_between_processes``, ``limit_store``).
 _windows = MovingWindowRateLimiter(MemoryStorage())
 _stripes = [threading.Lock() for _ in range(64)]
 # (kind, "address" or "phone", key) -> the address it was counted from: whom the organiser's
@@ -109,6 +111,23 @@ class TooMany(Limited):
         self.kind = kind
 
 
+def _one_at_a_time(key: str):
+    """The tries of one key checked one at a time: a lock among 64 in this process, and, where
+    the counts are shared between processes, across them too (``limit_store``)."""
+    shared = getattr(_windows.storage, "locked", None)
+    return shared(key) if shared else _stripes[hash(key) % len(_stripes)]
+
+
+def shared_between_processes(folder: str) -> None:
+    """The counts kept in a SQLite file in ``folder``, which every serving process forked from
+    this one uses (``companion.processes``): a guest's tries count the same whichever process
+    answers them. Who is held, for the organiser's list, is what the process that answers the
+    organiser saw counted (``_seen``)."""
+    global _windows
+    from .limit_store import SCHEME, SQLiteStorage
+    _windows = MovingWindowRateLimiter(SQLiteStorage(f"{SCHEME}://{folder}/limits.sqlite"))
+
+
 def _enabled() -> bool:
     return bool(current_app.config.get("RATELIMIT_ENABLED", True))
 
@@ -135,7 +154,7 @@ def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limit
     if sent_from_another_site():
         raise FromAnotherSite()
     key = address_key()
-    with _stripes[hash(key) % len(_stripes)]:
+    with _one_at_a_time(key):
         if _enabled():
             wait = _wait(TRIES, kind, "address", key)
             if wait > 0:
@@ -164,7 +183,7 @@ def _limited(kind: str, items: dict[str, RateLimitItem], exempt: Callable[[], bo
             cookieless = current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
             phone = phone_id()
             keys = [("phone", f"no cookie at {address}" if cookieless else phone), ("address", address)]
-            with _stripes[hash(address) % len(_stripes)]:
+            with _one_at_a_time(address):
                 wait = max(_wait([items[scope]], kind, scope, key) for scope, key in keys)
                 if wait > 0:
                     raise TooMany(kind, wait)

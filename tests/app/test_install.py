@@ -118,8 +118,8 @@ def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wh
         with urllib.request.urlopen(request) as answer:
             page = answer.read().decode()
         assert "<title>Parties" in page
-        stylesheet = page.split('href="/static/companion.css', 1)[1].split('"', 1)[0]
-        with urllib.request.urlopen(f"{base}/static/companion.css{stylesheet}") as answer:
+        stylesheet = page.split('href="/static/companion.', 1)[1].split('"', 1)[0]
+        with urllib.request.urlopen(f"{base}/static/companion.{stylesheet}") as answer:
             assert answer.status == 200 and b"{" in answer.read()
     finally:
         stop(process)

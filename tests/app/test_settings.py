@@ -20,7 +20,7 @@ from companion.web.access import hash_pin
 
 EVERY = {"SCOPA_HOST": "127.0.0.1", "SCOPA_PORT": "8001", "SCOPA_DB": "/srv/x.sqlite",
          "SCOPA_URL": "scopa.lan  192.168.1.5:80", "SCOPA_TRUST_PROXY": "127.0.0.1", "SCOPA_LANG": "fr",
-         "SCOPA_THREADS": "4", "SCOPA_CONNECTION_LIMIT": "100", "SCOPA_ORGANISER_PIN": "scopa-club",
+         "SCOPA_THREADS": "4", "SCOPA_PROCESSES": "2", "SCOPA_CONNECTION_LIMIT": "100", "SCOPA_ORGANISER_PIN": "scopa-club",
          "SCOPA_ORGANISER_PIN_FILE": "PIN FILE", "SCOPA_DATA": "/srv/data",
          "SCOPA_PIN_HASH_METHOD": "scrypt", "SCOPA_COMPOSE_SERVICE": "companion"}
 
@@ -53,7 +53,7 @@ def test_each_setting_is_read_from_its_variable_else_its_default(environ, tmp_pa
     environ(EVERY)
     assert Settings() == Settings.model_construct(
         host="127.0.0.1", port=8001, db="/srv/x.sqlite", url=("scopa.lan", "192.168.1.5:80"),
-        trust_proxy="127.0.0.1", lang="fr", threads=4, connection_limit=100, organiser_pin="scopa-club",
+        trust_proxy="127.0.0.1", lang="fr", threads=4, processes=2, connection_limit=100, organiser_pin="scopa-club",
         organiser_pin_file=PinFile(str(tmp_path / "pin"), "circolo-77"), data="/srv/data",
         pin_hash_method="scrypt", compose_service="companion")
     # Set but empty: as if unset (compose writes ${X:-} so).
@@ -94,6 +94,7 @@ REFUSED = {
     "SCOPA_TRUST_PROXY": ("*", "the address of the one reverse proxy in front"),
     "SCOPA_LANG": ("de", f"one of {', '.join(LANGUAGES)}: the pages' language"),
     "SCOPA_THREADS": ("eight", "a number of worker threads from 1 to 1000"),
+    "SCOPA_PROCESSES": ("0", "a number of serving processes from 1 to 64"),
     "SCOPA_CONNECTION_LIMIT": ("0", "a number of connections served at once, from 1 to 1000000"),
     "SCOPA_ORGANISER_PIN": ("12-34", "at least 6 characters"),
     "SCOPA_ORGANISER_PIN_FILE": ("MISSING", "a file whose first line is the organiser's code: cannot read it"),

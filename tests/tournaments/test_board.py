@@ -3,6 +3,7 @@ the rows of the standings that do not fit are cut into pages, which turn by them
 table seen within 40 s). The pages are the server's (companion/tournaments/board.py), worked out
 here without a browser; tests/app/test_board_wall.py measures them drawn."""
 
+import re
 import pytest
 
 from companion.tournaments import board
@@ -136,4 +137,4 @@ def test_a_screen_without_javascript_turns_the_pages_at_its_refresh(client, nigh
     to the next page; the script that turns them with JavaScript is there all the same."""
     page = client.get(f"/tournaments/{night}/board?refresh=1&page=3").get_data(as_text=True)
     assert attr(page, "noscript meta[http-equiv=refresh]", "content") == "10; url=?refresh=1&page=4"
-    assert "board.js" in attr(page, "script[src*=board]", "src")
+    assert re.fullmatch(r"/static/board(\.[0-9a-f]+)?\.js", attr(page, "script[src*=board]", "src"))

@@ -1,0 +1,231 @@
+"""Serving with several processes on Linux (issue 45, a championship on one box): the command
+forks one waitress per core (at most 4) on the sockets it bound, starts again a process that
+died, stops them all on SIGTERM with the store left whole; the limits' counts are one for all
+processes (a SQLite file: web/limit_store.py), and a restore in one makes the others forget the
+matches they built."""
+
+import multiprocessing
+import os
+import signal
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from companion import cli, processes
+from companion.store import db as store_db
+from companion.upkeep import stopped_by_signals
+from companion.web import limits
+from companion.web.limit_store import SQLiteStorage
+from helpers import new_match, phone, start_companion
+
+pytestmark = [pytest.mark.skipif(not processes.available(), reason="several processes on Linux only"),
+              pytest.mark.usefixtures("fresh_rate_limit")]
+
+fork = multiprocessing.get_context("fork")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def until(check, seconds: float = 20):
+    deadline = time.monotonic() + seconds
+    while not (found := check()):
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.05)
+    return found
+
+
+# -- How many ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cores, count", [(1, 1), (2, 2), (4, 4), (16, 4)])
+def test_one_process_a_core_up_to_four(monkeypatch, cores, count):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)))
+    assert processes.default_count() == count
+    monkeypatch.setattr(processes.sys, "platform", "win32")
+    assert processes.default_count() == 1
+
+
+def test_a_number_of_processes_that_is_none_is_refused(capsys, monkeypatch):
+    for given in ("0", "two"):
+        assert cli.main(["--processes", given]) == 2
+        assert "a number of serving processes from 1 to 64" in capsys.readouterr().err
+    monkeypatch.setenv("SCOPA_PROCESSES", "3")
+    assert cli.parse_args([]).settings.processes == 3
+
+
+# -- The parent and its children ---------------------------------------------------------------
+
+def watched(folder: Path, count: int) -> None:
+    """A parent serving ``count`` children that each write their pid and wait to be stopped;
+    the first child asks the others to forget (``tell_siblings``), and each writes that it
+    did. Runs in a process of its own: processes.serve forks the process it runs in."""
+    def run() -> None:
+        (folder / f"child-{os.getpid()}").write_text("")
+        while len(list(folder.glob("child-*"))) < count:         # its siblings started
+            time.sleep(0.05)
+        try:
+            os.close(os.open(folder / "told", os.O_CREAT | os.O_EXCL))
+            processes.tell_siblings()                             # the first to get there
+        except FileExistsError:
+            pass
+        while True:
+            time.sleep(0.05)
+
+    def forget() -> None:
+        (folder / f"forgot-{os.getpid()}").write_text("")
+
+    with stopped_by_signals():              # as the command: SIGTERM is a stop, in each child too
+        processes.serve(count, run, forget)
+    (folder / "stopped").write_text("")
+
+
+def test_the_parent_restarts_a_child_that_died_and_stops_them_all(tmp_path):
+    parent = fork.Process(target=watched, args=(tmp_path, 2))
+    parent.start()
+    try:
+        first = until(lambda: len(children_of(parent.pid)) == 2 and children_of(parent.pid))
+        # The first child's word reached both, through the parent.
+        until(lambda: {f"forgot-{pid}" for pid in first} <= {p.name for p in tmp_path.iterdir()})
+        os.kill(first[0], signal.SIGKILL)                       # a child dies
+        again = until(lambda: (now := children_of(parent.pid)) and len(now) == 2 and first[0] not in now and now)
+        assert first[1] in again
+        os.kill(parent.pid, signal.SIGTERM)                     # the stop
+        parent.join(20)
+        assert parent.exitcode == 0 and (tmp_path / "stopped").exists()
+        assert not any(Path(f"/proc/{pid}").exists() for pid in again)        # none left behind
+    finally:
+        if parent.is_alive():
+            parent.kill()
+
+
+# -- The limits' counts, one for all processes ---------------------------------------------------
+
+def test_the_sqlite_storage_counts_as_limits_memory_storage_does(tmp_path, monkeypatch):
+    """The same tries, at the same moments, through limits' moving window on each storage."""
+    clock = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    ours = MovingWindowRateLimiter(SQLiteStorage(f"scopa-sqlite://{tmp_path}/limits.sqlite"))
+    theirs = MovingWindowRateLimiter(MemoryStorage())
+    item = parse("5/minute")
+    said = {id(ours): [], id(theirs): []}
+    for step in range(40):
+        clock[0] += [1, 2, 3, 1, 20][step % 5]
+        for limiter in (ours, theirs):
+            key = "10.0.0.1" if step % 4 else "10.0.0.2"
+            stats = limiter.get_window_stats(item, "tries", key)
+            said[id(limiter)].append((limiter.test(item, "tries", key), limiter.hit(item, "tries", key),
+                                      round(stats.reset_time, 3), stats.remaining))
+    assert said[id(ours)] == said[id(theirs)]
+    assert any(not hit for _test, hit, _reset, _left in said[id(ours)])      # some were refused
+
+
+def tries(path: str, count: int, answers) -> None:
+    storage = SQLiteStorage(f"scopa-sqlite://{path}")
+    answers.put([storage.acquire_entry("10.0.0.9/tries", 10, 3600) for _ in range(count)])
+
+
+def test_two_processes_count_the_same_tries(tmp_path):
+    path = str(tmp_path / "limits.sqlite")
+    SQLiteStorage(f"scopa-sqlite://{path}")                      # made before the fork, as served
+    answers = fork.Queue()
+    both = [fork.Process(target=tries, args=(path, 8, answers)) for _ in range(2)]
+    for process in both:
+        process.start()
+    taken = [answers.get(timeout=30) for _ in both]
+    for process in both:
+        process.join(10)
+    assert sum(sum(said) for said in taken) == 10                # 16 tries, 10 taken in all
+
+
+def sixth_try(app, match_id: int, go, answers) -> None:
+    # A store connection is not carried across a fork (SQLite's rule; the serving processes
+    # open theirs in their own threads, after it): this process's thread opens its own.
+    store_db._threads.__dict__.clear()
+    go.get(timeout=30)
+    answers.put(phone(app, "10.0.0.7").post(f"/matches/{match_id}/pin", data={"pin": "000000"}).status_code)
+
+
+def test_a_guests_wrong_pins_in_one_process_hold_it_in_another(app, tmp_path, monkeypatch):
+    """Two serving processes forked from one app: five wrong PINs from one address answered by
+    this one, the sixth by the other, refused there too. (With each process's counts in its own
+    memory, as before, the other took it: 403.)"""
+    monkeypatch.setattr(limits, "_windows", limits._windows)      # the memory's, back after
+    limits.shared_between_processes(str(tmp_path))
+    match_id = new_match(phone(app), pin="246813")
+    go, answers = fork.Queue(), fork.Queue()
+    other = fork.Process(target=sixth_try, args=(app, match_id, go, answers))
+    other.start()                                   # forked before the tries, as served
+    guest = phone(app, "10.0.0.7")
+    assert [guest.post(f"/matches/{match_id}/pin", data={"pin": "000000"}).status_code
+            for _ in range(5)] == [403] * 5
+    go.put(True)
+    assert answers.get(timeout=30) == 429
+    other.join(10)
+
+
+# -- The command ---------------------------------------------------------------------------------
+
+def test_the_command_serves_with_two_processes_and_stops_with_the_store_whole(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPA_")}
+    env.update(SCOPA_DATA=str(tmp_path / "data"), TMPDIR=str(tmp_path))
+    store = tmp_path / "club.sqlite"
+    server, base = start_companion("--db", str(store), "--processes", "2", env=env)
+    try:
+        serving = until(lambda: len(children_of(server.pid)) == 2 and children_of(server.pid))
+        shared = [path for path in tmp_path.iterdir() if path.name.startswith("scopa-companion-")]
+        assert len(shared) == 1 and (shared[0] / "limits.sqlite").exists()
+        port = int(base.rsplit(":", 1)[1])
+        for _ in range(20):                                       # fresh connections, any process
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+                conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                assert conn.recv(100).startswith(b"HTTP/1.1 200 ")
+        with urllib.request.urlopen(base + "/") as answer:
+            assert answer.status == 200
+    finally:
+        server.terminate()
+        assert server.wait(timeout=30) == 0
+    assert all(not Path(f"/proc/{pid}").exists() for pid in serving)
+    assert not Path(f"{store}-wal").exists() and not shared[0].exists()
+
+
+def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_path):
+    """What main() hands each serving process (no fork here: processes.serve is replaced)."""
+    import waitress
+    forked, made = {}, {}
+
+    class Server:
+        def __init__(self, app, **options):
+            made.update(app=app, **options)
+
+        def run(self):
+            made["ran"] = True
+
+    monkeypatch.setattr(limits, "_windows", limits._windows)      # the memory's, back after
+    monkeypatch.setattr(processes, "serve", lambda count, run, forget: forked.update(
+        count=count, run=run, forget=forget, storage=limits._windows.storage))
+    monkeypatch.setattr(waitress, "create_server", Server)
+    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
+    monkeypatch.setenv("SCOPA_LANG", "it")
+    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "900",
+                     "--processes", "3"]) == 0
+    assert forked["count"] == 3 and isinstance(forked["storage"], SQLiteStorage)
+    forked["run"]()
+    assert made["ran"] and made["connection_limit"] == 300 and made["threads"] == 8
+    assert len(made["sockets"]) >= 1 and made["max_request_body_size"] == made["app"].config["MAX_CONTENT_LENGTH"] + 1
