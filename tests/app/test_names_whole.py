@@ -236,7 +236,7 @@ def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournament
                     != [width, height]:
                 problems.append("the board scrolls")
             if problems:
-                found[count] = problems
+                found[f"{count} {lang}"] = problems
             assert seen["names"] == count + 2 * (count // 2)
     finally:
         context.close()
