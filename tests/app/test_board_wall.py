@@ -54,6 +54,9 @@ SHOWN = """() => {
     largestName: Math.max(...tables.flatMap(li => [...li.querySelectorAll(".board-name")]).map(size)),
     scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
     pageNumbers: [...document.querySelectorAll("[data-testid=page-number]")].map(e => e.textContent),
+    notesOver: (() => { const notes = document.querySelector(".board .tie-break-marks");
+      return notes && rows.length ? notes.getBoundingClientRect().top < rows[rows.length - 1].getBoundingClientRect().bottom - 0.5
+        || !inside(notes, standings) : false; })(),
   };
 }"""
 
@@ -112,6 +115,8 @@ def watch(page, seconds: int = 40) -> tuple[set[str], set[str], list[str]]:
             problems.append(f"{second} s: the page scrolls to {seen['scroll']}")
         if seen["outside"]:
             problems.append(f"{second} s: outside their panel: {seen['outside']}")
+        if seen["notesOver"]:
+            problems.append(f"{second} s: the tie-breaks' notes over the standings' rows or out of their panel")
         if seen["spilling"]:
             problems.append(f"{second} s: names wider than their cell: {seen['spilling']}")
         if seen["cutOnTables"]:
@@ -152,6 +157,8 @@ def test_sixty_at_3840x2160(browser, server, nights):
     with wall(browser, server, 3840, 2160) as page:
         page.goto(f"/tournaments/{nights[60]}/board")
         assert qr_codes_seen(page) == [f"{server}/tournaments/{nights[60]}"]
+        # The link for a screen without JavaScript is not drawn (nor its markup, as text)
+        assert "JavaScript" not in page.locator(".board-head").inner_text()
         seen_tables, seen_rows, problems = watch(page)
         assert problems == []
         assert len(seen_tables) == 30 and len(seen_rows) == 60
@@ -190,6 +197,17 @@ def test_without_javascript_a_screen_shows_a_page_and_turns_them_when_asked(brow
         assert 0 < len(first) < 30
         numbers = page.locator("[data-testid=page-number]").all_inner_texts()
         assert len(numbers) == 2 and all(number.startswith("1/") for number in numbers)
+        # Its link to the refreshed board takes no room of the panels': before, it took a row of
+        # the page's grid, and the standings' last rows ran under the tie-breaks' notes.
+        seen = page.evaluate(SHOWN)
+        assert (seen["scroll"], seen["outside"], seen["notesOver"]) == ([1280, 720], [], False)
+        assert page.locator(".board .tie-break-marks").is_visible()
+        # Over neither the QR code nor the title, and the head still above the round's panel.
+        link = page.locator(".board-refresh a").bounding_box()
+        qr, title, address, panel = (page.locator(other).bounding_box() for other in (
+            ".board-join .qr", ".board-head h1", ".board-join p", ".board-round"))
+        assert link["x"] >= qr["x"] + qr["width"] and link["y"] + link["height"] <= title["y"] + 0.5
+        assert address["y"] + address["height"] <= panel["y"] + 0.5
         page.locator(".board-refresh a").click()
         refresh = page.locator("noscript meta[http-equiv=refresh]")
         assert refresh.get_attribute("content").endswith("url=?refresh=1&page=2")

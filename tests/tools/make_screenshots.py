@@ -54,6 +54,9 @@ PICTURES = {
     "live-dark.png": "the score of a team match on a second phone, which follows every hand saved (dark theme)",
     "referee.png": "the referee: every capture a card may make on the table, and why",
     "board.png": "the board for the wall: a tournament round's live scores and the standings",
+    "board-60-720p.png": "a Swiss night of 60 entrants on a 1280x720 screen: round 1's 30 tables "
+                         "and the standings in pages that turn by themselves, page 1 of each shown",
+    "board-60-1080p.png": "the same night on a 1920x1080 screen",
     "unsent-hand-it.png": "a hand saved with the Wi-Fi down (in Italian): the counts still on screen, "
                           "'Non inviato' above Save, the hand waiting in the phone's outbox with Scarta",
     "offline-banner-it.png": "a watching phone whose polls fail (in Italian): 'Offline dalle 21:03' "
@@ -74,6 +77,19 @@ NINE_PM = datetime(2026, 11, 26, 21, 3, tzinfo=ZoneInfo("Europe/Rome"))
 SUITS = "dcsb"
 DECK = [f"{value}{suit}" for suit in SUITS for value in range(1, 11)]
 
+
+# A championship's 60 entrants (issue 40: the board of a club's full night), long names among them
+CHAMPIONSHIP = [f"{first} {last}" for first, last in zip(
+    ["Giulia", "Marco", "Nadia", "Paolo", "Rosa", "Sergio", "Teresa", "Ugo", "Valeria", "Walter",
+     "Anna-Maria", "Bartolomeo", "Caterina", "Domenico", "Eleonora", "Federico", "Gabriella",
+     "Ignazio", "Lucia", "Massimiliano"] * 3,
+    ["Rossi", "Bianchi", "Esposito", "Romano", "Colombo", "Ricci", "Marino", "Greco", "Bruno",
+     "Gallo", "Conti", "De Luca", "Mancini", "Costa", "Giordano", "Rizzo", "Lombardi", "Moretti",
+     "Barbieri", "Fontana", "Santoro", "Mariani", "Rinaldi", "Caruso", "Ferrara", "Galli",
+     "Martini", "Leone", "Longo", "Gentile", "Martinelli", "Vitale", "Lombardo", "Serra",
+     "Coppola", "De Santis", "D'Angelo", "Marchetti", "Parisi", "Villa", "Conte", "Ferraro",
+     "Ferri", "Fabbri", "Bianco", "Marini", "Grasso", "Valentini", "Messina", "Sala", "De Angelis",
+     "Gatti", "Pellegrini", "Palumbo", "Sanna", "Farina", "Rizzi", "Monti", "Cattaneo", "Castellano"])]
 
 CODE = "SHO-TS2"        # the organiser's code of the evening's companion
 
@@ -143,7 +159,14 @@ def evening(base: str) -> dict:
     call(base, f"/tournaments/{tournament['id']}/rounds", {})
     for number, table in enumerate(call(base, f"/tournaments/{tournament['id']}")["rounds"][1]["tables"]):
         play_until(base, table["match"], rng, 2, over=False, hands=number + 1, below=11)
-    return {"pair": pair["id"], "teams": teams["id"], "tournament": tournament["id"]}
+    night = call(base, "/tournaments", {
+        "name": "Campionato sociale · Swiss", "format": "swiss", "rounds": 5, "variant": "classica",
+        "entrants": CHAMPIONSHIP})
+    call(base, f"/tournaments/{night['id']}/rounds", {})
+    for number, table in enumerate(call(base, f"/tournaments/{night['id']}")["rounds"][0]["tables"][:12]):
+        play_until(base, table["match"], rng, 2, over=number < 4, hands=30 if number < 4 else number % 3 + 1,
+                   below=11)
+    return {"pair": pair["id"], "teams": teams["id"], "tournament": tournament["id"], "night": night["id"]}
 
 
 def shoot(page, path: Path, **options) -> None:
@@ -236,6 +259,16 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     page.goto(f"/tournaments/{tournament}/board")
     shoot(page, folder / "board.png")
     wall.close()
+    # The championship's board without JavaScript: the page the server draws first (page 1 of
+    # each panel), which board.js would turn every few seconds, so the picture is the same at
+    # every run.
+    for name, size in (("board-60-720p.png", (1280, 720)), ("board-60-1080p.png", (1920, 1080))):
+        wall = browser.new_context(base_url=base, **{**BOARD, "viewport": dict(zip(("width", "height"), size))},
+                                   java_script_enabled=False)
+        page = wall.new_page()
+        page.goto(f"/tournaments/{ids['night']}/board")
+        shoot(page, folder / name)
+        wall.close()
 
     offline(browser, base, ids, folder)
     for name in PICTURES:
