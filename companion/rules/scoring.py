@@ -307,7 +307,9 @@ def _score(tallies: list[Tally], rules: Rules, result: PrimieraResult,
         seats = None if per_side is None else Seats(
             per_side, len(deal_plan(rules, n * per_side).hands))
         points, told = score_declarations(declarations, rules.declarations, names, rules.matta, seats)
-        lines.append(Line("declarations", tuple(points), joined(told, said("no declarations"))))
+        # Cirulla's players make accusi, not declarations: its breakdown says so (issue 42)
+        none = said("no accusi") if rules.declarations == "cirulla" else said("no declarations")
+        lines.append(Line("declarations", tuple(points), joined(told, none)))
     elif declarations:
         raise HandError(said("these rules have no declarations (Bazzica or Sbarazzina)"))
 

@@ -125,7 +125,7 @@ ACCUSI_WORDS = {
     "fr": ("une cirulla (aussi appelée busso) : trois cartes qui font 9 ou moins",
            "un decino (aussi appelé tris), un brelan : trois cartes de même valeur"),
 }
-ACE_SCOPA = {"it": "Un Asso giocato quando in tavola non ci sono Assi prende tutto il tavolo.",
+ACE_SCOPA = {"it": "Un Asso giocato quando non ci sono Assi in tavola prende tutte le carte.",
              "en": "An Ace played when no Ace is on the table takes the whole table.",
              "fr": "Un As joué quand il n’y a pas d’As sur la table prend toute la table."}
 

@@ -4,6 +4,8 @@ the catalogues and from every page that showed them (the rules pages and the lis
 form, a match's breakdown, the referee's card, a player's record, a tournament, a match's
 delete); Chkobba's points in its players' words; a refusal said alone is a sentence."""
 
+import re
+
 import pytest
 from babel.messages.pofile import read_po
 
@@ -19,12 +21,25 @@ SLIPS = {
     "it": ["seme privilegiato", "non si può calare", "si può anche calare", "Non sono compresi qui",
            "Il controllo della distribuzione dell'arbitro", "Non si sommano punti",
            "nella Scopa d'Assi prendere tutto", "0 vinta", "0 persa", "anche 0 mani", "busso (tre carte",
-           "un busso:", "un tris:", "fanno 8, 9 o meno", "con anche il 4"],
+           "un busso:", "un tris:", "fanno 8, 9 o meno", "con anche il 4",
+           # the second native reading (r42-native): the cards lie "in tavola", never on "il
+           # tavolo" in the same breath; calques of the English; one word for one thing
+           "tutto il tavolo", "a tavolo vuoto", "A tavolo vuoto", "il tavolo è vuoto", "mai al tavolo",
+           "carte dal tavolo", "Alcuni tavoli", "Un tavolo che vuole", "chi sta davanti a tutti",
+           "e li somma", "qualcuno non passa davanti", "questa versione", "el velo", "o tris)", "di fila dal",
+           "altrimenti non piglia mai tutto", "altrimenti mai tutto", "fanno 15 con essa"],
     "fr": ["enseigne de bonus", "Absents ici", "Qui l’a\u00a0? La calculer",
            "des plus de points de classement aux moins", "terminée\u00a0: le tour", "Sa 0 manche",
            "10 ♦ carreau", "les 10 ♦ carreau", "3 scopa\u00a0:", "à la Scopa d’Assi, prendre",
            "à la Scopa Corse, la prise", "la carte est posée", "jusqu’au bout, personne ne la marque",
-           "peut être posée sur la table", "dont les valeurs additionnées", "Tour 1 terminée"],
+           "peut être posée sur la table", "dont les valeurs additionnées", "Tour 1 terminée",
+           # the second native reading (r42-native)
+           "Vider la table fait", "vider la table fait", "sont parmi les premières", "et les additionne",
+           "un camp passe devant", "À égalité jusqu’au bout", "livres de Hurrikan", "cette version",
+           "el velo", "l’application les applique", "Dame et Valet (", "Avant que l’on joue",
+           "chaque autre variante", "en apporte de nouvelles", "la partie double", "il ne prend jamais tout",
+           "sinon jamais toute la table", "Quatre premières cartes qui font", "Certaines tables donnent",
+           "parce qu’elle est de la même valeur"],
     "en": ["in Scopa d'Assi taking the table", "in Scopa Corse capturing", "a busso (three cards",
            "The card must capture: it may not be placed"],
 }
@@ -92,7 +107,7 @@ def test_sbarazzina_and_piva_say_what_their_own_ace_does(client, preset):
     # with the Ace". The rule is theirs; the reasons no longer name another game.
     page = read(client, f"/rules/{preset}", "it")
     reasons = " ".join(texts(page, '[data-testid="capture-example"] .reasons li'))
-    assert "prendere tutto il tavolo con un Asso non è mai scopa" in reasons
+    assert "prendere tutte le carte in tavola con un Asso non è mai scopa" in reasons
     assert "Scopa d'Assi" not in reasons
     assert "Non è mai scopa." in words(one(page, '[data-testid="capture-rule"]'))
 
@@ -149,3 +164,27 @@ def test_no_sentence_counts_zero_hands(client):
     assert said["it"].startswith("Non ha ancora nessuna mano.")
     assert said["fr"].startswith("Aucune manche n’y est encore enregistrée.")
     assert said["en"].startswith("No hand has been recorded in it yet.")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_italian_rules_pages_put_the_cards_in_tavola(client, preset):
+    # The native reading (r42-native): "A tavolo vuoto l'Asso ... resta in tavola" named the
+    # table the cards lie on two ways in one sentence. It is "la tavola" ("in tavola", "la tavola
+    # è vuota"); "il tavolo" is a tournament's table, which no rules page shows.
+    said = " ".join(texts(read(client, f"/rules/{preset}", "it"), "main"))
+    assert re.findall(r".{0,30}\btavol[oi]\b.{0,20}", said) == []
+
+
+@pytest.mark.parametrize("lang, none, other", [("it", "nessun accuso", "nessuna dichiarazione"),
+                                                ("fr", "aucun accuso", "aucune déclaration"),
+                                                ("en", "no accusi", "no declarations")])
+def test_a_cirulla_hand_without_accusi_says_so_in_cirullas_word(client, lang, none, other):
+    # A Cirulla hand's breakdown headed its line "Accusi" and said "nessuna dichiarazione" beside
+    # it (r42-native); Bazzica's declarations keep their word.
+    said = {}
+    for variant in ("cirulla", "bazzica"):
+        match_id = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "variant": variant}).get_json()["id"]
+        assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 201
+        said[variant] = " ".join(texts(read(client, f"/matches/{match_id}", lang), "table.breakdown"))
+    assert none in said["cirulla"] and other not in said["cirulla"]
+    assert other in said["bazzica"]

@@ -34,7 +34,7 @@ SLIPS = {
 }
 # Sco-papa's page said "a set of two or more" and then "a set is at most two cards".
 CONTRADICTION = ("a set of two or more table cards", "at most two cards")
-NEXT_DEAL = {"en": "next deal", "it": "distribuzione successiva", "fr": "donne suivante",
+NEXT_DEAL = {"en": "next deal", "it": "il mazziere ne distribuisce altre", "fr": "le donneur en redonne",
              "es": "el reparto siguiente"}
 
 
@@ -96,7 +96,7 @@ def test_scopone_never_has_a_next_deal(client, lang):
     ("it", "Al posto dei denari conta il seme di coppe (cuori nelle carte francesi)",
      "Prendere tutte le carte in tavola è un Hurrikan"),
     ("fr", "À la place des deniers comptent les coupes (cœur dans un jeu français)",
-     "Vider la table fait un Hurrikan"),
+     "Vider la table, c’est faire un Hurrikan"),
     ("es", "El palo premiado es el de copas (corazones en la baraja francesa)",
      "Dejar la mesa vacía es un Hurrikan"),
 ])
