@@ -44,7 +44,7 @@ def test_the_rules_page_names_escobas_points_in_each_language(client, lang, glan
 def test_the_rules_page_glosses_the_spanish_words(client):
     said = words(one(read(client, "/rules/escoba"), "#points"))
     for gloss in ("1 point for the most cards (cartas).", "the oros are the coins",
-                  "1 point for the Seven of oros, el velo (the siete de oros).",
+                  "1 point for the Seven of oros, the velo (the siete de oros).",
                   "the side with the most sevens scores 1 point. Level on them, nobody scores it."):
         assert gloss in said
 

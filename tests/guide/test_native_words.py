@@ -41,7 +41,10 @@ SLIPS = {
            "sinon jamais toute la table", "Quatre premières cartes qui font", "Certaines tables donnent",
            "parce qu’elle est de la même valeur"],
     "en": ["in Scopa d'Assi taking the table", "in Scopa Corse capturing", "a busso (three cards",
-           "The card must capture: it may not be placed"],
+           "The card must capture: it may not be placed",
+           # Cirulla's Ace read as the opposite of its rule ("otherwise" = with no Ace on the
+           # table); Spanish's article in an English sentence
+           "otherwise it never takes all", "never the whole table otherwise", "el velo"],
 }
 
 
