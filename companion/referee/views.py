@@ -13,7 +13,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
 from wtforms.validators import NumberRange, Optional
 
 from .. import store
@@ -159,7 +159,7 @@ def captures():
 
 def captures_pages(ruling: Ruling | None, page: int) -> dict[str, str | None]:
     """The addresses of the pages of captures before and after this one (None where none)."""
-    asked = {key: request.args.getlist(key) for key in request.args if key != "page"}
+    asked: dict[str, Any] = {key: request.args.getlist(key) for key in request.args if key != "page"}
 
     def at(number: int) -> str:
         return url_for("referee.captures", **asked, page=number) + "#ruling"
