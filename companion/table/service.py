@@ -15,7 +15,7 @@ and its ``HandScore``, worked out once from it by ``matches.score_entry`` (the h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from flask import has_request_context, request
 
@@ -225,7 +225,7 @@ def change_hand(match_id: int, hand_id: int, entry: dict[str, Any], score: HandS
     return Changed(hand_id, version)
 
 
-def delete_hands(match_id: int, versions: dict[int, int | None]) -> Deleted | Stale | NoSuchHand:
+def delete_hands(match_id: int, versions: Mapping[int, int | None]) -> Deleted | Stale | NoSuchHand:
     """Delete hands, each only if still at the version given (hand id -> version), all or none."""
     db = store.get_db()
     unnamed = [hand_id for hand_id, version in versions.items() if version is None]
