@@ -146,7 +146,8 @@ def rename(player_id: int):
     try:
         store.rename_player(store.get_db(), found["id"], form.name.data or "", Ledger)   # required
     except store.NameTaken as taken:
-        form.name.errors.append(_(  # type: ignore[attr-defined]  # a list once validated; stubs: Sequence"There is already a player called %(name)s: if they are the same "
+        # a list once validated (WTForms' stubs say Sequence)
+        form.name.errors.append(_("There is already a player called %(name)s: if they are the same "  # type: ignore[attr-defined]
                                   "person, merge them below.", name=taken.row["name"]))
         return show_player(found, form, 409)
     except store.Gone:
