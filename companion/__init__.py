@@ -84,7 +84,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
     # When the companion started: a match finished before it is the club's record (web.record).
     app.config.setdefault("STARTED", datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
-    app.json.sort_keys = False  # points in the order they are scored, as players read them
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # the default provider's setting; points in the order they are scored, as players read them
     # Behind a reverse proxy (TRUST_PROXY), waitress itself takes the phone's address, scheme
     # and host from the proxy's headers, and only from that proxy's address: no ProxyFix here,
     # which believed whoever connected (listening.waitress_options).

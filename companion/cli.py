@@ -84,7 +84,7 @@ def lan_addresses() -> list[str]:
         except OSError:
             infos = []
         for info in infos:
-            address = info[4][0]
+            address = str(info[4][0])      # an IPv4 address (AF_INET): a str already
             if not address.startswith("127.") and address not in found and address != default:
                 found.append(address)
     if default and default not in found:

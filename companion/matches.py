@@ -192,7 +192,7 @@ class Hand:
     def outcome_input(self) -> HandResult:
         if self.claim is not None:
             return HandResult(self.points, claim=self.claim)
-        return HandResult(self.points, self.result["outright"], self.result["reason"])
+        return HandResult(self.points, self.result["outright"], self.result["reason"])  # type: ignore[index]  # set by build()
 
 
 def _json(value: str | dict[str, Any]) -> dict[str, Any]:
@@ -207,7 +207,7 @@ class Match:
     sides: list[dict[str, Any]]
     first_dealer: int
     hands: list[Hand] = field(default_factory=list)
-    outcome: Outcome | None = None
+    outcome: Outcome = None  # type: ignore[assignment]  # build() sets it once the hands are read
     version: int = 0          # bumped by every change to the hands
     has_pin: bool = False     # recording needs the match's edit PIN
     recorded: int = 0         # hands recorded (counted or not); ``hands`` may be left unread
@@ -300,8 +300,8 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]], kept: list[H
         if result is None and hand.entry["mode"] == "claim":
             hand.claim = claim_of(hand.entry, totals, match.rules, names)
         else:
-            if result is None:
-                hand.result = result_of(hand.score)
+            if result is None and (score := hand.score) is not None:     # not a claim: scored
+                hand.result = result_of(score)
             totals = tuple(t + p for t, p in zip(totals, hand.points))
             hand.totals_after = totals
         match.hands.append(hand)
@@ -370,7 +370,7 @@ class Ledger:
     def start(self) -> dict[str, Any]:
         return summary_of(match_outcome([], self.rules, self.names), 0, no_stats(len(self.names)))
 
-    def after_add(self, summary: dict[str, Any] | None, entry: dict[str, Any],
+    def after_add(self, summary: dict[str, Any], entry: dict[str, Any],
                   result: dict[str, Any] | None) -> dict[str, Any]:
         """The summary once this hand is added; MatchOver if the match was already won."""
         before = outcome_of(summary)
@@ -381,6 +381,7 @@ class Ledger:
             hand = HandResult((0,) * len(self.names),
                               claim=claim_of(entry, before.totals, self.rules, self.names))
         else:
+            assert result is not None, "a hand of cards or counts is saved with its points"
             hand = HandResult(tuple(result["points"]), result["outright"], result["reason"])
         stats = add_stats(summary.get("stats") or no_stats(len(self.names)),
                           None if entry["mode"] == "claim" else result)
@@ -391,7 +392,7 @@ class Ledger:
         """Each hand's points scored afresh from its entry, by the hand's id (a claim has none):
         what a migration that adds to a stored result writes back."""
         current = build(self.row, hand_rows)
-        return [(hand.id, result_of(hand.score)) for hand in current.hands if hand.claim is None]
+        return [(hand.id, result_of(score)) for hand in current.hands if (score := hand.score) is not None]
 
     def after_change(self, hand_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """The summary worked out again from every hand's stored points."""

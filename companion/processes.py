@@ -147,7 +147,7 @@ def served(app, sockets: list, count: int, threads: int, connections: int) -> No
     """The command's serving: waitress on ``sockets``, in one process, or in ``count`` (on
     Linux), the connections shared out between them, the limits' counts and a restore's news
     shared too."""
-    from waitress import create_server, serve as serve_one
+    from waitress import create_server, serve as serve_one  # type: ignore[attr-defined]  # both are waitress's; its stubs name only serve
 
     if count > 1 and not available():
         print("scopa-companion: one serving process on this system (several on Linux only)",

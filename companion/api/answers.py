@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from .. import store
 from ..i18n import for_api
@@ -86,7 +86,7 @@ def hand_json_of(hand: Hand) -> dict[str, Any]:
             "breakdown": None if hand.score is None else hand_json(hand.score)["breakdown"]}
 
 
-def change_json(row: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def change_json(row: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """One change of a match's log (``store.change_rows``): when, what, which hand, who (the
     phone's number in the match, and its label in words), and the hand before it: null where it
     was not there, else its entry, its points (null for a claim) and whether it was deleted."""

@@ -104,6 +104,7 @@ def restore():
         if sent is not None:
             sent.replace(received)          # the parts' file, now the restore's alone
         else:
+            assert upload is not None, "refused above when neither came"
             upload.save(received)
         try:
             store.close_db()

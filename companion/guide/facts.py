@@ -88,10 +88,10 @@ def deals(rules: Rules, players: int | None = None) -> list[tuple[int, DealPlan]
     """The deals of a hand at each table the variant seats (or at ``players``, a match's)."""
     if players is None:
         layouts = seatings_of(rules) or ("2", "3", "4", "2x3")
-        players = tuple(sorted({TABLE_OF[layout] for layout in layouts}))
+        tables = tuple(sorted({TABLE_OF[layout] for layout in layouts}))
     else:
-        players = (players,)
-    return [(count, deal_plan(rules, count)) for count in players]
+        tables = (players,)
+    return [(count, deal_plan(rules, count)) for count in tables]
 
 
 def scale(rules: Rules) -> list[tuple[int, Any]]:

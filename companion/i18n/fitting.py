@@ -46,7 +46,7 @@ def _feminine(word: str, shown: str) -> bool:
     """Whether a card's or a suit's words are feminine: their first word, after a French suit's
     symbol ("♠ picas")."""
     first = re.match(r"\W*([^\W\d_]+)", shown)
-    return bool(first) and first.group(1).lower() in _FEMININE
+    return first is not None and first.group(1).lower() in _FEMININE
 
 
 def _capital_kept(word: str, replacement: str) -> str:

@@ -108,7 +108,7 @@ def player(player_id: int):
     if found["id"] != player_id:        # merged into another: that one's page, with its filters
         # (not a query's own player_id, nor url_for's _external and the like: found in review,
         # /players/3?player_id=1 was a 500)
-        kept = {key: value for key, value in request.args.items()
+        kept: dict[str, Any] = {key: value for key, value in request.args.items()
                 if key != "player_id" and not key.startswith("_")}
         return redirect(url_for("players.player", player_id=found["id"], **kept), code=301)
     return show_player(found)
@@ -144,14 +144,15 @@ def rename(player_id: int):
     if not form.validate():
         return show_player(found, form, 400)
     try:
-        store.rename_player(store.get_db(), found["id"], form.name.data, Ledger)
+        store.rename_player(store.get_db(), found["id"], form.name.data or "", Ledger)   # required
     except store.NameTaken as taken:
-        form.name.errors.append(_("There is already a player called %(name)s: if they are the same "
+        # a list once validated (WTForms' stubs say Sequence)
+        form.name.errors.append(_("There is already a player called %(name)s: if they are the same "  # type: ignore[attr-defined]
                                   "person, merge them below.", name=taken.row["name"]))
         return show_player(found, form, 409)
     except store.Gone:
         abort(404)
-    flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=tidy(form.name.data)))
+    flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=tidy(form.name.data or "")))
     return redirect(url_for("players.player", player_id=found["id"]), code=303)
 
 

@@ -7,13 +7,13 @@ Recording a chiamarsi fuori in a match is the one POST.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
 from wtforms.validators import NumberRange, Optional
 
 from .. import store
@@ -159,7 +159,7 @@ def captures():
 
 def captures_pages(ruling: Ruling | None, page: int) -> dict[str, str | None]:
     """The addresses of the pages of captures before and after this one (None where none)."""
-    asked = {key: request.args.getlist(key) for key in request.args if key != "page"}
+    asked: dict[str, Any] = {key: request.args.getlist(key) for key in request.args if key != "page"}
 
     def at(number: int) -> str:
         return url_for("referee.captures", **asked, page=number) + "#ruling"
@@ -351,7 +351,7 @@ def claim():
         except ScopaError as problem:
             error = explain(problem, ctx.rules.pack)
     if posted and checked is not None and match is not None:
-        match service.claim(match.id, claimer, piles, sweeps):
+        match (outcome := service.claim(match.id, claimer, piles, sweeps)):
             case service.Added():
                 played_here(match.id)
                 return claim_recorded(match, claimer, checked.holds)
@@ -359,6 +359,7 @@ def claim():
                 error = say(refusal)
             case service.NoSuchMatch():
                 abort(404)          # deleted meanwhile on another phone, as a hand's page says
+            case _: assert_never(outcome)
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
                       checked=checked, error=error, totals=totals, items=ITEMS, n=len(ctx.names),
                       rows=card_rows(form, ctx.rules.deck), pack=ctx.rules.pack)

@@ -35,7 +35,8 @@ class Ruling(NamedTuple):
     captures: tuple[Capture, ...]   # one page of the legal captures, the ``first`` on
     may_place: bool
     reasons: tuple[Said, ...]
-    count: int                      # every legal capture, listed or not
+    # every legal capture, listed or not (the field hides tuple.count, which no caller uses)
+    count: int  # type: ignore[assignment]
     first: int                      # the place of ``captures[0]`` among them, from 0
 
     @property
@@ -50,7 +51,7 @@ Option = tuple[tuple[Card, ...], "Said | str"]
 class _Listed:
     """Options known one by one (an Ace's, a card of equal value)."""
 
-    def __init__(self, options: list[Option]):
+    def __init__(self, options: Sequence[Option]):
         self.options = options
 
     def count(self, size: int) -> int:
@@ -205,7 +206,7 @@ def legal_captures(table: Sequence[Card], played: Card, rule: str | Rules,
 def _page(families: list[_Listed | _Sums], most: int, first: int, limit: int) -> tuple[int, list[Option]]:
     """How many options the families hold, and ``limit`` of them from the ``first``: the fewest
     cards first, then family by family, each in its own order."""
-    count, page = 0, []
+    count, page = 0, list[Option]()
     for size in range(most + 1):
         for family in families:
             here = family.count(size)

@@ -63,6 +63,7 @@ class SidePrimiera(NamedTuple):
         values = SCALES[scale]
         parts = Joined(tuple(said("{card} {value}", card=card, value=clean_number(values[card.value]))
                              for suit in SUITS if (card := self.best.get(suit))), " + ")
+        assert self.value is not None, "a side with best cards has their total"
         missing = [Suit(suit) for suit in SUITS if suit not in self.best]
         if missing:
             return said("{cards} = {total} (no {suits})", cards=parts,
@@ -107,7 +108,8 @@ def primiera_of_mask(mask: int, method: str) -> SidePrimiera:
     if method in COUNT_ORDER:
         return SidePrimiera({}, None, count_ranks(mask, COUNT_ORDER[method]))
     table = _best_by_pattern(method)
-    best, total = {}, 0
+    best: dict[str, Card] = {}
+    total: Number = 0
     for suit, shift in SUIT_SHIFT.items():
         entry = table[suit][(mask >> shift) & SUIT_BITS]
         if entry is not None:
@@ -116,7 +118,7 @@ def primiera_of_mask(mask: int, method: str) -> SidePrimiera:
     return SidePrimiera(best, clean_number(total))
 
 
-_RANK_MASKS = {value: value_mask(value) for value in range(1, 11)}
+_RANK_MASKS: dict[int | str, int] = {value: value_mask(value) for value in range(1, 11)}
 _RANK_MASKS["figures"] = _RANK_MASKS[8] | _RANK_MASKS[9] | _RANK_MASKS[10]
 
 
@@ -133,12 +135,9 @@ def strict_leader(scores: Sequence[Number | None]) -> int | None:
     >>> strict_leader([22, 18]), strict_leader([20, 20]), strict_leader([9, None, 7])
     (0, None, 0)
     """
-    if None in scores:
-        present = [score for score in scores if score is not None]
-        if not present:
-            return None
-    else:
-        present = scores
+    present = [score for score in scores if score is not None]
+    if not present:
+        return None
     top = max(present)
     return scores.index(top) if present.count(top) == 1 else None
 

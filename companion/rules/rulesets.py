@@ -282,9 +282,10 @@ def check_players(rules: Rules, players: int) -> None:
     ...
     companion.rules.rulesets.RulesError: a 36-card deck is dealt to 2 or 4 players (or two teams of two), never to 3 or 6
     """
-    refusals = [_seats(rules, sides, per_side) for sides, per_side in LAYOUTS.values()
-                if sides * per_side == players]
-    if None in refusals:
+    layouts = [_seats(rules, sides, per_side) for sides, per_side in LAYOUTS.values()
+               if sides * per_side == players]
+    refusals = [refusal for refusal in layouts if refusal is not None]
+    if len(refusals) < len(layouts):       # a layout of that many players is allowed
         return
     raise refusals[0] if refusals else RulesError(
         said("a match has 2, 3 or 4 players, or two teams of 2 or 3"))

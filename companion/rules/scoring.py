@@ -185,12 +185,13 @@ def _entered_primiera(tallies: Sequence[Tally], rules: Rules, names: Sequence[st
     order = COUNT_ORDER.get(rules.primiera, ())
     counts = []
     for tally in tallies:
-        known = {7: tally.sevens, 6: tally.sixes, 1: tally.aces}
+        known: dict[int | str, int | None] = {7: tally.sevens, 6: tally.sixes, 1: tally.aces}
         entered = []
         for key in order:
-            if known.get(key) is None:
+            count = known.get(key)
+            if count is None:
                 break
-            entered.append(known[key])
+            entered.append(count)
         counts.append(tuple(entered))
     # While a hand is entered, a count may be in for some sides only: compare what all have.
     depth = min(len(c) for c in counts)
@@ -210,7 +211,7 @@ def _versus(figures: Sequence) -> Said:
     return said("{figures}", figures=Versus(tuple(figures)))
 
 
-def _most(item: str, figures: list[int], n: int) -> Line:
+def _most(item: str, figures: list[int | None], n: int) -> Line:
     winner = strict_leader(figures)
     if winner is None:
         return Line(item, (0,) * n, said("{figures}: tie, no point", figures=Versus(tuple(figures))))

@@ -189,11 +189,12 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
             raise HandError(said("{name} cannot have {coins} {suit} in {cards} cards",
                                  name=names[side], coins=t.coins, suit=coins, cards=t.cards))
     taken = [t.cards for t in tallies]
-    if None not in taken and sum(taken) != rules.deck:
+    cards = [count for count in taken if count is not None]
+    if len(cards) == len(taken) and sum(cards) != rules.deck:
         raise HandError(said("the cards add up to {total}, not {deck}: every card ends the hand "
-                             "in some pile", total=sum(taken), deck=rules.deck))
-    bonus = [t.coins for t in tallies]
-    if None not in bonus and sum(bonus) != suit:
+                             "in some pile", total=sum(cards), deck=rules.deck))
+    bonus = [t.coins for t in tallies if t.coins is not None]
+    if len(bonus) == len(tallies) and sum(bonus) != suit:
         raise HandError(said("the {suit} add up to {total}, not {count}", suit=coins,
                              total=sum(bonus), count=suit))
     check_sweeps([t.sweeps for t in tallies], taken, names, escoba)
@@ -253,7 +254,8 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
                                  "cards", name=names[side], count=sum(known), cards=t.cards))
         # The bonus suit's 7 (the settebello, Escoba's velo) is the one card both a coin and a
         # seven: a side's cards hold its coins and its other sevens.
-        if None not in (t.cards, t.coins, t.sevens) and t.coins + t.sevens - t.settebello > t.cards:
+        if (t.cards is not None and t.coins is not None and t.sevens is not None
+                and t.coins + t.sevens - t.settebello > t.cards):
             raise HandError(said("{name}'s {suit} ({coins}) and sevens ({sevens}) are more than the "
                                  "cards ({cards}): only the {card} is both", name=names[side],
                                  suit=coins, coins=t.coins, sevens=t.sevens, cards=t.cards,
@@ -262,8 +264,9 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
             raise HandError(said("{name} has the velo, so at least one seven", name=names[side])
                             if escoba else
                             said("{name} has the settebello, so at least one seven", name=names[side]))
-        low = whole(t.napola, said("the Napola"), side)
-        high = whole(t.scaletta_alta, said("the scaletta alta"), side)
+        # never None: a Tally's runs are 0 when it holds none
+        low = whole(t.napola, said("the Napola"), side) or 0
+        high = whole(t.scaletta_alta, said("the scaletta alta"), side) or 0
         for length, what in ((low, said("a sequence from the Ace")),
                              (high, said("a sequence from the King"))):
             if length > suit:
@@ -277,18 +280,18 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
             raise HandError(said("{name}'s sequences from the Ace ({low}) and the King ({high}) "
                                  "would overlap", name=names[side], low=low, high=high))
         implied = set(range(low)) | {suit - 1 - i for i in range(high)}
-        values = suit_values(rules)
-        if values.index(7) in implied and not t.settebello:
+        ranks = suit_values(rules)
+        if ranks.index(7) in implied and not t.settebello:
             raise HandError(said("{name}'s sequence of {suit} includes the settebello",
                                  name=names[side], suit=coins))
         if rules.re_bello and high and not t.re_bello:
             raise HandError(said("{name}'s sequence from the King includes the Re Bello",
                                  name=names[side]))
         if t.settebello:
-            implied.add(values.index(7))
+            implied.add(ranks.index(7))
         if t.re_bello:
-            implied.add(values.index(10))
-        if t.coins is not None and len(implied) > t.coins and escoba and implied == {values.index(7)}:
+            implied.add(ranks.index(10))
+        if t.coins is not None and len(implied) > t.coins and escoba and implied == {ranks.index(7)}:
             raise HandError(said("{name} holds more {suit} (the velo among them) than the {coins} "
                                  "entered", name=names[side], suit=coins, coins=t.coins))
         if t.coins is not None and len(implied) > t.coins:
@@ -306,14 +309,16 @@ def primiera_cards_of(tallies: Sequence[Tally], rules: Rules,
     where the primiera is worth points card by card, at most one card a suit, a card in one
     side only."""
     given = [t.primiera_cards for t in tallies]
-    if all(cards is None for cards in given):
+    chosen = [cards for cards in given if cards is not None]
+    if not chosen:
         return None
-    if any(cards is None for cards in given):
+    if len(chosen) < len(given):
         raise HandError(said("give the best cards for the primiera of every side, or of none"))
     if rules.primiera in COUNT_ORDER:
         raise HandError(said("under these rules the counts decide the primiera, not its best cards"))
-    full, seen, best = deck_set(rules.deck), {}, []
-    for side, codes in enumerate(given):
+    full, best = deck_set(rules.deck), []
+    seen: dict[Card, int] = {}
+    for side, codes in enumerate(chosen):
         pile = parse_cards(codes, said("the best cards of {name}", name=names[side]))
         for card in pile:
             if card not in full:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 import sqlite_utils
 
 from ..rules.said import Said, said
-from .db import MAX_ID, now
+from .db import MAX_ID, new_id, now
 
 # What a change did to its hand: the store's words, each worded by the pages and the API.
 KINDS = ("saved", "claim", "changed", "replaced", "deleted", "restored", "undone")
@@ -69,12 +69,12 @@ def log_change(db: sqlite_utils.Database, match_id: int, hand_id: int, kind: str
     number = db.execute(
         "SELECT COUNT(*) FROM hands WHERE match_id = ? AND (deleted IS NULL OR id = ?) AND number <= "
         "(SELECT number FROM hands WHERE id = ?)", [match_id, hand_id, hand_id]).fetchone()[0]
-    table = db["hand_changes"]
+    table = db.table("hand_changes")
     table.insert({"match_id": match_id, "hand_id": hand_id, "number": number, "kind": kind,
                   "phone": _phone_number(db, match_id, by.phone), "organiser": int(by.organiser),
                   "api": int(by.api), "created": now(),
                   "before": None if before is None else json.dumps(before), "undoes": undoes})
-    return table.last_pk
+    return new_id(table)
 
 
 def change_rows(db: sqlite_utils.Database, match_id: int, before: int | None = None,
@@ -140,7 +140,7 @@ def what(row: dict[str, Any]) -> Said:
     return Said(_WHAT[row["kind"]].text, {"number": row["number"], "change": row["undoes"]})
 
 
-def was(row: dict[str, Any], names: list[str]) -> Said:
+def was(row: dict[str, Any], names: Sequence[str]) -> Said:
     """What the hand was before the change: not there, deleted, a claim, or its points."""
     before = row["before"]
     if before is None:

@@ -74,7 +74,9 @@ def connect(path: str) -> sqlite_utils.Database:
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=10000")
     db = sqlite_utils.Database(conn)
-    db.path = path      # names the store in the cache of worked-out matches
+    # names the store in the cache of worked-out matches (state on sqlite-utils' Database, which
+    # declares no such attribute: issue 44 gives it a Store of its own)
+    db.path = path  # type: ignore[attr-defined]
     return db
 
 
@@ -235,13 +237,19 @@ def stop_cleanly(path: str) -> None:
     connection, whose close, the last, removes the -wal and -shm files. The store is then one
     whole file, which may be copied alone."""
     for db in list(_opened):
-        if db.path == path:
+        if db.path == path:  # type: ignore[attr-defined]  # set by connect(), above
             db.conn.close()
     conn = sqlite3.connect(path, timeout=10)
     try:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         conn.close()
+
+
+def new_id(table: sqlite_utils.db.Table) -> int:
+    """The id of the row ``table`` just inserted (sqlite-utils types ``last_pk`` as optional)."""
+    assert table.last_pk is not None, "called right after an insert"
+    return table.last_pk
 
 
 def parsed_match(row: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import sqlite_utils
 
 from .changes import By, log_change, state
-from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .db import MAX_ID, MakeLedger, new_id, now, parsed_match, writing
 from .seats import keep_seats, seat_players
 
 
@@ -85,12 +85,12 @@ def insert_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[d
                   ledger: MakeLedger | None, access_key: str | None,
                   follows: int | None = None) -> int:
     summary = ledger({"rules": rules, "sides": sides}).start() if ledger else None
-    table = db["matches"]
+    table = db.table("matches")
     table.insert({"created": now(), "rules": json.dumps(rules), "sides": json.dumps(sides),
                   "first_dealer": first_dealer, "version": 0, "pin_hash": pin_hash,
                   "summary": json.dumps(summary) if summary else None, "over": 0,
                   "access_key": access_key, "follows": follows})
-    match_id = table.last_pk
+    match_id = new_id(table)
     known = seat_players(db, match_id, sides, rules.get("preset", ""))
     if known != sides:          # a name typed as "anna " is the known "Anna"
         db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(known), match_id])
@@ -255,7 +255,9 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
                              [match_id, key]).fetchone()
             if row is not None:
                 if json.loads(row[1]) != entry:
-                    raise KeyReused(hand_row(db, match_id, row[0]))
+                    reused = hand_row(db, match_id, row[0])
+                    assert reused is not None, "the row just read"
+                    raise KeyReused(reused)
                 return Saved(row[0], False)
         if number is not None:
             there = list(db.query("SELECT * FROM hands WHERE match_id = ? AND deleted IS NULL "
@@ -267,19 +269,22 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
         order = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE match_id = ?",
                            [match_id]).fetchone()[0]
         stamp = now()
-        hands = db["hands"]
+        hands = db.table("hands")
         hands.insert({"match_id": match_id, "number": order, "entry": json.dumps(entry),
                       "result": json.dumps(result) if result else None,
                       "created": stamp, "updated": stamp, "version": 1, "key": key})
         keep_summary(db, match_id, after)
-        log_change(db, match_id, hands.last_pk, "claim" if entry.get("mode") == "claim" else "saved",
+        hand_id = new_id(hands)
+        log_change(db, match_id, hand_id, "claim" if entry.get("mode") == "claim" else "saved",
                    None, by)
-        return Saved(hands.last_pk, True, after["hands"], after)
+        return Saved(hand_id, True, after["hands"], after)
 
 
 def _resettle(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> None:
     """After a change to earlier hands: the summary worked out again from every hand."""
-    keep_summary(db, match_id, ledger(match_row(db, match_id)).after_change(hand_rows(db, match_id)))
+    row = match_row(db, match_id)
+    assert row is not None, "called inside the write that found the match"
+    keep_summary(db, match_id, ledger(row).after_change(hand_rows(db, match_id)))
 
 
 def _current(db: sqlite_utils.Database, match_id: int, hand_id: int, version: int) -> dict[str, Any]:
@@ -329,4 +334,6 @@ def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, i
             db.execute("UPDATE hands SET deleted = ?, version = version + 1 WHERE id = ?",
                        [now(), hand_id])
         _resettle(db, match_id, ledger)
-        return match_version(db, match_id)
+        after = match_version(db, match_id)
+        assert after is not None, "_current found the match's hands"
+        return after

@@ -21,16 +21,16 @@ def m018_hand_changes_and_look_alikes(db: sqlite_utils.Database, ledger: MakeLed
     # phone: the phone's number in this match, in the order phones first changed it
     # (change_phones keeps each phone's number, by a hash of its own id: the id itself, which
     # its cookie carries, is never kept). undoes: the change an undo put back.
-    db["change_phones"].create({"match_id": int, "phone": str, "number": int},
+    db.table("change_phones").create({"match_id": int, "phone": str, "number": int},
                                pk=("match_id", "phone"), not_null={"number"},
                                foreign_keys=[("match_id", "matches", "id")])
-    db["hand_changes"].create({"id": int, "match_id": int, "hand_id": int, "number": int,
+    db.table("hand_changes").create({"id": int, "match_id": int, "hand_id": int, "number": int,
                                "kind": str, "phone": int, "organiser": int, "api": int,
                                "created": str, "before": str, "undoes": int},
                               pk="id", not_null={"match_id", "hand_id", "number", "kind", "created"},
                               defaults={"organiser": 0, "api": 0},
                               foreign_keys=[("match_id", "matches", "id")])
-    db["hand_changes"].create_index(["match_id", "id"])
+    db.table("hand_changes").create_index(["match_id", "id"])
     _look_alikes(db)
 
 
@@ -47,7 +47,7 @@ def _look_alikes(db: sqlite_utils.Database) -> None:
     # organiser cannot see coming: it moves a record and a rating onto another player, and
     # two people who sat at one match ("Anna" and her look-alike, a spammer's) cannot be
     # merged at all.
-    db["players"].add_column("looks_like", int)
+    db.table("players").add_column("looks_like", int)
     active = list(db.execute("SELECT id, name, key FROM players WHERE merged_into IS NULL ORDER BY id"))
     first: dict[str, int] = {}
     for player_id, name, _old in active:

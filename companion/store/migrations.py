@@ -33,34 +33,34 @@ def _rescore(db: sqlite_utils.Database, ledger: MakeLedger, row: dict[str, Any])
 
 
 def _m001_matches_and_hands(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
-    db["matches"].create({
+    db.table("matches").create({
         "id": int, "created": str, "rules": str, "sides": str, "first_dealer": int,
     }, pk="id", not_null={"created", "rules", "sides", "first_dealer"})
-    db["hands"].create({
+    db.table("hands").create({
         "id": int, "match_id": int, "number": int, "entry": str, "created": str, "updated": str,
         "version": int, "key": str,
     }, pk="id", foreign_keys=[("match_id", "matches", "id")],
         not_null={"match_id", "number", "entry", "created", "updated", "version"},
         defaults={"version": 1})
-    db["hands"].create_index(["match_id", "number"], unique=True)
+    db.table("hands").create_index(["match_id", "number"], unique=True)
     # The one-time key of the form a hand was saved from: the same form sent twice (a double
     # tap, a retried request, two phones) finds its hand already there.
-    db["hands"].create_index(["match_id", "key"], unique=True)
+    db.table("hands").create_index(["match_id", "key"], unique=True)
 
 
 def _m002_versions_and_pins(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     # version: bumped by every write to a match's hands, so a phone polling the match learns
     # whether anything changed from one primary-key read. pin_hash: the edit PIN, if any.
-    db["matches"].add_column("version", int, not_null_default=0)
-    db["matches"].add_column("pin_hash", str)
+    db.table("matches").add_column("version", int, not_null_default=0)
+    db.table("matches").add_column("pin_hash", str)
 
 
 def _m003_hand_identity(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     # deleted: a deleted hand stays as a marked row, so its id is never reused (SQLite gives a
     # new row the largest id + 1) and a late or repeated delete cannot reach another hand.
     # previous: the entry an edit replaced, so the edit can be undone.
-    db["hands"].add_column("deleted", str)
-    db["hands"].add_column("previous", str)
+    db.table("hands").add_column("deleted", str)
+    db.table("hands").add_column("previous", str)
 
 
 def _m004_results_and_summaries(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
@@ -68,10 +68,10 @@ def _m004_results_and_summaries(db: sqlite_utils.Database, ledger: MakeLedger) -
     # stored points instead of scoring every hand again. summary and over: the match's outcome
     # kept in its row, so that listing thousands of matches reads no hands, and a save checks
     # the match's state from one row.
-    db["hands"].add_column("result", str)
-    db["matches"].add_column("summary", str)
-    db["matches"].add_column("over", int, not_null_default=0)
-    db["matches"].create_index(["over", "id"])
+    db.table("hands").add_column("result", str)
+    db.table("matches").add_column("summary", str)
+    db.table("matches").add_column("over", int, not_null_default=0)
+    db.table("matches").create_index(["over", "id"])
     for row in list(db.query("SELECT * FROM matches")):
         _rescore(db, ledger, parsed_match(row))
         set_summary(db, row["id"], ledger(parsed_match(row)).after_change(hand_rows(db, row["id"])))
@@ -80,7 +80,7 @@ def _m004_results_and_summaries(db: sqlite_utils.Database, ledger: MakeLedger) -
 def _m005_access_keys(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     # access_key: what a phone that entered the PIN keeps in its cookie, random for each match,
     # so a phone unlocked for match 3 of one store is not for match 3 of a restored or other one.
-    db["matches"].add_column("access_key", str)
+    db.table("matches").add_column("access_key", str)
     for (match_id,) in db.execute("SELECT id FROM matches").fetchall():
         db.execute("UPDATE matches SET access_key = ? WHERE id = ?", [secrets.token_urlsafe(16), match_id])
 
@@ -97,12 +97,12 @@ def _m007_rematches_archive_and_deletes(db: sqlite_utils.Database, ledger: MakeL
     # links to it). archived: kept, but out of the lists. deleted: a deleted match keeps its
     # row, emptied, so its id is never given to another match (an old link or a phone unlocked
     # for it never reaches a new one); its hands are removed.
-    db["matches"].add_column("follows", int)
-    db["matches"].add_column("followed_by", int)
-    db["matches"].add_column("archived", int, not_null_default=0)
-    db["matches"].add_column("deleted", str)
-    db["matches"].create_index(["archived", "over", "id"])
-    db["matches"].create_index(["archived", "id"])      # every match, newest first (the API)
+    db.table("matches").add_column("follows", int)
+    db.table("matches").add_column("followed_by", int)
+    db.table("matches").add_column("archived", int, not_null_default=0)
+    db.table("matches").add_column("deleted", str)
+    db.table("matches").create_index(["archived", "over", "id"])
+    db.table("matches").create_index(["archived", "id"])      # every match, newest first (the API)
 
 
 # The seats' figures as m008 made their columns, kept as released (a migration never changes): a
@@ -118,18 +118,18 @@ def _m008_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     # seats: who sat on which side of each match, with that side's figures and result, kept
     # by every save (keep_summary), so a record or the leaderboard is one grouped query over
     # seats, never a reading of hands. A hand's stored result gains its points item by item.
-    db["players"].create({"id": int, "name": str, "key": str, "created": str, "merged_into": int},
+    db.table("players").create({"id": int, "name": str, "key": str, "created": str, "merged_into": int},
                          pk="id", not_null={"name", "key", "created"})
     db.execute("CREATE UNIQUE INDEX players_key ON players (key) WHERE merged_into IS NULL")
-    db["seats"].create({"match_id": int, "side": int, "seat": int, "player_id": int,
+    db.table("seats").create({"match_id": int, "side": int, "seat": int, "player_id": int,
                         "variant": str, "over": int, "won": int, "drawn": int,
                         **{name: int for name in (*_M008_SUMS, "best", "worst")}},
                        pk=("match_id", "side", "seat"),
                        foreign_keys=[("match_id", "matches", "id"), ("player_id", "players", "id")],
                        not_null={"player_id", "variant"},
                        defaults={name: 0 for name in ("over", "won", "drawn", *_M008_SUMS)})
-    db["seats"].create_index(["player_id", "match_id"])
-    db["seats"].create_index(["variant"])         # the variants a record can be filtered by
+    db.table("seats").create_index(["player_id", "match_id"])
+    db.table("seats").create_index(["variant"])         # the variants a record can be filtered by
     # Each summary is worked out from its hands' points as scored just above, its outcome and
     # its figures alike, so that the two agree even where points were stored by an older scoring.
     for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):
@@ -147,23 +147,23 @@ def _m009_tournaments(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     # each table is an ordinary match (tournament_tables.match_id) between two entrants, by
     # their number in the tournament's list; a round's byes are kept with it. Standings are
     # worked out from the tables' matches, never stored.
-    db["tournaments"].create({"id": int, "created": str, "name": str, "format": str, "rules": str,
+    db.table("tournaments").create({"id": int, "created": str, "name": str, "format": str, "rules": str,
                               "entrants": str, "rounds": int, "seeding": str, "pin_hash": str,
                               "version": int},
                              pk="id", not_null={"created", "name", "format", "rules", "entrants"},
                              defaults={"version": 0})
     # slots: the round's tables and byes in bracket order (a knockout's next round pairs the
     # winners of neighbouring slots): [{"table": 1}, {"bye": 4}, ...].
-    db["tournament_rounds"].create({"tournament_id": int, "number": int, "byes": str, "slots": str,
+    db.table("tournament_rounds").create({"tournament_id": int, "number": int, "byes": str, "slots": str,
                                     "created": str},
                                    pk=("tournament_id", "number"),
                                    foreign_keys=[("tournament_id", "tournaments", "id")])
-    db["tournament_tables"].create({"tournament_id": int, "round": int, "number": int,
+    db.table("tournament_tables").create({"tournament_id": int, "round": int, "number": int,
                                     "match_id": int, "first": int, "second": int},
                                    pk=("tournament_id", "round", "number"),
                                    foreign_keys=[("tournament_id", "tournaments", "id"),
                                                  ("match_id", "matches", "id")])
-    db["tournament_tables"].create_index(["match_id"])
+    db.table("tournament_tables").create_index(["match_id"])
 
 
 def _m010_tidy_name_keys(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
@@ -181,10 +181,10 @@ def _m011_tournament_players(db: sqlite_utils.Database, ledger: MakeLedger) -> N
     # Which players' names each tournament's entrants hold, by their key: a rename reads only
     # the tournaments that name the player (store.tournaments.rename_entrants). A key stays
     # after a rename: it only ever makes a rename read one tournament more.
-    db["tournament_players"].create({"tournament_id": int, "key": str},
+    db.table("tournament_players").create({"tournament_id": int, "key": str},
                                     pk=("tournament_id", "key"),
                                     foreign_keys=[("tournament_id", "tournaments", "id")])
-    db["tournament_players"].create_index(["key"])
+    db.table("tournament_players").create_index(["key"])
     for tournament_id, entrants in list(db.execute("SELECT id, entrants FROM tournaments")):
         index_entrants(db, tournament_id, json.loads(entrants))
 
@@ -199,16 +199,16 @@ def _m012_organiser_and_player_changes(db: sqlite_utils.Database, ledger: MakeLe
     # matches.trash: a match deleted in the last day keeps its row whole, its hands marked
     # deleted with it; its seats (out of every record) and the ids of those hands wait here
     # until the organiser brings it back, or the day is over.
-    db["organiser_phones"].create({"key_hash": str, "created": str}, pk="key_hash",
+    db.table("organiser_phones").create({"key_hash": str, "created": str}, pk="key_hash",
                                   not_null={"created"})
-    db["player_changes"].create({"id": int, "kind": str, "player_id": int, "into_id": int,
+    db.table("player_changes").create({"id": int, "kind": str, "player_id": int, "into_id": int,
                                  "old_name": str, "new_name": str, "details": str,
                                  "created": str, "undone": str},
                                 pk="id", not_null={"kind", "player_id", "old_name", "new_name",
                                                    "details", "created"})
-    db["player_changes"].create_index(["player_id", "id"])
-    db["player_changes"].create_index(["into_id", "id"])
-    db["matches"].add_column("trash", str)
+    db.table("player_changes").create_index(["player_id", "id"])
+    db.table("player_changes").create_index(["into_id", "id"])
+    db.table("matches").add_column("trash", str)
 
 
 def _m013_ratings(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
@@ -218,25 +218,25 @@ def _m013_ratings(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
     # for all variants together (variant "") and for the match's variant. ratings: each player's
     # rating now in each of those, with mu - 3 sigma (ordinal), the leaderboard's order.
     # A store's finished matches finished, as far as it knows, with their last hand.
-    db["rated_matches"].create({"match_id": int, "finished": str, "places": str}, pk="match_id",
+    db.table("rated_matches").create({"match_id": int, "finished": str, "places": str}, pk="match_id",
                                not_null={"finished"})
-    db["rated_matches"].create_index(["finished", "match_id"])
-    db["rating_changes"].create({"match_id": int, "player_id": int, "variant": str,
+    db.table("rated_matches").create_index(["finished", "match_id"])
+    db.table("rating_changes").create({"match_id": int, "player_id": int, "variant": str,
                                  "mu_before": float, "sigma_before": float, "mu": float,
                                  "sigma": float, "matches": int},
                                 pk=("match_id", "player_id", "variant"),
                                 not_null={"mu_before", "sigma_before", "mu", "sigma", "matches"})
-    db["rating_changes"].create_index(["player_id", "variant"])
-    db["ratings"].create({"player_id": int, "variant": str, "mu": float, "sigma": float,
+    db.table("rating_changes").create_index(["player_id", "variant"])
+    db.table("ratings").create({"player_id": int, "variant": str, "mu": float, "sigma": float,
                           "matches": int, "ordinal": float}, pk=("player_id", "variant"),
                          not_null={"mu", "sigma", "matches", "ordinal"})
-    db["ratings"].create_index(["variant", "ordinal"])
+    db.table("ratings").create_index(["variant", "ordinal"])
     for match_id, created, summary, last in list(db.execute(
             "SELECT m.id, m.created, m.summary, (SELECT MAX(h.created) FROM hands h "
             "WHERE h.match_id = m.id AND h.deleted IS NULL) FROM matches m WHERE m.over = 1")):
         ranks = places(json.loads(summary)) if summary else None
         if ranks:
-            db["rated_matches"].insert({"match_id": match_id, "finished": last or created,
+            db.table("rated_matches").insert({"match_id": match_id, "finished": last or created,
                                         "places": json.dumps(ranks)})
     rerate(db)
 
@@ -257,13 +257,13 @@ def _m014_kept_not_worked_out_again(db: sqlite_utils.Database, ledger: MakeLedge
     # Triggers on seats keep the totals, so that they are exact whatever writes the seats (a save, an
     # edit, a delete or undo, a match deleted or brought back, a rename or merge and its undo,
     # a migration): no writer can forget it. A player-variant with no seat left has no row.
-    db["player_totals"].create({"player_id": int, "variant": str, "seats": int, "over": int,
+    db.table("player_totals").create({"player_id": int, "variant": str, "seats": int, "over": int,
                                 "won": int, "drawn": int, **{name: int for name in _M014_SUMS},
                                 "best": int, "worst": int},
                                pk=("player_id", "variant"), not_null={"seats"},
                                defaults={name: 0 for name in ("over", "won", "drawn", *_M014_SUMS)})
-    db["seats"].create_index(["player_id", "variant", "best"])
-    db["seats"].create_index(["player_id", "variant", "worst"])
+    db.table("seats").create_index(["player_id", "variant", "best"])
+    db.table("seats").create_index(["player_id", "variant", "worst"])
     counted = ("over", "won", "drawn", *_M014_SUMS)
 
     def added(row: str, sign: str) -> str:
@@ -297,7 +297,7 @@ def count_totals(db: sqlite_utils.Database) -> None:
     """player_totals made again from the seats, whole (m014; a restore, which never takes the
     totals a file carries): each of its columns but the keys, "seats", best and worst is the
     seats' column of that name added up, so a column a later migration adds is counted too."""
-    counted = [name for name in db["player_totals"].columns_dict
+    counted = [name for name in db.table("player_totals").columns_dict
                if name not in ("player_id", "variant", "seats", "best", "worst")]
     sums = ", ".join(f"COALESCE(SUM({name}), 0)" for name in counted)
     db.execute("DELETE FROM player_totals")
@@ -318,10 +318,10 @@ def _line_versions(db: sqlite_utils.Database) -> None:
     # hands at the migration count as changed at its current version.
     # hands.added: the same mark, set once when the hand is added: a phone at an older version
     # has no line of it to take away.
-    db["hands"].add_column("changed", int)
-    db["hands"].add_column("added", int, not_null_default=0)
+    db.table("hands").add_column("changed", int)
+    db.table("hands").add_column("added", int, not_null_default=0)
     db.execute("UPDATE hands SET changed = (SELECT version FROM matches WHERE id = hands.match_id)")
-    db["hands"].create_index(["match_id", "changed"])
+    db.table("hands").create_index(["match_id", "changed"])
     after = "(SELECT version FROM matches WHERE id = NEW.match_id) + 1"
     mark = f"UPDATE hands SET changed = {after} WHERE id = NEW.id;"
     db.execute("CREATE TRIGGER hands_changed_insert AFTER INSERT ON hands BEGIN "
@@ -339,8 +339,8 @@ def _m015_rating_work_and_unrated(db: sqlite_utils.Database, ledger: MakeLedger)
     # once done; kept in the store, so work a crash interrupted is done at the next start.
     # matches.unrated: the organiser left the match out of the ratings (1); every match is rated
     # until then.
-    db["rating_work"].create({"id": int, "finished": str, "match_id": int}, pk="id")
-    db["matches"].add_column("unrated", int, not_null_default=0)
+    db.table("rating_work").create({"id": int, "finished": str, "match_id": int}, pk="id")
+    db.table("matches").add_column("unrated", int, not_null_default=0)
 
 
 def _m016_chances_as_the_round_started(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
@@ -348,7 +348,7 @@ def _m016_chances_as_the_round_started(db: sqlite_utils.Database, ledger: MakeLe
     # from the ratings then), what the pages show until the table begins: a result or a
     # correction elsewhere, once the round is paired, moves the ratings but not a table's odds.
     # A table paired before this migration has none, and shows none.
-    db["tournament_tables"].add_column("chances", str)
+    db.table("tournament_tables").add_column("chances", str)
 
 
 def _m017_team_names_whole(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
@@ -389,5 +389,5 @@ def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:
         for version, step in enumerate(MIGRATIONS, start=1):
             if version not in done:
                 step(db, ledger)
-                db["migrations"].insert({"version": version, "applied": now()})
+                db.table("migrations").insert({"version": version, "applied": now()})
     return len(MIGRATIONS)

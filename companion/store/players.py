@@ -212,7 +212,7 @@ def _reseat(db: sqlite_utils.Database, old: int, new: int, old_name: str, name: 
 
 def _log(db: sqlite_utils.Database, kind: str, player_id: int, into: int | None, old_name: str,
          new_name: str, details: dict[str, Any]) -> None:
-    db["player_changes"].insert({"kind": kind, "player_id": player_id, "into_id": into,
+    db.table("player_changes").insert({"kind": kind, "player_id": player_id, "into_id": into,
                                  "old_name": old_name, "new_name": new_name,
                                  "details": json.dumps(details), "created": now()})
 

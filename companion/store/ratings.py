@@ -259,8 +259,9 @@ def entrant_ratings(db: sqlite_utils.Database, entrants: Sequence[dict[str, Any]
     kept = ratings_of(db, list(ids.values()))
     answers: list[dict[str, Any] | None] = []
     for entrant in entrants:
-        rows = [kept.get(ids.get(name, 0)) for name in entrant["players"]]
-        if None in rows:
+        found = [kept.get(ids.get(name, 0)) for name in entrant["players"]]
+        rows = [row for row in found if row is not None]
+        if len(rows) < len(found):
             answers.append(None)
             continue
         mu = sum(row["mu"] for row in rows) / len(rows)

@@ -67,7 +67,7 @@ def _after(start: Key | None) -> tuple[str, list]:
 def _rated_only(db: sqlite_utils.Database) -> str:
     """The matches the organiser marked "not rated" left out (a store still being migrated has
     no such mark yet)."""
-    if "unrated" not in db["matches"].columns_dict:
+    if "unrated" not in db.table("matches").columns_dict:
         return ""
     return " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = r.match_id AND m.unrated = 1)"
 
@@ -91,7 +91,7 @@ def compute(db: sqlite_utils.Database, start: Key | None) -> Work:
                             "LIMIT 1", [start[0], *start]).fetchone() is None:
         start = None            # nothing finished before it: from scratch
     after, bound = _after(start)
-    touched = {tuple(row) for row in db.execute(
+    touched: set[tuple[int, str]] = {(row[0], row[1]) for row in db.execute(
         "SELECT DISTINCT player_id, variant FROM rating_changes WHERE match_id IN "
         f"(SELECT r.match_id FROM rated_matches r WHERE {after})", bound)} if start else set()
     state: dict[tuple[int, str], Kept | None] = {}
@@ -115,9 +115,9 @@ def compute(db: sqlite_utils.Database, start: Key | None) -> Work:
         f"JOIN seats s ON s.match_id = r.match_id WHERE r.places IS NOT NULL AND {after}{_rated_only(db)} "
         "ORDER BY r.finished, r.match_id, s.side, s.seat", bound).fetchall()
     changes = []
-    for match_id, rows in groupby(seats, key=lambda row: row[0]):
+    for match_id, grouped in groupby(seats, key=lambda row: row[0]):
         time.sleep(0)       # the other threads' turn: a phone's save never waits for the GIL
-        rows = list(rows)
+        rows = list(grouped)
         ranks = json.loads(rows[0][1])
         sides = [[player for _m, _p, s, player, _v in rows if s == side] for side in range(len(ranks))]
         if any(not side for side in sides):

@@ -10,7 +10,7 @@ import sqlite_utils
 
 from ..names import tidy
 from ..stats import EXTREMES, SUMS
-from .db import now
+from .db import new_id, now
 from .known import known_player, player_key
 from .ratings import settle
 
@@ -25,9 +25,9 @@ def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
     known = known_player(db, name)
     if known:
         return known
-    table = db["players"]
+    table = db.table("players")
     table.insert({"name": tidy(name), "key": player_key(name), "created": now()})
-    return table.last_pk, tidy(name)
+    return new_id(table), tidy(name)
 
 
 def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str, Any]],
@@ -39,7 +39,7 @@ def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str,
         names = []
         for seat, name in enumerate(side["players"]):
             player_id, name = player_for(db, name)
-            db["seats"].insert({"match_id": match_id, "side": side_number, "seat": seat,
+            db.table("seats").insert({"match_id": match_id, "side": side_number, "seat": seat,
                                 "player_id": player_id, "variant": variant})
             names.append(name)
         solo = len(names) == 1 and player_key(side["name"]) == player_key(side["players"][0])

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import sqlite_utils
 
-from .db import MAX_ID, MakeLedger, now, parsed_match, reading, writing
+from .db import MAX_ID, MakeLedger, new_id, now, parsed_match, reading, writing
 from .known import player_key
 from .matches import Gone, insert_match
 from .ratings import chances_by_name
@@ -38,12 +38,13 @@ def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: 
                       entrants: list[dict[str, Any]], rounds: int | None, seeding: str,
                       pin_hash: str | None) -> int:
     with writing(db):
-        table = db["tournaments"]
+        table = db.table("tournaments")
         table.insert({"created": now(), "name": name, "format": format, "rules": json.dumps(rules),
                       "entrants": json.dumps(entrants), "rounds": rounds, "seeding": seeding,
                       "pin_hash": pin_hash, "version": 0})
-        index_entrants(db, table.last_pk, entrants)
-        return table.last_pk
+        tournament_id = new_id(table)
+        index_entrants(db, tournament_id, entrants)
+        return tournament_id
 
 
 def index_entrants(db: sqlite_utils.Database, tournament_id: int,
@@ -51,7 +52,7 @@ def index_entrants(db: sqlite_utils.Database, tournament_id: int,
     """Which players' names a tournament's entrants hold (``tournament_players``, by the key that
     makes two names one player): a rename finds its few tournaments without reading them all."""
     keys = {player_key(name) for e in entrants for name in (e["name"], *e["players"])}
-    db["tournament_players"].insert_all(
+    db.table("tournament_players").insert_all(
         ({"tournament_id": tournament_id, "key": key} for key in sorted(keys)), ignore=True)
 
 
@@ -61,7 +62,7 @@ def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> list
     entrant, player] (player -1: the entrant's own name), so a merge can be undone. Only the
     tournaments that name the player are read (``tournament_players``): a rename holds the write
     lock for as short as it can."""
-    changed = []
+    changed: list[list[int]] = []
     for tournament_id, entrants in db.execute(
             "SELECT id, entrants FROM tournaments WHERE id IN "
             "(SELECT tournament_id FROM tournament_players WHERE key = ?)",
@@ -216,12 +217,12 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slot
             table_number += 1
             match_id = insert_match(db, rules, sides, dealer, pin_hash, ledger, access_key())
             chances = chances_by_name(db, [side["players"] for side in sides])
-            db["tournament_tables"].insert({"tournament_id": tournament_id, "round": number,
+            db.table("tournament_tables").insert({"tournament_id": tournament_id, "round": number,
                                             "number": table_number, "match_id": match_id,
                                             "first": first, "second": second,
                                             "chances": json.dumps(chances)})
             order.append({"table": table_number})
-        db["tournament_rounds"].insert({"tournament_id": tournament_id, "number": number,
+        db.table("tournament_rounds").insert({"tournament_id": tournament_id, "number": number,
                                         "byes": json.dumps(byes), "slots": json.dumps(order),
                                         "created": now()})
         db.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", [tournament_id])

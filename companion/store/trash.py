@@ -150,7 +150,7 @@ def _restore(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> No
                    f"({', '.join('?' * len(trash['hands']))})", [match_id, *trash["hands"]])
     sides = json.loads(row["sides"])
     for seat, player in seated:
-        db["seats"].insert({**seat, "player_id": player["id"]})
+        db.table("seats").insert({**seat, "player_id": player["id"]})
         if sides[seat["side"]]["players"][seat["seat"]] != player["name"]:    # renamed since
             rename_seat(db, match_id, seat["side"], seat["seat"], player["name"], ledger)
     if row["follows"]:

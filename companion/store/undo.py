@@ -31,8 +31,9 @@ def restore_hands(db: sqlite_utils.Database, match_id: int, hand_ids: Iterable[i
     Conflict (with the first hand's row) if the match changed since; Gone if the match or a hand
     is not there. Hands already back (an Undo sent twice) are left as they are: done once."""
     with writing(db):
-        rows = [hand_row(db, match_id, hand_id) for hand_id in hand_ids]
-        if not rows or None in rows:
+        found = [hand_row(db, match_id, hand_id) for hand_id in hand_ids]
+        rows = [row for row in found if row is not None]
+        if not rows or len(rows) < len(found):
             raise Gone(match_id)
         deleted = [row for row in rows if row["deleted"]]
         if not deleted:

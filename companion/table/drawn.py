@@ -58,7 +58,7 @@ class Kept:
             for key, entry in zip(keys, found):
                 if entry is not None:
                     self._kept.move_to_end(key)
-        drawn = {keys[i]: (None, draw(i)) for i, entry in enumerate(found) if entry is None}
+        drawn: dict[Hashable, tuple[weakref.ref | None, Any]] = {keys[i]: (None, draw(i)) for i, entry in enumerate(found) if entry is None}
         if drawn:
             self._keep(drawn)
         return [entry[1] if entry is not None else drawn[key][1] for key, entry in zip(keys, found)]

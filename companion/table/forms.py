@@ -147,7 +147,7 @@ class NewMatchForm(FlaskForm):
         try:
             rules = self.rules()
         except RulesError as error:
-            self.preset.errors.append(explain(error))
+            self.preset.errors.append(explain(error))  # type: ignore[attr-defined]  # a list once validated; stubs: Sequence
             return False
         sides = self.sides()
         try:

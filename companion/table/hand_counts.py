@@ -84,6 +84,7 @@ def worked_out(best_text: str | None, chosen: str | None, rules: Rules,
         return None
     try:        # checked as the rules check a stored entry's
         cards = primiera_cards_of([Tally(None, None, primiera_cards=side) for side in best], rules, names)
+        assert cards is not None, "every side's best cards given"
         worked = decide_piles(cards, rules.primiera, rules.missing_suit)
     except ScopaError:
         return None

@@ -135,8 +135,8 @@ class HandForm(FlaskForm):
                                          else _("Scope of %(name)s", name=name))
             labels = {"napola": _("%(suit)s in a row from the Ace (%(name)s)", suit=suit, name=name),
                       "alta": _("%(suit)s in a row from the King down (%(name)s)", suit=suit, name=name)}
-            for row, field in self.count_rows().items():
-                field[i].label.text = labels.get(row) or _("%(what)s of %(name)s", what=self.row_words[row], name=name)
+            for row, counts in self.count_rows().items():
+                counts[i].label.text = labels.get(row) or _("%(what)s of %(name)s", what=self.row_words[row], name=name)
 
     def __iter__(self) -> Iterator[Field]:
         """Every field one by one (each side's and each card's too), in the order the first

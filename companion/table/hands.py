@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from typing import assert_never
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
@@ -107,7 +108,7 @@ def asks_first(form, hand: Hand | None = None) -> Extreme | None:
     if request.form.get("confirm_extreme") == "1":
         return None
     extreme = extreme_of(form.score)
-    if extreme is not None and hand is not None and extreme_of(hand.score) == extreme:
+    if extreme is not None and hand is not None and hand.score is not None and extreme_of(hand.score) == extreme:
         return None
     return extreme
 
@@ -120,7 +121,7 @@ def save_new(current: Match, form, entry: dict, number: int | None):
         return hand_page(current, form, number or current.next_number, None, extreme=extreme)
     if request.form.get("resolve") == "replace":
         return replace_hand(current, form, entry)
-    match service.add_hand(current.id, entry, form.score, key=form.key.data or None, number=number):
+    match (outcome := service.add_hand(current.id, entry, form.score, key=form.key.data or None, number=number)):
         case service.Taken(row):
             return hand_taken(current.id, form, row)
         case service.NoSuchMatch():
@@ -139,6 +140,7 @@ def save_new(current: Match, form, entry: dict, number: int | None):
         case service.Repeated():
             flash(_("That hand was already saved (the form was sent twice): it is counted once."))
             played_here(current.id)
+        case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -172,9 +174,9 @@ def replace_hand(current: Match, form, entry: dict):
     version = request.form.get("replace_version", type=int)
     if hand_id is None or version is None:
         raise ScopaError(said("say which hand to replace"))
-    match service.change_hand(current.id, hand_id, entry, form.score, version, replacing=True):
-        case service.Stale(row):
-            return hand_taken(current.id, form, row)
+    match (outcome := service.change_hand(current.id, hand_id, entry, form.score, version, replacing=True)):
+        case service.Stale(row):         # a version was given: the row of the hand as it is now
+            return hand_taken(current.id, form, row)  # type: ignore[arg-type]
         case service.NoSuchHand():
             flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
                     "Record yours again if it is still needed."))
@@ -183,6 +185,7 @@ def replace_hand(current: Match, form, entry: dict):
             flash(saved_message(load_match(current.id), hand_id,
                                 _("Hand %(number)s replaced with yours; the totals are worked out again."),
                                 _("The hand was replaced with yours; the totals are worked out again.")))
+        case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -238,7 +241,7 @@ def primiera_tool(current: Match, form: HandForm, hand: Hand | None) -> str:
     """The referee's primiera tool for this hand: under the match's rules, with the sides'
     names, carrying what the hand's form holds (``PrimieraTrip``) so that its answer comes
     back into the form with everything typed still there (without JavaScript too)."""
-    return url_for("referee.primiera", **under_match(current),
+    return url_for("referee.primiera", **under_match(current),  # type: ignore[arg-type]  # no _anchor nor _external in it
                    **PrimieraTrip.carrying(hand.id if hand else None, form.carried(request.form)))
 
 
@@ -264,7 +267,7 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
     if extreme is not None:
         return hand_page(current, form, hand.number, hand, extreme=extreme)
     made_from = request.form.get("version", type=int)
-    match service.change_hand(current.id, hand.id, entry, form.score, made_from):
+    match (outcome := service.change_hand(current.id, hand.id, entry, form.score, made_from)):
         case service.NoSuchHand():
             raise HandGone(current.id)
         case service.Stale():
@@ -277,6 +280,7 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
         case service.Changed():
             played_here(current.id)
             flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
+        case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
 
@@ -287,7 +291,7 @@ def delete_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
     if request.method == "GET":
         return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS)
-    match service.delete_hands(match_id, {hand_id: request.form.get("version", type=int)}):
+    match (outcome := service.delete_hands(match_id, {hand_id: request.form.get("version", type=int)})):
         case service.Stale():
             return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS,
                                    error=_("Another phone changed hand %(number)s since you "
@@ -298,6 +302,7 @@ def delete_hand(match_id: int, hand_id: int):
         case service.Deleted(version=left):
             offer_undo(match_id, [hand_id], left,
                        _("Hand %(number)s deleted; the totals are worked out again.", number=hand.number))
+        case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -320,7 +325,7 @@ def restore_hands(match_id: int):
     version = request.form.get("version", type=int)
     if not hand_ids or version is None:
         abort(400)
-    match service.restore_hands(match_id, hand_ids, version):
+    match (outcome := service.restore_hands(match_id, hand_ids, version)):
         case service.Stale():
             flash(_("The match changed meanwhile, perhaps on another phone: nothing was undone. "
                     "Look at the hands again, and record the deleted hand anew if it is still needed."))
@@ -332,6 +337,7 @@ def restore_hands(match_id: int):
                   if len(back) == 1 else
                   ngettext("%(num)d hand is back; the totals are worked out again.",
                            "%(num)d hands are back; the totals are worked out again.", len(back)))
+        case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -350,13 +356,14 @@ def delete_after_end(match_id: int):
     if not chosen or not set(chosen) <= {h.id for h in current.after_end}:
         flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))
         return redirect(url_for("table.match", match_id=match_id), code=303)
-    match service.delete_hands(match_id, chosen):
+    match (outcome := service.delete_hands(match_id, chosen)):
         case service.Stale() | service.NoSuchHand():
             flash(_("Another phone changed those hands meanwhile: nothing was deleted. Look again."))
         case service.Deleted(version=left):
             offer_undo(match_id, list(chosen), left,
                        ngettext("%(num)d hand played after the end deleted.",
                                 "%(num)d hands played after the end deleted.", len(chosen)))
+        case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 
@@ -370,7 +377,7 @@ def undo_edit(match_id: int, hand_id: int):
     if hand.previous is None or made_from is None:
         abort(400)
     previous = score_entry(hand.previous, current.rules, current.names)
-    match service.change_hand(match_id, hand_id, hand.previous, previous, made_from):
+    match (outcome := service.change_hand(match_id, hand_id, hand.previous, previous, made_from)):
         case service.Stale():
             flash(_("Another phone changed hand %(number)s meanwhile: nothing was undone. Look again.",
                     number=hand.number))
@@ -378,6 +385,7 @@ def undo_edit(match_id: int, hand_id: int):
             raise HandGone(match_id)
         case service.Changed():
             flash(_("The edit of hand %(number)s is undone; the totals are worked out again.", number=hand.number))
+        case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=match_id), code=303)
 
 

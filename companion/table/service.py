@@ -15,7 +15,7 @@ and its ``HandScore``, worked out once from it by ``matches.score_entry`` (the h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from flask import has_request_context, request
 
@@ -180,7 +180,10 @@ def claim(match_id: int, claimer: int, piles: list[list[str]],
     """A checked chiamarsi fuori, recorded as the match's next hand (the model works out whether
     it ends the match)."""
     entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
-    return _added(match_id, entry, None, None, None)
+    outcome = _added(match_id, entry, None, None, None)
+    # without a form's key or number: never Repeated, Duplicate nor Taken
+    assert isinstance(outcome, Added | Over | NoSuchMatch), outcome
+    return outcome
 
 
 def _added(match_id: int, entry: dict[str, Any], result: dict[str, Any] | None, key: str | None,
@@ -198,6 +201,7 @@ def _added(match_id: int, entry: dict[str, Any], result: dict[str, Any] | None, 
         return Over(over.args[0])
     if not saved.created:
         return Repeated(saved.id)
+    assert saved.number is not None and saved.summary is not None, "a hand just added has both"
     return Added(saved.id, saved.number, saved.summary)
 
 
@@ -221,14 +225,15 @@ def change_hand(match_id: int, hand_id: int, entry: dict[str, Any], score: HandS
     return Changed(hand_id, version)
 
 
-def delete_hands(match_id: int, versions: dict[int, int | None]) -> Deleted | Stale | NoSuchHand:
+def delete_hands(match_id: int, versions: Mapping[int, int | None]) -> Deleted | Stale | NoSuchHand:
     """Delete hands, each only if still at the version given (hand id -> version), all or none."""
     db = store.get_db()
     unnamed = [hand_id for hand_id, version in versions.items() if version is None]
     if unnamed:
         return Stale(store.hand_row(db, match_id, unnamed[0]))
     try:
-        left = store.delete_hands(db, match_id, versions, Ledger, by=by())
+        left = store.delete_hands(db, match_id, {hand_id: version for hand_id, version in versions.items()
+                                                 if version is not None}, Ledger, by=by())
     except store.Conflict as conflict:
         return Stale(conflict.row)
     except store.Gone:

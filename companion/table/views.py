@@ -113,7 +113,7 @@ def new_match():
         preset = preset if preset in PRESETS else "classica"
         form = NewMatchForm(data={**NewMatchForm.preset_data(preset), "preset": preset})
         form.seat_for_variant()
-        return new_match_page(form, last=listed(last) if same else None)
+        return new_match_page(form, last=listed(last) if same and last else None)
     form = NewMatchForm()
     if "load_preset" in request.form:     # without JavaScript: the variant's rules, names kept
         form = NewMatchForm(formdata=None, data={
@@ -329,7 +329,7 @@ def enter_pin(match_id: int):
     error, status = None, 200
     if form.validate_on_submit():
         try:
-            if try_pin(match_id, form.pin.data):
+            if try_pin(match_id, form.pin.data or ""):     # required: validated above
                 flash(_("PIN accepted: this phone can record hands in this match."))
                 return redirect(target, code=303)
             error, status = _("Wrong PIN."), 403

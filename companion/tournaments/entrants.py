@@ -138,9 +138,10 @@ def still_in(t: Tournament) -> set[int]:
     table ended level keeps both), and have not withdrawn."""
     if not t.rounds:
         return {e for e in range(len(t.entrants)) if t.withdrawn(e) is None}
-    found = set()
-    for (a, b), winner in t.current.bracket():
-        table = next((x for x in t.current.tables if x.entrants == (a, b)), None)
+    found: set[int | None] = set()
+    current = t.rounds[-1]
+    for (a, b), winner in current.bracket():
+        table = next((x for x in current.tables if x.entrants == (a, b)), None)
         found |= {winner} if table is not None and table.done and winner is not None else {a, b}
     return {e for e in found if e is not None and t.withdrawn(e) is None}
 
@@ -165,9 +166,9 @@ def without(t: Tournament, entrant: int) -> tuple[list[dict[str, Any]], bool]:
         raise TournamentError(said("at least two entrants must stay in the tournament"))
     entrants = [dict(x) for x in t.entrants]
     entrants[entrant]["withdrawn"] = len(t.rounds)
-    left = [table.match_id for table in t.rounds[-1].tables if entrant in table.entrants and not table.done]
-    if left:
-        entrants[entrant]["left"] = left
+    tables = [table.match_id for table in t.rounds[-1].tables if entrant in table.entrants and not table.done]
+    if tables:
+        entrants[entrant]["left"] = tables
     return entrants, False
 
 

@@ -309,10 +309,9 @@ def outcome_words(outcome: EntrantOutcome) -> str:
             return _("%(name)s is no longer an entrant.", name=name)
         case BroughtBack(name):
             return _("%(name)s is back: paired from the next round.", name=name)
-        case AsItWas(name, True):
-            return _("%(name)s had withdrawn already.", name=name)
-        case AsItWas(name, False):
-            return _("%(name)s has not withdrawn.", name=name)
+        case AsItWas(name, withdrawn):
+            return (_("%(name)s had withdrawn already.", name=name) if withdrawn else
+                    _("%(name)s has not withdrawn.", name=name))
         case NotNow(reason) | Refused(reason):
             return say(reason)
         case NoSuchEntrant() | NoSuchTournament():

@@ -179,6 +179,7 @@ def built(static: Path) -> Built:
 def init_app(app: Flask) -> None:
     """WhiteNoise in front of the app for ``/static/``, and ``url_for('static', ...)`` giving
     each file's hashed name."""
+    assert app.static_folder is not None, "create_app() gives the app its static folder"
     static = Path(app.static_folder)
     done = built(static)
     immutable = {f"/static/{served}" for served in done.names.values()}
@@ -193,7 +194,7 @@ def init_app(app: Flask) -> None:
                         immutable_file_test=lambda path, url: url in immutable)
     served.add_files(static, prefix="static/")          # plain names, as older pages ask
     served.add_files(done.folder, prefix="static/")
-    app.wsgi_app = served
+    app.wsgi_app = served  # type: ignore[method-assign]  # WSGI middleware, as Flask's docs wrap it
     app.extensions["scopa.assets"] = done
 
     @app.url_defaults

@@ -58,7 +58,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(sqlite3.DatabaseError)
     @app.errorhandler(store.StorageError)
-    def storage_failed(error: Exception):
+    def storage_failed(error: sqlite3.Error | store.StorageError):
         if not isinstance(error, store.StorageError):    # a read failed: the store is not right
             error = store.StorageError.of(error)
         answers = _answers_for(app)

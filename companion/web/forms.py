@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlencode
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf import FlaskForm
 from wtforms import Field, FieldList, IntegerField, SelectField, SelectMultipleField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
 from wtforms.utils import unset_value
 from wtforms.validators import Length, Regexp
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -183,7 +183,7 @@ class FieldsFor(FieldList):
             raise TypeError("FieldsFor takes no filters: give them to the field it lists")
         self.entries, self.last_index, self.object_data = [], -1, data
         for key in self.keys(self.meta):
-            self._add_entry(formdata, index=key)
+            self._add_entry(formdata, index=key)  # type: ignore[attr-defined]  # FieldList's own, not in its stubs
 
 
 # -- The primiera tool's round trip ---------------------------------------------------------

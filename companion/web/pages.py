@@ -100,5 +100,6 @@ def flash_action(text: str, action: str, label: str, fields: list[tuple[str, str
     ``notice_id`` names the form, so a fragment swapped in later can take the button away
     (hx-swap-oob) once the action no longer holds. The page answering the action checks that
     it still holds: a notice left open is only an offer."""
-    flash({"text": text, "action": action, "label": label, "fields": fields, "id": notice_id},
+    # any JSON the session keeps is a message; Flask's types say str
+    flash({"text": text, "action": action, "label": label, "fields": fields, "id": notice_id},  # type: ignore[arg-type]
           "action")

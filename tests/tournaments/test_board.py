@@ -4,6 +4,7 @@ table seen within 40 s). The pages are the server's (companion/tournaments/board
 here without a browser; tests/app/test_board_wall.py measures them drawn."""
 
 import re
+
 import pytest
 
 from companion.tournaments import board
