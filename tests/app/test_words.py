@@ -235,7 +235,7 @@ def test_french_writes_one_apostrophe_and_the_catalogues_own_words():
 # last vowel (Argentina: "podés", "tocá"). The words of the catalogue that end so and are none.
 NOT_VOSEO = {"más", "además", "demás", "después", "atrás", "detrás", "estás", "holandés", "francés",
              "inglés", "jamás", "país", "está", "esté", "así", "aquí", "ahí", "allí", "qué", "sí", "quizá",
-             "también", "tú", "mí"}
+             "también", "tú", "mí", "través"}
 
 
 def test_spanish_speaks_to_the_player_as_tu_readable_in_spain_and_argentina():

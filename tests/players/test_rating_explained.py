@@ -4,7 +4,8 @@ same result moves two players differently, what 'chance to win' means. Each figu
 finished match's page links there." And the rating's name as players of each country call it,
 the same on every page, one that cannot be read as a score (issue 40): Rating in English and in
 Italian ("Punteggio" is the match's score there), Niveau in French ("Points de classement" beside
-the standings, "Classement", and their points)."""
+the standings, "Classement", and their points), Nivel in Spanish ("Puntuación" is read as the
+score, as padel's apps say "nivel" for theirs)."""
 
 import re
 from pathlib import Path
@@ -19,7 +20,7 @@ EXPLAINED = {
     "it": ("Come funziona il rating", "Rating"),
     "en": ("How the rating works", "Rating"),
     "fr": ("Comment se calcule le niveau", "Niveau"),
-    "es": ("Cómo funciona la puntuación", "Puntuación"),
+    "es": ("Cómo funciona el nivel", "Nivel"),
 }
 # The four questions the issue asks, in each language (as read: a no-break space is a space).
 QUESTIONS = {
@@ -31,7 +32,7 @@ QUESTIONS = {
     "fr": ["Ce qui le fait bouger", "Pourquoi un nouveau venu est provisoire",
            "Pourquoi le même résultat ne fait pas bouger deux joueurs autant",
            "Ce que veut dire « chances de gagner »"],
-    "es": ["Qué la mueve", "Por qué un recién llegado es provisional",
+    "es": ["Qué lo mueve", "Por qué un recién llegado es provisional",
            "Por qué el mismo resultado mueve a dos jugadores de forma distinta",
            "Qué quiere decir «probabilidad de ganar»"],
 }
@@ -95,12 +96,13 @@ def test_each_figure_of_a_finished_match_links_to_the_explanation(client):
     assert "1,563" in figures[0] and "+63" in figures[0] and "1,437" in figures[1]
 
 
-@pytest.mark.parametrize("lang", ["it", "fr"])
-def test_the_ratings_word_is_never_the_scores_in_italian_or_french(client, lang):
+@pytest.mark.parametrize("lang", ["it", "fr", "es"])
+def test_the_ratings_word_is_never_the_scores(client, lang):
     """Issue 40: "The rating is 'Punteggio' ('1.437 −63') right above 'Il punteggio, mano per
     mano'; the standings carry 'punteggio 1.709' beside the Pt. column." In French "points de
-    classement" sat beside the standings ("Classement") and their points. Each page that shows a
-    rating names it with the one word, and no longer with the old one."""
+    classement" sat beside the standings ("Classement") and their points. Spanish made the same
+    slip as Italian: "Puntuación", which a Spanish player reads as the score. Each page that
+    shows a rating names it with the one word, and no longer with the old one."""
     finished = one_hand_match(client, ["Anna", "Bruno"], HAND)
     tournament = client.post("/api/v1/tournaments", json={
         "name": "Giovedì", "format": "round-robin", "entrants": ["Anna", "Bruno", "Carla", "Dario"]}).get_json()
@@ -121,24 +123,32 @@ def test_the_ratings_word_is_never_the_scores_in_italian_or_french(client, lang)
         if lang == "it":        # "punteggio" is the match's score, never the rating
             assert not re.search(r"(?i)punteggio\s*[\d.]|come funziona il punteggio|punteggio:|nel punteggio|dal punteggio|per punteggio", words), path
             assert "punteggio" not in changes.lower()
-        else:
+        elif lang == "fr":
             assert "points de classement" not in words.lower() and "hors classement" not in words.lower(), path
+        else:                   # "puntuación" is the score, never the rating
+            assert "puntuación" not in words.lower(), path
+            assert "puntuación" not in changes.lower()
 
 
-def test_niveau_is_the_ratings_word_alone_in_french():
-    """Issue 40: French calls the rating "Niveau"; so that a French player reads "niveau" as the
-    rating wherever it appears, no other message may use the word for something else. The API's
-    refusal of a JSON nested too deeply said "{most} niveaux au plus" (of nesting)."""
+@pytest.mark.parametrize("lang, word", [("fr", r"niveaux?"), ("es", r"nivel(es)?")])
+def test_the_ratings_word_is_that_word_alone(lang, word):
+    """Issue 40: French calls the rating "Niveau" and Spanish "Nivel"; so that a player reads
+    the word as the rating wherever it appears, no other message may use it for something else.
+    The API's refusal of a JSON nested too deeply said "{most} niveaux au plus" (of nesting),
+    and in Spanish "como mucho {most} niveles". Nor may the rating keep its old Spanish word,
+    "puntuación", which reads as the score."""
     from babel.messages.pofile import read_po
 
-    catalogue = Path(__file__).parents[2] / "companion" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
+    catalogue = Path(__file__).parents[2] / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po"
     with catalogue.open("rb") as po:
         messages = [m for m in read_po(po) if m.id]
     said = [(" ".join(m.id) if isinstance(m.id, tuple) else m.id,
              " ".join(m.string) if isinstance(m.string, tuple) else m.string) for m in messages]
-    niveau = [(english, french) for english, french in said if re.search(r"(?i)\bniveaux?\b", french)]
-    assert len(niveau) > 10
-    assert [english for english, _ in niveau if not re.search(r"(?i)\brat(ing|ed)", english)] == []
+    rating = [(english, words) for english, words in said if re.search(rf"(?i)\b{word}\b", words)]
+    assert len(rating) > 10
+    assert [english for english, _ in rating if not re.search(r"(?i)\brat(ing|ed)", english)] == []
+    assert [english for english, words in said if re.search(r"(?i)\brat(ing|ed)\b", english)
+            and re.search(r"(?i)puntuaci[oó]n", words)] == []
 
 
 def test_the_docs_say_what_three_sides_do_to_the_rating_as_the_engine_does(client):
