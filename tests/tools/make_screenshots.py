@@ -61,6 +61,9 @@ PICTURES = {
                           "'Non inviato' above Save, the hand waiting in the phone's outbox with Scarta",
     "offline-banner-it.png": "a watching phone whose polls fail (in Italian): 'Offline dalle 21:03' "
                              "above the score",
+    "escoba-hand-es.png": "an Escoba hand by cards in Spanish: the Spanish pack, the sota's printed 10 "
+                          "worth 8, each pile's cartas and oros",
+    "escoba-breakdown-es.png": "an Escoba hand's breakdown in Spanish: cartas, oros, velo, setenta, escobas",
 }
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
@@ -77,6 +80,10 @@ NINE_PM = datetime(2026, 11, 26, 21, 3, tzinfo=ZoneInfo("Europe/Rome"))
 SUITS = "dcsb"
 DECK = [f"{value}{suit}" for suit in SUITS for value in range(1, 11)]
 
+
+# Lucía's pile of an Escoba hand: 22 cards, 6 oros, the velo (7 of oros) and three sevens
+ESCOBA_PILE = ["1d", "2d", "3d", "4d", "7d", "8d", "7c", "7s", "1c", "2c", "3c", "4c", "5c", "6c", "1s",
+               "2s", "3s", "4s", "5s", "6s", "1b", "2b"]
 
 # A championship's 60 entrants (issue 40: the board of a club's full night), long names among them
 CHAMPIONSHIP = [f"{first} {last}" for first, last in zip(
@@ -166,7 +173,11 @@ def evening(base: str) -> dict:
     for number, table in enumerate(call(base, f"/tournaments/{night['id']}")["rounds"][0]["tables"][:12]):
         play_until(base, table["match"], rng, 2, over=number < 4, hands=30 if number < 4 else number % 3 + 1,
                    below=11)
-    return {"pair": pair["id"], "teams": teams["id"], "tournament": tournament["id"], "night": night["id"]}
+    escoba = call(base, "/matches", {"variant": "escoba", "players": ["Lucía", "Martín"], "first_dealer": 0})
+    call(base, f"/matches/{escoba['id']}/hands", {"piles": [ESCOBA_PILE, [c for c in DECK if c not in ESCOBA_PILE]],
+                                                  "sweeps": [2, 0]})
+    return {"pair": pair["id"], "teams": teams["id"], "tournament": tournament["id"], "night": night["id"],
+            "escoba": escoba["id"]}
 
 
 def shoot(page, path: Path, **options) -> None:
@@ -271,8 +282,30 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
         wall.close()
 
     offline(browser, base, ids, folder)
+    escoba_in_spanish(browser, base, ids["escoba"], folder)
     for name in PICTURES:
         optimise(folder / name)
+
+
+def escoba_in_spanish(browser, base: str, match: int, folder: Path) -> None:
+    """Escoba (issue 43) on a Spanish phone: the second hand's form by cards, Lucía's smaller
+    pile tapped on the Spanish pack, and the first hand's breakdown on its own page."""
+    from playwright.sync_api import expect
+
+    phone = browser.new_context(base_url=base, **{**PHONE, "locale": "es-ES"})
+    page = phone.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"/matches/{match}/hands/new?mode=piles")
+    for card in ("1d", "7d", "10d", "7c", "7s", "3c", "9b", "8c"):
+        page.locator(f'.tile[data-card="{card}"]').tap()
+    expect(page.locator('.pile-count[data-pile="0"]')).to_contain_text("8 cartas")
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, folder / "escoba-hand-es.png")
+    first = call(base, f"/matches/{match}")["hands"][0]
+    page.goto(f"/matches/{match}/hands/{first['id']}")
+    expect(page.locator(".breakdown")).to_contain_text("Setenta")
+    shoot(page, folder / "escoba-breakdown-es.png")
+    phone.close()
 
 
 def offline(browser, base: str, ids: dict, folder: Path) -> None:
