@@ -98,14 +98,16 @@ def png_size(path: Path) -> tuple[int, int]:
 
 def check_pictures(folder: Path) -> None:
     """Each picture the pages show is in ``folder``: small, a phone at 390 px drawn at twice the
-    density (two side by side for the first), the board at 1280x720."""
+    density (two side by side for the first), the boards at the screen's size."""
     for name in pictures():
         path = folder / name
         assert path.is_file(), name
         assert path.stat().st_size < make_screenshots.PICTURE_LIMIT, (name, path.stat().st_size)
         width, height = png_size(path)
-        if name == "board.png":
+        if name in ("board.png", "board-60-720p.png"):
             assert (width, height) == (1280, 720)
+        elif name == "board-60-1080p.png":
+            assert (width, height) == (1920, 1080)
         elif name == "match-and-hand.png":
             assert width > 2 * 780 and height > 1688, (name, width, height)
         else:
