@@ -158,13 +158,29 @@ def say(what: Any, pack: str | None = None) -> str:
     return str(what)
 
 
-def for_api(what: Any) -> str:
+def api_words() -> FittingTranslations | None:
+    """The request's catalogue as ``for_api`` reads it, None in English (the rules' own words):
+    looked up once for an answer that words many values (a match's 200 hands, 5 lines each),
+    as Flask-Babel's lookup costs more than the wording."""
+    language = str(get_locale())
+    return None if language == "en" else FittingTranslations(get_translations(), language)
+
+
+# ``for_api``'s words when none are given: looked up for the request (None is English's).
+LOOKED_UP = object()
+
+
+def for_api(what: Any, words: Any = LOOKED_UP) -> str:
     """An explanation or a refusal as the JSON API gives it: cards in their notation (7d), in
-    English unless the request asked for Italian, French or Spanish."""
+    English unless the request asked for Italian, French or Spanish. ``words``: ``api_words()``,
+    looked up here unless given."""
     if isinstance(what, Exception):
         what = what.args[0] if what.args else str(what)
-    if isinstance(what, (Said, Joined)) and str(get_locale()) != "en":
-        return what.render(FittingTranslations(get_translations(), str(get_locale())), english)
+    if isinstance(what, (Said, Joined)):
+        if words is LOOKED_UP:
+            words = api_words()
+        if words is not None:
+            return what.render(words, english)
     return str(what)
 
 
