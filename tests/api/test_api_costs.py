@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from companion import store
 from companion.api import answers, matches as api_matches
 from companion.rules.rulesets import RulesError, rules_for, rules_from_dict
 from helpers import HAND, new_match
@@ -109,3 +110,14 @@ def test_stored_rules_are_read_as_checked_as_before():
         rules_from_dict({**rules.as_dict(), "cappotto": 1})
     with pytest.raises(RulesError, match="target must be a whole number"):
         rules_from_dict({**rules.as_dict(), "target": [31]})
+
+
+def test_the_matches_versions_are_read_from_an_index(app):
+    """The CSV of every match and the API's list read the ids and versions of the matches not
+    deleted (store.each_match) at every request: SQLite scanned every row of matches, each
+    with its rules and summary (6 MB at 5,000 matches). Migration 20's index holds them."""
+    with app.app_context():
+        db = store.get_db()
+        plan = " ".join(row[3] for row in db.execute(
+            "EXPLAIN QUERY PLAN SELECT id, version FROM matches WHERE deleted IS NULL ORDER BY id"))
+    assert "COVERING INDEX" in plan and "SCAN" not in plan, plan
