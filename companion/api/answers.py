@@ -95,15 +95,16 @@ _breakdowns_lock = threading.Lock()
 
 
 def _breakdown_of(hand: Hand, words: Any) -> list[dict[str, Any]] | None:
-    if hand.claim is not None:
+    score = hand.score
+    if score is None:           # a claim
         return None
     if not isinstance(hand.stored, str):        # a hand built from a dict, not a row: not kept
-        return breakdown_json(hand.score, words)
+        return breakdown_json(score, words)
     key = (words.language if words is not None else "en", hand.stored, hand.rules, hand.names)
     with _breakdowns_lock:
         found = _breakdowns.get(key)
     if found is None:
-        found = breakdown_json(hand.score, words)
+        found = breakdown_json(score, words)
         with _breakdowns_lock:
             _breakdowns[key] = found
     return found

@@ -14,4 +14,4 @@ def m020_matches_versions_indexed(db: sqlite_utils.Database, ledger: MakeLedger)
     # CSV of every match, the API's list of matches) read the ids and versions of the matches
     # not deleted: without an index that holds them, every row of matches was read whole (their
     # rules and summaries, 1 KB each: 6 MB at 5,000 matches) at every request.
-    db["matches"].create_index(["deleted", "id", "version"])
+    db.table("matches").create_index(["deleted", "id", "version"])
