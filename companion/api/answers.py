@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Sequence
 
+from cachetools import LRUCache
+
 from .. import store
-from ..i18n import for_api
+from ..i18n import LOOKED_UP, api_words, for_api
 from ..matches import Hand, Match
 from ..rules import HandScore
 from ..rules.cards import SUITS
@@ -47,43 +50,72 @@ def point_label(item: str, hand: HandScore) -> str:
     return POINT_ITEMS[item][0]
 
 
+def breakdown_json(hand: HandScore, words: Any = None) -> list[dict[str, Any]]:
+    """Each point of the hand: who took it and why, worded with ``words`` (``api_words()``)."""
+    return [{"item": point_name(line.item, hand.rules), "label": point_label(line.item, hand),
+             "points": list(line.points), "winner": line.winner, "why": for_api(line.why, words)}
+            for line in hand.lines]
+
+
 def hand_json(hand: HandScore) -> dict[str, Any]:
     return {
         "sides": [side_json(hand, side) for side in range(len(hand.tallies))],
-        "breakdown": [
-            {"item": point_name(line.item, hand.rules), "label": point_label(line.item, hand),
-             "points": list(line.points),
-             "winner": line.winner, "why": for_api(line.why)}
-            for line in hand.lines
-        ],
+        "breakdown": breakdown_json(hand, api_words()),
         "outright": (None if hand.outright is None
                      else {"side": hand.outright, "reason": hand.outright_reason}),
         "rules": hand.rules.as_dict(),
     }
 
 
-def outcome_json(match: Match) -> dict[str, Any]:
+def outcome_json(match: Match, words: Any = LOOKED_UP) -> dict[str, Any]:
     outcome = match.outcome
     return {"over": outcome.over, "winner": outcome.winner, "reason": outcome.reason,
-            "double": outcome.double, "text": for_api(outcome.text)}
+            "double": outcome.double, "text": for_api(outcome.text, words)}
 
 
-def match_summary(match: Match) -> dict[str, Any]:
+def match_summary(match: Match, words: Any = LOOKED_UP) -> dict[str, Any]:
+    """The match as a list shows it; ``words``, ``api_words()``, looked up here unless given."""
     dealer, leader = match.dealer(match.next_number)
     return {
         "id": match.id, "created": match.created, "version": match.version,
         "sides": match.sides, "rules": match.rules.as_dict(), "pin": match.has_pin,
-        "totals": list(match.totals), "hands": match.recorded, "outcome": outcome_json(match),
+        "totals": list(match.totals), "hands": match.recorded, "outcome": outcome_json(match, words),
         "rated": match.rated,
         "next_hand": None if match.over else {"number": match.next_number, "dealer": dealer,
                                               "plays_first": leader},
     }
 
 
-def hand_json_of(hand: Hand) -> dict[str, Any]:
+# A stored hand's breakdown in a language, kept by everything it is worked out from (its entry
+# as stored, the rules, the sides' names: ``Hand.score``) and the language: a match of 200 hands
+# asked for again after a change words only the hands that changed (issue 41: it cost 180 ms at
+# every request). About a club night's hands in two languages; a few KB each.
+_breakdowns: LRUCache[tuple[Any, ...], list[dict[str, Any]]] = LRUCache(4096)
+_breakdowns_lock = threading.Lock()
+
+
+def _breakdown_of(hand: Hand, words: Any) -> list[dict[str, Any]] | None:
+    score = hand.score
+    if score is None:           # a claim
+        return None
+    if not isinstance(hand.stored, str):        # a hand built from a dict, not a row: not kept
+        return breakdown_json(score, words)
+    key = (words.language if words is not None else "en", hand.stored, hand.rules, hand.names)
+    with _breakdowns_lock:
+        found = _breakdowns.get(key)
+    if found is None:
+        found = breakdown_json(score, words)
+        with _breakdowns_lock:
+            _breakdowns[key] = found
+    return found
+
+
+def hand_json_of(hand: Hand, words: Any = LOOKED_UP) -> dict[str, Any]:
+    """A stored hand as the API gives it; ``words``, ``api_words()`` (looked up once for a
+    match's hands), looked up here unless given."""
     return {"id": hand.id, "number": hand.number, "version": hand.version, "entry": hand.entry,
             "points": list(hand.points), "totals_after": list(hand.totals_after),
-            "breakdown": None if hand.score is None else hand_json(hand.score)["breakdown"]}
+            "breakdown": _breakdown_of(hand, api_words() if words is LOOKED_UP else words)}
 
 
 def change_json(row: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from flask import jsonify, make_response, request, url_for
+from flask import current_app, jsonify, make_response, request, url_for
+from flask_babel import get_locale
 
 from .. import store
-from ..i18n import for_api
+from ..i18n import api_words, for_api
 from ..matches import Match, listed
 from ..rules import HandScore
 from ..rules.said import said
@@ -20,7 +21,7 @@ from ..web.hand_requests import HandChange, HandIn, whole
 from ..web.pages import load_match
 from ..web.record import may_change
 from ..web.requests import NewMatch
-from .answers import change_json, hand_json, hand_json_of, match_summary
+from .answers import breakdown_json, change_json, hand_json_of, match_summary
 from .blueprint import bp, organiser_only
 from .parse import (
     BadRequest,
@@ -28,6 +29,7 @@ from .parse import (
     NotFoundError,
     body,
     created,
+    listing,
     query_number,
 )
 
@@ -56,12 +58,18 @@ def list_matches():
         raise BadRequest(said("limit is at most {most}", most=200))
     before = query_number("before", None)
     over = None if state == "all" else state == "finished"
-    rows = store.match_rows(store.get_db(), over=over, before=before, limit=limit + 1)
+    # Each match's summary is worded once per version and language, kept as its JSON text: a
+    # page of 200 costs a read of their ids and versions (issue 41: 60 ms, 500 under load).
+    dumps = current_app.json.dumps
+    words = api_words()
+    found = store.each_match(store.get_db(), f"api summary {get_locale()}",
+                             lambda row: (row["id"], dumps(match_summary(listed(row), words),
+                                                           separators=(",", ":"))),
+                             among=store.listed_versions(over=over, before=before, limit=limit + 1))
     following = None
-    if len(rows) > limit:
-        following = url_for("api.list_matches", state=state, limit=limit, before=rows[limit - 1]["id"])
-    return jsonify({"matches": [match_summary(listed(row)) for row in rows[:limit]],
-                    "next": following})
+    if len(found) > limit:
+        following = url_for("api.list_matches", state=state, limit=limit, before=found[limit - 1][0])
+    return listing("matches", [text for _id, text in found[:limit]], following)
 
 
 @bp.post("/matches")
@@ -71,8 +79,18 @@ def create_match_api():
     return created(match_summary(load(made.match_id)), url_for("api.get_match", match_id=made.match_id))
 
 
+HANDS_MOST = 200     # a match's hands in one answer (issue 41): a match to 1,000 can have more
+
+
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int):
+    """The match with its hands in the order they were played, a page at a time (``limit``,
+    at most and by default 200; ``after``, a hand's number: the hands after it, as the
+    ``hands_next`` link gives), each hand's breakdown worded once (``answers.hand_json_of``)."""
+    limit = query_number("limit", HANDS_MOST)
+    if limit > HANDS_MOST:
+        raise BadRequest(said("limit is at most {most}", most=HANDS_MOST))
+    after = query_number("after", 0)
     version = _version(match_id)
     etag = f"m{match_id}-v{version}"
     if request.if_none_match.contains_weak(etag):
@@ -80,7 +98,14 @@ def get_match(match_id: int):
         response.set_etag(etag, weak=True)
         return response
     match = load(match_id)
-    response = jsonify({**match_summary(match), "hands": [hand_json_of(h) for h in match.hands]})
+    # Numbered 1, 2, 3... in the order of play (a deleted hand's followers move up).
+    hands = [hand for hand in match.hands if hand.number > after][:limit + 1]
+    following = None
+    if len(hands) > limit:
+        following = url_for("api.get_match", match_id=match_id, limit=limit, after=hands[limit - 1].number)
+    words = api_words()
+    response = jsonify({**match_summary(match), "hands": [hand_json_of(h, words) for h in hands[:limit]],
+                        "hands_next": following})
     response.set_etag(etag, weak=True)     # weak: the same match, however compressed
     return response
 
@@ -132,7 +157,7 @@ def _added(match_id: int, hand_id: int, number: int, summary: dict[str, Any],
     match = listed({**store.match_row(store.get_db(), match_id), "summary": summary})
     hand = {"id": hand_id, "number": number, "version": 1, "entry": entry,
             "points": list(score.totals), "totals_after": list(match.totals),
-            "breakdown": hand_json(score)["breakdown"]}
+            "breakdown": breakdown_json(score, api_words())}
     return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, hand_id, 1)
 
 

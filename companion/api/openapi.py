@@ -131,8 +131,12 @@ SCHEMAS = {
         "items": {"type": "array", "items": {"type": "string"}}}},
     "Match": {"type": "object", "required": MATCH_FIELDS, "properties": {
         **MATCH_PROPERTIES, "hands": {"type": "integer", "description": "hands recorded"}}},
-    "MatchWithHands": {"type": "object", "required": MATCH_FIELDS, "properties": {
-        **MATCH_PROPERTIES, "hands": {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}}}},
+    "MatchWithHands": {"type": "object", "required": [*MATCH_FIELDS, "hands_next"], "properties": {
+        **MATCH_PROPERTIES, "hands": {"type": "array", "items": {"$ref": "#/components/schemas/Hand"},
+                                      "description": "in the order they were played, a page at a time"},
+        "hands_next": {"type": "string", "nullable": True,
+                       "description": "the page of the hands after these (the same limit), or null "
+                                      "when these are the last"}}},
     "Matches": {"type": "object", "required": ["matches", "next"], "properties": {
         "matches": {"type": "array", "items": {"$ref": "#/components/schemas/Match"}},
         "next": {"type": "string", "nullable": True, "description": "the next page, if any"}}},
@@ -282,9 +286,17 @@ SPEC = {
                                      "parameters": {"match_id": "$response.body#/id"}}}},
                          "400": ERROR, "413": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/matches/{match_id}": {"get": {
-            "summary": "A match with every hand (ETag: If-None-Match answers 304 when unchanged)",
-            "operationId": "getMatch", "parameters": [MATCH_ID],
-            "responses": {"200": ok("MatchWithHands"), "304": {"description": "unchanged"}, "404": ERROR}}},
+            "summary": "A match with its hands, a page at a time (ETag: If-None-Match answers 304 "
+                       "when unchanged)",
+            "operationId": "getMatch", "parameters": [
+                MATCH_ID,
+                {"name": "limit", "in": "query", "required": False,
+                 "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 200},
+                 "description": "how many hands: the first after `after`"},
+                {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
+                 "description": "a hand's number: only the hands after it (hands_next gives it)"}],
+            "responses": {"200": ok("MatchWithHands"), "304": {"description": "unchanged"}, "400": ERROR,
+                          "404": ERROR}}},
         "/api/v1/matches/{match_id}/hands": {"post": {
             "summary": "Record a hand. With an Idempotency-Key, a request sent twice records one hand "
                        "(the second answer is 200 with the hand already saved; the same key with "

@@ -6,10 +6,12 @@ or score a hand are described, and checked, once for the API and the pages alike
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-from flask import jsonify, request
+from flask import current_app, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 
 from .. import store
 from ..rules import ScopaError, rules_for
@@ -101,3 +103,15 @@ def created(body: dict[str, Any], location: str):
     response.status_code = 201
     response.headers["Location"] = location
     return response
+
+
+def listing(key: str, texts: list[str], following: str | None):
+    """``jsonify({key: items, "next": following})``, byte for byte, of items kept as their JSON
+    text (``current_app.json.dumps``, compact): a list's items are not parsed to be written again."""
+    provider = current_app.json
+    if (not isinstance(provider, DefaultJSONProvider) or key > "next" or provider.compact is False
+            or (provider.compact is None and current_app.debug)):
+        # jsonify sorts the keys, and indents under debug: written by it, as it would
+        return jsonify({key: [json.loads(text) for text in texts], "next": following})
+    return current_app.response_class(f'{{"{key}":[{",".join(texts)}],"next":{provider.dumps(following)}}}\n',
+                                      mimetype=provider.mimetype)

@@ -41,7 +41,7 @@ from .cards import (
     value_words,
     worth_words,
 )
-from .fitting import FittingBabel, FittingTranslations, template_gettext, template_ngettext
+from .fitting import FittingBabel, FittingTranslations, page_catalogue, template_gettext, template_ngettext
 
 # The pages' languages, each named in itself (the language switch): the command's --lang and
 # SCOPA_LANG take one of them (companion.settings), and every page is worded in them.
@@ -150,21 +150,37 @@ def say(what: Any, pack: str | None = None) -> str:
     """An explanation or a refusal of the rules (a ``Said``) in this page's language."""
     if isinstance(what, (Said, Joined)):
         chosen = pack or getattr(g, "pack", "italian")
-        language = str(get_locale())
-        text = what.render(FittingTranslations(get_translations(), language),
+        translations, language = page_catalogue()
+        text = what.render(FittingTranslations(translations, language),
                            lambda v: show(v, language, chosen))
         # Several sentences joined ("; ", rules.said.Joined): French spaces its semicolon.
         return re.sub(r"(?<=[^\s\u00a0]); ", "\u00a0; ", text) if language == "fr" else text
     return str(what)
 
 
-def for_api(what: Any) -> str:
+def api_words() -> FittingTranslations | None:
+    """The request's catalogue as ``for_api`` reads it, None in English (the rules' own words):
+    looked up once for an answer that words many values (a match's 200 hands, 5 lines each),
+    as Flask-Babel's lookup costs more than the wording."""
+    translations, language = page_catalogue()
+    return None if language == "en" else FittingTranslations(translations, language)
+
+
+# ``for_api``'s words when none are given: looked up for the request (None is English's).
+LOOKED_UP = object()
+
+
+def for_api(what: Any, words: Any = LOOKED_UP) -> str:
     """An explanation or a refusal as the JSON API gives it: cards in their notation (7d), in
-    English unless the request asked for Italian, French or Spanish."""
+    English unless the request asked for Italian, French or Spanish. ``words``: ``api_words()``,
+    looked up here unless given."""
     if isinstance(what, Exception):
         what = what.args[0] if what.args else str(what)
-    if isinstance(what, (Said, Joined)) and str(get_locale()) != "en":
-        return what.render(FittingTranslations(get_translations(), str(get_locale())), english)
+    if isinstance(what, (Said, Joined)):
+        if words is LOOKED_UP:
+            words = api_words()
+        if words is not None:
+            return what.render(words, english)
     return str(what)
 
 

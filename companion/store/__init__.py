@@ -81,6 +81,7 @@ from .matches import (
     delete_hands,
     hand_row,
     hand_rows,
+    listed_versions,
     match_row,
     match_rows,
     match_version,

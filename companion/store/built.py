@@ -101,12 +101,16 @@ _per_match: dict[tuple[str, str, int], tuple[int, Any]] = {}
 PER_MATCH_KEPT = 100_000
 
 
-def each_match(db: sqlite_utils.Database, kind: str, work: Callable[[dict[str, Any]], Any]) -> list[Any]:
+def each_match(db: sqlite_utils.Database, kind: str, work: Callable[[dict[str, Any]], Any],
+               among: tuple[str, list[Any]] | None = None) -> list[Any]:
     """``work(row)`` for every match not deleted (archived ones too), in the order of their ids,
-    each worked out once per version of its match and ``kind`` (say ``"csv en"``)."""
+    each worked out once per version of its match and ``kind`` (say ``"csv en"``). ``among``:
+    a query of the ids and versions of the matches wanted, in their order, instead (a page of
+    a list: ``matches.listed_versions``)."""
     path = getattr(db, "path", "")
+    sql, values = among or ("SELECT id, version FROM matches WHERE deleted IS NULL ORDER BY id", [])
     with reading(db):
-        versions = db.execute("SELECT id, version FROM matches WHERE deleted IS NULL ORDER BY id").fetchall()
+        versions = db.execute(sql, values).fetchall()
         with _built_lock:
             found = [(_per_match.get((path, kind, match_id)), match_id, version) for match_id, version in versions]
         kept = {match_id: entry[1] for entry, match_id, version in found if entry is not None and entry[0] == version}

@@ -191,6 +191,19 @@ def match_rows(db: sqlite_utils.Database, over: bool | None = None, before: int 
     """Matches, newest first: all of them, or those over (or not), older than ``before``, at
     most ``limit``; those archived only when ``archived``, never the deleted. Read from the
     matches' rows alone (their summaries), never their hands."""
+    sql, values = _listed("*", over, before, limit, archived)
+    return [parsed_match(row) for row in db.query(sql, values)]
+
+
+def listed_versions(over: bool | None = None, before: int | None = None, limit: int | None = None,
+                    archived: bool = False) -> tuple[str, list[Any]]:
+    """The query of the ids and versions of the matches ``match_rows`` reads, in its order
+    (``built.each_match``'s ``among``)."""
+    return _listed("id, version", over, before, limit, archived)
+
+
+def _listed(columns: str, over: bool | None, before: int | None, limit: int | None,
+            archived: bool) -> tuple[str, list[Any]]:
     where, values = ["archived = ?", "deleted IS NULL"], [int(archived)]
     if over is not None:
         where.append("over = ?")
@@ -198,11 +211,11 @@ def match_rows(db: sqlite_utils.Database, over: bool | None = None, before: int 
     if before is not None:
         where.append("id < ?")
         values.append(before)
-    sql = "SELECT * FROM matches" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC"
+    sql = f"SELECT {columns} FROM matches WHERE " + " AND ".join(where) + " ORDER BY id DESC"
     if limit is not None:
         sql += " LIMIT ?"
         values.append(limit)
-    return [parsed_match(row) for row in db.query(sql, values)]
+    return sql, values
 
 
 def series_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from .db import MakeLedger, now, parsed_match, writing
 from .matches import hand_rows, keep_summary, set_summary
 from .migration_018 import m018_hand_changes_and_look_alikes
 from .migration_019 import m019_cirulla_piccola_to_six
+from .migration_020 import m020_matches_versions_indexed
 from .ratings import places
 from .rerating import rerate
 from .seats import seat_players
@@ -377,7 +378,9 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     # Issue 41 (store/migration_018.py: this module would pass 400 lines).
     m018_hand_changes_and_look_alikes,
     # Issue 42 (store/migration_019.py).
-    m019_cirulla_piccola_to_six]
+    m019_cirulla_piccola_to_six,
+    # Issue 41, a guest's costliest requests (store/migration_020.py).
+    m020_matches_versions_indexed]
 
 
 def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:

@@ -277,7 +277,9 @@ def measure(port: int, ids: dict, repeat: int) -> list[Row]:
 
 def not_reached(table: list[Row]) -> list[str]:
     """The app's routes no row reaches, each with its methods."""
-    app = create_app({"SECRET_KEY": "x", "DATABASE": os.path.join(tempfile.gettempdir(), "unused.sqlite")})
+    # A store of its own: one left in /tmp by another version's run may be newer than this one.
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SECRET_KEY": "x", "DATABASE": os.path.join(folder, "unused.sqlite")})
     adapter = app.url_map.bind("localhost")
     reached = set()
     for row in table:
