@@ -46,6 +46,11 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             db.execute("CREATE INDEX IF NOT EXISTS moments_expires ON moments (expires)")
             db.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER "
                        "NOT NULL, expires REAL NOT NULL)")
+            # Who was counted, for the organiser's list of who is held (web.limits.held): every
+            # process's, as the counts are
+            db.execute("CREATE TABLE IF NOT EXISTS seen (kind TEXT NOT NULL, scope TEXT NOT NULL, "
+                       "key TEXT NOT NULL, address TEXT NOT NULL, expires REAL NOT NULL, "
+                       "PRIMARY KEY (kind, scope, key))")
 
     @property
     def base_exceptions(self) -> type[Exception]:
@@ -141,7 +146,27 @@ class SQLiteStorage(Storage, MovingWindowSupport):
     def reset(self) -> int | None:
         with self._transaction() as db:
             gone = db.execute("DELETE FROM moments").rowcount + db.execute("DELETE FROM counters").rowcount
+            db.execute("DELETE FROM seen")
         return gone
+
+    # -- Who was counted (not a limits storage's: the companion's own list) -------------------
+
+    def saw(self, kind: str, scope: str, key: str, address: str, ttl: float) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT INTO seen (kind, scope, key, address, expires) VALUES (?, ?, ?, ?, ?) "
+                       "ON CONFLICT (kind, scope, key) DO UPDATE SET address = excluded.address, "
+                       "expires = excluded.expires", [kind, scope, key, address, time.time() + ttl])
+
+    def seen(self) -> list[tuple[tuple[str, str, str], str]]:
+        rows = self._connection().execute(
+            "SELECT kind, scope, key, address FROM seen WHERE expires > ?", [time.time()]).fetchall()
+        return [((kind, scope, key), address) for kind, scope, key, address in rows]
+
+    def forget_seen(self, kind: str, scope: str, key: str) -> bool:
+        with self._transaction() as db:
+            db.execute("DELETE FROM seen WHERE expires <= ?", [time.time()])
+            return db.execute("DELETE FROM seen WHERE kind = ? AND scope = ? AND key = ?",
+                              [kind, scope, key]).rowcount > 0
 
     def clear(self, key: str) -> None:
         with self._transaction() as db:

@@ -27,7 +27,8 @@ The organiser sees who is held (``held``: the address or the phone, what, until 
 organiser's page, and lets them try again (``lift``). The state is bounded: a moving window
 keeps at most its limit's number of moments per key, the storage drops a key once its last
 moment is older than its window (an hour at most), and ``_seen`` (who was counted, for the
-organiser's list) holds 4,096 keys for an hour at most.
+organiser's list) holds 4,096 keys for an hour at most (in the shared file, with several
+processes, an hour each).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ _windows = MovingWindowRateLimiter(MemoryStorage())
 _stripes = [threading.Lock() for _ in range(64)]
 # (kind, "address" or "phone", key) -> the address it was counted from: whom the organiser's
 # list may name, for as long as a window holds (an hour).
-_seen: TTLCache[tuple[str, str, str], str] = TTLCache(maxsize=4096, ttl=3600)
+SEEN_FOR = 3600
+_seen: TTLCache[tuple[str, str, str], str] = TTLCache(maxsize=4096, ttl=SEEN_FOR)
 _seen_lock = threading.Lock()
 
 
@@ -121,8 +123,7 @@ def _one_at_a_time(key: str):
 def shared_between_processes(folder: str) -> None:
     """The counts kept in a SQLite file in ``folder``, which every serving process forked from
     this one uses (``companion.processes``): a guest's tries count the same whichever process
-    answers them. Who is held, for the organiser's list, is what the process that answers the
-    organiser saw counted (``_seen``)."""
+    answers them; so is who was counted, for the organiser's list of who is held."""
     global _windows
     from .limit_store import SCHEME, SQLiteStorage
     _windows = MovingWindowRateLimiter(SQLiteStorage(f"{SCHEME}://{folder}/limits.sqlite"))
@@ -135,8 +136,19 @@ def _enabled() -> bool:
 def _counted(items: list[RateLimitItem], kind: str, scope: str, key: str) -> None:
     for item in items:
         _windows.hit(item, kind, scope, key)
+    shared = _shared_seen()
+    if shared:
+        shared.saw(kind, scope, key, address_key(), SEEN_FOR)
+        return
     with _seen_lock:
         _seen[(kind, scope, key)] = address_key()
+
+
+def _shared_seen():
+    """The storage shared between processes, which keeps who was counted too; None in one."""
+    from .limit_store import SQLiteStorage
+    storage = _windows.storage
+    return storage if isinstance(storage, SQLiteStorage) else None
 
 
 def _wait(items: list[RateLimitItem], kind: str, scope: str, key: str) -> float:
@@ -241,8 +253,12 @@ def _items(kind: str, scope: str) -> list[RateLimitItem]:
 
 def held() -> list[Held]:
     """Every phone and address held now, the longest held first."""
-    with _seen_lock:
-        seen = list(_seen.items())
+    shared = _shared_seen()
+    if shared:
+        seen = shared.seen()
+    else:
+        with _seen_lock:
+            seen = list(_seen.items())
     found = []
     for (kind, scope, key), address in seen:
         wait = _wait(_items(kind, scope), kind, scope, key)
@@ -255,8 +271,12 @@ def lift(kind: str, scope: str, key: str) -> bool:
     """``key`` may try ``kind`` again at once: its count forgotten. False if it was not held."""
     if kind not in KINDS or scope not in ("phone", "address"):
         return False
-    with _seen_lock:
-        known = _seen.pop((kind, scope, key), None) is not None
+    shared = _shared_seen()
+    if shared:
+        known = shared.forget_seen(kind, scope, key)
+    else:
+        with _seen_lock:
+            known = _seen.pop((kind, scope, key), None) is not None
     for item in _items(kind, scope):
         _windows.clear(item, kind, scope, key)
     return known

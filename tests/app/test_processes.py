@@ -179,6 +179,33 @@ def test_a_guests_wrong_pins_in_one_process_hold_it_in_another(app, tmp_path, mo
     other.join(10)
 
 
+def five_wrong_pins(app, match_id: int, answers) -> None:
+    store_db._threads.__dict__.clear()
+    guest = phone(app, "10.0.0.8")
+    answers.put([guest.post(f"/matches/{match_id}/pin", data={"pin": "000000"}).status_code
+                 for _ in range(6)])
+
+
+def test_the_organiser_sees_and_lifts_a_phone_held_by_another_process(app, tmp_path, monkeypatch):
+    """A guest held by the process that counted its wrong PINs is on the organiser's list in
+    the process that answers the organiser, who lifts it there. (With who was counted kept by each
+    process, the list was empty there, and lifting said it was no longer held.)"""
+    monkeypatch.setattr(limits, "_windows", limits._windows)      # the memory's, back after
+    limits.shared_between_processes(str(tmp_path))
+    match_id = new_match(phone(app), pin="246813")
+    answers = fork.Queue()
+    other = fork.Process(target=five_wrong_pins, args=(app, match_id, answers))
+    other.start()
+    assert answers.get(timeout=30) == [403] * 5 + [429]
+    other.join(10)
+    with app.test_request_context():
+        held = [h for h in limits.held() if h.key == "10.0.0.8"]
+        assert [(h.kind, h.scope) for h in held] == [("pin", "address")]
+        assert limits.lift(held[0].kind, held[0].scope, held[0].key) is True
+        assert limits.held() == []
+    assert phone(app, "10.0.0.8").post(f"/matches/{match_id}/pin", data={"pin": "000000"}).status_code == 403
+
+
 # -- The command ---------------------------------------------------------------------------------
 
 def test_the_command_serves_with_two_processes_and_stops_with_the_store_whole(tmp_path):
