@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.rules import deck, parse_cards
 from companion.table.forms import NewMatchForm
@@ -573,3 +574,18 @@ SPILLING = """() => {
   }
   return spilling;
 }"""
+
+
+def children_by_parent() -> dict[int, list[int]]:
+    """Every running process's children, by its parent's pid, from /proc (Linux): a server of
+    several processes, for tests/app/test_processes.py and bench_club_night.py."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    return children

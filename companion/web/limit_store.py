@@ -146,10 +146,10 @@ class SQLiteStorage(Storage, MovingWindowSupport):
     def reset(self) -> int | None:
         with self._transaction() as db:
             gone = db.execute("DELETE FROM moments").rowcount + db.execute("DELETE FROM counters").rowcount
-            db.execute("DELETE FROM seen")
         return gone
 
-    # -- Who was counted (not a limits storage's: the companion's own list) -------------------
+    # -- Who was counted (not a limits storage's: the companion's own list, as web.limits.Seen
+    # keeps it in memory) -------------------------------------------------------------------
 
     def saw(self, kind: str, scope: str, key: str, address: str, ttl: float) -> None:
         with self._transaction() as db:
@@ -167,6 +167,10 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             db.execute("DELETE FROM seen WHERE expires <= ?", [time.time()])
             return db.execute("DELETE FROM seen WHERE kind = ? AND scope = ? AND key = ?",
                               [kind, scope, key]).rowcount > 0
+
+    def forget_all_seen(self) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM seen")
 
     def clear(self, key: str) -> None:
         with self._transaction() as db:

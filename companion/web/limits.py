@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import wraps
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlsplit
 
 from cachetools import TTLCache
@@ -54,6 +54,9 @@ from ..i18n import for_api
 from ..rules.said import said, said_n
 from .phone import phone_id
 
+if TYPE_CHECKING:       # limit_store locks with fcntl, which Windows lacks: imported when shared
+    from .limit_store import SQLiteStorage
+
 TRIES = parse_many("5/minute;10/hour")      # wrong PINs, and wrong organiser's codes, each
 # Per phone, then per address: a new match, a match deleted.
 NEW_MATCHES = {"phone": parse("20/hour"), "address": parse("200/hour")}
@@ -64,11 +67,37 @@ KINDS = ("pin", "organiser code", "new matches", "match deletes")
 # (``shared_between_processes``, ``limit_store``).
 _windows = MovingWindowRateLimiter(MemoryStorage())
 _stripes = [threading.Lock() for _ in range(64)]
-# (kind, "address" or "phone", key) -> the address it was counted from: whom the organiser's
-# list may name, for as long as a window holds (an hour).
 SEEN_FOR = 3600
-_seen: TTLCache[tuple[str, str, str], str] = TTLCache(maxsize=4096, ttl=SEEN_FOR)
-_seen_lock = threading.Lock()
+
+
+class Seen:
+    """Who was counted: (kind, "address" or "phone", key) -> the address it was counted from,
+    whom the organiser's list may name, for as long as a window holds (an hour). In memory; with
+    several processes, ``limit_store.SQLiteStorage`` keeps it in their shared file with the same
+    four methods."""
+
+    def __init__(self) -> None:
+        self._kept: TTLCache[tuple[str, str, str], str] = TTLCache(maxsize=4096, ttl=SEEN_FOR)
+        self._lock = threading.Lock()
+
+    def saw(self, kind: str, scope: str, key: str, address: str, ttl: float) -> None:
+        with self._lock:
+            self._kept[(kind, scope, key)] = address
+
+    def seen(self) -> list[tuple[tuple[str, str, str], str]]:
+        with self._lock:
+            return list(self._kept.items())
+
+    def forget_seen(self, kind: str, scope: str, key: str) -> bool:
+        with self._lock:
+            return self._kept.pop((kind, scope, key), None) is not None
+
+    def forget_all_seen(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+_seen: Seen | SQLiteStorage = Seen()
 
 
 def address_key() -> str:
@@ -124,9 +153,10 @@ def shared_between_processes(folder: str) -> None:
     """The counts kept in a SQLite file in ``folder``, which every serving process forked from
     this one uses (``companion.processes``): a guest's tries count the same whichever process
     answers them; so is who was counted, for the organiser's list of who is held."""
-    global _windows
+    global _windows, _seen
     from .limit_store import SCHEME, SQLiteStorage
-    _windows = MovingWindowRateLimiter(SQLiteStorage(f"{SCHEME}://{folder}/limits.sqlite"))
+    storage = SQLiteStorage(f"{SCHEME}://{folder}/limits.sqlite")
+    _windows, _seen = MovingWindowRateLimiter(storage), storage
 
 
 def _enabled() -> bool:
@@ -136,19 +166,7 @@ def _enabled() -> bool:
 def _counted(items: list[RateLimitItem], kind: str, scope: str, key: str) -> None:
     for item in items:
         _windows.hit(item, kind, scope, key)
-    shared = _shared_seen()
-    if shared:
-        shared.saw(kind, scope, key, address_key(), SEEN_FOR)
-        return
-    with _seen_lock:
-        _seen[(kind, scope, key)] = address_key()
-
-
-def _shared_seen():
-    """The storage shared between processes, which keeps who was counted too; None in one."""
-    from .limit_store import SQLiteStorage
-    storage = _windows.storage
-    return storage if isinstance(storage, SQLiteStorage) else None
+    _seen.saw(kind, scope, key, address_key(), SEEN_FOR)
 
 
 def _wait(items: list[RateLimitItem], kind: str, scope: str, key: str) -> float:
@@ -253,14 +271,8 @@ def _items(kind: str, scope: str) -> list[RateLimitItem]:
 
 def held() -> list[Held]:
     """Every phone and address held now, the longest held first."""
-    shared = _shared_seen()
-    if shared:
-        seen = shared.seen()
-    else:
-        with _seen_lock:
-            seen = list(_seen.items())
     found = []
-    for (kind, scope, key), address in seen:
+    for (kind, scope, key), address in _seen.seen():
         wait = _wait(_items(kind, scope), kind, scope, key)
         if wait > 0:
             found.append(Held(kind, scope, key, address, time.time() + wait))
@@ -271,12 +283,7 @@ def lift(kind: str, scope: str, key: str) -> bool:
     """``key`` may try ``kind`` again at once: its count forgotten. False if it was not held."""
     if kind not in KINDS or scope not in ("phone", "address"):
         return False
-    shared = _shared_seen()
-    if shared:
-        known = shared.forget_seen(kind, scope, key)
-    else:
-        with _seen_lock:
-            known = _seen.pop((kind, scope, key), None) is not None
+    known = _seen.forget_seen(kind, scope, key)
     for item in _items(kind, scope):
         _windows.clear(item, kind, scope, key)
     return known
@@ -285,8 +292,7 @@ def lift(kind: str, scope: str, key: str) -> bool:
 def reset() -> None:
     """Every count forgotten (the tests' ``fresh_rate_limit``)."""
     _windows.storage.reset()
-    with _seen_lock:
-        _seen.clear()
+    _seen.forget_all_seen()
 
 
 # -- Refusals in words -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from companion.store import db as store_db
 from companion.upkeep import stopped_by_signals
 from companion.web import limits
 from companion.web.limit_store import SQLiteStorage
-from helpers import new_match, phone, start_companion
+from helpers import children_by_parent, new_match, phone, start_companion
 
 pytestmark = [pytest.mark.skipif(not processes.available(), reason="several processes on Linux only"),
               pytest.mark.usefixtures("fresh_rate_limit")]
@@ -31,16 +31,7 @@ fork = multiprocessing.get_context("fork")
 
 
 def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
+    return children_by_parent().get(pid, [])
 
 
 def until(check, seconds: float = 20):
@@ -166,6 +157,7 @@ def test_a_guests_wrong_pins_in_one_process_hold_it_in_another(app, tmp_path, mo
     this one, the sixth by the other, refused there too. (With each process's counts in its own
     memory, as before, the other took it: 403.)"""
     monkeypatch.setattr(limits, "_windows", limits._windows)      # the memory's, back after
+    monkeypatch.setattr(limits, "_seen", limits._seen)
     limits.shared_between_processes(str(tmp_path))
     match_id = new_match(phone(app), pin="246813")
     go, answers = fork.Queue(), fork.Queue()
@@ -191,6 +183,7 @@ def test_the_organiser_sees_and_lifts_a_phone_held_by_another_process(app, tmp_p
     the process that answers the organiser, who lifts it there. (With who was counted kept by each
     process, the list was empty there, and lifting said it was no longer held.)"""
     monkeypatch.setattr(limits, "_windows", limits._windows)      # the memory's, back after
+    monkeypatch.setattr(limits, "_seen", limits._seen)
     limits.shared_between_processes(str(tmp_path))
     match_id = new_match(phone(app), pin="246813")
     answers = fork.Queue()
@@ -244,6 +237,7 @@ def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_
             made["ran"] = True
 
     monkeypatch.setattr(limits, "_windows", limits._windows)      # the memory's, back after
+    monkeypatch.setattr(limits, "_seen", limits._seen)
     monkeypatch.setattr(processes, "serve", lambda count, run, forget: forked.update(
         count=count, run=run, forget=forget, storage=limits._windows.storage))
     monkeypatch.setattr(waitress, "create_server", Server)

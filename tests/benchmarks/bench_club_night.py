@@ -52,7 +52,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]        # tests/ for helpers, and bench_load's client
 from bench_load import BROWSER, Closed, Connection, Pool, percentile, raise_open_files  # noqa: E402
 
-from helpers import start_companion  # noqa: E402
+from helpers import children_by_parent, start_companion  # noqa: E402
 
 FULL = [str(card) for card in deck()]
 TIMEOUT = 30.0          # a page load or a poll not answered by then has failed
@@ -97,15 +97,7 @@ def start(command: list[str], folder: str):
 
 def processes(root: int) -> list[int]:
     """``root`` and every process below it (a server of several processes), from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parent = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(parent, []).append(int(entry.name))
+    children = children_by_parent()
     found, todo = [], [root]
     while todo:
         pid = todo.pop()
