@@ -52,7 +52,6 @@ from .db import (
     MAX_ID,
     PRIVATE_FILE,
     PRIVATE_FOLDER,
-    MakeLedger,
     StorageError,
     close_db,
     connect,
@@ -67,6 +66,7 @@ from .db import (
     writing,
 )
 from .known import player_key, player_row
+from .ledger import MakeLedger
 from .matches import (
     Conflict,
     Gone,

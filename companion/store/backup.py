@@ -21,9 +21,10 @@ import sqlite_utils
 from ..rules.said import said
 from .built import forget_built
 from .checks import Unfit, examine, text_over_limit, time_in_future
-from .db import MakeLedger, StorageError, connect, made_private, parsed_match, writing
+from .db import StorageError, connect, made_private, parsed_match, writing
+from .ledger import MakeLedger
 from .matches import hand_rows
-from .migrations import count_totals, migrate
+from .migrations import migrate
 from .organiser import keep_organiser_phones, organiser_phone_rows
 from .rerating import rerate
 
@@ -179,6 +180,19 @@ def _remove_store(path: Path) -> None:
     """A store's file and the WAL and shared memory files beside it, if there."""
     for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
         part.unlink(missing_ok=True)
+
+
+def count_totals(db: sqlite_utils.Database) -> None:
+    """player_totals made again from the seats, whole (a restore never takes the totals a file
+    carries): each of its columns but the keys, "seats", best and worst is the seats' column of
+    that name added up, so a column a later migration adds is counted too."""
+    counted = [name for name in db.table("player_totals").columns_dict
+               if name not in ("player_id", "variant", "seats", "best", "worst")]
+    sums = ", ".join(f"COALESCE(SUM({name}), 0)" for name in counted)
+    db.execute("DELETE FROM player_totals")
+    db.execute(f"INSERT INTO player_totals (player_id, variant, seats, {', '.join(counted)}, best, worst) "
+               f"SELECT player_id, variant, COUNT(*), {sums}, MAX(best), MIN(worst) FROM seats "
+               "GROUP BY player_id, variant")
 
 
 def worked_out_again(db: sqlite_utils.Database) -> None:

@@ -61,11 +61,6 @@ def made_private_store(path: str) -> None:
         made_private(name)
 
 
-# The model's Ledger class, handed to every write that changes a match: from the match's row, read
-# inside the transaction, it works out the match's new summary. The store never applies a rule.
-MakeLedger = Callable[[dict[str, Any]], Any]
-
-
 def connect(path: str) -> sqlite_utils.Database:
     """Open the store, in autocommit mode: transactions are begun explicitly by ``writing``."""
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)

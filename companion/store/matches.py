@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 import sqlite_utils
 
 from .changes import By, log_change, state
-from .db import MAX_ID, MakeLedger, new_id, now, parsed_match, writing
+from .db import MAX_ID, new_id, now, parsed_match, writing
+from .ledger import MakeLedger
 from .seats import keep_seats, seat_players
 
 

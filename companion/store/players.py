@@ -16,8 +16,9 @@ import sqlite_utils
 
 from ..names import tidy
 from ..rules.said import Said, said
-from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .db import MAX_ID, now, parsed_match, writing
 from .known import player_key
+from .ledger import MakeLedger
 from .matches import Gone, rename_seat
 from .ratings import BY_RATING, rerate_matches
 from .seats import SEAT_SUMS

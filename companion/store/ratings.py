@@ -31,7 +31,6 @@ inside the write, and worked out after it, outside the write lock: ``store.rerat
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any, Iterable, Sequence
 
 import sqlite_utils
@@ -94,13 +93,8 @@ def settle(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) ->
     """After a save kept the match's summary: if whether it is over, or its places, changed,
     the ratings from this match on are worked out again. A match finishing now takes its place
     after every other; one corrected keeps the place it finished in."""
-    try:
-        row = db.execute("SELECT finished, places FROM rated_matches WHERE match_id = ?",
-                         [match_id]).fetchone()
-    except sqlite3.OperationalError as error:     # a store being migrated: m013 rates it whole
-        if "no such table" in str(error):
-            return
-        raise
+    row = db.execute("SELECT finished, places FROM rated_matches WHERE match_id = ?",
+                     [match_id]).fetchone()
     new = places(summary)
     old = json.loads(row[1]) if row and row[1] else None
     if new == old:

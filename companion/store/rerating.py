@@ -64,12 +64,8 @@ def _after(start: Key | None) -> tuple[str, list]:
     return "r.finished >= ? AND (r.finished > ? OR r.match_id >= ?)", [start[0], *start]
 
 
-def _rated_only(db: sqlite_utils.Database) -> str:
-    """The matches the organiser marked "not rated" left out (a store still being migrated has
-    no such mark yet)."""
-    if "unrated" not in db.table("matches").columns_dict:
-        return ""
-    return " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = r.match_id AND m.unrated = 1)"
+# The matches the organiser marked "not rated" left out.
+_RATED_ONLY = " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = r.match_id AND m.unrated = 1)"
 
 
 def _latest(db: sqlite_utils.Database, player_id: int, scope: str, start: Key | None) -> Kept | None:
@@ -112,7 +108,7 @@ def compute(db: sqlite_utils.Database, start: Key | None) -> Work:
 
     seats = db.execute(
         "SELECT r.match_id, r.places, s.side, s.player_id, s.variant FROM rated_matches r "
-        f"JOIN seats s ON s.match_id = r.match_id WHERE r.places IS NOT NULL AND {after}{_rated_only(db)} "
+        f"JOIN seats s ON s.match_id = r.match_id WHERE r.places IS NOT NULL AND {after}{_RATED_ONLY} "
         "ORDER BY r.finished, r.match_id, s.side, s.seat", bound).fetchall()
     changes = []
     for match_id, grouped in groupby(seats, key=lambda row: row[0]):
@@ -159,8 +155,8 @@ def write(db: sqlite_utils.Database, work: Work) -> None:
 
 def rerate(db: sqlite_utils.Database, start: Key | None = None) -> int:
     """Inside a write: rate again every finished match from ``start`` on (every one, if None),
-    there and then; returns how many matches were rated. A migration's way, and a match
-    finishing last's."""
+    there and then; returns how many matches were rated. A restore's way (every match), and a
+    match finishing last's."""
     work = compute(db, start)
     write(db, work)
     return len({change[0] for change in work.changes})
@@ -170,13 +166,7 @@ def rerate_from(db: sqlite_utils.Database, start: Key | None) -> None:
     """Inside a write that changed the ratings' inputs from ``start`` on (None: all of them):
     rated at once if that is only the last match and nothing else waits, else asked for, to be
     worked out after the write (``settle_ratings``)."""
-    try:
-        waiting = db.execute("SELECT 1 FROM rating_work LIMIT 1").fetchone()
-    except sqlite3.OperationalError as error:   # a store being migrated: rated there and then
-        if "no such table" in str(error):
-            rerate(db, start)
-            return
-        raise
+    waiting = db.execute("SELECT 1 FROM rating_work LIMIT 1").fetchone()
     if not waiting and start is not None and db.execute(
             "SELECT 1 FROM rated_matches WHERE finished > ? OR (finished = ? AND match_id > ?) LIMIT 1",
             [start[0], *start]).fetchone() is None:

@@ -9,8 +9,9 @@ from typing import Any, Callable
 
 import sqlite_utils
 
-from .db import MAX_ID, MakeLedger, new_id, now, parsed_match, reading, writing
+from .db import MAX_ID, new_id, now, parsed_match, reading, writing
 from .known import player_key
+from .ledger import MakeLedger
 from .matches import Gone, insert_match
 from .ratings import chances_by_name
 

@@ -16,8 +16,9 @@ from typing import Any, Iterable
 import sqlite_utils
 
 from ..rules.said import Said, said
-from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .db import MAX_ID, now, parsed_match, writing
 from .known import player_row
+from .ledger import MakeLedger
 from .matches import Gone, InTournament, rename_seat
 from .ratings import rerate_matches
 

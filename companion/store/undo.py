@@ -15,7 +15,8 @@ from typing import Iterable
 import sqlite_utils
 
 from .changes import By, change_row, log_change, state
-from .db import MakeLedger, now, writing
+from .db import now, writing
+from .ledger import MakeLedger
 from .matches import Conflict, Gone, _resettle, hand_row, match_row, match_version
 
 
