@@ -1,6 +1,7 @@
 """Storage: one SQLite file through sqlite-utils, split by what it keeps.
 
-- ``db``: the connection (one per server thread), ``writing`` and ``reading`` transactions,
+- ``db``: the connection (a ``Store``: sqlite-utils' Database with its path and the calls to make
+  after a write commits; one per server thread), ``writing`` and ``reading`` transactions,
   ``StorageError``;
 - ``migrations``: the schema, as numbered migrations;
 - ``matches``: matches and their hands, and their summaries;
@@ -53,6 +54,7 @@ from .db import (
     PRIVATE_FILE,
     PRIVATE_FOLDER,
     StorageError,
+    Store,
     close_db,
     connect,
     get_db,

@@ -16,12 +16,10 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-import sqlite_utils
-
 from ..rules.said import said
 from .built import forget_built
 from .checks import Unfit, examine, text_over_limit, time_in_future
-from .db import StorageError, connect, made_private, parsed_match, writing
+from .db import StorageError, Store, connect, made_private, parsed_match, writing
 from .ledger import MakeLedger
 from .matches import hand_rows
 from .migrations import migrate
@@ -182,7 +180,7 @@ def _remove_store(path: Path) -> None:
         part.unlink(missing_ok=True)
 
 
-def count_totals(db: sqlite_utils.Database) -> None:
+def count_totals(db: Store) -> None:
     """player_totals made again from the seats, whole (a restore never takes the totals a file
     carries): each of its columns but the keys, "seats", best and worst is the seats' column of
     that name added up, so a column a later migration adds is counted too."""
@@ -195,7 +193,7 @@ def count_totals(db: sqlite_utils.Database) -> None:
                "GROUP BY player_id, variant")
 
 
-def worked_out_again(db: sqlite_utils.Database) -> None:
+def worked_out_again(db: Store) -> None:
     """What the companion works out of the matches, worked out again on a checked backup, never
     taken from it: the players' totals counted from the seats, every finished match rated from
     scratch in the order they finished, and no re-rating left asked for."""

@@ -8,9 +8,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable, NamedTuple
 
-import sqlite_utils
-
-from .db import MAX_ID, parsed_match, reading
+from .db import MAX_ID, Store, parsed_match, reading
 from .matches import hand_rows, match_row, match_version
 
 # A match worked out from its rows is kept by (store, match, version): every change bumps the
@@ -23,7 +21,7 @@ BUILT_KEPT = 256
 _latest: dict[tuple[str, int], int] = {}
 
 
-def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., Any],
+def built_match(db: Store, match_id: int, build: Callable[..., Any],
                 on_earlier: bool = False) -> Any | None:
     """``build(row, hand_rows)`` for the match as it is now, worked out once per version; None
     if there is no such match. The row and its hands are read in one snapshot.
@@ -34,7 +32,7 @@ def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., A
     wait for the whole match to be read again."""
     if not 0 < match_id <= MAX_ID:
         return None
-    path = getattr(db, "path", "")
+    path = db.path
     version = match_version(db, match_id)
     if version is None:
         return None
@@ -101,13 +99,13 @@ _per_match: dict[tuple[str, str, int], tuple[int, Any]] = {}
 PER_MATCH_KEPT = 100_000
 
 
-def each_match(db: sqlite_utils.Database, kind: str, work: Callable[[dict[str, Any]], Any],
+def each_match(db: Store, kind: str, work: Callable[[dict[str, Any]], Any],
                among: tuple[str, list[Any]] | None = None) -> list[Any]:
     """``work(row)`` for every match not deleted (archived ones too), in the order of their ids,
     each worked out once per version of its match and ``kind`` (say ``"csv en"``). ``among``:
     a query of the ids and versions of the matches wanted, in their order, instead (a page of
     a list: ``matches.listed_versions``)."""
-    path = getattr(db, "path", "")
+    path = db.path
     sql, values = among or ("SELECT id, version FROM matches WHERE deleted IS NULL ORDER BY id", [])
     with reading(db):
         versions = db.execute(sql, values).fetchall()
@@ -140,7 +138,7 @@ class ChangedLines(NamedTuple):
     shown: list[int]
 
 
-def changed_since(db: sqlite_utils.Database, match_id: int, since: int) -> ChangedLines | None:
+def changed_since(db: Store, match_id: int, since: int) -> ChangedLines | None:
     """Which hands' lines changed since version ``since``, from each hand's ``changed`` and
     ``added`` (the match's version at which its row last changed, and was added: kept by
     triggers, migration 14): a few rows read through an index, however long the match. None if

@@ -17,7 +17,7 @@ from typing import Callable
 
 import sqlite_utils
 
-from .db import now, writing
+from .db import Store, now, writing
 from .ledger import MakeLedger
 from .migration_001 import m001_matches_and_hands
 from .migration_002 import m002_versions_and_pins
@@ -55,7 +55,7 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     m020_matches_versions_indexed]
 
 
-def migrate(db: sqlite_utils.Database, ledger: MakeLedger) -> int:
+def migrate(db: Store, ledger: MakeLedger) -> int:
     """Apply the migrations not yet applied; returns the schema version. ``ledger`` (the
     model's ``Ledger``) works out again what a migration adds to each match's summary."""
     with writing(db):
