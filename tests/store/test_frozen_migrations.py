@@ -10,7 +10,8 @@ comparison leaves out: a match's version (each summary worked out again bumps it
 showing it follow) and the hands' changed versions that follow it, the moments things were done
 (a match finished, as m013 knows it, with its last hand), and what is made at random (the access
 keys m005 makes) or from ratings as they were then (a round's chances, m016: "a table paired
-before this migration has none"); and the rows of a log a version did not keep yet.
+before this migration has none"); and the rows of a log a version did not keep yet, or of the
+tournaments a store older than m009 had none of.
 """
 
 from __future__ import annotations
