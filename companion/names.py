@@ -118,8 +118,8 @@ def name_key(name: str) -> str:
     as nothing left out (``ignorable``), and each letter as Unicode's confusables say it looks
     (UTS #39's skeleton, ``_looks``) in any case: "anna " is Anna, and so are "\u0410nna" (a
     Cyrillic А), "Anna" + U+FE0F and "An\u034fna". The store keeps it beside each player
-    (``players.key``): changing it asks for a migration (m010, m018) that works the keys out
-    again.
+    (``players.key``): changing it asks for a migration of its own that works the keys out
+    again with its own copy of the new key (as m018 did: ``store/migration_names.py``).
 
     >>> name_key("Anna") == name_key("\u0410nna") == name_key("ANNA") == name_key("\u0391\u039d\u039d\u0391")
     True
@@ -184,28 +184,9 @@ def team_name(players: Iterable[str]) -> str:
     phone in every language (a fixed "Us" would be the other team on the opponents' phones).
     The names are kept whole ("Jean-Baptiste & Bartolomeo", up to TEAM_NAME_MAX): a page too
     narrow for one shortens it at a word (``short_form``), never the name kept. (Before issue 35
-    they were cut letter by letter with a full stop, "Jean-Bapti. & Bartolomeo", as matches made
-    then still read.)"""
+    they were cut letter by letter with a full stop, "Jean-Bapti. & Bartolomeo": migration 17
+    wrote them whole.)"""
     return " & ".join(tidy(name) for name in players)
-
-
-def team_name_cut(players: Iterable[str]) -> str:
-    """A team's name as the companion made it before issue 35: its players' names cut to 24
-    characters, the longest first, letter by letter, with a full stop ("Jean-Bapt. &
-    Bartolomeo."). Kept for migration 17 alone, which finds such names and writes them whole.
-
-    >>> team_name_cut(["Jean-Baptiste", "Bartolomeo Giangiacomo"])
-    'Jean-Bapt. & Bartolomeo.'
-    >>> team_name_cut(["Anna", "Bruno"])
-    'Anna & Bruno'
-    """
-    names = [tidy(name) for name in players]
-    room = 24 - len(" & ") * (len(names) - 1)
-    while sum(map(len, names)) > room:
-        longest = max(range(len(names)), key=lambda i: len(names[i]))
-        name = names[longest]
-        names[longest] = (name[:-2] if name.endswith(".") else name[:-1]).rstrip(" -") + "."
-    return " & ".join(names)
 
 
 def name_fits(name: Any, most: int = NAME_MAX) -> bool:

@@ -1,6 +1,7 @@
 """Storage: one SQLite file through sqlite-utils, split by what it keeps.
 
-- ``db``: the connection (one per server thread), ``writing`` and ``reading`` transactions,
+- ``db``: the connection (a ``Store``: sqlite-utils' Database with its path and the calls to make
+  after a write commits; one per server thread), ``writing`` and ``reading`` transactions,
   ``StorageError``;
 - ``migrations``: the schema, as numbered migrations;
 - ``matches``: matches and their hands, and their summaries;
@@ -52,8 +53,8 @@ from .db import (
     MAX_ID,
     PRIVATE_FILE,
     PRIVATE_FOLDER,
-    MakeLedger,
     StorageError,
+    Store,
     close_db,
     connect,
     get_db,
@@ -67,6 +68,7 @@ from .db import (
     writing,
 )
 from .known import player_key, player_row
+from .ledger import MakeLedger
 from .matches import (
     Conflict,
     Gone,

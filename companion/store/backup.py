@@ -16,14 +16,13 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-import sqlite_utils
-
 from ..rules.said import said
 from .built import forget_built
 from .checks import Unfit, examine, text_over_limit, time_in_future
-from .db import MakeLedger, StorageError, connect, made_private, parsed_match, writing
+from .db import StorageError, Store, connect, made_private, parsed_match, writing
+from .ledger import MakeLedger
 from .matches import hand_rows
-from .migrations import count_totals, migrate
+from .migrations import migrate
 from .organiser import keep_organiser_phones, organiser_phone_rows
 from .rerating import rerate
 
@@ -181,7 +180,20 @@ def _remove_store(path: Path) -> None:
         part.unlink(missing_ok=True)
 
 
-def worked_out_again(db: sqlite_utils.Database) -> None:
+def count_totals(db: Store) -> None:
+    """player_totals made again from the seats, whole (a restore never takes the totals a file
+    carries): each of its columns but the keys, "seats", best and worst is the seats' column of
+    that name added up, so a column a later migration adds is counted too."""
+    counted = [name for name in db.table("player_totals").columns_dict
+               if name not in ("player_id", "variant", "seats", "best", "worst")]
+    sums = ", ".join(f"COALESCE(SUM({name}), 0)" for name in counted)
+    db.execute("DELETE FROM player_totals")
+    db.execute(f"INSERT INTO player_totals (player_id, variant, seats, {', '.join(counted)}, best, worst) "
+               f"SELECT player_id, variant, COUNT(*), {sums}, MAX(best), MIN(worst) FROM seats "
+               "GROUP BY player_id, variant")
+
+
+def worked_out_again(db: Store) -> None:
     """What the companion works out of the matches, worked out again on a checked backup, never
     taken from it: the players' totals counted from the seats, every finished match rated from
     scratch in the order they finished, and no re-rating left asked for."""

@@ -5,25 +5,39 @@ changed since the version a polling phone shows, so that it is sent only those."
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any, Callable, NamedTuple
 
-import sqlite_utils
+from cachetools import LRUCache
 
-from .db import MAX_ID, parsed_match, reading
+from .db import MAX_ID, Store, parsed_match, reading
 from .matches import hand_rows, match_row, match_version
 
-# A match worked out from its rows is kept by (store, match, version): every change bumps the
-# version, so the phones at a table that poll after a change share one piece of work, and
-# nothing stale is ever served. A restore empties it (versions start again in another file).
-_built: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
-_built_lock = threading.Lock()
 BUILT_KEPT = 256
 # The latest version kept of each match, (store, match) -> version: what the next is built on.
 _latest: dict[tuple[str, int], int] = {}
 
 
-def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., Any],
+class _Built(LRUCache[tuple[str, int, int], Any]):
+    """The matches built, by (store, match, version), the least recently used let go past
+    ``BUILT_KEPT`` (cachetools' LRU: this module kept its own OrderedDict before issue 44), and
+    with it the mark of its match's latest version, if it was that one."""
+
+    def popitem(self) -> tuple[tuple[str, int, int], Any]:
+        key, value = super().popitem()
+        if _latest.get(key[:2]) == key[2]:
+            del _latest[key[:2]]
+        return key, value
+
+
+# A match worked out from its rows is kept by (store, match, version): every change bumps the
+# version, so the phones at a table that poll after a change share one piece of work, and
+# nothing stale is ever served. A restore empties it (versions start again in another file).
+# cachetools' caches are not safe across threads by themselves: every use holds the lock.
+_built = _Built(BUILT_KEPT)
+_built_lock = threading.Lock()
+
+
+def built_match(db: Store, match_id: int, build: Callable[..., Any],
                 on_earlier: bool = False) -> Any | None:
     """``build(row, hand_rows)`` for the match as it is now, worked out once per version; None
     if there is no such match. The row and its hands are read in one snapshot.
@@ -34,15 +48,14 @@ def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., A
     wait for the whole match to be read again."""
     if not 0 < match_id <= MAX_ID:
         return None
-    path = getattr(db, "path", "")
+    path = db.path
     version = match_version(db, match_id)
     if version is None:
         return None
     key = (path, match_id, version)
     with _built_lock:
         if key in _built:
-            _built.move_to_end(key)
-            return _built[key]
+            return _built[key]          # and now the most recently used
         earlier = _built.get((path, match_id, _latest.get((path, match_id), -1)))
     with reading(db):
         row = match_row(db, match_id)
@@ -61,13 +74,9 @@ def built_match(db: sqlite_utils.Database, match_id: int, build: Callable[..., A
             current = build(row, hand_rows(db, match_id))
     key = (path, match_id, row["version"])
     with _built_lock:
-        _built[key] = current
+        _built[key] = current           # the least recently used let go, if one must be
         if row["version"] >= _latest.get((path, match_id), -1):
             _latest[(path, match_id)] = row["version"]
-        while len(_built) > BUILT_KEPT:
-            gone = _built.popitem(last=False)[0]
-            if _latest.get(gone[:2]) == gone[2]:
-                del _latest[gone[:2]]
     return current
 
 
@@ -96,18 +105,19 @@ def forget_built(everywhere: bool = False) -> None:
 # A value worked out from each match's row (a line of the CSV of every match, in a language),
 # kept by (store, kind, match) with the version it was worked out at: a list of every match
 # then reads only the rows changed since, and a guest's request for it costs a read of the
-# matches' ids and versions, not the work of 5,000 rows (issue 32). A restore empties it.
-_per_match: dict[tuple[str, str, int], tuple[int, Any]] = {}
+# matches' ids and versions, not the work of 5,000 rows (issue 32). A restore empties it. The
+# least recently used let go past PER_MATCH_KEPT (it was emptied whole before issue 44).
 PER_MATCH_KEPT = 100_000
+_per_match: LRUCache[tuple[str, str, int], tuple[int, Any]] = LRUCache(PER_MATCH_KEPT)
 
 
-def each_match(db: sqlite_utils.Database, kind: str, work: Callable[[dict[str, Any]], Any],
+def each_match(db: Store, kind: str, work: Callable[[dict[str, Any]], Any],
                among: tuple[str, list[Any]] | None = None) -> list[Any]:
     """``work(row)`` for every match not deleted (archived ones too), in the order of their ids,
     each worked out once per version of its match and ``kind`` (say ``"csv en"``). ``among``:
     a query of the ids and versions of the matches wanted, in their order, instead (a page of
     a list: ``matches.listed_versions``)."""
-    path = getattr(db, "path", "")
+    path = db.path
     sql, values = among or ("SELECT id, version FROM matches WHERE deleted IS NULL ORDER BY id", [])
     with reading(db):
         versions = db.execute(sql, values).fetchall()
@@ -122,8 +132,6 @@ def each_match(db: sqlite_utils.Database, kind: str, work: Callable[[dict[str, A
                 row = parsed_match(row)
                 fresh[row["id"]] = (row["version"], work(row))
     with _built_lock:
-        if len(_per_match) + len(fresh) > PER_MATCH_KEPT:
-            _per_match.clear()
         _per_match.update({(path, kind, match_id): entry for match_id, entry in fresh.items()})
     return [kept[match_id] if match_id in kept else fresh[match_id][1] for match_id, _version in versions]
 
@@ -140,7 +148,7 @@ class ChangedLines(NamedTuple):
     shown: list[int]
 
 
-def changed_since(db: sqlite_utils.Database, match_id: int, since: int) -> ChangedLines | None:
+def changed_since(db: Store, match_id: int, since: int) -> ChangedLines | None:
     """Which hands' lines changed since version ``since``, from each hand's ``changed`` and
     ``added`` (the match's version at which its row last changed, and was added: kept by
     triggers, migration 14): a few rows read through an index, however long the match. None if

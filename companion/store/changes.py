@@ -15,10 +15,8 @@ import hashlib
 import json
 from typing import Any, NamedTuple, Sequence
 
-import sqlite_utils
-
 from ..rules.said import Said, said
-from .db import MAX_ID, new_id, now
+from .db import MAX_ID, Store, new_id, now
 
 # What a change did to its hand: the store's words, each worded by the pages and the API.
 KINDS = ("saved", "claim", "changed", "replaced", "deleted", "restored", "undone")
@@ -48,7 +46,7 @@ def state(row: dict[str, Any]) -> dict[str, Any]:
             "deleted": bool(row["deleted"])}
 
 
-def _phone_number(db: sqlite_utils.Database, match_id: int, phone: str | None) -> int | None:
+def _phone_number(db: Store, match_id: int, phone: str | None) -> int | None:
     """The phone's number in this match, given it at its first change."""
     if phone is None:
         return None
@@ -60,7 +58,7 @@ def _phone_number(db: sqlite_utils.Database, match_id: int, phone: str | None) -
                       [match_id, key]).fetchone()[0]
 
 
-def log_change(db: sqlite_utils.Database, match_id: int, hand_id: int, kind: str,
+def log_change(db: Store, match_id: int, hand_id: int, kind: str,
                before: dict[str, Any] | None, by: By | None, undoes: int | None = None) -> int:
     """Keep one change to a hand, inside the write that makes it: ``before``, the hand's
     ``state`` before it (None: the hand was not there). Returns the change's id."""
@@ -77,7 +75,7 @@ def log_change(db: sqlite_utils.Database, match_id: int, hand_id: int, kind: str
     return new_id(table)
 
 
-def change_rows(db: sqlite_utils.Database, match_id: int, before: int | None = None,
+def change_rows(db: Store, match_id: int, before: int | None = None,
                 limit: int = 50) -> list[dict[str, Any]]:
     """The match's changes, newest first: at most ``limit``, those older than the change
     ``before`` when given. One indexed read, however long the night."""
@@ -91,7 +89,7 @@ def change_rows(db: sqlite_utils.Database, match_id: int, before: int | None = N
              "organiser": bool(row["organiser"]), "api": bool(row["api"])} for row in rows]
 
 
-def change_row(db: sqlite_utils.Database, match_id: int, change_id: int) -> dict[str, Any] | None:
+def change_row(db: Store, match_id: int, change_id: int) -> dict[str, Any] | None:
     """One change of the match, by its id."""
     if not 0 < change_id <= MAX_ID:
         return None
@@ -99,7 +97,7 @@ def change_row(db: sqlite_utils.Database, match_id: int, change_id: int) -> dict
     return {**rows[0], "before": json.loads(rows[0]["before"]) if rows[0]["before"] else None} if rows else None
 
 
-def phone_number(db: sqlite_utils.Database, match_id: int, phone: str | None) -> int | None:
+def phone_number(db: Store, match_id: int, phone: str | None) -> int | None:
     """This phone's number in the match, if it changed a hand of it: the page says which of the
     changes are its own."""
     if phone is None:

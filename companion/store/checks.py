@@ -24,7 +24,7 @@ import sqlite_utils
 
 from ..names import KEY_MAX, NAME_MAX, TEAM_NAME_MAX, TOURNAMENT_NAME_MAX
 from ..rules.said import Said, said
-from .db import MakeLedger
+from .ledger import MakeLedger
 from .migrations import MIGRATIONS
 
 

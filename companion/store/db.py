@@ -61,23 +61,42 @@ def made_private_store(path: str) -> None:
         made_private(name)
 
 
-# The model's Ledger class, handed to every write that changes a match: from the match's row, read
-# inside the transaction, it works out the match's new summary. The store never applies a rule.
-MakeLedger = Callable[[dict[str, Any]], Any]
+class Store(sqlite_utils.Database):
+    """A connection to the store: sqlite-utils' Database (every query and table of it), with
+    what the companion keeps beside it, declared and typed.
+
+    - ``path``: the file it opened, which names the store in the caches of worked-out matches
+      (``built``), in this process's lock of its writers, and at a clean stop;
+    - the calls a write asked to be made once it commits (``after_commit``), run by
+      ``writing`` outside the write's transaction and lock, or dropped if it rolls back.
+
+    Made by ``connect``; the migrations, which need none of this, take any Database."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        super().__init__(conn)
+        self.path = path
+        self._after: dict[Callable[[Store], Any], None] = {}
+
+    def after_commit(self, call: Callable[[Store], Any]) -> None:
+        """Inside a write: ``call(store)`` once the write has committed (once, however often
+        asked), outside its transaction; never if it rolls back. The ratings' re-rating is done
+        so."""
+        self._after[call] = None
+
+    def committed(self) -> list[Callable[[Store], Any]]:
+        """The calls asked for by the write just ended, in the order asked, forgotten here."""
+        calls, self._after = list(self._after), {}
+        return calls
 
 
-def connect(path: str) -> sqlite_utils.Database:
+def connect(path: str) -> Store:
     """Open the store, in autocommit mode: transactions are begun explicitly by ``writing``."""
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=10000")
-    db = sqlite_utils.Database(conn)
-    # names the store in the cache of worked-out matches (state on sqlite-utils' Database, which
-    # declares no such attribute: issue 44 gives it a Store of its own)
-    db.path = path  # type: ignore[attr-defined]
-    return db
+    return Store(conn, path)
 
 
 class StorageError(Exception):
@@ -126,14 +145,13 @@ _writers_lock = threading.Lock()
 WAIT = 10           # seconds a write waits for another's, as SQLite's busy timeout
 
 
-def _writer(db: sqlite_utils.Database) -> threading.Lock:
-    path = getattr(db, "path", "")
+def _writer(db: Store) -> threading.Lock:
     with _writers_lock:
-        return _writers.setdefault(path, threading.Lock())
+        return _writers.setdefault(db.path, threading.Lock())
 
 
 @contextmanager
-def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def writing(db: Store) -> Iterator[Store]:
     """One transaction that holds the write lock from its start.
 
     A failure of the store itself (disk full, read-only file, not a database) rolls back and
@@ -154,7 +172,7 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
                 raise
             db.execute("COMMIT")
         except (sqlite3.OperationalError, sqlite3.DatabaseError) as error:
-            db.__dict__.pop("after_commit", None)
+            db.committed()          # rolled back: nothing to do after it
             if isinstance(error, sqlite3.IntegrityError):
                 raise
             if db.conn.in_transaction:
@@ -165,22 +183,16 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
             _forget(db)
             raise StorageError.of(error) from error
         except BaseException:
-            db.__dict__.pop("after_commit", None)
+            db.committed()
             raise
     finally:
         writer.release()
-    for call in db.__dict__.pop("after_commit", {}).values():
+    for call in db.committed():
         call(db)
 
 
-def after_commit(db: sqlite_utils.Database, call: Callable[[sqlite_utils.Database], Any]) -> None:
-    """Inside a write: ``call(db)`` once the write has committed (once, however often asked),
-    outside its transaction; never if it rolls back. The ratings' re-rating is done so."""
-    db.__dict__.setdefault("after_commit", {})[call] = call
-
-
 @contextmanager
-def reading(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def reading(db: Store) -> Iterator[Store]:
     """Reads that must see one state of the store (a WAL snapshot), whatever phones save."""
     db.execute("BEGIN")
     try:
@@ -198,10 +210,10 @@ def now() -> str:
 # no transaction left open.
 _threads = threading.local()
 # Every thread's connection, so that a clean stop closes them all (``stop_cleanly``).
-_opened: "weakref.WeakSet[sqlite_utils.Database]" = weakref.WeakSet()
+_opened: "weakref.WeakSet[Store]" = weakref.WeakSet()
 
 
-def get_db() -> sqlite_utils.Database:
+def get_db() -> Store:
     """The request's connection: this thread's, opened on its first request."""
     if "db" not in g:
         kept = _threads.__dict__.setdefault("connections", {})
@@ -213,7 +225,7 @@ def get_db() -> sqlite_utils.Database:
     return g.db
 
 
-def _forget(db: sqlite_utils.Database) -> None:
+def _forget(db: Store) -> None:
     """Stop reusing a connection that failed: the next request of this thread opens another."""
     kept = _threads.__dict__.get("connections", {})
     for path, conn in list(kept.items()):
@@ -237,7 +249,7 @@ def stop_cleanly(path: str) -> None:
     connection, whose close, the last, removes the -wal and -shm files. The store is then one
     whole file, which may be copied alone."""
     for db in list(_opened):
-        if db.path == path:  # type: ignore[attr-defined]  # set by connect(), above
+        if db.path == path:
             db.conn.close()
     conn = sqlite3.connect(path, timeout=10)
     try:

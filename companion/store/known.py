@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlite_utils
-
 from ..names import name_key
-from .db import MAX_ID
+from .db import MAX_ID, Store
 
 
 def player_key(name: str) -> str:
@@ -18,7 +16,7 @@ def player_key(name: str) -> str:
     return name_key(name)
 
 
-def known_player(db: sqlite_utils.Database, name: str) -> tuple[int, str] | None:
+def known_player(db: Store, name: str) -> tuple[int, str] | None:
     """The known player of that name (its id and name as first written), or None."""
     found = db.execute("SELECT id, name FROM players WHERE key = ? AND merged_into IS NULL",
                        [player_key(name)]).fetchone()
@@ -33,7 +31,7 @@ def known_player(db: sqlite_utils.Database, name: str) -> tuple[int, str] | None
     return None
 
 
-def player_row(db: sqlite_utils.Database, player_id: int) -> dict[str, Any] | None:
+def player_row(db: Store, player_id: int) -> dict[str, Any] | None:
     """A player by number; one merged into another is that other."""
     for _ in range(100):
         if not 0 < player_id <= MAX_ID:

@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-import sqlite_utils
-
 from .changes import By, log_change, state
-from .db import MAX_ID, MakeLedger, new_id, now, parsed_match, writing
+from .db import MAX_ID, Store, new_id, now, parsed_match, writing
+from .ledger import MakeLedger
 from .seats import keep_seats, seat_players
 
 
@@ -70,7 +69,7 @@ class Saved(NamedTuple):
     summary: dict[str, Any] | None = None
 
 
-def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[dict[str, Any]],
+def create_match(db: Store, rules: dict[str, Any], sides: list[dict[str, Any]],
                  first_dealer: int, pin_hash: str | None = None,
                  ledger: MakeLedger | None = None,
                  access_key: str | None = None) -> int:
@@ -80,7 +79,7 @@ def create_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[d
         return insert_match(db, rules, sides, first_dealer, pin_hash, ledger, access_key)
 
 
-def insert_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[dict[str, Any]],
+def insert_match(db: Store, rules: dict[str, Any], sides: list[dict[str, Any]],
                   first_dealer: int, pin_hash: str | None,
                   ledger: MakeLedger | None, access_key: str | None,
                   follows: int | None = None) -> int:
@@ -99,7 +98,7 @@ def insert_match(db: sqlite_utils.Database, rules: dict[str, Any], sides: list[d
     return match_id
 
 
-def rematch(db: sqlite_utils.Database, match_id: int, first_dealer: int,
+def rematch(db: Store, match_id: int, first_dealer: int,
             ledger: MakeLedger, access_key: str) -> tuple[int, bool]:
     """The "Rivincita" of a finished match: the same sides, rules and PIN, ``first_dealer``
     dealing first. Two phones (or a double tap) asking at once get the same one: returns its
@@ -124,7 +123,7 @@ def rematch(db: sqlite_utils.Database, match_id: int, first_dealer: int,
         return new_id, True
 
 
-def archive_match(db: sqlite_utils.Database, match_id: int, archived: bool) -> None:
+def archive_match(db: Store, match_id: int, archived: bool) -> None:
     """Put a match out of the lists (it stays, with its link), or back."""
     with writing(db):
         changed = db.execute("UPDATE matches SET archived = ?, version = version + 1 "
@@ -133,7 +132,7 @@ def archive_match(db: sqlite_utils.Database, match_id: int, archived: bool) -> N
         raise Gone(match_id)
 
 
-def pin_and_key(db: sqlite_utils.Database, match_id: int) -> tuple[str | None, str | None] | None:
+def pin_and_key(db: Store, match_id: int) -> tuple[str | None, str | None] | None:
     """The match's (PIN hash, access key), or None if there is no such match."""
     if not 0 < match_id <= MAX_ID:
         return None
@@ -141,7 +140,7 @@ def pin_and_key(db: sqlite_utils.Database, match_id: int) -> tuple[str | None, s
     return (row[0], row[1]) if row else None
 
 
-def match_version(db: sqlite_utils.Database, match_id: int) -> int | None:
+def match_version(db: Store, match_id: int) -> int | None:
     """The match's version, from one primary-key read: what a polling phone compares."""
     if not 0 < match_id <= MAX_ID:
         return None
@@ -149,20 +148,20 @@ def match_version(db: sqlite_utils.Database, match_id: int) -> int | None:
     return row[0] if row else None
 
 
-def set_summary(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+def set_summary(db: Store, match_id: int, summary: dict[str, Any]) -> None:
     """Bump the match's version (every phone polling it learns of the change) and keep its
     new summary."""
     db.execute("UPDATE matches SET version = version + 1, summary = ?, over = ? WHERE id = ?",
                [json.dumps(summary), int(summary["over"]), match_id])
 
 
-def keep_summary(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+def keep_summary(db: Store, match_id: int, summary: dict[str, Any]) -> None:
     """The match's new summary, and each side's figures and result in its players' seats."""
     set_summary(db, match_id, summary)
     keep_seats(db, match_id, summary)
 
 
-def rename_seat(db: sqlite_utils.Database, match_id: int, side: int, seat: int, name: str,
+def rename_seat(db: Store, match_id: int, side: int, seat: int, name: str,
                 ledger: MakeLedger) -> None:
     """The player in that seat is now called ``name``: the match's sides are rewritten and its
     summary (whose outcome names the sides) worked out again, its version bumped so the phones
@@ -179,14 +178,14 @@ def rename_seat(db: sqlite_utils.Database, match_id: int, side: int, seat: int, 
     keep_summary(db, match_id, ledger(row).after_change(hand_rows(db, match_id)))
 
 
-def match_row(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
+def match_row(db: Store, match_id: int) -> dict[str, Any] | None:
     if not 0 < match_id <= MAX_ID:
         return None
     rows = list(db.query("SELECT * FROM matches WHERE id = ? AND deleted IS NULL", [match_id]))
     return parsed_match(rows[0]) if rows else None
 
 
-def match_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,
+def match_rows(db: Store, over: bool | None = None, before: int | None = None,
                limit: int | None = None, archived: bool = False) -> list[dict[str, Any]]:
     """Matches, newest first: all of them, or those over (or not), older than ``before``, at
     most ``limit``; those archived only when ``archived``, never the deleted. Read from the
@@ -218,7 +217,7 @@ def _listed(columns: str, over: bool | None, before: int | None, limit: int | No
     return sql, values
 
 
-def series_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
+def series_rows(db: Store, match_id: int) -> list[dict[str, Any]]:
     """The match and those it is the "Rivincita" of, back to the first (a deleted match ends
     the chain): each one's id and summary, oldest first."""
     rows = db.execute(
@@ -232,14 +231,14 @@ def series_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]
             for row_id, summary in rows]
 
 
-def hand_rows(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
+def hand_rows(db: Store, match_id: int) -> list[dict[str, Any]]:
     """The match's hands in the order they were played (deleted ones left out). Entries and
     results stay JSON text: ``matches.build`` reads them as it needs them."""
     return list(db.query(
         "SELECT * FROM hands WHERE match_id = ? AND deleted IS NULL ORDER BY number", [match_id]))
 
 
-def hand_row(db: sqlite_utils.Database, match_id: int, hand_id: int) -> dict[str, Any] | None:
+def hand_row(db: Store, match_id: int, hand_id: int) -> dict[str, Any] | None:
     """One hand of the match by its id, deleted or not."""
     if not 0 < hand_id <= MAX_ID:
         return None
@@ -247,7 +246,7 @@ def hand_row(db: sqlite_utils.Database, match_id: int, hand_id: int) -> dict[str
     return rows[0] if rows else None
 
 
-def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
+def add_hand(db: Store, match_id: int, entry: dict[str, Any],
              result: dict[str, Any] | None, ledger: MakeLedger,
              key: str | None = None, number: int | None = None, by: By | None = None) -> Saved:
     """Append a hand, with the points it was scored at (``result``).
@@ -293,14 +292,14 @@ def add_hand(db: sqlite_utils.Database, match_id: int, entry: dict[str, Any],
         return Saved(hand_id, True, after["hands"], after)
 
 
-def _resettle(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> None:
+def _resettle(db: Store, match_id: int, ledger: MakeLedger) -> None:
     """After a change to earlier hands: the summary worked out again from every hand."""
     row = match_row(db, match_id)
     assert row is not None, "called inside the write that found the match"
     keep_summary(db, match_id, ledger(row).after_change(hand_rows(db, match_id)))
 
 
-def _current(db: sqlite_utils.Database, match_id: int, hand_id: int, version: int) -> dict[str, Any]:
+def _current(db: Store, match_id: int, hand_id: int, version: int) -> dict[str, Any]:
     """The hand as it is, if it is still at ``version``; else Gone or Conflict."""
     row = hand_row(db, match_id, hand_id)
     if row is None or row["deleted"]:
@@ -310,7 +309,7 @@ def _current(db: sqlite_utils.Database, match_id: int, hand_id: int, version: in
     return row
 
 
-def update_hand(db: sqlite_utils.Database, match_id: int, hand_id: int, entry: dict[str, Any],
+def update_hand(db: Store, match_id: int, hand_id: int, entry: dict[str, Any],
                 result: dict[str, Any] | None, version: int,
                 ledger: MakeLedger, by: By | None = None, kind: str = "changed") -> int:
     """Replace a hand's entry if it is still at ``version`` (the one the edit was made from):
@@ -333,7 +332,7 @@ def update_hand(db: sqlite_utils.Database, match_id: int, hand_id: int, entry: d
         return version + 1
 
 
-def delete_hands(db: sqlite_utils.Database, match_id: int, versions: dict[int, int],
+def delete_hands(db: Store, match_id: int, versions: dict[int, int],
                  ledger: MakeLedger, by: By | None = None) -> int:
     """Delete hands, each only if still at the version given (hand id -> version), all or none;
     returns the match's version the delete leaves, from which it can be undone (``undo``).

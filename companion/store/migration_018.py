@@ -1,5 +1,6 @@
 """Issue 41's migration, in a module of its own (``migrations.py`` lists it among the others): a
-migration, once released, never changes.
+migration, once released, never changes. Frozen in issue 44: the players' key is
+``migration_names``' copy, the tournaments' index m011's, never the live ones.
 """
 
 from __future__ import annotations
@@ -8,9 +9,9 @@ import json
 
 import sqlite_utils
 
-from ..names import name_key
-from .db import MakeLedger
-from .tournaments import index_entrants
+from .ledger import MakeLedger
+from .migration_011 import index_entrants
+from .migration_names import name_key
 
 
 def m018_hand_changes_and_look_alikes(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
@@ -37,9 +38,9 @@ def m018_hand_changes_and_look_alikes(db: sqlite_utils.Database, ledger: MakeLed
 def _look_alikes(db: sqlite_utils.Database) -> None:
     # A player's key now says which names a human reads as one (names.name_key: UTS #39's
     # skeleton, what shows as nothing left out): "\u0410nna" (a Cyrillic А), "Anna" + U+FE0F and
-    # "An\u034fna" are Anna. Every key is worked out again by the live name_key (keys must be
-    # what the live code looks names up by; a later change of it comes with a migration of its
-    # own), and so are the tournaments' index of the names their entrants hold.
+    # "An\u034fna" are Anna. Every key is worked out again by that key (migration_names' copy
+    # of names.name_key: a later change of the live one comes with a migration of its own), and
+    # so are the tournaments' index of the names their entrants hold.
     # Players who are now one name are flagged, not merged: the first made keeps the key, and
     # each later one keeps its records, a key no name typed can give (its old key, a line
     # break and its id) and looks_like, the first one's id, which its page shows the

@@ -1,12 +1,11 @@
-"""Migration 20 (issue 41, a guest's costliest requests), in a module of its own: migrations.py is
-full (tests/app/test_layers.py holds every module to 400 lines), and a migration, once released,
-never changes."""
+"""Migration 20 (issue 41, a guest's costliest requests), in a module of its own, as every
+migration is: once released, it never changes."""
 
 from __future__ import annotations
 
 import sqlite_utils
 
-from .db import MakeLedger
+from .ledger import MakeLedger
 
 
 def m020_matches_versions_indexed(db: sqlite_utils.Database, ledger: MakeLedger) -> None:

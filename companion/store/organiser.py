@@ -11,38 +11,36 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
-import sqlite_utils
-
-from .db import now, writing
+from .db import Store, now, writing
 
 
 def _hashed(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def add_organiser_phone(db: sqlite_utils.Database, key: str) -> None:
+def add_organiser_phone(db: Store, key: str) -> None:
     with writing(db):
         db.execute("INSERT OR IGNORE INTO organiser_phones (key_hash, created) VALUES (?, ?)",
                    [_hashed(key), now()])
 
 
-def is_organiser_phone(db: sqlite_utils.Database, key: str) -> bool:
+def is_organiser_phone(db: Store, key: str) -> bool:
     return db.execute("SELECT 1 FROM organiser_phones WHERE key_hash = ?",
                       [_hashed(key)]).fetchone() is not None
 
 
-def remove_organiser_phone(db: sqlite_utils.Database, key: str) -> None:
+def remove_organiser_phone(db: Store, key: str) -> None:
     with writing(db):
         db.execute("DELETE FROM organiser_phones WHERE key_hash = ?", [_hashed(key)])
 
 
-def remove_organiser_phones(db: sqlite_utils.Database) -> int:
+def remove_organiser_phones(db: Store) -> int:
     """Every phone logged out (a lost phone, a new organiser): how many were."""
     with writing(db):
         return db.execute("DELETE FROM organiser_phones").rowcount
 
 
-def organiser_phone_count(db: sqlite_utils.Database) -> int:
+def organiser_phone_count(db: Store) -> int:
     return db.execute("SELECT COUNT(*) FROM organiser_phones").fetchone()[0]
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import sqlite_utils
-
 from ..names import tidy
 from ..rules.said import Said, said
-from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .db import MAX_ID, Store, now, parsed_match, writing
 from .known import player_key
+from .ledger import MakeLedger
 from .matches import Gone, rename_seat
 from .ratings import BY_RATING, rerate_matches
 from .seats import SEAT_SUMS
@@ -40,7 +39,7 @@ class PlayedTogether(Exception):
         self.match_id = match_id
 
 
-def find_players(db: sqlite_utils.Database, typed: str, leave_out: int,
+def find_players(db: Store, typed: str, leave_out: int,
                  limit: int = 20) -> list[dict[str, Any]]:
     """At most ``limit`` known players (id, name) whose name holds what was typed, in any case,
     by name; never ``leave_out``. A merge picks from these, not from a list of every player."""
@@ -54,7 +53,7 @@ def find_players(db: sqlite_utils.Database, typed: str, leave_out: int,
         [leave_out, pattern, key, limit])]
 
 
-def player_names(db: sqlite_utils.Database, limit: int = 500) -> list[str]:
+def player_names(db: Store, limit: int = 500) -> list[str]:
     """Known players' names, those who sat most often first: what a name field offers. Only
     players with a seat in a match that is not deleted: a deleted match's seats leave with it,
     so the names a spammer made leave the suggestions when the organiser deletes the spam. Nor a
@@ -82,7 +81,7 @@ def _filters(variant: str | None, since: str | None) -> tuple[str, list[Any]]:
     return " AND ".join(where), values
 
 
-def records(db: sqlite_utils.Database, player_id: int | None = None, variant: str | None = None,
+def records(db: Store, player_id: int | None = None, variant: str | None = None,
             since: str | None = None, page: tuple[int, int] | None = None,
             by_rating: bool = False) -> list[dict[str, Any]]:
     """Each player's record (or one player's): ``matches``, ``won`` and ``drawn`` count finished
@@ -108,7 +107,7 @@ def records(db: sqlite_utils.Database, player_id: int | None = None, variant: st
                    player_id, page, by_rating and (variant or ""))
 
 
-def records_from_seats(db: sqlite_utils.Database, player_id: int | None = None,
+def records_from_seats(db: Store, player_id: int | None = None,
                        variant: str | None = None, since: str | None = None,
                        page: tuple[int, int] | None = None, by_rating: bool = False) -> list[dict[str, Any]]:
     """``records`` added up from the seats themselves: for a period, and what the kept totals
@@ -119,7 +118,7 @@ def records_from_seats(db: sqlite_utils.Database, player_id: int | None = None,
                    by_rating and (variant or ""))
 
 
-def _summed(db: sqlite_utils.Database, source: str, playing: str, where: str, values: list[Any],
+def _summed(db: Store, source: str, playing: str, where: str, values: list[Any],
             player_id: int | None, page: tuple[int, int] | None,
             rated: str | bool = False) -> list[dict[str, Any]]:
     """The records grouped by player from ``source`` (the seats, or the kept totals: both have
@@ -150,7 +149,7 @@ _RANKED = (" ORDER BY SUM(s.won) DESC, COALESCE(1.0 * SUM(s.won) / NULLIF(SUM(s.
            " LIMIT ? OFFSET ?")
 
 
-def head_to_head(db: sqlite_utils.Database, player_id: int, variant: str | None = None,
+def head_to_head(db: Store, player_id: int, variant: str | None = None,
                  since: str | None = None) -> list[dict[str, Any]]:
     """The player against each opponent (a player on another side) in finished matches: how
     many, won by the player's side, won by the opponent's (with three sides, a match can be
@@ -165,7 +164,7 @@ def head_to_head(db: sqlite_utils.Database, player_id: int, variant: str | None 
         "GROUP BY o.player_id ORDER BY matches DESC, p.name", [player_id, *values])]
 
 
-def extreme_hand(db: sqlite_utils.Database, player_id: int, best: bool, variant: str | None = None,
+def extreme_hand(db: Store, player_id: int, best: bool, variant: str | None = None,
                  since: str | None = None) -> dict[str, Any] | None:
     """The match where the player's side had its best (or worst) hand, and that hand's points."""
     where, values = _filters(variant, since)
@@ -178,7 +177,7 @@ def extreme_hand(db: sqlite_utils.Database, player_id: int, best: bool, variant:
     return rows[0] if rows else None
 
 
-def player_match_rows(db: sqlite_utils.Database, player_id: int, variant: str | None = None,
+def player_match_rows(db: Store, player_id: int, variant: str | None = None,
                       since: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
     """The player's last matches, newest first."""
     where, values = _filters(variant, since)
@@ -188,19 +187,19 @@ def player_match_rows(db: sqlite_utils.Database, player_id: int, variant: str | 
         [player_id, *values, limit])]
 
 
-def variants_played(db: sqlite_utils.Database) -> list[str]:
+def variants_played(db: Store) -> list[str]:
     """The variants someone has a seat in, from the kept totals (a few rows per player)."""
     return [row[0] for row in db.execute("SELECT DISTINCT variant FROM player_totals ORDER BY variant")]
 
 
-def _active(db: sqlite_utils.Database, player_id: int) -> dict[str, Any]:
+def _active(db: Store, player_id: int) -> dict[str, Any]:
     rows = list(db.query("SELECT * FROM players WHERE id = ? AND merged_into IS NULL", [player_id]))
     if not rows:
         raise Gone(player_id)
     return rows[0]
 
 
-def _reseat(db: sqlite_utils.Database, old: int, new: int, old_name: str, name: str,
+def _reseat(db: Store, old: int, new: int, old_name: str, name: str,
             ledger: MakeLedger) -> tuple[list[list[int]], list[list[int]]]:
     """Every match ``old`` sat at now seats ``new``, called ``name`` (each match's sides and
     outcome follow), and so do the tournaments' entrants. Returns the seats moved, each as
@@ -213,21 +212,21 @@ def _reseat(db: sqlite_utils.Database, old: int, new: int, old_name: str, name: 
     return [list(place) for place in seats], entrants
 
 
-def _log(db: sqlite_utils.Database, kind: str, player_id: int, into: int | None, old_name: str,
+def _log(db: Store, kind: str, player_id: int, into: int | None, old_name: str,
          new_name: str, details: dict[str, Any]) -> None:
     db.table("player_changes").insert({"kind": kind, "player_id": player_id, "into_id": into,
                                  "old_name": old_name, "new_name": new_name,
                                  "details": json.dumps(details), "created": now()})
 
 
-def _name_free(db: sqlite_utils.Database, name: str, player_id: int) -> None:
+def _name_free(db: Store, name: str, player_id: int) -> None:
     taken = list(db.query("SELECT * FROM players WHERE key = ? AND merged_into IS NULL AND id != ?",
                           [player_key(name), player_id]))
     if taken:
         raise NameTaken(taken[0])
 
 
-def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
+def rename_player(db: Store, player_id: int, name: str,
                   ledger: MakeLedger) -> None:
     """Call a player by another name, in every match they played, and keep it in the player's
     log. NameTaken if another player has it (merge them instead); Gone if there is no such
@@ -244,7 +243,7 @@ def rename_player(db: sqlite_utils.Database, player_id: int, name: str,
         _log(db, "rename", player_id, None, row["name"], name, {})
 
 
-def merge_players(db: sqlite_utils.Database, player_id: int, into: int,
+def merge_players(db: Store, player_id: int, into: int,
                   ledger: MakeLedger) -> None:
     """One person entered as two players: ``player_id``'s matches become ``into``'s, under
     ``into``'s name. PlayedTogether if they sat at one match; Gone if either is not there.
@@ -279,7 +278,7 @@ class CannotUndo(Exception):
         self.said = why
 
 
-def _blocker(db: sqlite_utils.Database, change: dict[str, Any]) -> Said | None:
+def _blocker(db: Store, change: dict[str, Any]) -> Said | None:
     """Why this change cannot be undone now, or None. It can while nothing depends on it: no
     later rename or merge of either player stands, and the old name is nobody else's."""
     if change["undone"]:
@@ -296,7 +295,7 @@ def _blocker(db: sqlite_utils.Database, change: dict[str, Any]) -> Said | None:
     return None
 
 
-def player_changes(db: sqlite_utils.Database, player_id: int, limit: int = 10) -> list[dict[str, Any]]:
+def player_changes(db: Store, player_id: int, limit: int = 10) -> list[dict[str, Any]]:
     """The player's last renames and merges (those merged into them included), newest first,
     each with ``blocked``: why it cannot be undone now, or None."""
     rows = [dict(row) for row in db.query(
@@ -306,7 +305,7 @@ def player_changes(db: sqlite_utils.Database, player_id: int, limit: int = 10) -
     return [{**row, "blocked": _blocker(db, row)} for row in rows]
 
 
-def undo_change(db: sqlite_utils.Database, change_id: int, ledger: MakeLedger) -> dict[str, Any]:
+def undo_change(db: Store, change_id: int, ledger: MakeLedger) -> dict[str, Any]:
     """Undo a rename (the old name back, in every match) or a merge (the seats that were the
     merged player's back to them, under their name; the players merged into them before, theirs
     again). Returns the change; Gone if there is none; CannotUndo, with why, when something
@@ -332,7 +331,7 @@ def undo_change(db: sqlite_utils.Database, change_id: int, ledger: MakeLedger) -
         return change
 
 
-def _unmerge(db: sqlite_utils.Database, change: dict[str, Any], details: dict[str, Any],
+def _unmerge(db: Store, change: dict[str, Any], details: dict[str, Any],
              ledger: MakeLedger) -> None:
     player_id, into, name = change["player_id"], change["into_id"], change["old_name"]
     now_called = db.execute("SELECT name FROM players WHERE id = ?", [into]).fetchone()[0]

@@ -31,12 +31,9 @@ inside the write, and worked out after it, outside the write lock: ``store.rerat
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any, Iterable, Sequence
 
-import sqlite_utils
-
-from .db import MAX_ID, now, writing
+from .db import MAX_ID, Store, now, writing
 from .known import known_player
 from .rerating import ALL, MODEL, rerate_from
 
@@ -90,17 +87,12 @@ def places(summary: dict[str, Any]) -> list[int] | None:
 
 # -- Kept up to date by the writes -----------------------------------------------------------------
 
-def settle(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+def settle(db: Store, match_id: int, summary: dict[str, Any]) -> None:
     """After a save kept the match's summary: if whether it is over, or its places, changed,
     the ratings from this match on are worked out again. A match finishing now takes its place
     after every other; one corrected keeps the place it finished in."""
-    try:
-        row = db.execute("SELECT finished, places FROM rated_matches WHERE match_id = ?",
-                         [match_id]).fetchone()
-    except sqlite3.OperationalError as error:     # a store being migrated: m013 rates it whole
-        if "no such table" in str(error):
-            return
-        raise
+    row = db.execute("SELECT finished, places FROM rated_matches WHERE match_id = ?",
+                     [match_id]).fetchone()
     new = places(summary)
     old = json.loads(row[1]) if row and row[1] else None
     if new == old:
@@ -116,7 +108,7 @@ def settle(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) ->
     rerate_from(db, (finished, match_id) if old is None else (row[0], match_id))
 
 
-def rerate_matches(db: sqlite_utils.Database, match_ids: Iterable[int]) -> None:
+def rerate_matches(db: Store, match_ids: Iterable[int]) -> None:
     """The seats of these matches moved (a merge, its undo, a match deleted or brought back):
     the ratings from the earliest of them on are worked out again."""
     ids = sorted(set(match_ids))
@@ -134,7 +126,7 @@ def rerate_matches(db: sqlite_utils.Database, match_ids: Iterable[int]) -> None:
         rerate_from(db, first)
 
 
-def set_rated(db: sqlite_utils.Database, match_id: int, rated: bool) -> bool:
+def set_rated(db: Store, match_id: int, rated: bool) -> bool:
     """The organiser leaves a match out of the ratings (``rated`` False), or counts it again; its
     players' ratings from it on are worked out again. False if there is no such match."""
     if not 0 < match_id <= MAX_ID:
@@ -150,7 +142,7 @@ def set_rated(db: sqlite_utils.Database, match_id: int, rated: bool) -> bool:
     return True
 
 
-def finished_at(db: sqlite_utils.Database, match_id: int) -> str | None:
+def finished_at(db: Store, match_id: int) -> str | None:
     """When the match finished (ISO, UTC: the moment it became over, kept in the order of
     ratings), or None while it is being played, or if there is no such match."""
     if not 0 < match_id <= MAX_ID:
@@ -173,7 +165,7 @@ def new_rating() -> dict[str, Any]:
             "provisional": True}
 
 
-def ratings_of(db: sqlite_utils.Database, player_ids: Sequence[int],
+def ratings_of(db: Store, player_ids: Sequence[int],
                variant: str | None = None) -> dict[int, dict[str, Any]]:
     """These players' ratings (all variants together, or one variant's), by id; a player with
     none is left out."""
@@ -187,7 +179,7 @@ def ratings_of(db: sqlite_utils.Database, player_ids: Sequence[int],
     return found
 
 
-def rating_list(db: sqlite_utils.Database, variant: str | None = None) -> list[dict[str, Any]]:
+def rating_list(db: Store, variant: str | None = None) -> list[dict[str, Any]]:
     """Every rated player (all variants together, or one variant's), in the leaderboard's
     order: the settled players first, then the provisional ones, each the highest mu first."""
     return [_answer(dict(row)) for row in db.query(
@@ -196,7 +188,7 @@ def rating_list(db: sqlite_utils.Database, variant: str | None = None) -> list[d
         "p.name COLLATE NOCASE, p.id", [variant or ALL])]
 
 
-def rating_history(db: sqlite_utils.Database, player_id: int,
+def rating_history(db: Store, player_id: int,
                    variant: str | None = None) -> list[dict[str, Any]]:
     """The player's rating after each finished match, in the order they finished: one point a
     match (``match``, ``finished``, ``mu``, ``sigma``, ``rating``)."""
@@ -206,7 +198,7 @@ def rating_history(db: sqlite_utils.Database, player_id: int,
         "ORDER BY r.finished, r.match_id", [player_id, variant or ALL])]
 
 
-def rating_history_page(db: sqlite_utils.Database, player_id: int, variant: str | None,
+def rating_history_page(db: Store, player_id: int, variant: str | None,
                         before: int | None, limit: int) -> tuple[list[dict[str, Any]], bool]:
     """The newest ``limit`` points of the player's rating history that come before the match
     ``before`` (all, without it), in the order they finished; and whether earlier ones are left.
@@ -221,7 +213,7 @@ def rating_history_page(db: sqlite_utils.Database, player_id: int, variant: str 
     return rows[:limit][::-1], len(rows) > limit
 
 
-def match_rating_changes(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
+def match_rating_changes(db: Store, match_id: int) -> list[dict[str, Any]]:
     """What a finished match did to each of its players' rating (all variants together), in
     their seating order: ``id``, ``name``, ``before``, ``after`` and ``change`` in the figure
     shown. Empty while the match is not rated."""
@@ -236,7 +228,7 @@ def match_rating_changes(db: sqlite_utils.Database, match_id: int) -> list[dict[
     return changes
 
 
-def chances(db: sqlite_utils.Database, sides: Sequence[Sequence[int]]) -> list[float]:
+def chances(db: Store, sides: Sequence[Sequence[int]]) -> list[float]:
     """Each side's chance to win, from its players' ratings now (a player with none is new):
     OpenSkill's ``predict_win``; they add up to 1."""
     kept = ratings_of(db, [player for side in sides for player in side])
@@ -245,14 +237,14 @@ def chances(db: sqlite_utils.Database, sides: Sequence[Sequence[int]]) -> list[f
     return list(MODEL.predict_win(teams))
 
 
-def _ids_by_name(db: sqlite_utils.Database, names: Iterable[str]) -> dict[str, int]:
+def _ids_by_name(db: Store, names: Iterable[str]) -> dict[str, int]:
     """The known players of these names, as a match would seat them (a name merged into another
     player finds that one: seats.known_player)."""
     found = {name: known_player(db, name) for name in set(names)}
     return {name: player[0] for name, player in found.items() if player}
 
 
-def entrant_ratings(db: sqlite_utils.Database, entrants: Sequence[dict[str, Any]]) -> list[dict[str, Any] | None]:
+def entrant_ratings(db: Store, entrants: Sequence[dict[str, Any]]) -> list[dict[str, Any] | None]:
     """Each entrant's rating (a player's; a pair's, the mean of its two players' mu and sigma),
     by their names; None for an entrant with a player never rated."""
     ids = _ids_by_name(db, [name for entrant in entrants for name in entrant["players"]])
@@ -271,7 +263,7 @@ def entrant_ratings(db: sqlite_utils.Database, entrants: Sequence[dict[str, Any]
     return answers
 
 
-def chances_by_name(db: sqlite_utils.Database, sides: Sequence[Sequence[str]]) -> list[float]:
+def chances_by_name(db: Store, sides: Sequence[Sequence[str]]) -> list[float]:
     """Each side's chance to win, its players given by name (a name never seen is a new player)."""
     ids = _ids_by_name(db, [name for side in sides for name in side])
     return chances(db, [[ids.get(name, 0) for name in side] for side in sides])

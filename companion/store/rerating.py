@@ -33,10 +33,9 @@ import time
 from itertools import groupby
 from typing import NamedTuple
 
-import sqlite_utils
 from openskill.models import PlackettLuce
 
-from .db import StorageError, after_commit, reading, writing
+from .db import StorageError, Store, reading, writing
 
 MODEL = PlackettLuce()
 ALL = ""            # the scope of all variants together
@@ -64,15 +63,11 @@ def _after(start: Key | None) -> tuple[str, list]:
     return "r.finished >= ? AND (r.finished > ? OR r.match_id >= ?)", [start[0], *start]
 
 
-def _rated_only(db: sqlite_utils.Database) -> str:
-    """The matches the organiser marked "not rated" left out (a store still being migrated has
-    no such mark yet)."""
-    if "unrated" not in db.table("matches").columns_dict:
-        return ""
-    return " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = r.match_id AND m.unrated = 1)"
+# The matches the organiser marked "not rated" left out.
+_RATED_ONLY = " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = r.match_id AND m.unrated = 1)"
 
 
-def _latest(db: sqlite_utils.Database, player_id: int, scope: str, start: Key | None) -> Kept | None:
+def _latest(db: Store, player_id: int, scope: str, start: Key | None) -> Kept | None:
     """The player's rating after their last rated match before ``start``."""
     if start is None:
         return None
@@ -84,7 +79,7 @@ def _latest(db: sqlite_utils.Database, player_id: int, scope: str, start: Key | 
     return tuple(row) if row else None
 
 
-def compute(db: sqlite_utils.Database, start: Key | None) -> Work:
+def compute(db: Store, start: Key | None) -> Work:
     """Rate every finished match from ``start`` on (every one, if None) in the order they
     finished, reading only: the rating changes and each player's rating after them."""
     if start and db.execute("SELECT 1 FROM rated_matches WHERE finished < ? OR (finished = ? AND match_id < ?) "
@@ -112,7 +107,7 @@ def compute(db: sqlite_utils.Database, start: Key | None) -> Work:
 
     seats = db.execute(
         "SELECT r.match_id, r.places, s.side, s.player_id, s.variant FROM rated_matches r "
-        f"JOIN seats s ON s.match_id = r.match_id WHERE r.places IS NOT NULL AND {after}{_rated_only(db)} "
+        f"JOIN seats s ON s.match_id = r.match_id WHERE r.places IS NOT NULL AND {after}{_RATED_ONLY} "
         "ORDER BY r.finished, r.match_id, s.side, s.seat", bound).fetchall()
     changes = []
     for match_id, grouped in groupby(seats, key=lambda row: row[0]):
@@ -136,7 +131,7 @@ def compute(db: sqlite_utils.Database, start: Key | None) -> Work:
     return Work(start, changes, finals)
 
 
-def write(db: sqlite_utils.Database, work: Work) -> None:
+def write(db: Store, work: Work) -> None:
     """Inside a write: the rating changes from ``work.start`` on replaced by ``work``'s, and
     each player's rating kept."""
     if work.start:
@@ -157,26 +152,20 @@ def write(db: sqlite_utils.Database, work: Work) -> None:
                          for mu, sigma, count in [kept]])
 
 
-def rerate(db: sqlite_utils.Database, start: Key | None = None) -> int:
+def rerate(db: Store, start: Key | None = None) -> int:
     """Inside a write: rate again every finished match from ``start`` on (every one, if None),
-    there and then; returns how many matches were rated. A migration's way, and a match
-    finishing last's."""
+    there and then; returns how many matches were rated. A restore's way (every match), and a
+    match finishing last's."""
     work = compute(db, start)
     write(db, work)
     return len({change[0] for change in work.changes})
 
 
-def rerate_from(db: sqlite_utils.Database, start: Key | None) -> None:
+def rerate_from(db: Store, start: Key | None) -> None:
     """Inside a write that changed the ratings' inputs from ``start`` on (None: all of them):
     rated at once if that is only the last match and nothing else waits, else asked for, to be
     worked out after the write (``settle_ratings``)."""
-    try:
-        waiting = db.execute("SELECT 1 FROM rating_work LIMIT 1").fetchone()
-    except sqlite3.OperationalError as error:   # a store being migrated: rated there and then
-        if "no such table" in str(error):
-            rerate(db, start)
-            return
-        raise
+    waiting = db.execute("SELECT 1 FROM rating_work LIMIT 1").fetchone()
     if not waiting and start is not None and db.execute(
             "SELECT 1 FROM rated_matches WHERE finished > ? OR (finished = ? AND match_id > ?) LIMIT 1",
             [start[0], *start]).fetchone() is None:
@@ -184,15 +173,15 @@ def rerate_from(db: sqlite_utils.Database, start: Key | None) -> None:
         return
     db.execute("INSERT INTO rating_work (finished, match_id) VALUES (?, ?)",
                [start[0], start[1]] if start else [None, None])
-    after_commit(db, settle_ratings)
+    db.after_commit(settle_ratings)
 
 
-def waiting(db: sqlite_utils.Database) -> bool:
+def waiting(db: Store) -> bool:
     """Whether ratings are asked for and not yet worked out."""
     return db.execute("SELECT 1 FROM rating_work LIMIT 1").fetchone() is not None
 
 
-def _asked(db: sqlite_utils.Database) -> tuple[list[int], Key | None] | None:
+def _asked(db: Store) -> tuple[list[int], Key | None] | None:
     """The asks' ids, and the earliest match asked for (None: every match); None if no ask."""
     rows = db.execute("SELECT id, finished, match_id FROM rating_work ORDER BY id").fetchall()
     if not rows:
@@ -203,7 +192,7 @@ def _asked(db: sqlite_utils.Database) -> tuple[list[int], Key | None] | None:
     return ids, min((finished, match_id) for _id, finished, match_id in rows)
 
 
-def one_round(db: sqlite_utils.Database) -> bool:
+def one_round(db: Store) -> bool:
     """Work out the ratings the asks so far need from one snapshot, then write them in one
     short transaction with those asks taken away. False when nothing was asked.
 
@@ -222,7 +211,7 @@ def one_round(db: sqlite_utils.Database) -> bool:
     return True
 
 
-def settle_ratings(db: sqlite_utils.Database) -> int:
+def settle_ratings(db: Store) -> int:
     """Do the re-rating the writes asked for, until none waits: how many rounds this call did.
     Another thread already at it is left to it (it looks again when done). What cannot be done
     now (the store busy or failing) stays asked, for the next write or the next start."""

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlite_utils
-
 from ..names import tidy
 from ..stats import EXTREMES, SUMS
-from .db import new_id, now
+from .db import Store, new_id, now
 from .known import known_player, player_key
 from .ratings import settle
 
@@ -20,7 +18,7 @@ SEAT_SUMS = SUMS
 SEAT_STATS = (*SUMS, *EXTREMES)
 
 
-def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
+def player_for(db: Store, name: str) -> tuple[int, str]:
     """The known player of that name (its id and name as first written), or a new one."""
     known = known_player(db, name)
     if known:
@@ -30,7 +28,7 @@ def player_for(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
     return new_id(table), tidy(name)
 
 
-def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str, Any]],
+def seat_players(db: Store, match_id: int, sides: list[dict[str, Any]],
                   variant: str) -> list[dict[str, Any]]:
     """Seat each of the match's players (a known player, or a new one) and give back its sides
     with the known players' names; a side of one player is called by the player's name."""
@@ -48,7 +46,7 @@ def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str,
 
 
 
-def keep_seats(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
+def keep_seats(db: Store, match_id: int, summary: dict[str, Any]) -> None:
     over, winner = bool(summary["over"]), summary["winner"]
     for side, stats in enumerate(summary.get("stats") or []):
         db.execute("UPDATE seats SET over = ?, won = ?, drawn = ?, "

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-import sqlite_utils
-
-from .db import MAX_ID, MakeLedger, new_id, now, parsed_match, reading, writing
+from .db import MAX_ID, Store, new_id, now, parsed_match, reading, writing
 from .known import player_key
+from .ledger import MakeLedger
 from .matches import Gone, insert_match
 from .ratings import chances_by_name
 
@@ -34,7 +33,7 @@ LEFT_TABLES = (
     "WHERE x.entrants LIKE '%\"left\"%' AND j.type = 'integer'")
 
 
-def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: dict[str, Any],
+def create_tournament(db: Store, name: str, format: str, rules: dict[str, Any],
                       entrants: list[dict[str, Any]], rounds: int | None, seeding: str,
                       pin_hash: str | None) -> int:
     with writing(db):
@@ -47,7 +46,7 @@ def create_tournament(db: sqlite_utils.Database, name: str, format: str, rules: 
         return tournament_id
 
 
-def index_entrants(db: sqlite_utils.Database, tournament_id: int,
+def index_entrants(db: Store, tournament_id: int,
                    entrants: list[dict[str, Any]]) -> None:
     """Which players' names a tournament's entrants hold (``tournament_players``, by the key that
     makes two names one player): a rename finds its few tournaments without reading them all."""
@@ -56,7 +55,7 @@ def index_entrants(db: sqlite_utils.Database, tournament_id: int,
         ({"tournament_id": tournament_id, "key": key} for key in sorted(keys)), ignore=True)
 
 
-def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> list[list[int]]:
+def rename_entrants(db: Store, old_name: str, name: str) -> list[list[int]]:
     """A player renamed (or merged into another, ``name``): every tournament's entrants follow,
     so its next round seats the same player. Returns where a name changed, each as [tournament,
     entrant, player] (player -1: the entrant's own name), so a merge can be undone. Only the
@@ -84,7 +83,7 @@ def rename_entrants(db: sqlite_utils.Database, old_name: str, name: str) -> list
     return changed
 
 
-def rename_entrants_at(db: sqlite_utils.Database, where: list[list[int]], now_called: str,
+def rename_entrants_at(db: Store, where: list[list[int]], now_called: str,
                        name: str) -> None:
     """The names at ``where`` (as ``rename_entrants`` returned them) that still read
     ``now_called`` read ``name`` again: a merge undone."""
@@ -110,7 +109,7 @@ def rename_entrants_at(db: sqlite_utils.Database, where: list[list[int]], now_ca
             index_entrants(db, tournament_id, entrants)
 
 
-def tournament_rows(db: sqlite_utils.Database, before: int | None = None,
+def tournament_rows(db: Store, before: int | None = None,
                     limit: int = 20) -> list[dict[str, Any]]:
     """Tournaments newest first, at most ``limit``, those older than ``before`` when given:
     a club's list costs the same after years of nights."""
@@ -123,7 +122,7 @@ def _tournament(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "rules": json.loads(row["rules"]), "entrants": json.loads(row["entrants"])}
 
 
-def tournament_state(db: sqlite_utils.Database, tournament_id: int) -> dict[str, Any] | None:
+def tournament_state(db: Store, tournament_id: int) -> dict[str, Any] | None:
     """A tournament's row, its rounds (with their byes) and every table with its match's row,
     read in one snapshot."""
     if not 0 < tournament_id <= MAX_ID:
@@ -150,7 +149,7 @@ def tournament_state(db: sqlite_utils.Database, tournament_id: int) -> dict[str,
     return {"tournament": _tournament(rows[0]), "rounds": rounds, "tables": tables}
 
 
-def tournament_version(db: sqlite_utils.Database, tournament_id: int) -> str | None:
+def tournament_version(db: Store, tournament_id: int) -> str | None:
     """What changes when anything on a tournament's board changes: its own version and the
     versions of its tables' matches (a board polls this)."""
     if not 0 < tournament_id <= MAX_ID:
@@ -162,7 +161,7 @@ def tournament_version(db: sqlite_utils.Database, tournament_id: int) -> str | N
     return None if row is None else f"{row[0]}.{row[1]}"
 
 
-def set_entrants(db: sqlite_utils.Database, tournament_id: int, version: int,
+def set_entrants(db: Store, tournament_id: int, version: int,
                  entrants: list[dict[str, Any]]) -> None:
     """The tournament's entrants now (one joined, withdrew or came back), written only if the
     tournament is still at ``version``, as it was read: TournamentChanged otherwise (a round
@@ -181,7 +180,7 @@ def set_entrants(db: sqlite_utils.Database, tournament_id: int, version: int,
 Slot = tuple[Any, ...]
 
 
-def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slots: list[Slot],
+def start_round(db: Store, tournament_id: int, number: int, slots: list[Slot],
                 ledger: MakeLedger, access_key: Callable[[], str], version: int | None = None) -> None:
     """Round ``number``, its slots in order: ``("table", first entrant, second entrant, the
     match's sides, who deals first)``, made an ordinary match with the tournament's rules and
@@ -228,7 +227,7 @@ def start_round(db: sqlite_utils.Database, tournament_id: int, number: int, slot
         db.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", [tournament_id])
 
 
-def table_of(db: sqlite_utils.Database, match_id: int) -> dict[str, Any] | None:
+def table_of(db: Store, match_id: int) -> dict[str, Any] | None:
     """The tournament table a match is, if it is one: its number, its round, the tournament's
     id and name, its sides' chances to win as its round started (None if it has none), and
     whether an entrant left it unfinished (``left``: it is not played). One read by the match's
@@ -263,7 +262,7 @@ def kept_chances(text: str | None) -> list[float] | None:
     return None
 
 
-def last_casual_match(db: sqlite_utils.Database, among: list[int] | None = None) -> dict[str, Any] | None:
+def last_casual_match(db: Store, among: list[int] | None = None) -> dict[str, Any] | None:
     """The newest match not deleted that is no tournament's table (a table's players are the
     tournament's pairing, not a group that sat down to play): "last time", as the new match
     page offers it. Archived or not: out of the list is not out of mind. ``among``: only
@@ -282,7 +281,7 @@ def last_casual_match(db: sqlite_utils.Database, among: list[int] | None = None)
     return None if last is None else parsed_match(found[last])
 
 
-def listed_rows(db: sqlite_utils.Database, over: bool | None = None, before: int | None = None,
+def listed_rows(db: Store, over: bool | None = None, before: int | None = None,
                 limit: int = 20, archived: bool = False) -> list[dict[str, Any]]:
     """The matches a list shows, newest first (as ``match_rows`` reads them), a tournament's
     tables as one row: its newest table in the list, with ``tournament`` saying how its night

@@ -13,11 +13,10 @@ import json
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
 
-import sqlite_utils
-
 from ..rules.said import Said, said
-from .db import MAX_ID, MakeLedger, now, parsed_match, writing
+from .db import MAX_ID, Store, now, parsed_match, writing
 from .known import player_row
+from .ledger import MakeLedger
 from .matches import Gone, InTournament, rename_seat
 from .ratings import rerate_matches
 
@@ -37,7 +36,7 @@ def _since(moment: datetime | None = None) -> str:
     return ((moment or datetime.now(timezone.utc)) - KEPT).isoformat(timespec="seconds")
 
 
-def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
+def delete_match(db: Store, match_id: int) -> None:
     """Delete a match: gone from the lists and the records now, kept a day for the organiser.
     InTournament for a tournament's table (its result makes the standings); Gone if there is no
     such match (or it was deleted already)."""
@@ -47,7 +46,7 @@ def delete_match(db: sqlite_utils.Database, match_id: int) -> None:
         _purge(db)
 
 
-def delete_matches(db: sqlite_utils.Database, match_ids: Iterable[int]) -> list[int]:
+def delete_matches(db: Store, match_ids: Iterable[int]) -> list[int]:
     """Delete several matches at once (the organiser's tidy-up after spam), each as
     ``delete_match`` does, in one transaction: the ids deleted. A tournament's table, or a
     match gone already, is left as it is."""
@@ -66,7 +65,7 @@ def delete_matches(db: sqlite_utils.Database, match_ids: Iterable[int]) -> list[
     return deleted
 
 
-def _delete(db: sqlite_utils.Database, match_id: int) -> None:
+def _delete(db: Store, match_id: int) -> None:
     table = db.execute("SELECT t.number, n.name FROM tournament_tables t JOIN tournaments n "
                        "ON n.id = t.tournament_id WHERE t.match_id = ?", [match_id]).fetchone()
     if table:
@@ -87,7 +86,7 @@ def _delete(db: sqlite_utils.Database, match_id: int) -> None:
                [match_id])
 
 
-def deleted_matches(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+def deleted_matches(db: Store) -> list[dict[str, Any]]:
     """The matches deleted in the last day, newest deletion first: what the organiser may bring
     back."""
     return [parsed_match(row) for row in db.query(
@@ -95,7 +94,7 @@ def deleted_matches(db: sqlite_utils.Database) -> list[dict[str, Any]]:
         [_since()])]
 
 
-def restore_match(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> None:
+def restore_match(db: Store, match_id: int, ledger: MakeLedger) -> None:
     """Bring a match deleted in the last day back as it was: its hands, its seats (each player's
     record counts it again; a player merged since is seated as whom they became), the rematch
     link of the match it follows. Gone if it was not deleted, or too long ago; CannotRestore
@@ -105,7 +104,7 @@ def restore_match(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) 
         rerate_matches(db, [match_id])      # in its players' ratings again, where it finished
 
 
-def restore_matches(db: sqlite_utils.Database, match_ids: Iterable[int],
+def restore_matches(db: Store, match_ids: Iterable[int],
                     ledger: MakeLedger) -> tuple[list[int], list[tuple[int, Said]]]:
     """Bring several deleted matches back at once (the Undo of ``delete_matches``), each as
     ``restore_match`` does, in one transaction: the ids back, and those that could not come
@@ -127,7 +126,7 @@ def restore_matches(db: sqlite_utils.Database, match_ids: Iterable[int],
     return back, refused
 
 
-def _restore(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> None:
+def _restore(db: Store, match_id: int, ledger: MakeLedger) -> None:
     rows = list(db.query("SELECT * FROM matches WHERE id = ? AND deleted >= ? AND trash IS NOT NULL",
                          [match_id, _since()])) if 0 < match_id <= MAX_ID else []
     if not rows:
@@ -158,7 +157,7 @@ def _restore(db: sqlite_utils.Database, match_id: int, ledger: MakeLedger) -> No
                    "WHERE id = ? AND followed_by IS NULL AND deleted IS NULL", [match_id, row["follows"]])
 
 
-def purge_deleted(db: sqlite_utils.Database) -> int:
+def purge_deleted(db: Store) -> int:
     """The matches deleted more than a day ago, gone for good: how many."""
     if db.execute("SELECT 1 FROM matches WHERE trash IS NOT NULL AND deleted < ? LIMIT 1",
                   [_since()]).fetchone() is None:
@@ -167,7 +166,7 @@ def purge_deleted(db: sqlite_utils.Database) -> int:
         return _purge(db)
 
 
-def _purge(db: sqlite_utils.Database) -> int:
+def _purge(db: Store) -> int:
     old = [row[0] for row in db.execute("SELECT id FROM matches WHERE trash IS NOT NULL AND deleted < ?",
                                         [_since()]).fetchall()]
     for match_id in old:

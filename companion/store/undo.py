@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 from typing import Iterable
 
-import sqlite_utils
-
 from .changes import By, change_row, log_change, state
-from .db import MakeLedger, now, writing
+from .db import Store, now, writing
+from .ledger import MakeLedger
 from .matches import Conflict, Gone, _resettle, hand_row, match_row, match_version
 
 
@@ -23,7 +22,7 @@ class NoSuchChange(Exception):
     """The match has no change of that number."""
 
 
-def restore_hands(db: sqlite_utils.Database, match_id: int, hand_ids: Iterable[int],
+def restore_hands(db: Store, match_id: int, hand_ids: Iterable[int],
                   version: int, ledger: MakeLedger, by: By | None = None) -> None:
     """Bring back deleted hands if the match is still at ``version`` (the one their delete
     left), all or none, the match's summary worked out again (``ledger``, the model's).
@@ -50,7 +49,7 @@ def restore_hands(db: sqlite_utils.Database, match_id: int, hand_ids: Iterable[i
         _resettle(db, match_id, ledger)
 
 
-def undo_hand_change(db: sqlite_utils.Database, match_id: int, change_id: int, ledger: MakeLedger,
+def undo_hand_change(db: Store, match_id: int, change_id: int, ledger: MakeLedger,
                 by: By | None = None) -> int | None:
     """The organiser's undo of one change: its hand put back as it was before that change (its
     entry and result, deleted or not; a hand the change added, deleted), whatever was done to

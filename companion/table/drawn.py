@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
+from cachetools import LRUCache
 from flask import current_app, get_template_attribute, url_for
 from flask_babel import get_locale
 from markupsafe import Markup
@@ -30,24 +30,25 @@ from .charts import running_totals
 
 
 class Kept:
-    """A small LRU of drawn values, safe across the server's threads. A value may belong to an
-    ``owner`` (a built match): it is kept by a weak reference to it, and found only while the
-    object it was drawn from is the one asked about (``id`` may be reused once it is gone)."""
+    """A small LRU of drawn values (cachetools'), safe across the server's threads (every use
+    holds its lock). A value may belong to an ``owner`` (a built match): it is kept by a weak
+    reference to it, and found only while the object it was drawn from is the one asked about
+    (``id`` may be reused once it is gone)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._kept: OrderedDict[Hashable, tuple[weakref.ref | None, Any]] = OrderedDict()
+        self._kept: LRUCache[Hashable, tuple[weakref.ref | None, Any]] = LRUCache(size)
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, draw: Callable[[], Any], owner: object = None) -> Any:
         """The value kept for ``key`` (and ``owner``), else ``draw()``, kept."""
         with self._lock:
             found = self._kept.get(key)
-            if found is not None and (owner is None or found[0] is not None and found[0]() is owner):
-                self._kept.move_to_end(key)
-                return found[1]
+        if found is not None and (owner is None or found[0] is not None and found[0]() is owner):
+            return found[1]
         value = draw()
-        self._keep({key: (None if owner is None else weakref.ref(owner), value)})
+        with self._lock:
+            self._kept[key] = (None if owner is None else weakref.ref(owner), value)
         return value
 
     def many(self, keys: list[Hashable], draw: Callable[[int], Any]) -> list[Any]:
@@ -55,21 +56,11 @@ class Kept:
         ``keys``), kept: one look-up under the lock for a list of 200 hands."""
         with self._lock:
             found = [self._kept.get(key) for key in keys]
-            for key, entry in zip(keys, found):
-                if entry is not None:
-                    self._kept.move_to_end(key)
         drawn: dict[Hashable, tuple[weakref.ref | None, Any]] = {keys[i]: (None, draw(i)) for i, entry in enumerate(found) if entry is None}
         if drawn:
-            self._keep(drawn)
+            with self._lock:
+                self._kept.update(drawn)
         return [entry[1] if entry is not None else drawn[key][1] for key, entry in zip(keys, found)]
-
-    def _keep(self, entries: dict[Hashable, tuple[weakref.ref | None, Any]]) -> None:
-        with self._lock:
-            for key, entry in entries.items():
-                self._kept[key] = entry
-                self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:

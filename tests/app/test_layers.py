@@ -39,6 +39,7 @@ def contract(kind: str, source: str | None = None) -> str:
 
 LAYERS, INDEPENDENT = contract("layers"), contract("independence")
 API_APART, PLAIN_PYTHON = contract("forbidden", "companion.api"), contract("forbidden", "companion.rules")
+FROZEN = contract("forbidden", "companion.store.migration_001")
 
 
 def lint_imports_command() -> list[str]:
@@ -78,7 +79,24 @@ BACK_ARROWS = {
     "one room imports another": ("players/views.py", "from ..tournaments import views",
                                  {INDEPENDENT}),
     "the rules import Flask": ("rules/cards.py", "import flask", {PLAIN_PYTHON}),
+    "a migration calls today's code": ("store/migration_019.py", "from .matches import keep_summary",
+                                       {FROZEN}),
+    "a migration keys names as today": ("store/migration_010.py", "from ..names import name_key",
+                                        {FROZEN}),
 }
+
+
+def test_every_migration_is_frozen_and_every_other_store_module_out_of_its_reach():
+    """A migration added (store/migration_021.py) is a source of the frozen migrations' contract,
+    and a module added to the store is among what they may not import: the contract's lists are
+    written out, so this keeps them whole. The ledger's typing is the one module left to them."""
+    [frozen] = [c for c in SETTINGS if c["name"] == FROZEN]
+    modules = {f"companion.store.{path.stem}" for path in (PACKAGE / "store").glob("*.py")
+               if path.stem != "__init__"}
+    migrations = {name for name in modules if name.startswith("companion.store.migration_")}
+    assert set(frozen["source_modules"]) == migrations
+    assert set(frozen["forbidden_modules"]) >= modules - migrations - {"companion.store.ledger"}
+
 
 
 @pytest.fixture(scope="module")

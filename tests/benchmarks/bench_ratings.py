@@ -213,7 +213,7 @@ def main() -> None:
                 totals = [11, 5, 3][:len(sides(1))]
                 with store.writing(db):
                     settle(db, 1, {"over": True, "winner": flip[0], "totals": totals})
-                    db.__dict__.pop("after_commit", None)       # the re-rating left for ``settling``
+                    db.committed()          # the re-rating it asked for left to ``settling``
 
             def settling():         # the re-rating it asked for: every later match again
                 correcting()

@@ -209,7 +209,7 @@ def test_a_store_from_before_the_kept_totals_gets_them(tmp_path):
         club.hand()
     expected = summed_pairs(db)
     assert expected
-    version = store.MIGRATIONS.index(next(m for m in store.MIGRATIONS if m.__name__ == "_m014_kept_not_worked_out_again")) + 1
+    version = store.MIGRATIONS.index(next(m for m in store.MIGRATIONS if m.__name__ == "m014_kept_not_worked_out_again")) + 1
     db.conn.close()
     with sqlite3.connect(app.config["DATABASE"]) as conn:       # as it was before migration 14
         conn.execute("DROP TABLE player_totals")

@@ -9,7 +9,7 @@ from helpers import finish
 
 
 def test_a_team_name_cut_before_issue_35_is_written_whole(app, client):
-    # What a store of before holds: the team's name as the old rule made it (names.team_name_cut).
+    # What a store of before holds: the team's name as the old rule made it (store/migration_017.py's team_name_cut).
     cut = "Jean-Bapt. & Bartolomeo."
     made = client.post("/api/v1/matches", json={"variant": "scopone", "first_dealer": 0, "teams": [
         {"name": cut, "players": ["Jean-Baptiste", "Bartolomeo Giangiacomo"]},
@@ -23,7 +23,7 @@ def test_a_team_name_cut_before_issue_35_is_written_whole(app, client):
 
     with app.app_context():
         db = store.get_db()
-        assert MIGRATIONS[16].__name__ == "_m017_team_names_whole"
+        assert MIGRATIONS[16].__name__ == "m017_team_names_whole"
         MIGRATIONS[16](db, Ledger)
 
     after = client.get(f"/api/v1/matches/{match_id}").get_json()

@@ -36,3 +36,32 @@ def test_the_writers_of_one_process_take_turns_without_sqlites_busy_handler(tmp_
     for thread in threads:
         thread.join()
     assert refused == [] and len(done) == 200
+
+
+def test_what_a_write_asks_for_is_done_once_after_it_commits_and_never_after_a_rollback(tmp_path, copy_of_migrated):
+    """The store's connection keeps the calls a write asks for (``Store.after_commit``: the
+    ratings' re-rating is one), each made once however often asked, outside the transaction."""
+    path = copy_of_migrated(str(tmp_path / "after.sqlite"))
+    db = store.connect(path)
+    made = []
+
+    def call(given):
+        made.append((given is db, given.conn.in_transaction))
+    try:
+        assert db.path == path
+        with store.writing(db):
+            db.after_commit(call)
+            db.after_commit(call)
+            assert made == []
+        assert made == [(True, False)]
+        try:
+            with store.writing(db):
+                db.after_commit(call)
+                raise LookupError("the write fails")
+        except LookupError:
+            pass
+        with store.writing(db):
+            pass
+        assert made == [(True, False)]
+    finally:
+        db.conn.close()
