@@ -7,20 +7,20 @@ Every form works as a plain POST; htmx only makes the preview and the variant sw
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import store
 from ..i18n import explain, how_long, sentence
-from ..matches import Ledger, Match, listed
+from ..matches import Match, listed
 from ..names import all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..tournaments.model import build as tournament_of
 from ..web import access, exports, limits
-from ..web.access import TooManyTries, new_access_key, pin_required, try_pin, unlock_new
+from ..web.access import TooManyTries, pin_required, try_pin, unlock_new
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import (
     csv_answer,
@@ -34,7 +34,7 @@ from ..web.pages import (
 )
 from ..web.phone import matches_here, played_here
 from ..web.record import record_guarded
-from . import changelog, live, service
+from . import changelog, live, match_service, service
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 from .live import match_url
 
@@ -209,18 +209,19 @@ def rematch(match_id: int):
             flash(_("The match is not over yet: a rematch starts when it is."))
             return redirect(url_for("table.match", match_id=match_id), code=303)
         return render_template("table/rematch.html", match=current)
-    key = new_access_key()
-    try:
-        new_id, made = store.rematch(store.get_db(), match_id, current.next_first_dealer, Ledger, key)
-    except store.Gone:
-        abort(404)
-    except store.MatchNotOver:
-        flash(_("The match is not over yet: a rematch starts when it is."))
-        return redirect(url_for("table.match", match_id=match_id), code=303)
-    if made and current.has_pin:
-        unlock_new(key)         # the phone that may record this match may record the next
-    played_here(new_id)
-    return redirect(url_for("table.match", match_id=new_id), code=303)
+    match (outcome := match_service.rematch(match_id, current.next_first_dealer)):
+        case match_service.NoSuchMatch():
+            abort(404)
+        case match_service.NotOver():
+            flash(_("The match is not over yet: a rematch starts when it is."))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        case match_service.Rematched(new_id, key):
+            if key and current.has_pin:
+                unlock_new(key)         # the phone that may record this match may record the next
+            played_here(new_id)
+            return redirect(url_for("table.match", match_id=new_id), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.post("/matches/<int:match_id>/archive")
