@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .. import store
 from ..matches import Ledger
 from ..web.access import new_access_key
-from .service import NoSuchMatch
+from .service import NoSuchMatch, Stale
 
 # -- What became of a write ----------------------------------------------------------------
 
@@ -34,6 +34,29 @@ class NotOver:
     """The match is still being played: no rematch yet."""
 
 
+@dataclass(frozen=True)
+class Archived:
+    """The match is out of the lists (``archived``), or back in them."""
+
+    archived: bool
+
+
+@dataclass(frozen=True)
+class MatchDeleted:
+    """The match is deleted: kept a day, for the organiser to bring back."""
+
+    match_id: int
+
+
+@dataclass(frozen=True)
+class InTournament:
+    """The match is a tournament's table (``table``, of ``tournament``: its name): its result
+    makes the standings, so it is never deleted."""
+
+    table: int
+    tournament: str
+
+
 # -- The writes ----------------------------------------------------------------------------
 
 
@@ -48,3 +71,29 @@ def rematch(match_id: int, first_dealer: int) -> Rematched | NotOver | NoSuchMat
     except store.MatchNotOver:
         return NotOver()
     return Rematched(new_id, key if made else None)
+
+
+def archive(match_id: int, archived: bool) -> Archived | NoSuchMatch:
+    """Put a match out of the lists (it stays, with its link), or back."""
+    try:
+        store.archive_match(store.get_db(), match_id, archived)
+    except store.Gone:
+        return NoSuchMatch()
+    return Archived(archived)
+
+
+def delete_match(match_id: int, made_from: int | None) -> MatchDeleted | Stale | InTournament | NoSuchMatch:
+    """Delete a whole match, only at the version the player confirmed it at (``made_from``):
+    Stale (its row None) if it changed since on another phone, or none was given."""
+    version = store.match_version(store.get_db(), match_id)
+    if version is None:
+        return NoSuchMatch()
+    if made_from != version:
+        return Stale(None)
+    try:
+        store.delete_match(store.get_db(), match_id)
+    except store.Gone:
+        return NoSuchMatch()
+    except store.InTournament as refused:
+        return InTournament(refused.table, refused.tournament)
+    return MatchDeleted(match_id)

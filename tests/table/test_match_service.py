@@ -44,3 +44,38 @@ def test_a_match_still_played_has_no_rematch(playing, in_request):
 
 def test_no_rematch_of_a_match_not_there(in_request):
     assert match_service.rematch(999_999, 0) == service.NoSuchMatch()
+
+
+def test_a_match_archived_leaves_the_lists_and_comes_back(playing, in_request):
+    assert match_service.archive(playing, True) == match_service.Archived(True)
+    assert store.match_row(store.get_db(), playing)["archived"] == 1
+    assert match_service.archive(playing, False) == match_service.Archived(False)
+    assert store.match_row(store.get_db(), playing)["archived"] == 0
+
+
+def test_no_archive_of_a_match_not_there(in_request):
+    assert match_service.archive(999_999, True) == service.NoSuchMatch()
+
+
+def test_a_match_is_deleted_at_the_version_confirmed(playing, in_request):
+    version = store.match_version(store.get_db(), playing)
+    assert match_service.delete_match(playing, version) == match_service.MatchDeleted(playing)
+    assert store.match_version(store.get_db(), playing) is None
+    assert [row["id"] for row in store.deleted_matches(store.get_db())] == [playing]
+    assert match_service.delete_match(playing, version) == service.NoSuchMatch()
+
+
+@pytest.mark.parametrize("made_from", [None, 7])
+def test_a_match_changed_since_the_delete_was_confirmed_stays(playing, in_request, made_from):
+    assert match_service.delete_match(playing, made_from) == service.Stale(None)
+    assert store.match_version(store.get_db(), playing) is not None
+
+
+def test_a_tournaments_table_is_never_deleted(client, in_request):
+    made = client.post("/api/v1/tournaments", json={
+        "name": "Night", "format": "round-robin", "entrants": ["Anna", "Bruno"]}).get_json()
+    assert client.post(f"/api/v1/tournaments/{made['id']}/rounds", json={}).status_code == 201
+    [match_id] = [row["match_id"] for row in store.tournament_state(store.get_db(), made["id"])["tables"]]
+    refused = match_service.delete_match(match_id, store.match_version(store.get_db(), match_id))
+    assert refused == match_service.InTournament(1, "Night")
+    assert store.match_version(store.get_db(), match_id) is not None
