@@ -57,6 +57,13 @@ class InTournament:
     tournament: str
 
 
+@dataclass(frozen=True)
+class Rated:
+    """The match counts in the players' ratings (``rated``), or is left out of them."""
+
+    rated: bool
+
+
 # -- The writes ----------------------------------------------------------------------------
 
 
@@ -97,3 +104,12 @@ def delete_match(match_id: int, made_from: int | None) -> MatchDeleted | Stale |
     except store.InTournament as refused:
         return InTournament(refused.table, refused.tournament)
     return MatchDeleted(match_id)
+
+
+def set_rated(match_id: int, rated: bool) -> Rated | NoSuchMatch:
+    """The organiser leaves a match out of the players' ratings (``rated`` False), or counts it
+    again (the caller checks it is the organiser); its players' ratings from it on are worked
+    out again. The page's switch and the API's PUT alike."""
+    if not store.set_rated(store.get_db(), match_id, rated):
+        return NoSuchMatch()
+    return Rated(rated)

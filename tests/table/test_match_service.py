@@ -79,3 +79,14 @@ def test_a_tournaments_table_is_never_deleted(client, in_request):
     refused = match_service.delete_match(match_id, store.match_version(store.get_db(), match_id))
     assert refused == match_service.InTournament(1, "Night")
     assert store.match_version(store.get_db(), match_id) is not None
+
+
+def test_a_match_left_out_of_the_ratings_counts_again_when_asked(finished, in_request):
+    assert match_service.set_rated(finished, False) == match_service.Rated(False)
+    assert store.match_row(store.get_db(), finished)["unrated"] == 1
+    assert match_service.set_rated(finished, True) == match_service.Rated(True)
+    assert store.match_row(store.get_db(), finished)["unrated"] == 0
+
+
+def test_no_rating_switch_for_a_match_not_there(in_request):
+    assert match_service.set_rated(999_999, False) == service.NoSuchMatch()
