@@ -11,9 +11,11 @@ in ``assert_never``. A failure of the store itself still raises ``store.StorageE
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from .. import store
 from ..matches import Ledger
+from ..rules.said import Said
 from ..web.access import new_access_key
 from .service import NoSuchMatch, Stale
 
@@ -62,6 +64,23 @@ class Rated:
     """The match counts in the players' ratings (``rated``), or is left out of them."""
 
     rated: bool
+
+
+@dataclass(frozen=True)
+class MatchesDeleted:
+    """The matches ticked that were deleted (none, when all were gone already or tournaments'
+    tables), each kept a day."""
+
+    match_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchesRestored:
+    """Deleted matches brought back, with their hands; ``refused``, each one that was not, with
+    why (deleted more than a day ago, two of its players merged since)."""
+
+    match_ids: tuple[int, ...]
+    refused: tuple[tuple[int, Said], ...]
 
 
 # -- The writes ----------------------------------------------------------------------------
@@ -113,3 +132,17 @@ def set_rated(match_id: int, rated: bool) -> Rated | NoSuchMatch:
     if not store.set_rated(store.get_db(), match_id, rated):
         return NoSuchMatch()
     return Rated(rated)
+
+
+def delete_matches(match_ids: Iterable[int]) -> MatchesDeleted:
+    """The organiser's tidy-up of a list (spam from a guest's phone): the matches ticked
+    deleted at once, each kept a day as one deleted match is. A tournament's table, or a match
+    gone already, is left as it is."""
+    return MatchesDeleted(tuple(store.delete_matches(store.get_db(), match_ids)))
+
+
+def restore_matches(match_ids: Iterable[int]) -> MatchesRestored:
+    """The Undo of ``delete_matches`` (and the organiser's page's "bring back"): every match
+    back at once, with its hands, its players' records and ratings."""
+    back, refused = store.restore_matches(store.get_db(), match_ids, Ledger)
+    return MatchesRestored(tuple(back), tuple(refused))

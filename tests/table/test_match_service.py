@@ -90,3 +90,18 @@ def test_a_match_left_out_of_the_ratings_counts_again_when_asked(finished, in_re
 
 def test_no_rating_switch_for_a_match_not_there(in_request):
     assert match_service.set_rated(999_999, False) == service.NoSuchMatch()
+
+
+def test_the_matches_ticked_are_deleted_and_come_back_together(client, in_request):
+    ticked = [new_match(client), new_match(client)]
+    assert match_service.delete_matches([*ticked, 999_999]) == match_service.MatchesDeleted(tuple(ticked))
+    assert [store.match_version(store.get_db(), m) for m in ticked] == [None, None]
+    assert match_service.restore_matches(ticked) == match_service.MatchesRestored(tuple(ticked), ())
+    assert None not in [store.match_version(store.get_db(), m) for m in ticked]
+
+
+def test_matches_gone_already_are_neither_deleted_nor_brought_back(playing, in_request):
+    assert match_service.delete_matches([999_999]) == match_service.MatchesDeleted(())
+    back = match_service.restore_matches([playing])     # never deleted: nothing to bring back
+    assert back.match_ids == () and [match_id for match_id, _why in back.refused] == [playing]
+    assert store.match_version(store.get_db(), playing) == 0
