@@ -83,6 +83,25 @@ class MatchesRestored:
     refused: tuple[tuple[int, Said], ...]
 
 
+@dataclass(frozen=True)
+class MatchRestored:
+    """A match deleted in the last day is back as it was: its hands, its players' records."""
+
+    match_id: int
+
+
+@dataclass(frozen=True)
+class GoneForGood:
+    """No match of that id was deleted in the last day: deleted longer ago, or never."""
+
+
+@dataclass(frozen=True)
+class NotRestored:
+    """The deleted match cannot come back (``why``: two of its players merged since)."""
+
+    why: Said
+
+
 # -- The writes ----------------------------------------------------------------------------
 
 
@@ -146,3 +165,21 @@ def restore_matches(match_ids: Iterable[int]) -> MatchesRestored:
     back at once, with its hands, its players' records and ratings."""
     back, refused = store.restore_matches(store.get_db(), match_ids, Ledger)
     return MatchesRestored(tuple(back), tuple(refused))
+
+
+def restore_match(match_id: int) -> MatchRestored | GoneForGood | NotRestored:
+    """A match deleted in the last day back as it was, from the organiser's page: its hands, its
+    seats (a player merged since is seated as whom they became), its players' ratings."""
+    try:
+        store.restore_match(store.get_db(), match_id, Ledger)
+    except store.Gone:
+        return GoneForGood()
+    except store.CannotRestore as refused:
+        return NotRestored(refused.args[0])
+    return MatchRestored(match_id)
+
+
+def purge_deleted() -> int:
+    """The matches deleted more than a day ago, gone for good (their hands, their changes):
+    how many. Done whenever the organiser's page lists the deleted matches, as at each start."""
+    return store.purge_deleted(store.get_db())

@@ -7,6 +7,7 @@ test_not_rated.py, test_matches_api.py)."""
 import pytest
 
 from companion import store
+from companion.matches import Ledger
 from companion.table import match_service, service
 from helpers import new_match, one_hand_match
 
@@ -105,3 +106,31 @@ def test_matches_gone_already_are_neither_deleted_nor_brought_back(playing, in_r
     back = match_service.restore_matches([playing])     # never deleted: nothing to bring back
     assert back.match_ids == () and [match_id for match_id, _why in back.refused] == [playing]
     assert store.match_version(store.get_db(), playing) == 0
+
+
+def test_a_match_deleted_today_comes_back_from_the_organisers_page(playing, in_request):
+    match_service.delete_match(playing, 0)
+    assert match_service.restore_match(playing) == match_service.MatchRestored(playing)
+    assert store.match_version(store.get_db(), playing) is not None
+    assert match_service.restore_match(playing) == match_service.GoneForGood()     # not deleted now
+
+
+def test_a_deleted_match_whose_players_became_one_stays_deleted(client, in_request):
+    match_id = new_match(client, players=["Anna", "Bruna"])
+    other = new_match(client, players=["Carla", "Dario"])
+    anna, bruna = (store.get_db().execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()[0]
+                   for name in ("Anna", "Bruna"))
+    match_service.delete_match(match_id, 0)
+    store.merge_players(store.get_db(), bruna, anna, Ledger)
+    refused = match_service.restore_match(match_id)
+    assert isinstance(refused, match_service.NotRestored) and refused.why.values["name"] == "Anna"
+    assert store.match_version(store.get_db(), match_id) is None
+    assert store.match_version(store.get_db(), other) == 0
+
+
+def test_matches_deleted_over_a_day_ago_are_purged_for_good(playing, in_request):
+    match_service.delete_match(playing, 0)
+    assert match_service.purge_deleted() == 0              # a day is kept
+    store.get_db().execute("UPDATE matches SET deleted = '2000-01-01T00:00:00+00:00' WHERE id = ?", [playing])
+    assert match_service.purge_deleted() == 1
+    assert match_service.restore_match(playing) == match_service.GoneForGood()
