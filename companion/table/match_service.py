@@ -11,7 +11,7 @@ in ``assert_never``. A failure of the store itself still raises ``store.StorageE
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from .. import store
 from ..matches import Ledger
@@ -102,6 +102,26 @@ class NotRestored:
     why: Said
 
 
+@dataclass(frozen=True)
+class RoundMade:
+    """A tournament's round ``number`` started: its tables made matches."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class RoundTaken:
+    """Round ``number`` was started already (asked twice, or from two phones): nothing made."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class PairedStale:
+    """The tournament changed since the round was paired (an entrant joined or left): nothing
+    made; pair it again."""
+
+
 # -- The writes ----------------------------------------------------------------------------
 
 
@@ -183,3 +203,19 @@ def purge_deleted() -> int:
     """The matches deleted more than a day ago, gone for good (their hands, their changes):
     how many. Done whenever the organiser's page lists the deleted matches, as at each start."""
     return store.purge_deleted(store.get_db())
+
+
+def round_tables(tournament_id: int, number: int, slots: list[tuple[Any, ...]],
+                 version: int) -> RoundMade | RoundTaken | PairedStale:
+    """A tournament's round ``number`` as ``tournaments.service`` paired it from the tournament
+    at ``version``: each table's slot (``("table", first, second, sides, dealer)``) made a match
+    with the tournament's rules and PIN (no phone keeps its key: the organiser, who starts
+    rounds, records at every table, and a table's scorer has its link), the byes and rests
+    kept, all in one write."""
+    try:
+        store.start_round(store.get_db(), tournament_id, number, slots, Ledger, new_access_key, version)
+    except store.RoundStarted:
+        return RoundTaken(number)
+    except (store.TournamentChanged, store.Gone):
+        return PairedStale()
+    return RoundMade(number)
