@@ -10,7 +10,7 @@ and never read a hand.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, assert_never
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -18,9 +18,9 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from .. import store
 from ..i18n import explain, variant_title
 from ..matches import Ledger, listed
-from ..names import tidy
 from ..rules.rulesets import PRESETS, rules_for
 from ..web.organiser import organiser_required
+from . import service
 from .forms import MergeForm, RenameForm
 from .rating_chart import rating_chart
 from .records import empty_record, rated
@@ -143,17 +143,19 @@ def rename(player_id: int):
     form = RenameForm()
     if not form.validate():
         return show_player(found, form, 400)
-    try:
-        store.rename_player(store.get_db(), found["id"], form.name.data or "", Ledger)   # required
-    except store.NameTaken as taken:
-        # a list once validated (WTForms' stubs say Sequence)
-        form.name.errors.append(_("There is already a player called %(name)s: if they are the same "  # type: ignore[attr-defined]
-                                  "person, merge them below.", name=taken.row["name"]))
-        return show_player(found, form, 409)
-    except store.Gone:
-        abort(404)
-    flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=tidy(form.name.data or "")))
-    return redirect(url_for("players.player", player_id=found["id"]), code=303)
+    match (outcome := service.rename(found["id"], form.name.data or "")):       # required
+        case service.NameTaken(name):
+            # a list once validated (WTForms' stubs say Sequence)
+            form.name.errors.append(_("There is already a player called %(name)s: if they are the same "  # type: ignore[attr-defined]
+                                      "person, merge them below.", name=name))
+            return show_player(found, form, 409)
+        case service.NoSuchPlayer():
+            abort(404)
+        case service.Renamed(_player, name):
+            flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=name))
+            return redirect(url_for("players.player", player_id=found["id"]), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.route("/players/<int:player_id>/merge", methods=["GET", "POST"])
