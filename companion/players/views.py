@@ -176,17 +176,19 @@ def merge(player_id: int):
         rows = store.records(store.get_db(), found["id"])
         return render_template("players/merge_player.html", player=found, into=into,
                                matches=(rows[0]["matches"] + rows[0]["playing"]) if rows else 0)
-    try:
-        store.merge_players(store.get_db(), found["id"], into["id"], Ledger)
-    except store.PlayedTogether as together:
-        flash(_("%(one)s and %(other)s sat at the same match (match %(number)s): they are two "
-                "people, and were not merged.", one=found["name"], other=into["name"],
-                number=together.match_id))
-        return redirect(url_for("players.player", player_id=found["id"]), code=303)
-    except store.Gone:
-        abort(404)
-    flash(_("%(one)s's matches are now %(other)s's.", one=found["name"], other=into["name"]))
-    return redirect(url_for("players.player", player_id=into["id"]), code=303)
+    match (outcome := service.merge(found["id"], into["id"])):
+        case service.PlayedTogether(match_id):
+            flash(_("%(one)s and %(other)s sat at the same match (match %(number)s): they are two "
+                    "people, and were not merged.", one=found["name"], other=into["name"],
+                    number=match_id))
+            return redirect(url_for("players.player", player_id=found["id"]), code=303)
+        case service.NoSuchPlayer():
+            abort(404)
+        case service.Merged():
+            flash(_("%(one)s's matches are now %(other)s's.", one=found["name"], other=into["name"]))
+            return redirect(url_for("players.player", player_id=into["id"]), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.post("/players/<int:player_id>/changes/<int:change_id>/undo")
