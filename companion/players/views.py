@@ -16,8 +16,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from .. import store
-from ..i18n import explain, variant_title
-from ..matches import Ledger, listed
+from ..i18n import say, variant_title
+from ..matches import listed
 from ..rules.rulesets import PRESETS, rules_for
 from ..web.organiser import organiser_required
 from . import service
@@ -195,16 +195,16 @@ def merge(player_id: int):
 @organiser_required(lambda: _("Ask the organiser to undo a rename or a merge."))
 def undo_change(player_id: int, change_id: int):
     """A rename or a merge undone from the player's log, while nothing depends on it."""
-    try:
-        change = store.undo_change(store.get_db(), change_id, Ledger)
-    except store.Gone:
-        abort(404)
-    except store.CannotUndo as refused:
-        flash(_("Not undone: %(why)s.", why=explain(refused)))
-        return redirect(url_for("players.player", player_id=player_id), code=303)
-    if change["kind"] == "rename":
-        flash(_("%(new)s is %(old)s again, in every match.", new=change["new_name"], old=change["old_name"]))
-    else:
-        flash(_("%(one)s has their matches back from %(other)s.", one=change["old_name"],
-                other=change["new_name"]))
-    return redirect(url_for("players.player", player_id=change["player_id"]), code=303)
+    match (outcome := service.undo(change_id)):
+        case service.NoSuchChange():
+            abort(404)
+        case service.CannotUndo(why):
+            flash(_("Not undone: %(why)s.", why=say(why)))
+            return redirect(url_for("players.player", player_id=player_id), code=303)
+        case service.RenameUndone(undone, name, was):
+            flash(_("%(new)s is %(old)s again, in every match.", new=was, old=name))
+        case service.MergeUndone(undone, name, other):
+            flash(_("%(one)s has their matches back from %(other)s.", one=name, other=other))
+        case _:
+            assert_never(outcome)
+    return redirect(url_for("players.player", player_id=undone), code=303)
