@@ -10,11 +10,11 @@ from typing import Any, assert_never
 from flask import current_app, jsonify, make_response, request, url_for
 from flask_babel import get_locale
 
-from .. import store
 from ..i18n import api_words, for_api
 from ..matches import Match, listed
 from ..rules import HandScore
 from ..rules.said import said
+from ..store import reads as store
 from ..table import match_service, service
 from ..web.access import needs_pin, new_match_limit, try_pin
 from ..web.hand_requests import HandChange, HandIn, whole

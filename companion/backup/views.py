@@ -23,9 +23,9 @@ from flask import (
 )
 from flask_babel import get_locale, gettext as _
 
-from .. import store
 from ..i18n import say
 from ..matches import listed
+from ..store import reads as store
 from ..web import exports
 from ..web.organiser import organiser_required
 from ..web.pages import csv_answer

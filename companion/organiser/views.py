@@ -12,9 +12,9 @@ from typing import assert_never
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from .. import store
 from ..i18n import say
 from ..matches import listed
+from ..store import reads as store
 from ..table import match_service
 from ..web import limits, organiser
 from ..web.pages import first_error, on_this_site

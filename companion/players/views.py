@@ -15,10 +15,10 @@ from typing import Any, assert_never
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
 
-from .. import store
 from ..i18n import say, variant_title
 from ..matches import listed
 from ..rules.rulesets import PRESETS, rules_for
+from ..store import reads as store
 from ..web.organiser import organiser_required
 from . import service
 from .forms import MergeForm, RenameForm

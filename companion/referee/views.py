@@ -16,7 +16,6 @@ from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
 from wtforms.validators import NumberRange, Optional
 
-from .. import store
 from ..i18n import (
     VARIANT_TITLES,
     card_in_words as card_name,
@@ -46,6 +45,7 @@ from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_ca
 from ..rules.rulesets import PRESETS, Rules, RulesError, check_players, seating_of
 from ..rules.said import said
 from ..rules.scoring import ITEMS
+from ..store import reads as store
 from ..table import service
 from ..web.access import needs_pin, pin_page
 from ..web.forms import RULE_CHOICES, CardGrid, PrimieraTrip, card_rows, options, pile_fields

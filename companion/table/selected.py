@@ -12,8 +12,8 @@ from typing import assert_never
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from .. import store
 from ..i18n import say
+from ..store import reads as store
 from ..web.organiser import organiser_required
 from ..web.pages import flash_action, on_this_site
 from . import match_service

@@ -12,12 +12,12 @@ from typing import Any, assert_never
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
 from ..i18n import explain, how_long, sentence
 from ..matches import Match, listed
 from ..names import all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
+from ..store import reads as store
 from ..tournaments.model import build as tournament_of
 from ..web import access, exports, limits
 from ..web.access import TooManyTries, pin_required, try_pin, unlock_new

@@ -10,10 +10,10 @@ from typing import Any, assert_never
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from .. import store
 from ..i18n import explain, how_long, say, sentence, variant_title
 from ..names import drawn_width
 from ..rules import RulesError, ScopaError
+from ..store import reads as store
 from ..web.access import TooManyTries, try_key
 from ..web.exports import to_csv
 from ..web.organiser import organiser_required
