@@ -1,7 +1,7 @@
 """Not rated (issue 32): the organiser leaves a match out of the players' ratings (a practice
 match, a handicap, an invented result), or counts it again, from the match page. The match stays
 in the lists and in its players' records; its result no longer moves a rating nor a chance to
-win (store.set_rated)."""
+win (match_service.set_rated, as the API's PUT)."""
 
 from __future__ import annotations
 
