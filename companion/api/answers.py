@@ -7,13 +7,13 @@ from typing import Any, Sequence
 
 from cachetools import LRUCache
 
-from .. import store
 from ..i18n import LOOKED_UP, api_words, for_api
 from ..matches import Hand, Match
 from ..rules import HandScore
 from ..rules.cards import SUITS
 from ..rules.primiera import clean_number
 from ..rules.scoring import ESCOBA_ITEMS, ITEMS as POINT_ITEMS, point_name
+from ..store import reads as store
 
 
 def side_json(hand: HandScore, side: int) -> dict[str, Any]:

@@ -10,10 +10,10 @@ import math
 from flask import Blueprint, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import store
 from ..i18n import for_api
 from ..rules import ScopaError
 from ..rules.said import Said, said, said_n
+from ..store import reads as store
 from ..web.access import TooManyTries
 from ..web.limits import sent_from_another_site
 from ..web.organiser import TooManyCodes, is_organiser

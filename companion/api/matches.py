@@ -10,12 +10,12 @@ from typing import Any, assert_never
 from flask import current_app, jsonify, make_response, request, url_for
 from flask_babel import get_locale
 
-from .. import store
 from ..i18n import api_words, for_api
 from ..matches import Match, listed
 from ..rules import HandScore
 from ..rules.said import said
-from ..table import service
+from ..store import reads as store
+from ..table import match_service, service
 from ..web.access import needs_pin, new_match_limit, try_pin
 from ..web.hand_requests import HandChange, HandIn, whole
 from ..web.pages import load_match
@@ -242,9 +242,13 @@ def set_rated_api(match_id: int):
     rated = body().get("rated")
     if not isinstance(rated, bool):
         raise BadRequest(said('say "rated": true or false'))
-    if not store.set_rated(store.get_db(), match_id, rated):
-        raise NotFoundError() from None
-    return jsonify(match_summary(load(match_id)))
+    match (outcome := match_service.set_rated(match_id, rated)):
+        case match_service.NoSuchMatch():
+            raise NotFoundError()
+        case match_service.Rated():
+            return jsonify(match_summary(load(match_id)))
+        case _:
+            assert_never(outcome)
 
 
 @bp.get("/matches/<int:match_id>/changes")

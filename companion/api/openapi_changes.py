@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..store.changes import KINDS
+from ..store.reads import KINDS
 
 NULLABLE_INT = {"type": "integer", "nullable": True}
 CHANGE = {"type": "object", "required": ["id", "at", "kind", "hand", "by", "what", "was", "before", "undoes"],

@@ -13,10 +13,10 @@ from typing import Any
 from flask import current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
-from .. import store
 from ..rules import ScopaError, rules_for
 from ..rules.rulesets import Rules
 from ..rules.said import said
+from ..store import reads as store
 
 
 class BadRequest(ScopaError):

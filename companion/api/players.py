@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import jsonify, request, url_for
 
-from .. import store
 from ..players.records import empty_record
 from ..rules.rulesets import PRESETS
 from ..rules.said import said
 from ..stats import RECORD
+from ..store import reads as store
 from .blueprint import bp
 from .parse import BadRequest, NotFoundError, query_number
 

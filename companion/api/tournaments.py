@@ -8,9 +8,8 @@ from typing import assert_never
 
 from flask import jsonify, url_for
 
-from .. import store
 from ..i18n import for_api
-from ..rules.said import said
+from ..rules.said import Said, said
 from ..tournaments.model import TournamentError
 from ..tournaments.service import (
     AsItWas,
@@ -22,6 +21,8 @@ from ..tournaments.service import (
     NotNow,
     Refused,
     Removed,
+    RoundMade,
+    RoundTaken,
     Withdrawn,
     add_entrant,
     bring_back,
@@ -78,16 +79,23 @@ def start_round_api(tournament_id: int):
     found = _tournament(tournament_id)
     organiser_only(said("only the organiser may start a round: send the organiser's code in the "
                         "X-Scopa-Organiser header"))
-    try:
-        start_next_round(found)
-    except (TournamentError, store.RoundStarted) as problem:
-        message = problem.args[0] if isinstance(problem, TournamentError) else said(
-            "that round was started meanwhile")
-        response = jsonify({"error": for_api(message), **tournament_json(_tournament(tournament_id))})
-        response.status_code = 409
-        return response
-    response = jsonify(tournament_json(_tournament(tournament_id)))
-    response.status_code = 201
+    match (outcome := start_next_round(found)):
+        case NotNow(reason):
+            return _refused(tournament_id, reason)
+        case RoundTaken():
+            return _refused(tournament_id, said("that round was started meanwhile"))
+        case RoundMade():
+            response = jsonify(tournament_json(_tournament(tournament_id)))
+            response.status_code = 201
+            return response
+        case _:
+            assert_never(outcome)
+
+
+def _refused(tournament_id: int, reason: Said):
+    """409: what the tournament does not allow now, with the tournament as it is."""
+    response = jsonify({"error": for_api(reason), **tournament_json(_tournament(tournament_id))})
+    response.status_code = 409
     return response
 
 
@@ -132,9 +140,7 @@ def _answered(tournament_id: int, outcome: EntrantOutcome):
         case Withdrawn() | Removed() | BroughtBack() | AsItWas():
             return jsonify(tournament_json(_tournament(tournament_id)))
         case NotNow(reason):
-            response = jsonify({"error": for_api(reason), **tournament_json(_tournament(tournament_id))})
-            response.status_code = 409
-            return response
+            return _refused(tournament_id, reason)
         case Refused(reason):
             raise BadRequest(reason)
         case NoSuchEntrant():

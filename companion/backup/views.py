@@ -5,9 +5,9 @@ machine itself, or the organiser's phone). A backup comes to a restore in parts 
 
 from __future__ import annotations
 
-import tempfile
 from datetime import datetime
 from pathlib import Path
+from typing import assert_never
 
 from flask import (
     Blueprint,
@@ -23,13 +23,13 @@ from flask import (
 )
 from flask_babel import get_locale, gettext as _
 
-from .. import store
-from ..i18n import explain, say
-from ..matches import Ledger, listed
+from ..i18n import say
+from ..matches import listed
+from ..store import reads as store
 from ..web import exports
 from ..web.organiser import organiser_required
 from ..web.pages import csv_answer
-from . import parts
+from . import parts, service
 
 bp = Blueprint("backup", __name__)
 
@@ -49,14 +49,8 @@ def page():
 def download():
     """The whole store, copied consistently while phones save (the organiser's phones left
     out); the organiser only, since it holds every match's PIN hash."""
-    instance = Path(current_app.config["DATABASE"]).parent
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    with tempfile.TemporaryDirectory(prefix=store.DOWNLOADING, dir=instance) as folder:
-        target = Path(folder) / f"scopa-{stamp}.sqlite"
-        store.backup_to(current_app.config["DATABASE"], str(target))
-        store.without_organiser_phones(str(target))
-        data = target.read_bytes()
-    response = make_response(data)
+    response = make_response(service.download(Path(current_app.config["DATABASE"]), f"scopa-{stamp}.sqlite"))
     response.headers["Content-Type"] = "application/vnd.sqlite3"
     response.headers["Content-Disposition"] = f'attachment; filename="scopa-{stamp}.sqlite"'
     response.headers["Cache-Control"] = "no-store"
@@ -98,25 +92,26 @@ def restore():
     if request.form.get("confirm") != "y":
         flash(_("Tick the box to confirm: restoring replaces every match."))
         return redirect(url_for("backup.page"), code=303)
-    database = Path(current_app.config["DATABASE"])
-    with tempfile.TemporaryDirectory(prefix=store.RESTORING, dir=database.parent) as folder:
-        received = Path(folder) / "upload.sqlite"
+
+    def put(received: Path) -> None:
         if sent is not None:
             sent.replace(received)          # the parts' file, now the restore's alone
         else:
             assert upload is not None, "refused above when neither came"
             upload.save(received)
-        try:
-            store.close_db()
-            keep = store.restore_from(str(database), str(received), Ledger)
-        except store.NotABackup as problem:
-            flash(_("Nothing restored: %(problem)s.", problem=explain(problem)))
+
+    match (outcome := service.restore(database, put)):
+        case service.NotABackup(why):
+            flash(_("Nothing restored: %(problem)s.", problem=say(why)))
             return redirect(url_for("backup.page"), code=303)
-        except store.StorageError as failure:      # the server's disk: nothing was replaced
-            flash(say(failure.message))
+        case service.NotStored(why):        # the server's disk: nothing was replaced
+            flash(say(why))
             return redirect(url_for("backup.page"), code=303)
-    flash(_("Restored. The matches there before were saved to %(file)s.", file=keep.name))
-    return redirect(url_for("table.index"), code=303)
+        case service.Restored(kept):
+            flash(_("Restored. The matches there before were saved to %(file)s.", file=kept.name))
+            return redirect(url_for("table.index"), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.get("/export.csv")

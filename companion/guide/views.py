@@ -15,11 +15,11 @@ from typing import Any, Mapping
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
 from ..i18n import explain, value_words
 from ..matches import Match
 from ..rules import RulesError, rules_for
 from ..rules.rulesets import ITEMS, PRESETS, Rules
+from ..store import reads as store
 from ..web.forms import rule_in_words
 from ..web.pages import load_match
 from .facts import facts

@@ -7,13 +7,15 @@ or all of them at once (the table's ``/matches/restore``, the Undo of its delete
 from __future__ import annotations
 
 import math
+from typing import assert_never
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from .. import store
-from ..i18n import explain
-from ..matches import Ledger, listed
+from ..i18n import say
+from ..matches import listed
+from ..store import reads as store
+from ..table import match_service
 from ..web import limits, organiser
 from ..web.pages import first_error, on_this_site
 from .forms import CodeForm
@@ -25,7 +27,7 @@ def show(form: CodeForm, error: str | None = None, status: int = 200):
     db = store.get_db()
     deleted, held = [], []
     if organiser.is_organiser():
-        store.purge_deleted(db)
+        match_service.purge_deleted()
         deleted = [(listed(row), row["deleted"]) for row in store.deleted_matches(db)]
         held = limits.held()
     return render_template(
@@ -83,7 +85,7 @@ def log_out():
 @organiser.organiser_required(lambda: _("Ask the organiser to log the phones out."))
 def log_out_everyone():
     """Every phone logged out, this one too (a lost phone, another organiser next week)."""
-    count = store.remove_organiser_phones(store.get_db())
+    count = organiser.log_out_everyone()
     flash(ngettext("%(num)d phone logged out, this one too: a phone becomes the organiser's "
                    "again with the code.",
                    "%(num)d phones logged out, this one too: a phone becomes the organiser's "
@@ -95,16 +97,18 @@ def log_out_everyone():
 @organiser.organiser_required(lambda: _("Ask the organiser to bring a deleted match back."))
 def restore_match(match_id: int):
     """A match deleted in the last day, back as it was (its hands, its players' records)."""
-    try:
-        store.restore_match(store.get_db(), match_id, Ledger)
-    except store.Gone:
-        flash(_("That match cannot come back any more: it was deleted more than a day ago."))
-        return redirect(url_for("organiser.page"), code=303)
-    except store.CannotRestore as refused:
-        flash(_("Not brought back: %(why)s.", why=explain(refused)))
-        return redirect(url_for("organiser.page"), code=303)
-    flash(_("Match %(number)s is back, with its hands.", number=match_id))
-    return redirect(url_for("table.match", match_id=match_id), code=303)
+    match (outcome := match_service.restore_match(match_id)):
+        case match_service.GoneForGood():
+            flash(_("That match cannot come back any more: it was deleted more than a day ago."))
+            return redirect(url_for("organiser.page"), code=303)
+        case match_service.NotRestored(why):
+            flash(_("Not brought back: %(why)s.", why=say(why)))
+            return redirect(url_for("organiser.page"), code=303)
+        case match_service.MatchRestored():
+            flash(_("Match %(number)s is back, with its hands.", number=match_id))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.post("/organiser/held/lift")

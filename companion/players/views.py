@@ -10,17 +10,17 @@ and never read a hand.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, assert_never
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
 
-from .. import store
-from ..i18n import explain, variant_title
-from ..matches import Ledger, listed
-from ..names import tidy
+from ..i18n import say, variant_title
+from ..matches import listed
 from ..rules.rulesets import PRESETS, rules_for
+from ..store import reads as store
 from ..web.organiser import organiser_required
+from . import service
 from .forms import MergeForm, RenameForm
 from .rating_chart import rating_chart
 from .records import empty_record, rated
@@ -143,17 +143,19 @@ def rename(player_id: int):
     form = RenameForm()
     if not form.validate():
         return show_player(found, form, 400)
-    try:
-        store.rename_player(store.get_db(), found["id"], form.name.data or "", Ledger)   # required
-    except store.NameTaken as taken:
-        # a list once validated (WTForms' stubs say Sequence)
-        form.name.errors.append(_("There is already a player called %(name)s: if they are the same "  # type: ignore[attr-defined]
-                                  "person, merge them below.", name=taken.row["name"]))
-        return show_player(found, form, 409)
-    except store.Gone:
-        abort(404)
-    flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=tidy(form.name.data or "")))
-    return redirect(url_for("players.player", player_id=found["id"]), code=303)
+    match (outcome := service.rename(found["id"], form.name.data or "")):       # required
+        case service.NameTaken(name):
+            # a list once validated (WTForms' stubs say Sequence)
+            form.name.errors.append(_("There is already a player called %(name)s: if they are the same "  # type: ignore[attr-defined]
+                                      "person, merge them below.", name=name))
+            return show_player(found, form, 409)
+        case service.NoSuchPlayer():
+            abort(404)
+        case service.Renamed(_player, name):
+            flash(_("%(old)s is now %(new)s, in every match.", old=found["name"], new=name))
+            return redirect(url_for("players.player", player_id=found["id"]), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.route("/players/<int:player_id>/merge", methods=["GET", "POST"])
@@ -174,33 +176,35 @@ def merge(player_id: int):
         rows = store.records(store.get_db(), found["id"])
         return render_template("players/merge_player.html", player=found, into=into,
                                matches=(rows[0]["matches"] + rows[0]["playing"]) if rows else 0)
-    try:
-        store.merge_players(store.get_db(), found["id"], into["id"], Ledger)
-    except store.PlayedTogether as together:
-        flash(_("%(one)s and %(other)s sat at the same match (match %(number)s): they are two "
-                "people, and were not merged.", one=found["name"], other=into["name"],
-                number=together.match_id))
-        return redirect(url_for("players.player", player_id=found["id"]), code=303)
-    except store.Gone:
-        abort(404)
-    flash(_("%(one)s's matches are now %(other)s's.", one=found["name"], other=into["name"]))
-    return redirect(url_for("players.player", player_id=into["id"]), code=303)
+    match (outcome := service.merge(found["id"], into["id"])):
+        case service.PlayedTogether(match_id):
+            flash(_("%(one)s and %(other)s sat at the same match (match %(number)s): they are two "
+                    "people, and were not merged.", one=found["name"], other=into["name"],
+                    number=match_id))
+            return redirect(url_for("players.player", player_id=found["id"]), code=303)
+        case service.NoSuchPlayer():
+            abort(404)
+        case service.Merged():
+            flash(_("%(one)s's matches are now %(other)s's.", one=found["name"], other=into["name"]))
+            return redirect(url_for("players.player", player_id=into["id"]), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.post("/players/<int:player_id>/changes/<int:change_id>/undo")
 @organiser_required(lambda: _("Ask the organiser to undo a rename or a merge."))
 def undo_change(player_id: int, change_id: int):
     """A rename or a merge undone from the player's log, while nothing depends on it."""
-    try:
-        change = store.undo_change(store.get_db(), change_id, Ledger)
-    except store.Gone:
-        abort(404)
-    except store.CannotUndo as refused:
-        flash(_("Not undone: %(why)s.", why=explain(refused)))
-        return redirect(url_for("players.player", player_id=player_id), code=303)
-    if change["kind"] == "rename":
-        flash(_("%(new)s is %(old)s again, in every match.", new=change["new_name"], old=change["old_name"]))
-    else:
-        flash(_("%(one)s has their matches back from %(other)s.", one=change["old_name"],
-                other=change["new_name"]))
-    return redirect(url_for("players.player", player_id=change["player_id"]), code=303)
+    match (outcome := service.undo(change_id)):
+        case service.NoSuchChange():
+            abort(404)
+        case service.CannotUndo(why):
+            flash(_("Not undone: %(why)s.", why=say(why)))
+            return redirect(url_for("players.player", player_id=player_id), code=303)
+        case service.RenameUndone(undone, name, was):
+            flash(_("%(new)s is %(old)s again, in every match.", new=was, old=name))
+        case service.MergeUndone(undone, name, other):
+            flash(_("%(one)s has their matches back from %(other)s.", one=name, other=other))
+        case _:
+            assert_never(outcome)
+    return redirect(url_for("players.player", player_id=undone), code=303)

@@ -10,22 +10,9 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
-from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectField, StringField
-from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
-from wtforms.validators import NumberRange, Optional
+from flask_babel import gettext as _
 
-from .. import store
-from ..i18n import (
-    VARIANT_TITLES,
-    card_in_words as card_name,
-    explain,
-    read_marks,
-    say,
-    short_words as short_label,
-    suit_words as suit_label,
-)
+from ..i18n import VARIANT_TITLES, explain, read_marks, say
 from ..matches import Match, build
 from ..rules import (
     Card,
@@ -46,33 +33,18 @@ from ..rules.primiera import SCALES, PrimieraResult, decide_piles, overtaking_ca
 from ..rules.rulesets import PRESETS, Rules, RulesError, check_players, seating_of
 from ..rules.said import said
 from ..rules.scoring import ITEMS
+from ..store import reads as store
 from ..table import service
 from ..web.access import needs_pin, pin_page
-from ..web.forms import RULE_CHOICES, CardGrid, PrimieraTrip, card_rows, options, pile_fields
+from ..web.forms import RULE_CHOICES, PrimieraTrip, card_rows
 from ..web.pages import first_error, under_match
 from ..web.phone import played_here
+from .forms import CaptureForm, ClaimForm, DealForm, PrimieraForm
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
 
 CHOICE_ITEMS = ("bonus_suit", "primiera", "missing_suit", "capture", "void_deal", "pack")
-
-
-class QueryForm(FlaskForm):
-    """A question put to the referee: read from the query string, no CSRF (it changes nothing)."""
-
-    class Meta:
-        csrf = False
-
-    variant = SelectField(_l("Variant"), choices=options(VARIANT_TITLES.items()), default="classica")
-
-
-def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:
-    """The cards of the deck as choices, grouped by suit (``blank`` first, if given)."""
-    choices = [SelectChoice("", blank)] if blank is not None else []
-    for card in deck(size):
-        choices.append(SelectChoice(str(card), card_name(card, pack), optgroup=suit_label(card.suit, pack)))
-    return choices
 
 
 class Context:
@@ -136,13 +108,7 @@ def tools():
 def captures():
     """What the card played may capture from the table, and why."""
     ctx = context()
-    form_class = type("CaptureForm", (QueryForm,), {
-        "table": CardGrid(_("Cards on the table"), choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
-        "played": SelectField(_("Card played"), choices=card_choices(ctx.rules.deck, ctx.rules.pack, "—"),
-                              default=""),
-        "last_play": BooleanField(_("The last card of the hand")),
-    })
-    form = form_class(request.args)
+    form = CaptureForm(ctx.rules, request.args)
     ruling = error = None
     # A page of the captures at a time: a table of 39 cards under quindici holds thousands.
     page = min(max(request.args.get("page", 1, type=int), 1), 1_000_000)
@@ -175,14 +141,7 @@ def primiera():
     sides = request.args.get("sides", 2, type=int)
     ctx = context(sides=min(max(sides, 2), 4))
     n = len(ctx.names)
-    values = [SelectChoice("", "—")] + [SelectChoice(str(v), short_label(parse_card(f"{v}d"), ctx.rules.pack))
-                                        for v in (7, 6, 1, 5, 4, 3, 2, 10, 9, 8)]
-    fields: dict[str, Any] = {}
-    for i in range(n):
-        for suit in SUITS:
-            fields[f"best_{i}_{suit}"] = SelectField(suit_label(suit, ctx.rules.pack), choices=values, default="")
-        fields[f"cards_{i}"] = StringField(_("or every card"), [Optional()])
-    form = type("PrimieraForm", (QueryForm,), fields)(request.args)
+    form = PrimieraForm(ctx.rules, n, request.args)
     piles, error, result, overtake = [], None, None, []
     try:
         piles = [pile_of(form, i, ctx) for i in range(n)]
@@ -206,15 +165,15 @@ def primiera():
                   result=result, overtake=overtake, error=error, n=n, back=back_to_hand(ctx, result))
 
 
-def pile_of(form: Any, i: int, ctx: Context) -> list[Card]:
+def pile_of(form: PrimieraForm, i: int, ctx: Context) -> list[Card]:
     """Side ``i``'s cards in the primiera tool: every card typed (as the page marks the suits,
     "7co" on an English page, or RULES §1's "7d" on any), else its best card of each suit."""
     typed = [read_marks(token, ctx.rules.pack)
-             for token in (form[f"cards_{i}"].data or "").replace(",", " ").split()]
+             for token in (form.cards[i].data or "").replace(",", " ").split()]
     if typed:
         return parse_cards(typed, said("the cards of {name}", name=ctx.names[i]))
-    return [parse_card(f"{form[f'best_{i}_{suit}'].data}{suit}") for suit in SUITS
-            if form[f"best_{i}_{suit}"].data]
+    best = form.best[i]
+    return [parse_card(f"{best[suit].data}{suit}") for suit in SUITS if best[suit].data]
 
 
 def back_to_hand(ctx: Context, result: PrimieraResult | None) -> dict[str, Any] | None:
@@ -244,10 +203,7 @@ def back_to_hand(ctx: Context, result: PrimieraResult | None) -> dict[str, Any] 
 def deal():
     """How many cards each player gets, and whether the first table is void."""
     ctx = context()
-    form = type("DealForm", (QueryForm,), {
-        "table": CardGrid(_("The first cards on the table"), choices=card_choices(ctx.rules.deck, ctx.rules.pack)),
-        "players": IntegerField(_("Players"), [Optional(), NumberRange(2, 6)], default=2),
-    })(request.args)
+    form = DealForm(ctx.rules, request.args)
     players = len(ctx.match.seats) if ctx.match else (form.players.data or 2)
     players = min(max(players, 2), 6)
     try:
@@ -262,7 +218,7 @@ def deal():
     # exactly the first table's cards, RULES §10).
     if plan.table and tapped >= plan.table:
         try:
-            check = check_deal(parse_cards(form.table.data, said("the table")), ctx.rules)
+            check = check_deal(parse_cards(form.table.data or [], said("the table")), ctx.rules)
         except ScopaError as problem:
             error = explain(problem, ctx.rules.pack)
     return answer("referee/deal.html", "referee/_deal_answer.html", ctx=ctx, form=form, check=check,
@@ -284,49 +240,6 @@ def rules_card():
 
 # -- Chiamarsi fuori -----------------------------------------------------------------------
 
-class ClaimFormBase(QueryForm):
-    """A claim as tapped: who calls out, the cards of each pile so far, the scope so far, and
-    (outside a match) the totals before the hand. Its fields are made for the sides asked
-    about (``claim_form``)."""
-
-    def asked(self, ctx: Context, valid: bool) -> tuple[int, list[list[str]], list[int], list[int]]:
-        """The claimer, the piles, the sweeps and the totals before the hand. Whatever the query
-        or form says, only what validates is used: a claimer "abc" or a card given to pile "1.5"
-        is said plainly, never taken as an index."""
-        n = len(ctx.names)
-        piles: list[list[str]] = [[] for _ in range(n)]
-        sweeps, claimer = [0] * n, 0
-        if valid:
-            for card in deck(ctx.rules.deck):
-                chosen = self[f"c_{card}"].data
-                if chosen not in (None, ""):
-                    piles[int(chosen)].append(str(card))
-            sweeps = [self[f"sweeps_{i}"].data or 0 for i in range(n)]
-            claimer = int(self.claimer.data or 0)
-        if ctx.match is not None:
-            totals = list(ctx.match.totals)
-        else:
-            totals = [(self[f"total_{i}"].data if valid else 0) or 0 for i in range(n)]
-        return claimer, piles, sweeps, totals
-
-
-def claim_form(ctx: Context) -> type[ClaimFormBase]:
-    """The claim's form for the sides asked about."""
-    sides = [(str(i), name) for i, name in enumerate(ctx.names)]
-    fields: dict[str, Any] = {
-        "claimer": SelectField(_("Who calls out"), choices=options(sides), default="0"),
-        **pile_fields(ctx.rules.deck, sides),
-    }
-    for i, name in enumerate(ctx.names):
-        # Escoba's sweeps are its escobas (RULES §12), as its hand form asks them
-        asked = (_("Escobas of %(name)s so far", name=name) if ctx.rules.preset == "escoba"
-                 else _("Scope of %(name)s so far", name=name))
-        fields[f"sweeps_{i}"] = IntegerField(asked, [Optional(), NumberRange(0, 20)], default=0)
-        if ctx.match is None:
-            fields[f"total_{i}"] = IntegerField(_("Total of %(name)s before this hand", name=name), [Optional()], default=0)
-    return type("ClaimForm", (ClaimFormBase,), fields)
-
-
 @bp.route("/claim", methods=["GET", "POST"])
 def claim():
     """Check a chiamarsi fuori (a GET changes nothing); in a match, a POST records it, once
@@ -338,9 +251,9 @@ def claim():
         return redirect(url_for("table.match", match_id=match.id), code=303)
     if posted and match is not None and needs_pin(match.id):
         return pin_page(match.id, url_for("referee.claim", match=match.id))
-    form = claim_form(ctx)(request.form if posted else request.args)
+    form = ClaimForm(ctx.rules, ctx.names, match is not None, request.form if posted else request.args)
     valid = form.validate()
-    claimer, piles, sweeps, totals = form.asked(ctx, valid)
+    claimer, piles, sweeps, totals = form.asked(valid, list(match.totals) if match is not None else None)
     checked = error = None
     if not valid:
         error = first_error(form)
@@ -362,7 +275,7 @@ def claim():
             case _: assert_never(outcome)
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
                       checked=checked, error=error, totals=totals, items=ITEMS, n=len(ctx.names),
-                      rows=card_rows(form, ctx.rules.deck), pack=ctx.rules.pack)
+                      rows=card_rows(form.c), pack=ctx.rules.pack)
     if error and (posted or not valid):
         response.status_code = 400
     return response

@@ -4,6 +4,8 @@ the live score every phone follows, joining from another phone, the edit PIN.
 - ``service``: every write to a match (a new match, a hand added, changed, deleted or brought
   back, a claim), each answered with a typed outcome: the pages, the JSON API and the referee
   call it and only word what it says;
+- ``match_service``: every write to a match as a whole (a rematch, archive, delete, the matches
+  ticked deleted and brought back, "not rated", a tournament round's tables), answered alike;
 - ``pages``: the blueprint with all the table's routes, as ``create_app`` registers it;
 - ``views``: the list, a new match, the match page and its live poll, rematch, archive,
   delete, join, PIN, the match's CSV;
@@ -17,6 +19,7 @@ the live score every phone follows, joining from another phone, the edit PIN.
 - ``ratings``: the players' ratings beside a match (the chance to win, the changes);
 - ``rated``: the organiser leaves a match out of the ratings, or counts it again.
 
-This package imports none of them, so that the JSON API and the referee may call ``service``
-without loading the table's pages.
+This package imports none of them, so that the JSON API, the referee, the organiser's page and
+the tournaments' service may call ``service`` and ``match_service`` without loading the table's
+pages.
 """

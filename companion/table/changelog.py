@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .. import store
 from ..i18n import page_language, when
 from ..matches import Match
+from ..store import reads as store
 from ..web.phone import phone_id
 
 SHOWN = 20      # changes on the match page (the newest); the changes' page shows the rest

@@ -8,7 +8,7 @@ from typing import assert_never
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
+from ..store import reads as store
 from ..web.organiser import organiser_required
 from ..web.pages import load_match
 from . import changelog, service

@@ -10,12 +10,12 @@ from typing import assert_never
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from .. import store
 from ..i18n import explain, say
 from ..matches import Extreme, Hand, Match, extreme_of, score_entry
 from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
+from ..store import reads as store
 from ..web.access import pin_required
 from ..web.forms import PrimieraTrip
 from ..web.pages import first_error, flash_action, load_match, under_match

@@ -22,9 +22,9 @@ from typing import Any, NamedTuple
 
 from flask import get_flashed_messages, url_for
 
-from .. import store
 from ..matches import Hand, Match
 from ..rules.scoring import ITEMS
+from ..store import reads as store
 from ..web.access import unlocked
 from ..web.pages import join_url
 from ..web.record import may_change

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import store
 from ..matches import Match
+from ..store import reads as store
 
 
 def ratings_part(current: Match, table: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -7,14 +7,16 @@ they are and nothing needs a script."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from .. import store
 from ..i18n import say
-from ..matches import Ledger
+from ..store import reads as store
 from ..web.organiser import organiser_required
 from ..web.pages import flash_action, on_this_site
+from . import match_service
 from .views import bp
 
 MOST = store.AT_ONCE        # matches at once: a page shows at most 40 (in play and finished)
@@ -37,15 +39,17 @@ def delete_selected():
         flash(_("Tick the matches to delete first.") if ids is not None else
               ngettext("At most %(num)d match at once.", "At most %(num)d matches at once.", MOST))
         return redirect(back, code=303)
-    deleted = store.delete_matches(store.get_db(), ids)
-    if not deleted:
-        flash(_("Nothing was deleted: those matches are gone already, or tables of a tournament."))
-        return redirect(back, code=303)
-    flash_action(ngettext("%(num)d match deleted: for a day the organiser can bring it back.",
-                          "%(num)d matches deleted: for a day the organiser can bring them back.",
-                          len(deleted)),
-                 url_for("table.restore_selected"), _("Undo"),
-                 [("match", match_id) for match_id in deleted] + [("next", back)])
+    match (outcome := match_service.delete_matches(ids)):
+        case match_service.MatchesDeleted(()):
+            flash(_("Nothing was deleted: those matches are gone already, or tables of a tournament."))
+        case match_service.MatchesDeleted(deleted):
+            flash_action(ngettext("%(num)d match deleted: for a day the organiser can bring it back.",
+                                  "%(num)d matches deleted: for a day the organiser can bring them back.",
+                                  len(deleted)),
+                         url_for("table.restore_selected"), _("Undo"),
+                         [("match", match_id) for match_id in deleted] + [("next", back)])
+        case _:
+            assert_never(outcome)
     return redirect(back, code=303)
 
 
@@ -57,10 +61,13 @@ def restore_selected():
     ids = ticked()
     if not ids:
         return redirect(back, code=303)
-    restored, refused = store.restore_matches(store.get_db(), ids, Ledger)
-    if restored:
-        flash(ngettext("%(num)d match is back, with its hands.", "%(num)d matches are back, with their hands.",
-                       len(restored)))
-    for match_id, why in refused:
-        flash(_("Match %(number)s was not brought back: %(why)s.", number=match_id, why=say(why)))
+    match (outcome := match_service.restore_matches(ids)):
+        case match_service.MatchesRestored(restored, refused):
+            if restored:
+                flash(ngettext("%(num)d match is back, with its hands.",
+                               "%(num)d matches are back, with their hands.", len(restored)))
+            for match_id, why in refused:
+                flash(_("Match %(number)s was not brought back: %(why)s.", number=match_id, why=say(why)))
+        case _:
+            assert_never(outcome)
     return redirect(back, code=303)

@@ -97,8 +97,9 @@ class Duplicate:
 
 @dataclass(frozen=True)
 class Stale:
-    """The hand (or the match, for an undo) changed since the version the change was made from,
-    or the change named none: ``row`` is the hand as it is now (None if it never was)."""
+    """The hand (or the match, for an undo or a delete) changed since the version the change was
+    made from, or the change named none: ``row`` is the hand as it is now (None if it never was,
+    or for a match)."""
 
     row: dict[str, Any] | None
 

@@ -7,20 +7,20 @@ Every form works as a plain POST; htmx only makes the preview and the variant sw
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
 from ..i18n import explain, how_long, sentence
-from ..matches import Ledger, Match, listed
+from ..matches import Match, listed
 from ..names import all_different
 from ..rules import RulesError
 from ..rules.rulesets import PRESETS
+from ..store import reads as store
 from ..tournaments.model import build as tournament_of
 from ..web import access, exports, limits
-from ..web.access import TooManyTries, new_access_key, pin_required, try_pin, unlock_new
+from ..web.access import TooManyTries, pin_required, try_pin, unlock_new
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import (
     csv_answer,
@@ -34,7 +34,7 @@ from ..web.pages import (
 )
 from ..web.phone import matches_here, played_here
 from ..web.record import record_guarded
-from . import changelog, live, service
+from . import changelog, live, match_service, service
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
 from .live import match_url
 
@@ -209,18 +209,19 @@ def rematch(match_id: int):
             flash(_("The match is not over yet: a rematch starts when it is."))
             return redirect(url_for("table.match", match_id=match_id), code=303)
         return render_template("table/rematch.html", match=current)
-    key = new_access_key()
-    try:
-        new_id, made = store.rematch(store.get_db(), match_id, current.next_first_dealer, Ledger, key)
-    except store.Gone:
-        abort(404)
-    except store.MatchNotOver:
-        flash(_("The match is not over yet: a rematch starts when it is."))
-        return redirect(url_for("table.match", match_id=match_id), code=303)
-    if made and current.has_pin:
-        unlock_new(key)         # the phone that may record this match may record the next
-    played_here(new_id)
-    return redirect(url_for("table.match", match_id=new_id), code=303)
+    match (outcome := match_service.rematch(match_id, current.next_first_dealer)):
+        case match_service.NoSuchMatch():
+            abort(404)
+        case match_service.NotOver():
+            flash(_("The match is not over yet: a rematch starts when it is."))
+            return redirect(url_for("table.match", match_id=match_id), code=303)
+        case match_service.Rematched(new_id, key):
+            if key and current.has_pin:
+                unlock_new(key)         # the phone that may record this match may record the next
+            played_here(new_id)
+            return redirect(url_for("table.match", match_id=new_id), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.post("/matches/<int:match_id>/archive")
@@ -230,22 +231,23 @@ def archive(match_id: int):
     """Put a match out of the lists, or back (to ``next``, the page the player was on). A match
     still being played vanishes from "In play": its notice offers the Undo that puts it back."""
     current = load_match(match_id)
-    archived = request.form.get("archived") == "1"
-    try:
-        store.archive_match(store.get_db(), match_id, archived)
-    except store.Gone:
-        abort(404)
-    if not archived:
-        flash(_("%(match)s is back in the list.", match=current.title))
-        back = on_this_site(request.form.get("next", ""), url_for("table.match", match_id=match_id))
-        return redirect(back, code=303)
-    text = _("%(match)s is archived: it is listed under Archive.", match=current.title)
-    if current.over:
-        flash(text)
-    else:
-        flash_action(text, url_for("table.archive", match_id=match_id), _("Undo"),
-                     [("archived", "0"), ("next", url_for("table.index"))])
-    return redirect(url_for("table.index"), code=303)
+    match (outcome := match_service.archive(match_id, request.form.get("archived") == "1")):
+        case match_service.NoSuchMatch():
+            abort(404)
+        case match_service.Archived(False):
+            flash(_("%(match)s is back in the list.", match=current.title))
+            back = on_this_site(request.form.get("next", ""), url_for("table.match", match_id=match_id))
+            return redirect(back, code=303)
+        case match_service.Archived():          # archived
+            text = _("%(match)s is archived: it is listed under Archive.", match=current.title)
+            if current.over:
+                flash(text)
+            else:
+                flash_action(text, url_for("table.archive", match_id=match_id), _("Undo"),
+                             [("archived", "0"), ("next", url_for("table.index"))])
+            return redirect(url_for("table.index"), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.route("/matches/<int:match_id>/delete", methods=["GET", "POST"])
@@ -262,22 +264,24 @@ def delete_match(match_id: int):
                                    error=in_tournament(table["table"], table["tournament"]))
         flash(in_tournament(table["table"], table["tournament"]))    # sent from an old page
         return redirect(url_for("table.match", match_id=match_id), code=303)
-    if request.method == "POST":
-        if request.form.get("version", type=int) != current.version:
+    if request.method == "GET":
+        return render_template("table/delete_match.html", match=current)
+    match (outcome := match_service.delete_match(match_id, request.form.get("version", type=int))):
+        case match_service.Stale():
             return render_template("table/delete_match.html", match=current,
                                    error=_("The match changed on another phone since you opened "
                                            "this page: here it is now.")), 409
-        try:
-            store.delete_match(store.get_db(), match_id)
-        except store.Gone:
+        case match_service.NoSuchMatch():
             abort(404)
-        except store.InTournament as refused:      # the store's own guard: not reached from here
-            flash(in_tournament(refused.table, refused.tournament))
+        case match_service.InTournament(number, tournament):    # said above: not reached from here
+            flash(in_tournament(number, tournament))
             return redirect(url_for("table.match", match_id=match_id), code=303)
-        limits.deleted_one()        # counted against this address's deletes (web.limits)
-        flash(_("%(match)s deleted: for a day the organiser can bring it back.", match=current.title))
-        return redirect(url_for("table.index"), code=303)
-    return render_template("table/delete_match.html", match=current)
+        case match_service.MatchDeleted():
+            limits.deleted_one()        # counted against this address's deletes (web.limits)
+            flash(_("%(match)s deleted: for a day the organiser can bring it back.", match=current.title))
+            return redirect(url_for("table.index"), code=303)
+        case _:
+            assert_never(outcome)
 
 
 @bp.get("/matches/<int:match_id>/poll")

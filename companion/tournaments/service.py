@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, assert_never
 
 from .. import store
-from ..matches import Ledger
 from ..names import PIN_REFUSED, TOURNAMENT_NAME_MAX, name_key, tidy, valid_pin
 from ..rules import rules_for
 from ..rules.rulesets import PRESETS, check_seating
 from ..rules.said import Said, said
-from ..web.access import hash_pin, new_access_key
+from ..table.match_service import PairedStale, RoundMade, RoundTaken, round_tables
+from ..web.access import hash_pin
 from .entrants import (
     brought_back,
     entrant_from,
@@ -82,27 +82,31 @@ def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[di
     return [{**entrant, "seed": seeds[i]} for i, entrant in enumerate(entrants)], seeding
 
 
-def start_next_round(tournament: Tournament) -> int:
-    """Start the next round: its tables' matches made, each with the entrants' names as its
-    sides' names in the table's order and a dealer drawn. Returns its number. TournamentError
-    when none may start, or when an entrant joined or left since the tournament was read (its
-    pairing would be stale); store.RoundStarted when another phone started it just now."""
+def start_next_round(tournament: Tournament) -> RoundMade | RoundTaken | NotNow:
+    """Start the next round: its tables' matches made by the table's door
+    (``table.match_service.round_tables``), each with the entrants' names as its sides' names in
+    the table's order and a dealer drawn. NotNow when none may start, or when an entrant joined
+    or left since the tournament was read (its pairing would be stale); RoundTaken when another
+    phone started it just now."""
     slots: list[tuple[Any, ...]] = []
-    for kind, first, second in tournament.next_round(random.Random()):
+    try:
+        pairing = tournament.next_round(random.Random())
+    except TournamentError as problem:
+        return NotNow(problem.args[0])
+    for kind, first, second in pairing:
         if kind == "table":
             assert first is not None and second is not None
             slots.append((kind, first, second, table_sides(tournament, first, second),
                           random.randrange(tournament.seats())))
         else:
             slots.append((kind, first) if first is not None else (kind,))
-    number = len(tournament.rounds) + 1
-    # The organiser, who starts rounds, may record at every table without its keys in a cookie.
-    try:
-        store.start_round(store.get_db(), tournament.id, number, slots, Ledger, new_access_key,
-                          tournament.version)
-    except store.TournamentChanged:
-        raise TournamentError(said("the tournament changed meanwhile: try again")) from None
-    return number
+    match (made := round_tables(tournament.id, len(tournament.rounds) + 1, slots, tournament.version)):
+        case PairedStale():
+            return NotNow(said("the tournament changed meanwhile: try again"))
+        case RoundMade() | RoundTaken():
+            return made
+        case _:
+            assert_never(made)
 
 
 # Who is in: what became of a late entrant, a withdrawal, a return ----------------------------

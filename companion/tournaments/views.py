@@ -10,10 +10,10 @@ from typing import Any, assert_never
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from .. import store
 from ..i18n import explain, how_long, say, sentence, variant_title
 from ..names import drawn_width
 from ..rules import RulesError, ScopaError
+from ..store import reads as store
 from ..web.access import TooManyTries, try_key
 from ..web.exports import to_csv
 from ..web.organiser import organiser_required
@@ -33,6 +33,8 @@ from .service import (
     NotNow,
     Refused,
     Removed,
+    RoundMade,
+    RoundTaken,
     Withdrawn,
     add_entrant,
     bring_back,
@@ -150,14 +152,15 @@ def start_round(tournament_id: int):
     if request.form.get("round", type=int) != len(t.rounds) + 1:
         flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds)))
         return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
-    try:
-        number = start_next_round(t)
-    except TournamentError as problem:
-        flash(sentence(explain(problem)))
-    except store.RoundStarted:
-        flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds) + 1))
-    else:
-        flash(_("Round %(number)s started: the tables are below.", number=number))
+    match (outcome := start_next_round(t)):
+        case NotNow(reason):
+            flash(sentence(say(reason)))
+        case RoundTaken(number):
+            flash(_("Round %(number)s was already started (perhaps on another phone).", number=number))
+        case RoundMade(number):
+            flash(_("Round %(number)s started: the tables are below.", number=number))
+        case _:
+            assert_never(outcome)
     return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
 
 

@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf import FlaskForm
-from wtforms import Field, FieldList, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms import Field, FieldList, IntegerField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
 from wtforms.utils import unset_value
 from wtforms.validators import Length, Regexp
@@ -23,7 +23,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..i18n import VARIANT_TITLES
 from ..names import NAME_MAX, PIN_MAX, PIN_MIN, PIN_PATTERN
-from ..rules import deck, rules_for, seating_of
+from ..rules import rules_for, seating_of
 from ..rules.cards import SUITS
 
 
@@ -149,17 +149,11 @@ class CardGrid(SelectMultipleField):
     option_widget = CheckboxInput()
 
 
-def pile_fields(size: int, sides: list[tuple[str, str]]) -> dict[str, Field]:
-    """One select per card of the deck saying whose pile it is in ("" for a card not tapped):
-    a tile of the card grid. Used by the hand form and the referee's claim."""
-    return {f"c_{card}": SelectField(str(card), choices=options([("", "—"), *sides]), default="")
-            for card in deck(size)}
-
-
-def card_rows(form: FlaskForm, size: int) -> list[tuple[str, list[Field]]]:
-    """A form's card selects suit by suit, as the grid shows them."""
-    return [(suit, [form[f"c_{card}"] for card in deck(size) if card.suit == suit])
-            for suit in SUITS]
+def card_rows(tiles: Iterable[Any]) -> list[tuple[str, list[Field]]]:
+    """A form's card tiles (a ``FieldsFor`` of the deck: each entry's ``index`` its card) suit
+    by suit, as the grid shows them."""
+    tiles = list(tiles)
+    return [(suit, [tile for tile in tiles if tile.index.suit == suit]) for suit in SUITS]
 
 
 class FieldsFor(FieldList):

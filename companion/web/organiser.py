@@ -140,6 +140,12 @@ def log_out() -> None:
     g.pop("organiser", None)
 
 
+def log_out_everyone() -> int:
+    """Every phone is no longer the organiser's, this one too (a lost phone, another organiser
+    next week): how many were."""
+    return store.remove_organiser_phones(store.get_db())
+
+
 def _referrer() -> str:
     """The page the request came from, when it is this site's; else empty."""
     referrer = request.referrer or ""

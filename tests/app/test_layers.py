@@ -29,16 +29,19 @@ SETTINGS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importl
 CONTRACTS = [contract["name"] for contract in SETTINGS]
 
 
-def contract(kind: str, source: str | None = None) -> str:
+def contract(kind: str, source: str | None = None, forbids: str | None = None) -> str:
     """The name of the contract of that type (of a forbidden one, whose sources include
-    ``source``)."""
+    ``source`` and whose forbidden modules ``forbids``)."""
     [name] = [c["name"] for c in SETTINGS
-              if c["type"] == kind and (source is None or source in c["source_modules"])]
+              if c["type"] == kind and (source is None or source in c["source_modules"])
+              and (forbids is None or forbids in c["forbidden_modules"])]
     return name
 
 
 LAYERS, INDEPENDENT = contract("layers"), contract("independence")
-API_APART, PLAIN_PYTHON = contract("forbidden", "companion.api"), contract("forbidden", "companion.rules")
+API_APART = contract("forbidden", "companion.api", "companion.table.views")
+PLAIN_PYTHON = contract("forbidden", "companion.rules")
+STORE_READS = contract("forbidden", "companion.api", "companion.store")
 FROZEN = contract("forbidden", "companion.store.migration_001")
 
 
@@ -83,6 +86,10 @@ BACK_ARROWS = {
                                        {FROZEN}),
     "a migration keys names as today": ("store/migration_010.py", "from ..names import name_key",
                                         {FROZEN}),
+    # A page that could call the store's writers (players.views' rename, before issue 44).
+    "a page imports the store whole": ("players/views.py", "from .. import store", {STORE_READS}),
+    "an endpoint imports a writer's module": ("api/matches.py", "from ..store import trash",
+                                              {STORE_READS}),
 }
 
 

@@ -14,6 +14,7 @@ from flask import before_render_template, template_rendered
 from jinja2 import meta
 
 from companion import store
+from companion.store import reads
 from helpers import organiser, phone
 from markup import attr, one
 
@@ -118,6 +119,7 @@ def store_out_of_reach_while_rendering(app, monkeypatch):
         rendering.pop()
 
     monkeypatch.setattr(store, "get_db", guarded)
+    monkeypatch.setattr(reads, "get_db", guarded)      # as the pages import it
     before_render_template.connect(started, app)
     template_rendered.connect(finished, app)
     yield

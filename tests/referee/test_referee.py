@@ -310,14 +310,14 @@ def test_a_claim_for_a_match_deleted_meanwhile_is_not_found(client, monkeypatch)
     answered as a hand for that match is (404), not with a server error."""
     from companion import store
     match_id = claims_match(client)
-    found = store.built_match
+    found = store.reads.built_match
 
     def deleted_meanwhile(db, wanted, build):
         shown = found(db, wanted, build)
         store.delete_match(db, wanted)          # another phone, just after the page loaded it
         return shown
 
-    monkeypatch.setattr(store, "built_match", deleted_meanwhile)
+    monkeypatch.setattr(store.reads, "built_match", deleted_meanwhile)      # as the referee reads it
     response = client.post(f"/referee/claim?match={match_id}", data={"claimer": "1", "c_1c": "1"})
     assert response.status_code == 404
 
