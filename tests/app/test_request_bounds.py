@@ -8,6 +8,7 @@ are tests/benchmarks/bench_guest.py's."""
 
 import http.client
 import json
+import socket
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
@@ -97,6 +98,35 @@ def test_headers_past_32_kib_are_refused_before_the_app_reads_them(served):
     languages = ", ".join(f"x{n}-{n:x};q=0.{n % 9 + 1}" for n in range(20000))[:200_000]
     assert ask(base, "GET", "/players", {"Accept-Language": languages})[0] == 431
     assert ask(base, "GET", "/referee/primiera?" + "&".join(f"x{n}=1" for n in range(40000)))[0] == 431
+
+
+def test_requests_sent_in_one_go_are_answered_one_and_the_connection_closed(served):
+    """Found in the hostile review of issue 41: a client that sent 128 requests in one go (HTTP/1.1
+    pipelining) for the list of 200 matches, and read nothing, had every answer kept in the
+    server's memory, up to 16 MiB a connection (20 connections: 275 MB), and then a worker
+    thread held until it read. Now the first is answered and the connection closed after it,
+    the others unanswered (a client that pipelines sends them again); a phone that waits for
+    each answer keeps its connection."""
+    app, base = served
+    port = urlsplit(base).port
+    one = f"GET /api/v1/variants HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(one * 20)
+        received = b""
+        while chunk := conn.recv(65536):        # until the server closes it
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 200 ") and received.count(b"HTTP/1.1 ") == 1
+    phone_conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        for _ in range(3):
+            phone_conn.request("GET", "/api/v1/variants")
+            answer = phone_conn.getresponse()
+            assert answer.status == 200 and answer.read()
+            kept = phone_conn.sock
+        phone_conn.request("GET", "/healthz")
+        assert phone_conn.getresponse().status == 200 and phone_conn.sock is kept
+    finally:
+        phone_conn.close()
 
 
 @pytest.mark.parametrize("path", ["/players?variant=", "/referee/primiera?cards_0=", "/rules/quindici?target=",
