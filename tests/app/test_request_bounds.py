@@ -145,6 +145,25 @@ def test_the_api_refuses_a_long_address_in_json(app):
     assert refused.status_code == 414 and refused.get_json() == {"error": "the address is too long"}
 
 
+@pytest.mark.parametrize("body", ["1", "true", '["Anna"]', "[" * 3000, '{"player1": 7, "player2": {"a": 1}}',
+                                  '{"pin": 123456}', '{"code": 5}'])
+def test_a_page_takes_its_form_never_json(app, body):
+    """Found in the hostile review of issue 41: a page's form read a JSON body as its fields
+    (Flask-WTF does), and JSON that is not an object, or fields that are not text, made a 500 on
+    the new match, a hand, the PIN and the organiser's pages. A page takes a form, the API JSON:
+    a page refuses JSON (400) in the phone's language, and records nothing."""
+    guest = phone(app)
+    match_id = new_match(guest)
+    for path in ("/matches/new", f"/matches/{match_id}/hands/new", f"/matches/{match_id}/pin",
+                 "/organiser", f"/matches/{match_id}/delete", "/referee/claim"):
+        answer = guest.post(path, data=body, content_type="application/json",
+                            headers={"Accept-Language": "it"})
+        assert answer.status_code == 400, path
+        assert "L'app non può farlo" in text(answer, "body")
+    assert hands(app) == 0 and guest.get("/api/v1/matches").get_json()["matches"][0]["id"] == match_id
+    assert guest.post("/api/v1/matches", data=body, content_type="application/json").status_code == 400
+
+
 def test_only_the_first_16_languages_are_read(app, monkeypatch):
     """A page's dates are written in the phone's own territory (regional): each language read
     costs a Locale.parse. 5,000 languages cost 16, and the first still chooses the page's."""
