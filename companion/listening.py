@@ -10,6 +10,11 @@ import os
 import socket
 import sys
 
+import waitress
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
+from waitress.server import BaseWSGIServer
+
 # -- Where it listens -----------------------------------------------------------------------
 
 IN_USE = {errno.EADDRINUSE, 10048}          # 10048: Windows' WSAEADDRINUSE
@@ -157,6 +162,66 @@ def waitress_options(app, threads: int, connections: int) -> dict:
             "max_request_header_size": HEADER_LIMIT,
             "max_request_body_size": body_limit(app),
             **proxy_options(app)}
+
+
+class _AfterAnAnswer(HTTPRequestParser):
+    """A request read before the answer to the one before it was sent: nothing of it (or after
+    it, in what was read) is taken, and its connection is closed after that answer."""
+
+    def __init__(self, adj, channel: OneAtATime):
+        super().__init__(adj)
+        self.channel = channel
+
+    def received(self, data: bytes) -> int:
+        if self.channel.requests:       # read under the channel's lock (HTTPChannel.received)
+            self.channel.pipelined = True
+            return len(data)
+        return super().received(data)
+
+
+class OneAtATime(HTTPChannel):
+    """A connection whose requests are answered one at a time. Several requests sent in one go,
+    before the first answer is read (HTTP/1.1 pipelining, which no browser does), have the
+    first answered and the connection closed, the others unanswered, as HTTP lets a server do
+    (a client retries them). waitress answered every request of a read (8 KiB: 128 asking for
+    the list of 200 matches, 145 KB each) into memory for a client that read none of it, up to
+    16 MiB a connection (20 such connections: 275 MB more), and then held a worker thread until
+    it read: with answers of more (the file of every match, at 5,000 matches), 8 connections
+    held every thread of a process. Now a connection holds one answer at most (the system's
+    socket buffers take most of it). waitress reads nothing more of a connection while a request
+    of it is being answered, so a phone that waits for each answer is never refused one."""
+
+    pipelined = False
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each request's parser knows its connection: a class of waitress's, called with adj.
+        self.parser_class = lambda adj: _AfterAnAnswer(adj, self)  # type: ignore[assignment]
+
+    def _close_if_answered(self) -> None:
+        with self.requests_lock:  # type: ignore[attr-defined]  # waitress's, missing from its stubs
+            if self.pipelined and not self.requests:
+                self.close_when_flushed = True
+
+    def received(self, data: bytes) -> bool:
+        taken = super().received(data)
+        self._close_if_answered()           # its answer sent already; or by service, below
+        return taken
+
+    def service(self) -> None:
+        super().service()
+        self._close_if_answered()
+
+
+def make_server(app, **options):
+    """waitress's ``create_server``, its connections answered one request at a time
+    (``OneAtATime``): the command's one process or each of several, and the tests' servers."""
+    served: dict = {}             # waitress's map of what it serves: each listening socket's server
+    server = waitress.create_server(app, map=served, **options)  # type: ignore[attr-defined]  # waitress's; its stubs name only serve
+    for each in list(served.values()):
+        if isinstance(each, BaseWSGIServer):
+            each.channel_class = OneAtATime
+    return server
 
 
 def proxy_options(app) -> dict:

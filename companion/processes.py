@@ -39,7 +39,7 @@ import tempfile
 import time
 from typing import Callable
 
-from .listening import waitress_options
+from .listening import make_server, waitress_options
 
 MOST = 4            # processes: past that, memory (each holds its app) more than speed
 _parent: int | None = None      # in a serving child, the parent that relays to its siblings
@@ -147,14 +147,16 @@ def served(app, sockets: list, count: int, threads: int, connections: int) -> No
     """The command's serving: waitress on ``sockets``, in one process, or in ``count`` (on
     Linux), the connections shared out between them, the limits' counts and a restore's news
     shared too."""
-    from waitress import create_server, serve as serve_one  # type: ignore[attr-defined]  # both are waitress's; its stubs name only serve
+    from waitress import serve as serve_one
 
     if count > 1 and not available():
         print("scopa-companion: one serving process on this system (several on Linux only)",
               file=sys.stderr)
         count = 1
     if count == 1:
-        serve_one(app, sockets=sockets, **waitress_options(app, threads, connections))
+        # waitress.serve makes its server by _server (its own hook, as its tests use it): ours
+        # answers a connection's requests one at a time (listening.OneAtATime).
+        serve_one(app, _server=make_server, sockets=sockets, **waitress_options(app, threads, connections))
         return
 
     from . import store
@@ -165,7 +167,7 @@ def served(app, sockets: list, count: int, threads: int, connections: int) -> No
         shared_between_processes(folder)
         store.also_forget_elsewhere(tell_siblings)
         options = waitress_options(app, threads, max(16, connections // count))
-        serve(count, lambda: create_server(app, sockets=sockets, **options).run(), store.forget_built)
+        serve(count, lambda: make_server(app, sockets=sockets, **options).run(), store.forget_built)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -290,11 +290,10 @@ def serving(app, threads: int = 8):
     ``OSError: Bad file descriptor`` at teardown, and so was pulling waitress's trigger to have
     the loop close them (a CI run found the trigger closed already)."""
     from waitress import wasyncore
-    from waitress.server import create_server
 
-    from companion.listening import waitress_options
+    from companion.listening import make_server, waitress_options
 
-    server = create_server(app, host="127.0.0.1", port=0, **waitress_options(app, threads, 1000))
+    server = make_server(app, host="127.0.0.1", port=0, **waitress_options(app, threads, 1000))
     stop = threading.Event()
 
     def run() -> None:

@@ -8,7 +8,8 @@ trickled a byte at a time: 200 guests' connections held 1.6 GB. Now a guest's co
 An upload is a file ``restore-parts/<id>.part`` beside the store (its owner's alone), grown
 part by part at the offset its sender says it has reached: a part sent again (its answer lost)
 is written over at its place, never twice. An upload left unfinished is removed after an hour,
-when the next one begins; the restore takes its own into its temporary folder, gone with it.
+when the next one begins, or at the next start (``store.remove_leftovers``); the restore takes
+its own into its temporary folder, gone with it.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import secrets
 import time
 from pathlib import Path
 
+from ..store import PARTS
+
 PART = 64 * 1024            # what one request may carry: the app's MAX_CONTENT_LENGTH
-FOLDER = "restore-parts"
 LEFT_FOR = 3600             # seconds an unfinished upload is kept
 _AN_ID = re.compile(r"[0-9a-f]{32}")
 
@@ -35,7 +37,7 @@ class PartRefused(Exception):
 
 
 def _folder(database: str) -> Path:
-    return Path(database).parent / FOLDER
+    return Path(database).parent / PARTS
 
 
 def upload_path(database: str, upload: str) -> Path | None:

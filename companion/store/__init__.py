@@ -37,6 +37,7 @@ from flask import Flask
 
 from .backup import (
     DOWNLOADING,
+    PARTS,
     RESTORING,
     NotABackup,
     backup_to,

@@ -26,9 +26,10 @@ from .migrations import migrate
 from .organiser import keep_organiser_phones, organiser_phone_rows
 from .rerating import rerate
 
-# The folders a restore and a download work in, beside the store (``tempfile``'s prefix): what an
-# interrupted one leaves there is removed at the next start (``remove_leftovers``).
-RESTORING, DOWNLOADING = "restoring-", "downloading-"
+# The folders a restore and a download work in, beside the store (``tempfile``'s prefix), and the
+# one a restore's parts are assembled in (``backup.parts``): what an interrupted one leaves there
+# is removed at the next start (``remove_leftovers``).
+RESTORING, DOWNLOADING, PARTS = "restoring-", "downloading-", "restore-parts"
 
 
 class NotABackup(Exception):
@@ -268,8 +269,13 @@ def remove_leftovers(folder: Path) -> list[Path]:
     """What an interrupted restore or download left beside the store (a power cut, a kill: the
     backup it received, up to 8 MiB, and its rebuilt copy), removed at start: the folders named
     ``RESTORING`` and ``DOWNLOADING``, and those that versions before issue 41 made (``tmp...``)
-    holding nothing but such files. Returns what was removed."""
+    holding nothing but such files; and the uploads in parts left unfinished (``PARTS``: none
+    is on its way at start). Returns what was removed."""
     removed = []
+    for part in (folder / PARTS).glob("*.part") if (folder / PARTS).is_dir() else []:
+        if part.is_file() and not part.is_symlink():
+            part.unlink(missing_ok=True)
+            removed.append(part)
     for entry in folder.glob("*") if folder.is_dir() else []:
         if not entry.is_dir() or entry.is_symlink():
             continue

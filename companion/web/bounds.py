@@ -17,13 +17,16 @@ must not make the server work, or answer, in proportion to what it cares to send
   costs a ``Locale.parse`` for the page's dates, and 200 KB of them cost 318-370 ms a page.
 
 A body is bounded by waitress too (``listening.waitress_options``): 64 KiB, the app's
-``MAX_CONTENT_LENGTH``; the organiser's restore comes in parts of that size.
+``MAX_CONTENT_LENGTH``; the organiser's restore comes in parts of that size. A page's form comes
+as a form, never as JSON (400): Flask-WTF reads a JSON body as a form's fields, and JSON that is
+not an object, or fields that are not text (``{"pin": 123456}``), made a 500 on every page with a
+form. JSON is the API's (``/api/``), which reads it itself.
 """
 
 from __future__ import annotations
 
 from flask import Flask, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 
 URL = 16 * 1024
 LANGUAGES = 16
@@ -66,4 +69,6 @@ def init_app(app: Flask) -> None:
         languages = environ.get("HTTP_ACCEPT_LANGUAGE")
         if languages:
             environ["HTTP_ACCEPT_LANGUAGE"] = bounded_languages(languages)
+        if request.is_json and request.method != "GET" and request.blueprint != "api":
+            raise BadRequest()
     app.before_request_funcs.setdefault(None, []).insert(0, bounded)

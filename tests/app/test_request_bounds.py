@@ -8,6 +8,7 @@ are tests/benchmarks/bench_guest.py's."""
 
 import http.client
 import json
+import socket
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
@@ -99,6 +100,35 @@ def test_headers_past_32_kib_are_refused_before_the_app_reads_them(served):
     assert ask(base, "GET", "/referee/primiera?" + "&".join(f"x{n}=1" for n in range(40000)))[0] == 431
 
 
+def test_requests_sent_in_one_go_are_answered_one_and_the_connection_closed(served):
+    """Found in the hostile review of issue 41: a client that sent 128 requests in one go (HTTP/1.1
+    pipelining) for the list of 200 matches, and read nothing, had every answer kept in the
+    server's memory, up to 16 MiB a connection (20 connections: 275 MB), and then a worker
+    thread held until it read. Now the first is answered and the connection closed after it,
+    the others unanswered (a client that pipelines sends them again); a phone that waits for
+    each answer keeps its connection."""
+    app, base = served
+    port = urlsplit(base).port
+    one = f"GET /api/v1/variants HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(one * 20)
+        received = b""
+        while chunk := conn.recv(65536):        # until the server closes it
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 200 ") and received.count(b"HTTP/1.1 ") == 1
+    phone_conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        for _ in range(3):
+            phone_conn.request("GET", "/api/v1/variants")
+            answer = phone_conn.getresponse()
+            assert answer.status == 200 and answer.read()
+            kept = phone_conn.sock
+        phone_conn.request("GET", "/healthz")
+        assert phone_conn.getresponse().status == 200 and phone_conn.sock is kept
+    finally:
+        phone_conn.close()
+
+
 @pytest.mark.parametrize("path", ["/players?variant=", "/referee/primiera?cards_0=", "/rules/quindici?target=",
                                   "/matches/new/chances?player1="])
 def test_an_address_past_16_kib_is_refused_in_the_phones_language(app, path):
@@ -113,6 +143,25 @@ def test_an_address_past_16_kib_is_refused_in_the_phones_language(app, path):
 def test_the_api_refuses_a_long_address_in_json(app):
     refused = phone(app).get("/api/v1/players?" + "&".join(f"x{n}=1" for n in range(4000)))
     assert refused.status_code == 414 and refused.get_json() == {"error": "the address is too long"}
+
+
+@pytest.mark.parametrize("body", ["1", "true", '["Anna"]', "[" * 3000, '{"player1": 7, "player2": {"a": 1}}',
+                                  '{"pin": 123456}', '{"code": 5}'])
+def test_a_page_takes_its_form_never_json(app, body):
+    """Found in the hostile review of issue 41: a page's form read a JSON body as its fields
+    (Flask-WTF does), and JSON that is not an object, or fields that are not text, made a 500 on
+    the new match, a hand, the PIN and the organiser's pages. A page takes a form, the API JSON:
+    a page refuses JSON (400) in the phone's language, and records nothing."""
+    guest = phone(app)
+    match_id = new_match(guest)
+    for path in ("/matches/new", f"/matches/{match_id}/hands/new", f"/matches/{match_id}/pin",
+                 "/organiser", f"/matches/{match_id}/delete", "/referee/claim"):
+        answer = guest.post(path, data=body, content_type="application/json",
+                            headers={"Accept-Language": "it"})
+        assert answer.status_code == 400, path
+        assert "L'app non può farlo" in text(answer, "body")
+    assert hands(app) == 0 and guest.get("/api/v1/matches").get_json()["matches"][0]["id"] == match_id
+    assert guest.post("/api/v1/matches", data=body, content_type="application/json").status_code == 400
 
 
 def test_only_the_first_16_languages_are_read(app, monkeypatch):

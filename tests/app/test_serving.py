@@ -13,7 +13,7 @@ import pytest
 import companion
 from companion import cli, create_app
 from companion.cli import parse_args
-from companion.listening import CHANNEL_TIMEOUT, CLEANUP_INTERVAL, raise_open_file_limit
+from companion.listening import CHANNEL_TIMEOUT, CLEANUP_INTERVAL, make_server, raise_open_file_limit
 from helpers import serving, start_companion
 from markup import attr, attrs
 
@@ -133,6 +133,7 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     assert served["connection_limit"] <= 500
     assert (served["channel_timeout"], served["cleanup_interval"]) == (CHANNEL_TIMEOUT, CLEANUP_INTERVAL)
     assert served["asyncore_use_poll"] is True
+    assert served["_server"] is make_server       # a connection's requests one at a time
 
 
 def test_no_url_takes_a_body_over_a_few_mib_not_even_announced(live_server):
