@@ -20,7 +20,7 @@ import secrets
 import time
 from pathlib import Path
 
-from ..store import PARTS
+from ..store.reads import PARTS
 
 PART = 64 * 1024            # what one request may carry: the app's MAX_CONTENT_LENGTH
 LEFT_FOR = 3600             # seconds an unfinished upload is kept

@@ -9,6 +9,7 @@ import-linter contract "The pages and the API read the store through store.reads
 (pyproject.toml) holds them to it. A new read is added here; a new write, to a service.
 """
 
+from .backup import PARTS
 from .built import built_match, changed_since, each_match
 from .changes import KINDS, change_row, change_rows, phone_number, was, what, who
 from .db import MAX_ID, StorageError, get_db, number_from
