@@ -10,7 +10,8 @@ player, the seating a variant needs) raise a ``ScopaError`` in words. ``refusals
 - a rule's refusal, as the rule said it (``ctx["error"]``); one that names a rule item carries
   it (``ScopaError.at``), so a page shows it by that item's field;
 - else the model's own words for the field (``said_for``: by the field's path, a list's items
-  ``*``): "players must be a list of 2 to 4 names";
+  ``*``; a Said, or a function of the request, the path and the type of error): "players must
+  be a list of 2 to 4 names";
 - else the words for pydantic's type of error (``WORDS``), naming the field as a request names it.
 
 >>> from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -125,14 +126,18 @@ def _pattern_of(path: tuple[str | int, ...]) -> tuple[str, ...]:
     return tuple("*" if isinstance(part, int) else part for part in path)
 
 
-def _own_words(model: type[BaseModel], path: tuple[str | int, ...], data: Any) -> Any:
-    """The model's words for the field at ``path`` (the longest of its paths that starts it)."""
-    said_for = getattr(model, "said_for", {})
+def _own_words(model: type[BaseModel], path: tuple[str | int, ...], data: Any, kind: str) -> Any:
+    """The model's words for the field at ``path`` (the longest of its paths that starts it): a
+    Said, or a function of the request's data, the path and pydantic's type of error giving one
+    (or None: the words for the type of error)."""
+    said_for: dict[tuple[str, ...], Any] = {}
+    for klass in reversed(model.__mro__):       # a model's words, then its subclass's
+        said_for.update(vars(klass).get("said_for", {}))
     pattern = _pattern_of(path)
     for end in range(len(pattern), 0, -1):
         words = said_for.get(pattern[:end])
         if words is not None:
-            return words(data) if callable(words) else words
+            return words(data, path, kind) if callable(words) else words
     return None
 
 
@@ -157,7 +162,7 @@ def refusals(model: type[BaseModel], failure: ValidationError, data: Any = None)
         if isinstance(cause, ScopaError):
             found.append(Refusal(path + tuple(getattr(cause, "at", ())), cause.args[0]))
             continue
-        words = _own_words(model, path, data)
+        words = _own_words(model, path, data, error["type"])
         if words is None:
             kind = WORDS.get(error["type"])
             name = field_name(path) or "body"

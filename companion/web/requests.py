@@ -105,7 +105,7 @@ class Request(BaseModel):
 NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}
 # The digits a client should send, as the pages ask for them (names.PIN_PATTERN).
 PIN_SCHEMA = {"type": "string", "pattern": f"^{PIN_PATTERN}$"}
-CARDS_SCHEMA = {"type": "array", "items": {"type": "string"}, "description": "cards such as 7d, 10b"}
+CARDS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "description": "cards such as 7d, 10b"}
 
 
 def fits(name: str) -> str:
@@ -167,7 +167,7 @@ def rules_readable(data: dict[str, Any]) -> bool:
     return True
 
 
-def _variant_refused(data: Any) -> Any:
+def _variant_refused(data: Any, *_: Any) -> Any:
     """The rules engine's words for a variant it does not know."""
     try:
         rules_for(data.get("variant") if isinstance(data, dict) else None)  # type: ignore[arg-type]  # what was sent
@@ -253,7 +253,7 @@ class Team(Request):
         return team_name(self.players) if self.name is None else self.name
 
 
-def _dealer_refused(data: Any) -> Any:
+def _dealer_refused(data: Any, *_: Any) -> Any:
     return said("Choose one of the {count} players to deal first", count=_seats_in(data))
 
 
@@ -261,7 +261,6 @@ class NewMatch(RulesAsked):
     """A new match: its rules, its players (or two teams), who deals first, its edit PIN."""
 
     said_for = {
-        **RulesAsked.said_for,
         ("players",): said("players must be a list of 2 to 4 names"),
         ("players", "*"): NAME_REFUSED,
         ("teams",): said("teams must be two objects {form}", form=TEAM_FORM),
