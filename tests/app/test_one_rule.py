@@ -99,8 +99,9 @@ ASK_EVERY_DOOR = f"""
     client.post("/api/v1/matches", json={{"players": ["albo", "Carla"]}})
     answers["players"] = sorted(p["name"] for p in client.get("/api/v1/players").get_json()["players"])
     schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
-    answers["openapi name"] = schemas["NewMatch"]["properties"]["players"]["items"]["maxLength"]
-    answers["openapi pins"] = [schemas[s]["properties"]["pin"]["pattern"] for s in ("NewMatch", "NewTournament")]
+    answers["openapi name"] = schemas["NewMatch"]["properties"]["players"]["anyOf"][0]["items"]["maxLength"]
+    pins = [schemas[s]["properties"]["pin"] for s in ("NewMatch", "NewTournament")]
+    answers["openapi pins"] = [pin.get("pattern") or pin["anyOf"][0]["pattern"] for pin in pins]
 """
 
 
