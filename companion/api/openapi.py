@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..rules.rulesets import PRESETS
 from ..stats import EXTREMES, RECORD
-from ..web.requests import CARDS_SCHEMA as CARDS, NAME_SCHEMA as NAME, PIN_SCHEMA as PIN_IN, RulesAsked
+from ..web.requests import CARDS_SCHEMA as CARDS, RulesAsked
 from .openapi_changes import SCHEMAS as CHANGE_SCHEMAS, change_paths
 from .openapi_models import REQUESTS, as_31, components
 from .openapi_ratings import HISTORY_PAGE, RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
@@ -173,19 +173,6 @@ SCHEMAS = {
                                     "description": "the page of the points before these (the same "
                                                    "limit), or null when these are the first"}}}]},
     "Ratings": RATINGS,
-    "NewTournament": {"type": "object", "required": ["name", "format", "entrants"], "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 60}, **RULES_IN,
-        "format": {"type": "string", "enum": ["round-robin", "swiss", "knockout"]},
-        "entrants": {"type": "array", "minItems": 2, "maxItems": 64, "items": {"oneOf": [
-            NAME, {"type": "object", "required": ["name", "players"], "properties": {
-                "name": NAME, "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}}}]},
-            "description": "players, or pairs of players (all one or the other); for a knockout, in seed order"},
-        "rounds": {"type": "integer", "minimum": 1, "description": "a Swiss's rounds (fewer than the entrants)"},
-        "seeding": {"type": "string", "enum": ["order", "draw", "rating"],
-                    "description": "the seeds: in the order written, drawn (a knockout's bracket), or by "
-                                   "rating (the highest first, entrants without one last); left out, by "
-                                   "rating when every entrant has one, else in the order written"},
-        "pin": PIN_IN}},
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "format": {"type": "string"},

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from ..web.hand_requests import HandChange, HandIn, ScoreRequest
 from ..web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
 from ..web.requests import NewMatch
-from ..web.tournament_requests import EntrantChange, LateEntrant
+from ..web.tournament_requests import EntrantChange, LateEntrant, NewTournament
 
 REF = "#/components/schemas/{model}"
 
@@ -74,4 +74,4 @@ def components(*models: type[BaseModel]) -> dict[str, Any]:
 
 
 REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest, CapturesAsked, DealAsked, ClaimAsked,
-                      Rated, LateEntrant, EntrantChange)
+                      Rated, NewTournament, LateEntrant, EntrantChange)

@@ -35,7 +35,9 @@ from pydantic import (
     Field,
     ValidationError,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
     WithJsonSchema,
+    WrapValidator,
     model_validator,
 )
 
@@ -127,10 +129,18 @@ def team_named(name: str) -> str:
     return fits(short_enough(name))
 
 
+def _text(value: Any, handler: ValidatorFunctionWrapHandler) -> str:
+    """A name that is not text is refused in a name's words, wherever a request takes one."""
+    try:
+        return handler(value)
+    except ValidationError:
+        refuse(NAME_REFUSED)
+
+
 # A name of 1 to NAME_MAX characters once tidied (names.name_fits); kept as sent.
-Name = Annotated[str, AfterValidator(fits), WithJsonSchema(NAME_SCHEMA)]
+Name = Annotated[str, WrapValidator(_text), AfterValidator(fits), WithJsonSchema(NAME_SCHEMA)]
 # A player's name at a table: too long refused here, none given by the table's rule.
-Seat = Annotated[str, AfterValidator(short_enough), WithJsonSchema(NAME_SCHEMA)]
+Seat = Annotated[str, WrapValidator(_text), AfterValidator(short_enough), WithJsonSchema(NAME_SCHEMA)]
 TeamName = Annotated[str, AfterValidator(team_named), WithJsonSchema(NAME_SCHEMA)]
 Cards = Annotated[list[str], WithJsonSchema(CARDS_SCHEMA)]
 

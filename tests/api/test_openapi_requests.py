@@ -25,7 +25,7 @@ from companion.rules import ScopaError
 from companion.web.hand_requests import HandChange, HandIn, ScoreRequest
 from companion.web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
 from companion.web.requests import NewMatch
-from companion.web.tournament_requests import EntrantChange, LateEntrant
+from companion.web.tournament_requests import EntrantChange, LateEntrant, NewTournament
 from helpers import FULL
 
 SCHEMAS = SPEC["components"]["schemas"]
@@ -48,6 +48,7 @@ REQUESTS = {
     "DealAsked": (DealAsked, {"table": ["1d", "2c", "3s", "4b"]}, "/api/v1/deal"),
     "ClaimAsked": (ClaimAsked, {"claimer": 0, "piles": [FULL[:20], FULL[20:]]}, "/api/v1/claim"),
     "Rated": (Rated, {"rated": False}, None),
+    "NewTournament": (NewTournament, {"name": "Sera", "format": "round-robin", "entrants": ["Anna", "Bruno"]}, None),
     "LateEntrant": (LateEntrant, {"entrant": "Zoe"}, None),
     "EntrantChange": (EntrantChange, {}, None),
 }
