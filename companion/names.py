@@ -5,9 +5,9 @@ door that takes a name or a PIN: the new match and player pages (their forms), t
 the tournaments, and the store, which finds a player by the same key that makes two names the
 same.
 
-Plain Python below the store and the model, so that each of them may read it. The JSON API and
-the tournaments refuse in the words below; the pages say it in their own (``web/forms.py``), at
-the same limits.
+Plain Python below the store and the model, so that each of them may read it. The JSON API, the
+new match's page and the tournaments refuse in the words below; other pages say it in their own
+(``web/forms.py``), at the same limits.
 
 >>> name_fits("Anna"), name_fits("  "), name_fits("x" * (NAME_MAX + 1))
 (True, False, False)
@@ -51,8 +51,11 @@ PIN_MIN, PIN_MAX = 6, 8
 PIN_PATTERN = rf"[0-9]{{{PIN_MIN},{PIN_MAX}}}"
 
 NAME_REFUSED = said("every name must be 1 to {most} characters", most=NAME_MAX)
-SAME_NAMES = said("two names are the same: the score would be unclear")
-PIN_REFUSED = said("pin must be {least} to {most} digits from 0 to 9", least=PIN_MIN, most=PIN_MAX)
+# Said alike by the pages and the JSON API (issue 44: the page's words, a player's, for both).
+NAME_TOO_LONG = said("A name has at most {most} characters: shorten this one", most=NAME_MAX)
+SAME_NAMES = said("Two players have the same name: the score would be unclear")
+TEAMS_ALIKE = said("Give the two teams different names")
+PIN_REFUSED = said("A PIN is {least} to {most} digits from 0 to 9", least=PIN_MIN, most=PIN_MAX)
 
 
 # Letters that show as nothing: fillers some keyboards offer as "blank" names.

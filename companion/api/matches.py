@@ -17,8 +17,9 @@ from ..rules.said import said
 from ..store import reads as store
 from ..table import match_service, service
 from ..web.access import needs_pin, new_match_limit, try_pin
-from ..web.hand_requests import HandChange, HandIn, whole
+from ..web.hand_requests import HandChange, HandIn, MadeFrom
 from ..web.pages import load_match
+from ..web.question_requests import Rated
 from ..web.record import may_change
 from ..web.requests import NewMatch
 from .answers import breakdown_json, change_json, hand_json_of, match_summary
@@ -161,20 +162,26 @@ def _added(match_id: int, hand_id: int, number: int, summary: dict[str, Any],
     return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, hand_id, 1)
 
 
-def _made_from(data: dict[str, Any] | None = None) -> int:
-    """The version an edit or delete was made from: ``If-Match: "<version>"`` or ``version``."""
+def _tagged() -> int | None:
+    """The version an If-Match header names (``"<version>"``), if it names one."""
     # A compressed answer's ETag carries the encoding: "2:gzip" names version 2 too.
     # The tag is taken weak or strong (a compressed answer's is weak); an empty tag is no tag.
     tags = [tag.split(":")[0] for tag in request.if_match.as_set(include_weak=True) if tag]
     if len(tags) == 1 and tags[0].isascii() and tags[0].isdigit():
         return store.number_from(tags[0])
-    value = (data or {}).get("version", request.args.get("version"))
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        value = store.number_from(value)
-    if value is None:
+    return None
+
+
+def _made_from(version: int | None) -> int:
+    """The version an edit or delete was made from: If-Match's, else ``version`` as the
+    request's model read it (the body's, or the query's)."""
+    made_from = _tagged()
+    if made_from is None:
+        made_from = version
+    if made_from is None:
         raise BadRequest(said('say which version of the hand this was made from: "version" or an '
                                 'If-Match header with the hand\'s ETag'))
-    return whole(value, "version")
+    return made_from
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:hand_id>", methods=["GET", "PUT", "DELETE"])
@@ -187,15 +194,19 @@ def one_hand(match_id: int, hand_id: int):
     _may_write(match_id)
     if request.method == "PUT":
         data = body()
-        made_from = _made_from(data)
+        if _tagged() is not None:
+            data.pop("version", None)       # If-Match says it
+        change = HandChange.read({"version": request.args.get("version"), **data})
+        made_from = _made_from(change.version)
         match = load(match_id)
-        entry, score = HandChange.read(data).scored(match)
+        entry, score = change.scored(match)
         hand = match.hand(hand_id)
         if hand is not None and hand.claim:
             raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
         done = service.change_hand(match_id, hand_id, entry, score, made_from)
     else:
-        done = service.delete_hands(match_id, {hand_id: _made_from()})
+        done = service.delete_hands(match_id, {hand_id: _made_from(
+            MadeFrom.read({"version": request.args.get("version")}).version)})
     match done:
         case service.Stale(row):
             return _hand_answer(match_id, hand_id, 409, said(
@@ -239,9 +250,7 @@ def set_rated_api(match_id: int):
     _version(match_id)
     organiser_only(said("only the organiser may leave a match out of the ratings: send the "
                         "organiser's code in the X-Scopa-Organiser header"))
-    rated = body().get("rated")
-    if not isinstance(rated, bool):
-        raise BadRequest(said('say "rated": true or false'))
+    rated = Rated.read(body()).rated
     match (outcome := match_service.set_rated(match_id, rated)):
         case match_service.NoSuchMatch():
             raise NotFoundError()

@@ -1,18 +1,19 @@
-"""The OpenAPI document of the JSON API, served at ``/api/v1/openapi.json``.
+"""The OpenAPI document of the JSON API (3.1), served at ``/api/v1/openapi.json``.
 
-The requests that write a match or score a hand are generated from the models that check them
-(``web/requests.py``, through ``openapi_models``); the rest is written by hand, next to the
-endpoints it describes. The test suite fuzzes the API against it with schemathesis (no 500,
-every answer as documented).
+Every request's body is generated from the model that validates it (``openapi_models``); the
+answers and the paths are written by hand, next to the endpoints they describe. The test suite
+checks the document with openapi-spec-validator, fuzzes the API against it with schemathesis
+(no 500, every answer as documented), and checks the API's verdicts against the requests'
+schemas (tests/api/test_openapi_requests.py).
 """
 
 from __future__ import annotations
 
 from ..rules.rulesets import PRESETS
 from ..stats import EXTREMES, RECORD
-from ..web.requests import CARDS_SCHEMA as CARDS, NAME_SCHEMA as NAME, PIN_SCHEMA as PIN_IN, RulesAsked
+from ..web.requests import CARDS_SCHEMA as CARDS, RulesAsked
 from .openapi_changes import SCHEMAS as CHANGE_SCHEMAS, change_paths
-from .openapi_models import REQUESTS, components
+from .openapi_models import REQUESTS, as_31, components
 from .openapi_ratings import HISTORY_PAGE, RATED, RATING, RATING_HISTORY, RATINGS, rated_path, ratings_path
 from .openapi_tournaments import ENTRANTS, STANDINGS, tournament_paths
 
@@ -72,8 +73,8 @@ PLAYER_SCOPE = [
     {"name": "since", "in": "query", "required": False, "schema": {"type": "string", "format": "date"},
      "description": "only the matches started on or after this date"}]
 
+# The answers' schemas, written in 3.0's words (nullable) and read in 3.1's (as_31, below).
 SCHEMAS = {
-    **REQUESTS,
     "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
     "Side": {"type": "object", "required": ["cards", "coins", "settebello", "primiera_value", "points", "total"],
              "properties": {
@@ -94,10 +95,6 @@ SCHEMAS = {
         "breakdown": {"type": "array", "items": {"$ref": "#/components/schemas/Line"}},
         "outright": {"type": "object", "nullable": True},
         "rules": {"type": "object"}}},
-    "CapturesRequest": {"type": "object", "required": ["table", "played"], "properties": {
-        **RULES_IN, "table": CARDS, "played": {"type": "string"}, "last_play": {"type": "boolean"},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
-        "page": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 1}}},
     # One page of the captures (``limit`` of them, from page ``page``): ``count`` counts them all,
     # ``after`` those after this page.
     "Captures": {"type": "object", "required": ["captures", "count", "after", "may_place"], "properties": {
@@ -105,19 +102,12 @@ SCHEMAS = {
             "cards": CARDS, "sweep": {"type": "boolean"}, "reason": {"type": "string"}}}},
         "count": {"type": "integer", "minimum": 0}, "after": {"type": "integer", "minimum": 0},
         "may_place": {"type": "boolean"}, "reasons": {"type": "array", "items": {"type": "string"}}}},
-    # The four cards of the first table (RULES §10); Scopone, which deals none, answers 400.
-    "DealRequest": {"type": "object", "required": ["table"], "properties": {
-        **RULES_IN, "table": {**CARDS, "minItems": 4, "maxItems": 4}}},
     "Deal": {"type": "object", "required": ["void", "reason", "scope"], "properties": {
         "void": {"type": "boolean"}, "reason": {"type": "string"},
         # Cirulla's deal_scope: a first table adding up to 15 gives the dealer 1 scopa, 30 two, and
         # under 15-30-low 9 or less three.
         "scope": {"type": "integer", "description": "the scope the first table gives the dealer "
                                                     "(under Escoba, its escobas)"}}},
-    "ClaimRequest": {"type": "object", "required": ["claimer", "piles"], "properties": {
-        **RULES_IN, "claimer": {"type": "integer"}, "piles": {"type": "array", "items": CARDS},
-        "sweeps": {"type": "array", "items": {"type": "integer"}},
-        "totals": {"type": "array", "items": {"type": "integer"}}}},
     "Claim": {"type": "object", "required": ["holds", "certain", "certain_total", "why"], "properties": {
         "holds": {"type": "boolean"}, "certain": {"type": "object", "additionalProperties": {"type": "integer"}},
         "certain_total": {"type": "integer"}, "why": {"type": "string"}}},
@@ -183,20 +173,6 @@ SCHEMAS = {
                                     "description": "the page of the points before these (the same "
                                                    "limit), or null when these are the first"}}}]},
     "Ratings": RATINGS,
-    "Rated": {"type": "object", "required": ["rated"], "properties": {"rated": RATED}},
-    "NewTournament": {"type": "object", "required": ["name", "format", "entrants"], "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 60}, **RULES_IN,
-        "format": {"type": "string", "enum": ["round-robin", "swiss", "knockout"]},
-        "entrants": {"type": "array", "minItems": 2, "maxItems": 64, "items": {"oneOf": [
-            NAME, {"type": "object", "required": ["name", "players"], "properties": {
-                "name": NAME, "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}}}]},
-            "description": "players, or pairs of players (all one or the other); for a knockout, in seed order"},
-        "rounds": {"type": "integer", "minimum": 1, "description": "a Swiss's rounds (fewer than the entrants)"},
-        "seeding": {"type": "string", "enum": ["order", "draw", "rating"],
-                    "description": "the seeds: in the order written, drawn (a knockout's bracket), or by "
-                                   "rating (the highest first, entrants without one last); left out, by "
-                                   "rating when every entrant has one, else in the order written"},
-        "pin": PIN_IN}},
     "Tournament": {"type": "object", "required": ["id", "name", "format", "rounds", "standings", "over", "winner"],
                    "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "format": {"type": "string"},
@@ -256,15 +232,15 @@ HAND_LINKS = {name: {"operationId": operation, "parameters": {
     for name, operation in (("GetHand", "getHand"), ("EditHand", "editHand"), ("DeleteHand", "deleteHand"))}
 
 SPEC = {
-    "openapi": "3.0.3",
+    "openapi": "3.1.0",
     "info": {"title": "Scopa companion", "version": "1",
              "description": "Scores Scopa hands from the cards, referees captures, keeps matches. "
                             "Cards are written <value><suit>: 1 (Asso) to 10 (Re); d, c, s, b."},
     "paths": {
         "/api/v1/score": question("Score one finished hand (stores nothing)", "ScoreRequest", "Score"),
-        "/api/v1/captures": question("What a played card may capture", "CapturesRequest", "Captures"),
-        "/api/v1/deal": question("Whether the first table cards void the deal", "DealRequest", "Deal"),
-        "/api/v1/claim": question("Check a chiamarsi fuori against the worst case", "ClaimRequest", "Claim"),
+        "/api/v1/captures": question("What a played card may capture", "CapturesAsked", "Captures"),
+        "/api/v1/deal": question("Whether the first table cards void the deal", "DealAsked", "Deal"),
+        "/api/v1/claim": question("Check a chiamarsi fuori against the worst case", "ClaimAsked", "Claim"),
         "/api/v1/variants": {"get": {
             "summary": "Every variant, its rule items and a short description of it",
             "responses": {"200": ok("Variants")}}},
@@ -353,8 +329,10 @@ SPEC = {
         "/api/v1/matches/{match_id}/rated": rated_path([MATCH_ID, ORGANISER], ok, body, WRITE_ERRORS),
         **change_paths(MATCH_ID, ORGANISER, ok, ERROR, WRITE_ERRORS),
     },
-    "components": {"schemas": SCHEMAS},
+    "components": {"schemas": {**REQUESTS, **as_31(SCHEMAS)}},
 }
+# The paths' parameters and bodies written by hand, in 3.1's words too.
+SPEC["paths"] = as_31(SPEC["paths"])
 # Every write may be refused as sent by another site's page (403), a POST or PUT as not JSON
 # (415): api.blueprint.asks_for_json.
 for _operations in SPEC["paths"].values():

@@ -1,18 +1,17 @@
-"""The OpenAPI document's requests, generated from the models that check them
-(``web/requests.py``, ``web/hand_requests.py``, ``web/tournament_requests.py``): a new match, a
-hand, a hand's change, a hand to score, a tournament's late entrant.
+"""The OpenAPI document's schemas (OpenAPI 3.1, whose schemas are JSON Schema 2020-12, as
+pydantic writes it): every request's, generated from the model that validates it
+(``web/requests.py``, ``hand_requests.py``, ``question_requests.py``,
+``tournament_requests.py``), so the document cannot say otherwise; and the answers', written by
+hand beside their endpoints, read here in 3.1's words (``as_31``).
 
 A bridge of our own rather than a library's (apiflask, flask-openapi3, spectree would each take
-over the routes and their errors): pydantic writes each model's JSON Schema, and this writes it
-in the dialect of the document's OpenAPI 3.0, which its clients and schemathesis read: a value
-that may be null is ``nullable``, a single allowed value an ``enum``, the models a request
-refers to are components of their own, and pydantic's titles (the field names again) are left
-out.
+over the routes and their errors): pydantic writes each model's JSON Schema, the models it refers
+to become components of their own, and pydantic's titles (the field names again) are left out.
 
->>> as_openapi({"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None, "title": "Aces"})
-{'type': 'integer', 'nullable': True}
->>> as_openapi({"const": "random", "type": "string"})
-{'type': 'string', 'enum': ['random']}
+>>> as_31({"type": "integer", "nullable": True, "description": "aces"})
+{'type': ['integer', 'null'], 'description': 'aces'}
+>>> as_31({"allOf": [{"$ref": "#/components/schemas/Change"}], "nullable": True})
+{'anyOf': [{'allOf': [{'$ref': '#/components/schemas/Change'}]}, {'type': 'null'}]}
 """
 
 from __future__ import annotations
@@ -22,36 +21,45 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..web.hand_requests import HandChange, HandIn, ScoreRequest
+from ..web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
 from ..web.requests import NewMatch
-from ..web.tournament_requests import EntrantChange, LateEntrant
+from ..web.tournament_requests import EntrantChange, LateEntrant, NewTournament
 
 REF = "#/components/schemas/{model}"
 
 
-def as_openapi(schema: Any) -> Any:
-    """A JSON Schema (pydantic's, draft 2020-12) as OpenAPI 3.0 writes it."""
+def untitled(schema: Any) -> Any:
+    """A schema without pydantic's titles (a property named "title" kept)."""
     if isinstance(schema, list):
-        return [as_openapi(item) for item in schema]
+        return [untitled(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: as_openapi(value) for key, value in schema.items()
-           if key != "title" and not (key == "default" and value is None)}
-    if "properties" in schema:      # field names, never keywords: "title" may be one
-        out["properties"] = {name: as_openapi(value) for name, value in schema["properties"].items()}
-    if "const" in out:
-        out["enum"] = [out.pop("const")]
-    kinds = out.get("anyOf")
-    if kinds and {"type": "null"} in kinds:
-        rest = [kind for kind in kinds if kind != {"type": "null"}]
-        del out["anyOf"]
-        if len(rest) == 1 and "$ref" not in rest[0]:
-            out = {**rest[0], **out}
-        else:
-            out["anyOf"] = rest
-        out["nullable"] = True
-    if "anyOf" in out and "nullable" not in out and all("$ref" not in kind for kind in out["anyOf"]):
-        out["oneOf"] = out.pop("anyOf")     # the kinds never overlap: one seat, or "random"
+    out = {key: untitled(value) for key, value in schema.items() if key != "title"}
+    if "properties" in schema:
+        out["properties"] = {name: untitled(value) for name, value in schema["properties"].items()}
+    kinds = out.get("type")
+    if "default" in out and out["default"] is None and kinds and "null" not in kinds:
+        del out["default"]      # left out, the field is not sent: not a null the schema takes
     return out
+
+
+def as_31(schema: Any) -> Any:
+    """A schema written in OpenAPI 3.0's words (``nullable``) as 3.1 writes it: a type that may
+    be null is ``[type, "null"]``, anything else that may be is one of it or null."""
+    if isinstance(schema, list):
+        return [as_31(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: as_31(value) for key, value in schema.items() if key != "nullable"}
+    if "properties" in schema:
+        out["properties"] = {name: as_31(value) for name, value in schema["properties"].items()}
+    if not schema.get("nullable"):
+        return out
+    if isinstance(out.get("type"), str):
+        out["type"] = [out["type"], "null"]
+        return out
+    described = {key: out.pop(key) for key in ("description", "default") if key in out}
+    return {"anyOf": [out, {"type": "null"}], **described}
 
 
 def components(*models: type[BaseModel]) -> dict[str, Any]:
@@ -60,9 +68,10 @@ def components(*models: type[BaseModel]) -> dict[str, Any]:
     for model in models:
         schema = model.model_json_schema(ref_template=REF)
         for name, referred in schema.pop("$defs", {}).items():
-            found[name] = as_openapi(referred)
-        found[model.__name__] = as_openapi(schema)
+            found[name] = untitled(referred)
+        found[model.__name__] = untitled(schema)
     return found
 
 
-REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest, LateEntrant, EntrantChange)
+REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest, CapturesAsked, DealAsked, ClaimAsked,
+                      Rated, NewTournament, LateEntrant, EntrantChange)

@@ -1,8 +1,7 @@
-"""Reading a request to the JSON API: its body (a JSON object, not nested past reason), the rules
-asked for, lists and numbers in the query, each refused in words (400) when it is not of the
-API's form; and the exceptions the API answers with a status. The requests that write a match
-or score a hand are described, and checked, once for the API and the pages alike: in
-``web/requests.py``."""
+"""Reading a request to the JSON API: its body (a JSON object, not nested past reason) and numbers
+in the query, each refused in words (400) when it is not of the API's form; and the exceptions
+the API answers with a status. What a body says is described, and checked, once for the API and
+the pages alike, by the requests' models: ``web/requests.py`` and its neighbours."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ from typing import Any
 from flask import current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
-from ..rules import ScopaError, rules_for
-from ..rules.rulesets import Rules
+from ..rules import ScopaError
 from ..rules.said import said
 from ..store import reads as store
 
@@ -70,21 +68,6 @@ def _depth(value: Any) -> int:
                 break
             stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
-
-
-def rules_of(data: dict[str, Any]) -> Rules:
-    """The rules asked for: a variant (Scopa classica by default) and its changed items."""
-    return rules_for(data.get("variant", "classica"), data.get("options") or {})
-
-
-def list_of(data: dict[str, Any], key: str, required: bool = True) -> list:
-    """``data[key]`` as a list (an empty one when optional and absent)."""
-    value = data.get(key)
-    if value is None and not required:
-        return []
-    if not isinstance(value, list):
-        raise BadRequest(said("{key} must be a list", key=key))
-    return value
 
 
 def query_number(name: str, default: int | None) -> int | None:

@@ -169,18 +169,20 @@ def _check_item(name: str, value: Any) -> Any:
         return value
     if name == "target":
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
-            raise RulesError(said("target must be a whole number from 1 to 1000"))
+            # Said alike on the new match's page and by the API (issue 44): the target in words.
+            raise RulesError(said("the target must be a whole number from 1 to 1000"))
         return value
     if name == "hands":
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 1 <= value <= 100):
-            raise RulesError(said("hands must be a whole number from 1 to 100, or null to play to "
-                                  "the target"))
+            raise RulesError(said("the number of hands must be a whole number from 1 to 100, or "
+                                  "none to play to the target"))
         return value
     if name == "double_under":
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 1 <= value <= 1000):
-            raise RulesError(said("double_under must be a whole number from 1 to 1000, or null"))
+            raise RulesError(said("the score under which a loss is a double game must be a whole "
+                                  "number from 1 to 1000, or none"))
         return value
     raise RulesError(said("{name} is not a rule item; the items are {items}", name=name,
                           items=", ".join(ITEMS)))

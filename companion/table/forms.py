@@ -8,13 +8,14 @@ from typing import Any
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, RadioField, SelectField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, Optional
 
-from ..i18n import VARIANT_TITLES, explain
+from ..i18n import VARIANT_TITLES, say
 from ..matches import Match, sides_for
-from ..names import PIN_MAX, all_different, look_alike, team_name, tidy
-from ..rules import RulesError, ScopaError, check_seating, rules_for
-from ..web.forms import NAME_LENGTH, PIN_FORMAT, PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
+from ..names import PIN_MAX, team_name, tidy
+from ..rules import rules_for
+from ..web.forms import PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
+from ..web.refusals import Refusal
 from ..web.requests import NewMatch
 
 # The seats of each layout: the form's, and companion.js's, which reads them from the page
@@ -22,51 +23,62 @@ from ..web.requests import NewMatch
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
 
 
+def rule_select(item: str, **kwargs: Any) -> SelectField:
+    """A rule item's choices; the value is checked by the rules engine, with the others
+    (``NewMatchForm.validate``), not by the choices offered."""
+    return SelectField(RULE_LABELS[item], choices=options(RULE_CHOICES[item]), validate_choice=False, **kwargs)
+
+
 class NewMatchForm(FlaskForm):
     layout = RadioField(_l("Who plays"), default="2", choices=options([
         ("2", _l("2 players")), ("3", _l("3 players")), ("4", _l("4 players")),
         ("2x2", _l("2 teams of 2")), ("2x3", _l("2 teams of 3"))]))
-    player1 = StringField(_l("Player %(number)s", number=1), [NAME_LENGTH])
-    player2 = StringField(_l("Player %(number)s", number=2), [NAME_LENGTH])
-    player3 = StringField(_l("Player %(number)s", number=3), [NAME_LENGTH])
-    player4 = StringField(_l("Player %(number)s", number=4), [NAME_LENGTH])
-    player5 = StringField(_l("Player %(number)s", number=5), [NAME_LENGTH])
-    player6 = StringField(_l("Player %(number)s", number=6), [NAME_LENGTH])
+    player1 = StringField(_l("Player %(number)s", number=1))
+    player2 = StringField(_l("Player %(number)s", number=2))
+    player3 = StringField(_l("Player %(number)s", number=3))
+    player4 = StringField(_l("Player %(number)s", number=4))
+    player5 = StringField(_l("Player %(number)s", number=5))
+    player6 = StringField(_l("Player %(number)s", number=6))
     # A team left without a name is named after its players ("Anna & Carla": team_names), the
     # same on every phone; seats 1, 3, 5 are team A, seats 2, 4, 6 team B (sides_for).
-    team1 = StringField(_l("Team %(number)s", number="A"), [NAME_LENGTH])
-    team2 = StringField(_l("Team %(number)s", number="B"), [NAME_LENGTH])
-    # Its choices are the names typed (see seat_choices); any seat is checked by
-    # validate_first_dealer, in words.
+    team1 = StringField(_l("Team %(number)s", number="A"))
+    team2 = StringField(_l("Team %(number)s", number="B"))
+    # Its choices are the names typed (see seat_choices). The fields below are the page's way of
+    # typing a new match's request (web.requests.NewMatch, which validates it: ``validate``);
+    # they check only what the request cannot see (a target left empty, a number not a number).
     first_dealer = SelectField(_l("Who deals first"), default="random", validate_choice=False,
                                choices=options([("random", _l("drawn at random"))]))
-    pin = StringField(_l("Edit PIN (optional)"), [Optional(), PIN_FORMAT])
-    preset = SelectField(_l("Variant"), choices=options(list(VARIANT_TITLES.items())), default="classica")
+    pin = StringField(_l("Edit PIN (optional)"))
+    preset = SelectField(_l("Variant"), choices=options(list(VARIANT_TITLES.items())), default="classica",
+                         validate_choice=False)
 
-    deck = SelectField(RULE_LABELS["deck"], choices=options(RULE_CHOICES["deck"]), coerce=int)
-    bonus_suit = SelectField(RULE_LABELS["bonus_suit"], choices=options(RULE_CHOICES["bonus_suit"]))
-    primiera = SelectField(RULE_LABELS["primiera"], choices=options(RULE_CHOICES["primiera"]))
-    missing_suit = SelectField(RULE_LABELS["missing_suit"], choices=options(RULE_CHOICES["missing_suit"]))
+    deck = rule_select("deck", coerce=int)
+    bonus_suit = rule_select("bonus_suit")
+    primiera = rule_select("primiera")
+    missing_suit = rule_select("missing_suit")
     re_bello = BooleanField(RULE_LABELS["re_bello"])
-    napola = SelectField(RULE_LABELS["napola"], choices=options(RULE_CHOICES["napola"]))
+    napola = rule_select("napola")
     scalette = BooleanField(RULE_LABELS["scalette"])
     piva = BooleanField(RULE_LABELS["piva"])
-    declarations = SelectField(RULE_LABELS["declarations"], choices=options(RULE_CHOICES["declarations"]))
-    target = IntegerField(RULE_LABELS["target"], [InputRequired(_l("Give the target score")),
-                                                  NumberRange(1, 1000)])
-    hands = IntegerField(RULE_LABELS["hands"], [Optional(), NumberRange(1, 100)])
+    declarations = rule_select("declarations")
+    # min and max for the phone's keyboard; the rules engine checks the bounds (NewMatch).
+    target = IntegerField(RULE_LABELS["target"], [InputRequired(_l("Give the target score"))],
+                          render_kw={"min": 1, "max": 1000})
+    hands = IntegerField(RULE_LABELS["hands"], [Optional()], render_kw={"min": 1, "max": 100})
     cappotto = BooleanField(RULE_LABELS["cappotto"])
-    double_under = IntegerField(RULE_LABELS["double_under"], [Optional(), NumberRange(1, 1000)])
+    double_under = IntegerField(RULE_LABELS["double_under"], [Optional()], render_kw={"min": 1, "max": 1000})
     claims = BooleanField(RULE_LABELS["claims"])
-    capture = SelectField(RULE_LABELS["capture"], choices=options(RULE_CHOICES["capture"]))
-    void_deal = SelectField(RULE_LABELS["void_deal"], choices=options(RULE_CHOICES["void_deal"]))
+    capture = rule_select("capture")
+    void_deal = rule_select("void_deal")
     ace_takes_itself = BooleanField(RULE_LABELS["ace_takes_itself"])
-    pack = SelectField(RULE_LABELS["pack"], choices=options(RULE_CHOICES["pack"]))
+    pack = rule_select("pack")
     grande_piccola = BooleanField(RULE_LABELS["grande_piccola"])
     matta = BooleanField(RULE_LABELS["matta"])
     # A checkbox before issue 42: its "y", from a page loaded before, is read as true was (15-30).
-    deal_scope = SelectField(RULE_LABELS["deal_scope"], choices=options(RULE_CHOICES["deal_scope"]),
+    deal_scope = rule_select("deal_scope",
                              default="off", coerce=lambda value: "15-30" if value == "y" else value)
+
+    request: NewMatch      # the request the form makes, once validated
 
     RULE_FIELDS = ("deck", "bonus_suit", "primiera", "missing_suit", "re_bello", "napola",
                    "scalette", "piva", "declarations", "target", "hands", "cappotto",
@@ -105,23 +117,6 @@ class NewMatchForm(FlaskForm):
         count = PLAYER_COUNTS.get(self.layout.data, 2)
         return [tidy(getattr(self, f"player{i}").data or "") for i in range(1, count + 1)]
 
-    def validate_layout(self, field: Field) -> None:
-        names = self.player_names
-        if any(not name for name in names):
-            raise ValidationError(_("Give a name to each of the %(count)s players", count=len(names)))
-        alike = look_alike(names)
-        if alike:
-            raise ValidationError(_("%(name)s looks like %(other)s: two names that read the same "
-                                    "would make the score unclear", name=alike[0], other=alike[1]))
-        if not all_different(names):
-            raise ValidationError(_("Two players have the same name: the score would be unclear"))
-        if "x" in field.data and not all_different(self.team_names()):
-            raise ValidationError(_("Give the two teams different names"))
-
-    def validate_first_dealer(self, field: Field) -> None:
-        if field.data != "random" and str(field.data) not in map(str, range(len(self.player_names))):
-            raise ValidationError(_("Choose one of the %(count)s players to deal first", count=len(self.player_names)))
-
     def seat_choices(self) -> "NewMatchForm":
         """Who may deal first, by the names typed so far ("Player 3" for a name not typed yet),
         only as many as the seats of the chosen layout. Returns the form, for templates."""
@@ -138,29 +133,44 @@ class NewMatchForm(FlaskForm):
             self.layout.data = PRESETS_SEATING[self.preset.data]
 
     def validate(self, extra_validators=None) -> bool:
-        """The fields one by one, then the rules they make together (a target of 0 is said
-        once, by its field, not again by the rules with the item's code name); then the whole,
-        as the JSON API's request is (``request``, a ``web.requests.NewMatch``: the one
-        description of a new match, which the table's service takes)."""
-        if not super().validate(extra_validators):
-            return False
-        try:
-            rules = self.rules()
-        except RulesError as error:
-            self.preset.errors.append(explain(error))  # type: ignore[attr-defined]  # a list once validated; stubs: Sequence
-            return False
-        sides = self.sides()
-        try:
-            check_seating(rules, len(sides), len(sides[0]["players"]))
-        except RulesError as error:
-            self.layout.errors = [explain(error)]
-            return False
-        try:
-            self.request = NewMatch.read(self.asked())
-        except ScopaError as error:     # the page and the API disagree: said, never a 500
-            self.layout.errors = [explain(error)]
-            return False
-        return True
+        """The fields as typed (a number, a target given), and the request they make, validated
+        once by its model (``request``, a ``web.requests.NewMatch``: the one description of a new
+        match, the JSON API's too, which the table's service takes), each refusal shown by the
+        field it names, in the words the API gives it (a field already refused as typed keeps
+        that refusal alone)."""
+        typed = super().validate(extra_validators)
+        asked = self.asked()
+        # A rule item not typed as one (a target left empty) is left out: its field says why.
+        asked["options"] = {item: value for item, value in asked["options"].items() if not self[item].errors}
+        request, refused = NewMatch.check(asked)
+        for refusal in refused:
+            field = self.field_for(refusal)
+            if not field.errors:
+                field.errors.append(say(refusal.said))  # type: ignore[attr-defined]  # a list once validated; stubs: Sequence
+        if request is not None:
+            self.request = request
+        return typed and not refused
+
+    def field_for(self, refusal: Refusal) -> Field:
+        """The field a refusal names: a seat's name, a team's, a rule item, the PIN, the dealer;
+        the variant for the rules together, the layout for the seating and the names together."""
+        match refusal.at:
+            case ("players", int(seat), *_):
+                return self[f"player{seat + 1}"]
+            case ("teams", int(team), "players", int(seat), *_):
+                return self[f"player{team + 1 + 2 * seat}"]
+            case ("teams", int(team), "name", *_):
+                return self[f"team{team + 1}"]
+            case ("options", str(item), *_) if item in self.RULE_FIELDS:
+                return self[item]
+            case ("variant", *_) | ("options", *_):
+                return self.preset
+            case ("pin", *_):
+                return self.pin
+            case ("first_dealer", *_):
+                return self.first_dealer
+            case _:
+                return self.layout
 
     def asked(self) -> dict[str, Any]:
         """The form's data as a new match's request says it (the API's JSON): its players, or
@@ -174,9 +184,13 @@ class NewMatchForm(FlaskForm):
         else:
             sides = {"players": names}
         dealer = self.first_dealer.data
+        # A seat's number as the select posts it; anything else is sent as typed, for the
+        # request to refuse in words.
+        seat = int(dealer) if isinstance(dealer, str) and dealer.isascii() and dealer.isdigit() \
+            and len(dealer) < 4 else dealer
         return {"variant": self.preset.data, **sides, "pin": (self.pin.data or "").strip() or None,
                 "options": {name: getattr(self, name).data for name in self.RULE_FIELDS},
-                "first_dealer": dealer if dealer == "random" else int(dealer)}
+                "first_dealer": seat}
 
     def rules(self):
         items = {name: getattr(self, name).data for name in self.RULE_FIELDS}

@@ -10,13 +10,17 @@ from dataclasses import dataclass
 from typing import Any, Callable, assert_never
 
 from .. import store
-from ..names import PIN_REFUSED, TOURNAMENT_NAME_MAX, name_key, tidy, valid_pin
+from ..names import name_key, tidy
 from ..rules import rules_for
-from ..rules.rulesets import PRESETS, check_seating
+from ..rules.rulesets import check_seating
 from ..rules.said import Said, said
 from ..table.match_service import PairedStale, RoundMade, RoundTaken, round_tables
+from ..web import tournament_requests
 from ..web.access import hash_pin
+from ..web.requests import Refused as NotOfItsShape
+from ..web.tournament_requests import NewTournament
 from .entrants import (
+    MOST,
     brought_back,
     entrant_from,
     entrants_from,
@@ -34,35 +38,25 @@ def load(tournament_id: int) -> Tournament | None:
 
 def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, rounds: Any,
            seeding: Any, pin: Any) -> int:
-    """A new tournament, checked whole first: TournamentError (or RulesError) in words."""
-    if not isinstance(name, str) or not 0 < len(tidy(name)) <= TOURNAMENT_NAME_MAX:
-        raise TournamentError(said("a tournament needs a name of 1 to 60 characters"))
-    if not isinstance(format, str) or format not in FORMATS:
-        raise TournamentError(said("format must be one of: {names}", names=", ".join(FORMATS)))
-    if not isinstance(variant, str) or variant not in PRESETS:
-        raise TournamentError(said("variant must be one of: {names}", names=", ".join(PRESETS)))
-    rules = rules_for(variant, options if isinstance(options, dict) else {})
-    entrants = entrants_from(entrants)
-    check_seating(rules, 2, len(entrants[0]["players"]))
-    if format == "swiss":
-        if rounds is None:
-            rounds = max(1, (len(entrants) - 1).bit_length())
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds < len(entrants):
-            raise TournamentError(said("a Swiss tournament of {n} entrants has 1 to {most} rounds",
-                                       n=len(entrants), most=len(entrants) - 1))
-    else:
-        rounds = None
-    if seeding is not None and (not isinstance(seeding, str) or seeding not in SEEDINGS):
-        raise TournamentError(said('seeding must be "order", "draw" or "rating"'))
-    entrants, seeding = seeded(entrants, seeding)
-    if pin is not None and not valid_pin(pin):
-        raise TournamentError(PIN_REFUSED)
-    pin_hash = hash_pin(pin) if pin else None
-    return store.create_tournament(store.get_db(), tidy(name), format, rules.as_dict(),
-                                   entrants, rounds, seeding, pin_hash)
+    """A new tournament, checked whole first (``web.tournament_requests.NewTournament``, the
+    API's request): TournamentError (or RulesError) in words."""
+    try:
+        asked = NewTournament.read({"name": name, "format": format, "variant": variant, "options": options,
+                                    "entrants": entrants, "rounds": rounds, "seeding": seeding, "pin": pin})
+    except NotOfItsShape as refusal:
+        raise TournamentError(refusal.args[0]) from None
+    rules = rules_for(asked.variant, asked.options or {})
+    checked = entrants_from(asked.given())
+    check_seating(rules, 2, len(checked[0]["players"]))
+    checked, chosen = seeded(checked, asked.seeding)
+    pin_hash = hash_pin(asked.pin) if asked.pin else None
+    return store.create_tournament(store.get_db(), tidy(asked.name), asked.format, rules.as_dict(),
+                                   checked, asked.rounds, chosen, pin_hash)
 
 
-SEEDINGS = ("order", "draw", "rating")
+SEEDINGS = tournament_requests.SEEDINGS
+# The request's and the model's, one list.
+assert tournament_requests.FORMATS == FORMATS and tournament_requests.ENTRANTS_MOST == MOST
 
 
 def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[dict[str, Any]], str]:

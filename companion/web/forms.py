@@ -1,5 +1,6 @@
 """The forms' shared kit: choices, the rule items in words, the one-line rules summary, the name
-and PIN validators (in the pages' words, at ``companion.names``' limits), the card grid every room that takes cards draws (a hand, a claim, the
+validator (in the pages' words, at ``companion.names``' limits; a new match's names and PIN are
+its request's: ``web.requests``), the card grid every room that takes cards draws (a hand, a claim, the
 referee's questions), a list of fields keyed by side or by card (``FieldsFor``), and the form of
 the round trip of a hand's form through the referee's primiera tool (``PrimieraTrip``).
 
@@ -18,11 +19,11 @@ from flask_wtf import FlaskForm
 from wtforms import Field, FieldList, IntegerField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
 from wtforms.utils import unset_value
-from wtforms.validators import Length, Regexp
+from wtforms.validators import Length
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..i18n import VARIANT_TITLES
-from ..names import NAME_MAX, PIN_MAX, PIN_MIN, PIN_PATTERN
+from ..names import NAME_MAX
 from ..rules import rules_for, seating_of
 from ..rules.cards import SUITS
 
@@ -138,8 +139,6 @@ def rules_summary(rules) -> str:
 # Said when a name is too long, rather than cut by the browser without a word (no maxlength).
 # The limits are the ones the API and the tournaments keep (companion.names); the words, the pages'.
 NAME_LENGTH = Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters: shorten this one"))
-PIN_FORMAT = Regexp(rf"^{PIN_PATTERN}$",
-                    message=_l("A PIN is %(least)d to %(most)d digits from 0 to 9", least=PIN_MIN, most=PIN_MAX))
 
 
 class CardGrid(SelectMultipleField):

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Self, get_type_hints
 
-from pydantic import BeforeValidator, ConfigDict, Field, SkipValidation, create_model, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    SkipValidation,
+    create_model,
+    model_validator,
+)
 
 from .. import rules, store
 from ..matches import Match, score_entry
@@ -17,13 +24,31 @@ from ..rules import HandScore, parse_cards, score_piles, score_tallies
 from ..rules.said import said
 from .requests import Cards, Name, Request, RulesAsked, as_list, refuse
 
+DECLARATION_FORM = '{"side": 0, "deal": 1, "cards": [three cards]}'
+
+
+def _declared_cards(cards: list[str]) -> list[str]:
+    parse_cards(cards, said("a declaration"))
+    return cards
+
 
 class Declaration(Request):
     """A Bazzica or Sbarazzina declaration: three cards shown by a side after a deal."""
 
     side: int
     deal: int = 1
-    cards: Cards
+    cards: Annotated[Cards, AfterValidator(_declared_cards)]
+
+    def declared(self) -> rules.Declaration:
+        return rules.Declaration(self.side, self.deal, tuple(parse_cards(self.cards)))
+
+
+# The words for a hand's declarations refused by their shape (their cards by the rules engine).
+DECLARATIONS_SAID = {
+    ("declarations",): said("{key} must be a list", key="declarations"),
+    ("declarations", "*"): said("each declaration is {form}", form=DECLARATION_FORM),
+    ("declarations", "*", "cards"): said("{what} must be a list of cards", what=said("a declaration")),
+}
 
 
 def _counts() -> dict[str, Any]:
@@ -41,17 +66,6 @@ def _counts() -> dict[str, Any]:
 
 # One side's counts (checked by ``tally_of`` and the rules engine: the model is the document's).
 Tally = create_model("Tally", __base__=Request, **_counts())
-
-
-def declarations_of(value: Any) -> list[rules.Declaration]:
-    """The Bazzica or Sbarazzina declarations, if any."""
-    declared = []
-    for entry in [] if value is None else as_list(value, "declarations"):
-        if not isinstance(entry, dict) or not isinstance(entry.get("side"), int):
-            refuse(said('each declaration is {form}', form='{"side": 0, "deal": 1, "cards": [three cards]}'))
-        declared.append(rules.Declaration(entry["side"], entry.get("deal", 1),
-                                    tuple(parse_cards(entry.get("cards"), said("a declaration")))))
-    return declared
 
 
 def tally_of(entry: Any, side: int) -> rules.Tally:
@@ -89,11 +103,20 @@ def piles_and_sweeps(piles: Any, sweeps: Any, sweeps_sent: bool) -> tuple[list[l
     return piles, sweeps
 
 
-def whole(value: Any, field: str) -> int:
-    """A whole number from 1 (a hand's number, a version), or refused naming ``field``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= store.MAX_ID:
-        refuse(said("{field} must be a whole number from 1", field=field))
+def _digits(value: Any) -> Any:
+    """A version as a header or a query string writes it ("3"), as its number."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return store.number_from(value)
     return value
+
+
+# A hand's number, a version: a whole number from 1 to the store's largest id.
+Whole = Annotated[int, Field(ge=1, le=store.MAX_ID)]
+Version = Annotated[Whole, BeforeValidator(_digits)]
+
+
+def _whole_from_1(field: str) -> Any:
+    return said("{field} must be a whole number from 1", field=field)
 
 
 def per_side(match: Match) -> int:
@@ -106,8 +129,9 @@ class HandEntry(Request):
     """A hand's cards (``piles``, ``sweeps``) or counts (``tallies``), and its declarations:
     counts when ``tallies`` is sent, else cards."""
 
-    declarations: Annotated[SkipValidation[list[Declaration] | None],
-                            BeforeValidator(declarations_of)] = None
+    said_for = DECLARATIONS_SAID
+
+    declarations: list[Declaration] | None = None
     piles: SkipValidation[list[Cards]] = None     # null is refused: not a list
     sweeps: SkipValidation[list[int]] = None      # left out: none; null is refused
     tallies: Annotated[SkipValidation[list[Tally]], BeforeValidator(_tallies)] = None
@@ -132,7 +156,8 @@ class HandEntry(Request):
         it)."""
         entry: dict[str, Any] = {}
         if self.declarations:
-            entry["declarations"] = [{"side": d.side, "deal": d.deal, "cards": [str(c) for c in d.cards]}
+            entry["declarations"] = [{"side": d.side, "deal": d.deal,
+                                      "cards": [str(c) for c in d.declared().cards]}
                                      for d in self.declarations]
         if self.tallies is not None:
             entry.update(mode="tallies", tallies=[{k: v for k, v in t._asdict().items()
@@ -152,27 +177,30 @@ class HandEntry(Request):
         return entry, score_entry(entry, match.rules, match.names, per_side=per_side(match))
 
 
+    def declared(self) -> list[rules.Declaration]:
+        return [d.declared() for d in self.declarations or ()]
+
+
 class HandIn(HandEntry):
     """A hand recorded through the API."""
 
-    number: SkipValidation[Annotated[int, Field(ge=1)] | None] = Field(
+    said_for = {("number",): _whole_from_1("number")}
+
+    number: Whole | None = Field(
         None, description="the hand this records: 409 if another was recorded there meanwhile")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _number_first(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("number") is not None:
-            whole(data["number"], "number")
-        return data
+
+class MadeFrom(Request):
+    """The version a hand's change or delete was made from: ``version`` in the body or the
+    query (digits, as a query writes them), where no If-Match header says it."""
+
+    said_for = {("version",): _whole_from_1("version")}
+
+    version: Version | None = Field(None, description="the version this was made from (or If-Match)")
 
 
-class HandChange(HandEntry):
-    """A hand's new entry, from the version it was made from (read by the view: or If-Match)."""
-
-    model_config = ConfigDict(json_schema_extra={"required": ["version"]})
-
-    version: SkipValidation[Annotated[int, Field(ge=1)] | None] = Field(
-        None, description="the version this was made from (or If-Match)")
+class HandChange(HandEntry, MadeFrom):
+    """A hand's new entry, from the version it was made from (``version``, or If-Match)."""
 
 
 def names_of(value: Any, n: int) -> tuple[str, ...] | None:
@@ -204,6 +232,5 @@ class ScoreRequest(HandEntry, RulesAsked):
     def score(self) -> HandScore:
         per_side = self.players_per_side
         if self.tallies is not None:
-            return score_tallies(self.tallies, self.rules, self.declarations or [], self.names, per_side)
-        return score_piles(self.piles, self.sweeps, self.rules, self.declarations or [], self.names,
-                           per_side)
+            return score_tallies(self.tallies, self.rules, self.declared(), self.names, per_side)
+        return score_piles(self.piles, self.sweeps, self.rules, self.declared(), self.names, per_side)

@@ -1,90 +1,105 @@
 """What a request may say, described once: a new match (the page's form and ``POST
 /api/v1/matches``) here, a hand as the JSON API takes it and a hand to score (``POST
-/api/v1/score``) in ``hand_requests``.
+/api/v1/score``) in ``hand_requests``, the rules engine's questions in ``question_requests``, a
+tournament's in ``tournament_requests``.
 
-Each is a pydantic model. Its annotations are the request's JSON Schema, from which the
-OpenAPI document is generated (``api/openapi_models.py``); its validators check what it says
-and refuse in the players' words (a ``ScopaError`` whose message is a ``Said``: 400 at the
-API), reading ``names.py`` for names and PINs and the rules engine for the rules and the
-cards. What the rules engine checks itself when it scores (a count that is not a whole number,
-a sweep too many) is left to it, in its words: such a field is typed for the document only
-(``SkipValidation``). ``read`` validates a dict (the API's JSON, the form's data) and raises
-the first refusal, in the order the request is read: the rules, then the sides or the cards.
+Each is a pydantic model that validates (strict types, bounds, constrained lists, ``Literal``):
+its JSON Schema is the OpenAPI document's (``api/openapi_models.py``), and what it refuses is
+worded by one translator (``web.refusals``) for the API and the pages alike. What pydantic
+cannot say by types, a field's own rule says in the players' words (a name's length once
+tidied, two names the same player: ``names.py``), and a model's ``model_validator`` the rules
+across its fields (the rules asked for, the seating a variant needs). ``read`` validates a dict
+(the API's JSON, the form's data) and raises the first refusal (``Refused``, 400 at the API), in
+the order the request is read: the rules, then the sides; ``check`` gives every refusal, each
+with the field it names (``Refusal.at``), for a page to show by that field.
 
 >>> NewMatch.read({"players": ["Anna", " Bruno "], "first_dealer": 1}).sides()
 [{'name': 'Anna', 'players': ['Anna']}, {'name': 'Bruno', 'players': ['Bruno']}]
 >>> NewMatch.read({"players": ["Anna", "x" * 25]})
 Traceback (most recent call last):
 ...
-companion.web.requests.Refused: every name must be 1 to 24 characters
+companion.web.requests.Refused: A name has at most 24 characters: shorten this one
+>>> [(r.at, str(r.said)) for r in NewMatch.check({"players": ["Anna", "anna"], "pin": "12"})[1]]
+[(('players',), 'Two players have the same name: the score would be unclear'), (('pin',), 'A PIN is 6 to 8 digits from 0 to 9')]
 """
 
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, Literal, NoReturn, Self
+from typing import Annotated, Any, ClassVar, Literal, NoReturn, Self
 
 from pydantic import (
     AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    SkipValidation,
     ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
     WithJsonSchema,
+    WrapValidator,
     model_validator,
 )
 
 from ..names import (
     NAME_MAX,
     NAME_REFUSED,
+    NAME_TOO_LONG,
     PIN_MAX,
     PIN_MIN,
     PIN_PATTERN,
     PIN_REFUSED,
+    TEAMS_ALIKE,
     name_fits,
     names_clash,
     team_name,
     tidy,
-    valid_pin,
 )
 from ..rules import ScopaError, rules_for
 from ..rules.rulesets import ITEMS, PRESETS, Rules, check_seating
 from ..rules.said import said
+from .refusals import Refusal, refusals
 
 
 class Refused(ScopaError):
-    """A request that is not of its shape, said in words (400 at the API)."""
+    """A request that is not of its shape, said in words (400 at the API); ``at``: the field it
+    names, where pydantic's own place for it would not (a rule item, named by a rules check)."""
+
+    def __init__(self, message: Any, at: tuple[str | int, ...] = ()):
+        super().__init__(message)
+        self.at = at
 
 
-def refuse(message: Any) -> NoReturn:
-    raise Refused(message)
+def refuse(message: Any, at: tuple[str | int, ...] = ()) -> NoReturn:
+    raise Refused(message, at)
 
 
 class Request(BaseModel):
-    """A request's model: ``read`` it from a dict; unknown keys are ignored."""
+    """A request's model: ``read`` it from a dict. Strict: a number is not a string of digits,
+    a list not a string; keys a request does not know are ignored unless the model is closed."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(strict=True)
+
+    # The model's words for its fields' refusals, by the field's path (a list's items ``*``),
+    # where the words for pydantic's type of error would not do: a Said, or a function of the
+    # request's data giving one (web.refusals).
+    said_for: ClassVar[dict[tuple[str, ...], Any]] = {}
 
     @classmethod
-    def read(cls, data: dict[str, Any]) -> Self:
-        """The request, checked; the first refusal (a ScopaError) raised as it is."""
+    def check(cls, data: Any) -> tuple[Self | None, list[Refusal]]:
+        """The request and no refusal, or None and every refusal, each by its field."""
         try:
-            return cls.model_validate(data)
+            return cls.model_validate(data), []
         except ValidationError as failure:
-            raise first_refusal(failure) from None
+            return None, refusals(cls, failure, data)
 
-
-def first_refusal(failure: ValidationError) -> Exception:
-    """The first of a validation's refusals, as the validator said it."""
-    for error in failure.errors():
-        cause = (error.get("ctx") or {}).get("error")
-        if isinstance(cause, ScopaError):
-            return cause
-    # Every check raises in words: a plain pydantic error here is a check missing above.
-    error = failure.errors()[0]
-    return Refused(f"{'.'.join(map(str, error['loc']))}: {error['msg']}")
+    @classmethod
+    def read(cls, data: Any) -> Self:
+        """The request, checked; the first refusal raised (``Refused``)."""
+        request, refused = cls.check(data)
+        if request is None:
+            raise Refused(refused[0].said, refused[0].at)
+        return request
 
 
 # -- Names, PINs, cards: the rules of names.py and the rules engine ------------------------
@@ -92,26 +107,42 @@ def first_refusal(failure: ValidationError) -> Exception:
 NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}
 # The digits a client should send, as the pages ask for them (names.PIN_PATTERN).
 PIN_SCHEMA = {"type": "string", "pattern": f"^{PIN_PATTERN}$"}
-CARDS_SCHEMA = {"type": "array", "items": {"type": "string"}, "description": "cards such as 7d, 10b"}
+CARDS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "description": "cards such as 7d, 10b"}
 
 
-def fits(name: Any) -> str:
+def fits(name: str) -> str:
     if not name_fits(name):
         refuse(NAME_REFUSED)
     return name
 
 
-def _all_different(names: list[str] | None) -> list[str] | None:
-    """No two names one player: the same, or one that reads as the other (whom it looks like)."""
-    clash = names_clash(names) if names is not None else None
-    if clash:
-        refuse(clash)
-    return names
+def short_enough(name: str) -> str:
+    """A name at a table: at most NAME_MAX characters once tidied (left empty: the table's
+    rule says it, counting its players)."""
+    if len(tidy(name)) > NAME_MAX:
+        refuse(NAME_TOO_LONG)
+    return name
+
+
+def team_named(name: str) -> str:
+    """A team's name as typed: 1 to NAME_MAX characters once tidied."""
+    return fits(short_enough(name))
+
+
+def _text(value: Any, handler: ValidatorFunctionWrapHandler) -> str:
+    """A name that is not text is refused in a name's words, wherever a request takes one."""
+    try:
+        return handler(value)
+    except ValidationError:
+        refuse(NAME_REFUSED)
 
 
 # A name of 1 to NAME_MAX characters once tidied (names.name_fits); kept as sent.
-Name = Annotated[str, SkipValidation, BeforeValidator(fits), WithJsonSchema(NAME_SCHEMA)]
-Cards = Annotated[list[str], SkipValidation, WithJsonSchema(CARDS_SCHEMA)]
+Name = Annotated[str, WrapValidator(_text), AfterValidator(fits), WithJsonSchema(NAME_SCHEMA)]
+# A player's name at a table: too long refused here, none given by the table's rule.
+Seat = Annotated[str, WrapValidator(_text), AfterValidator(short_enough), WithJsonSchema(NAME_SCHEMA)]
+TeamName = Annotated[str, AfterValidator(team_named), WithJsonSchema(NAME_SCHEMA)]
+Cards = Annotated[list[str], WithJsonSchema(CARDS_SCHEMA)]
 
 
 def as_list(value: Any, key: str) -> list:
@@ -120,29 +151,71 @@ def as_list(value: Any, key: str) -> list:
     return value
 
 
+def named_all(names: list[str], count: int) -> None:
+    """Every seat named, and no two names one player (the same, or one that reads as the
+    other: whom it looks like), as the page asks."""
+    if not all(tidy(name) for name in names):
+        refuse(said("Give a name to each of the {count} players", count=count))
+    clash = names_clash(names)
+    if clash:
+        refuse(clash)
+
+
+def _all_named(names: list[str]) -> list[str]:
+    named_all(names, len(names))
+    return names
+
+
 # -- The rules asked for -------------------------------------------------------------------
 
 
-def rules_read(data: Any) -> Any:
-    """A request whose rules were read: refused (in words) if they cannot be."""
-    if isinstance(data, dict):
+def rules_readable(data: dict[str, Any]) -> bool:
+    try:
         rules_for(data.get("variant", "classica"), data.get("options") or {})
-    return data
+    except ScopaError:
+        return False
+    return True
+
+
+def _variant_refused(data: Any, *_: Any) -> Any:
+    """The rules engine's words for a variant it does not know."""
+    try:
+        rules_for(data.get("variant") if isinstance(data, dict) else None)  # type: ignore[arg-type]  # what was sent
+    except ScopaError as refusal:
+        return refusal.args[0]
+    return None
+
+
+def _rules_read(options: dict[str, Any] | None, info: ValidationInfo) -> dict[str, Any] | None:
+    """The rule items changed, read with the variant by the rules engine (a rule across the
+    two fields): refused in its words, at the item refused, else at the options together."""
+    if "variant" in info.data:          # else the variant is refused already
+        try:
+            rules_for(info.data["variant"], options or {})
+        except ScopaError as refusal:
+            refuse(refusal.args[0], _item_refused(info.data["variant"], options or {}))
+    return options
+
+
+def _item_refused(variant: str, options: dict[str, Any]) -> tuple[str, ...]:
+    for item, value in options.items():
+        try:
+            rules_for(variant, {item: value})
+        except ScopaError:
+            return (item,)
+    return ()
 
 
 class RulesAsked(Request):
-    """A variant (Scopa classica unless said) and the rule items it changes; the rules engine
-    checks both (``rules``)."""
+    """A variant (Scopa classica unless said) and the rule items it changes, read together by
+    the rules engine (``rules``). They come first: a refusal of them is said before any other."""
 
-    variant: SkipValidation[Literal[tuple(PRESETS)]] = "classica"   # type: ignore[valid-type]
-    options: SkipValidation[dict[str, Any] | None] = Field(
-        None, json_schema_extra={"description": f"rule items to change: {', '.join(ITEMS)}"})
+    said_for = {("variant",): _variant_refused, ("options",): said("options must be an object of rule items")}
 
-    @model_validator(mode="before")
-    @classmethod
-    def _rules_first(cls, data: Any) -> Any:
-        """The rules are read first: a refusal of them comes before any other."""
-        return rules_read(data)
+    variant: Literal[tuple(PRESETS)] = "classica"   # type: ignore[valid-type]
+    options: Annotated[dict[str, Any] | None, AfterValidator(_rules_read)] = Field(
+        None, validate_default=True,
+        json_schema_extra={"description": f"rule items to change: {', '.join(ITEMS)}"})
 
     @property
     def rules(self) -> Rules:
@@ -151,78 +224,94 @@ class RulesAsked(Request):
 
 # -- A new match ---------------------------------------------------------------------------
 
-
-def _players(value: Any) -> Any:
-    if value is not None and (not isinstance(value, list) or not 2 <= len(value) <= 4):
-        refuse(said("players must be a list of 2 to 4 names"))
-    return value
+TEAM_FORM = '{"name": ..., "players": [2 or 3 names]}'
 
 
-def _teams(value: Any) -> Any:
-    if value is None:
-        return value
-    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(t, dict) for t in value):
-        refuse(said('teams must be two objects {form}', form='{"name": ..., "players": [2 or 3 names]}'))
-    sizes = [len(t["players"]) if isinstance(t.get("players"), list) else 0 for t in value]
-    if sizes[0] != sizes[1] or sizes[0] not in (2, 3):
+def _seats_in(data: Any) -> int:
+    """The seats a new match's data asks for, as far as it can be read (for a refusal's words)."""
+    if isinstance(data, dict):
+        if isinstance(data.get("players"), list):
+            return len(data["players"])
+        if isinstance(data.get("teams"), list):
+            return sum(len(t["players"]) for t in data["teams"]
+                       if isinstance(t, dict) and isinstance(t.get("players"), list))
+    return 2
+
+
+def _same_size(teams: list[Team]) -> list[Team]:
+    if len(teams[0].players) != len(teams[1].players):
         refuse(said("the two teams must have 2 or 3 players each"))
-    if not all(t.get("name") is None or isinstance(t["name"], str) for t in value):
-        refuse(said("a team's name is text, or left out: {form}", form='{"name": ..., "players": [...]}'))
-    return value
+    return teams
 
 
-def _teams_different(teams: list[Team] | None) -> list[Team] | None:
-    """No two players alike, and two teams not alike, as the page asks."""
-    if teams is not None:
-        _all_different([p for team in teams for p in team.players])
-        _all_different([team.named() for team in teams])
+def _teams_named(teams: list[Team]) -> list[Team]:
+    """Every seat named, no two players alike, and two teams not alike, as the page asks."""
+    seats = [p for team in teams for p in team.players]
+    named_all(seats, len(seats))
+    if names_clash([team.named() for team in teams]):
+        refuse(TEAMS_ALIKE)
     return teams
 
 
 class Team(Request):
-    name: Annotated[Name | None, Field(description='left out: the team is named after its players, '
-                                                   '"Anna & Carla"')] = None
-    players: Annotated[list[Name], Field(min_length=2, max_length=3, json_schema_extra={"uniqueItems": True})]
+    name: Annotated[TeamName | None, Field(description='left out: the team is named after its players, '
+                                                       '"Anna & Carla"')] = None
+    players: Annotated[list[Seat], Field(min_length=2, max_length=3, json_schema_extra={"uniqueItems": True})]
 
     def named(self) -> str:
         """Its name as given, else its players' ("Anna & Carla"), as on the page."""
         return team_name(self.players) if self.name is None else self.name
 
 
+def _dealer_refused(data: Any, *_: Any) -> Any:
+    return said("Choose one of the {count} players to deal first", count=_seats_in(data))
+
+
 class NewMatch(RulesAsked):
     """A new match: its rules, its players (or two teams), who deals first, its edit PIN."""
 
-    players: Annotated[Annotated[list[Name], Field(min_length=2, max_length=4)] | None,
-                       BeforeValidator(_players), AfterValidator(_all_different),
-                       Field(json_schema_extra={"uniqueItems": True},
-                             description="2 to 4 players, no two with the same name")] = None
-    teams: Annotated[Annotated[list[Team], Field(min_length=2, max_length=2)] | None,
-                     BeforeValidator(_teams), AfterValidator(_teams_different)] = None
-    first_dealer: SkipValidation[Annotated[int, Field(ge=0, le=5)] | Literal["random"]] = Field(
+    said_for = {
+        ("players",): said("players must be a list of 2 to 4 names"),
+        ("players", "*"): NAME_REFUSED,
+        ("teams",): said("teams must be two objects {form}", form=TEAM_FORM),
+        ("teams", "*", "players"): said("the two teams must have 2 or 3 players each"),
+        ("teams", "*", "players", "*"): NAME_REFUSED,
+        ("teams", "*", "name"): said("a team's name is text, or left out: {form}",
+                                     form='{"name": ..., "players": [...]}'),
+        ("first_dealer",): _dealer_refused,
+        ("pin",): PIN_REFUSED,
+    }
+
+    players: Annotated[list[Seat], Field(min_length=2, max_length=4, json_schema_extra={"uniqueItems": True},
+                                         description="2 to 4 players, no two with the same name"),
+                       AfterValidator(_all_named)] | None = None
+    teams: Annotated[list[Team], Field(min_length=2, max_length=2),
+                     AfterValidator(_same_size), AfterValidator(_teams_named)] | None = None
+    first_dealer: Annotated[int, Field(ge=0, le=5)] | Literal["random"] = Field(
         "random", description="a seat from 0, or random")
-    pin: SkipValidation[Annotated[str, WithJsonSchema(PIN_SCHEMA)] | None] = Field(
+    pin: Annotated[str, Field(pattern=f"^{PIN_PATTERN}$")] | None = Field(
         None, description=f"{PIN_MIN} to {PIN_MAX} digits")
 
     @model_validator(mode="before")
     @classmethod
     def _players_or_teams(cls, data: Any) -> Any:
-        # pydantic runs a subclass's "before" check ahead of its base's: the rules first still.
-        data = rules_read(data)
-        if isinstance(data, dict) and (data.get("players") is None) == (data.get("teams") is None):
+        """Players or teams, not both (the rules refused come first: then this is not said)."""
+        if (isinstance(data, dict) and (data.get("players") is None) == (data.get("teams") is None)
+                and rules_readable(data)):
             refuse(said('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)'))
         return data
 
     @model_validator(mode="after")
     def _seated(self) -> Self:
-        """The seating the variant needs, a dealer in a seat, a PIN of digits: in that order."""
+        """The seating the variant needs, then a dealer in a seat."""
         sides = self.sides()
-        check_seating(self.rules, len(sides), len(sides[0]["players"]))
-        dealer = self.first_dealer
-        if dealer != "random" and (isinstance(dealer, bool) or not isinstance(dealer, int)
-                                   or not 0 <= dealer < self.seats):
-            refuse(said('first_dealer must be a seat from 0 to {last}, or "random"', last=self.seats - 1))
-        if self.pin is not None and not valid_pin(self.pin):
-            refuse(PIN_REFUSED)
+        try:
+            check_seating(self.rules, len(sides), len(sides[0]["players"]))
+        except ScopaError as refusal:
+            refuse(refusal.args[0], ("players",))
+        if self.first_dealer != "random" and not self.first_dealer < self.seats:
+            refuse(said("Choose one of the {count} players to deal first", count=self.seats),
+                   ("first_dealer",))
         return self
 
     def sides(self) -> list[dict[str, Any]]:

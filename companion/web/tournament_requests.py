@@ -1,6 +1,7 @@
-"""What a request about a tournament's entrants may say, described once: a late entrant (the
-organiser's page and ``POST /api/v1/tournaments/<id>/entrants``), an entrant withdrawn or
-brought back. Whether the tournament may
+"""What a request about a tournament may say, described once: a new tournament (``POST
+/api/v1/tournaments``, and the organiser's page through ``tournaments.service.create``), a late
+entrant (the organiser's page and ``POST /api/v1/tournaments/<id>/entrants``), an entrant
+withdrawn or brought back. Whether the tournament may
 take one now, and whether its name is another's, is the tournament's to say
 (``tournaments.entrants``); this checks the request's own shape, in the players' words.
 
@@ -14,13 +15,14 @@ companion.web.requests.Refused: points_per_missed_round must be 0, 1 (a draw's) 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BeforeValidator, Field, SkipValidation, WithJsonSchema, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, SkipValidation, WithJsonSchema, model_validator
 
-from ..names import NAME_MAX
+from ..names import NAME_MAX, PIN_PATTERN, PIN_REFUSED, TOURNAMENT_NAME_MAX, tidy
+from ..rules.rulesets import ITEMS, PRESETS
 from ..rules.said import said
-from .requests import NAME_SCHEMA, Name, Request, refuse
+from .requests import NAME_SCHEMA, Name, Request, _rules_read, refuse
 
 PAIR_FORM = '{"name": ..., "players": [two names]}'
 PAIR_SCHEMA = {"type": "object", "required": ["name", "players"], "properties": {
@@ -92,3 +94,78 @@ class LateEntrant(Request):
         if isinstance(self.entrant, Pair):
             return {"name": self.entrant.name, "players": list(self.entrant.players)}
         return self.entrant
+
+
+# -- A new tournament ----------------------------------------------------------------------
+
+# The formats and seedings a tournament may have (tournaments.model.FORMATS, service.SEEDINGS:
+# the web kit cannot import the room, so the room checks its own against these at import).
+FORMATS = ("round-robin", "swiss", "knockout")
+SEEDINGS = ("order", "draw", "rating")
+ENTRANTS_MOST = 64
+
+
+def _tournament_name(name: str) -> str:
+    if not 0 < len(tidy(name)) <= TOURNAMENT_NAME_MAX:
+        refuse(said("a tournament needs a name of 1 to {most} characters", most=TOURNAMENT_NAME_MAX))
+    return name
+
+
+def _options(value: Any) -> Any:
+    """Rule items: anything but an object is taken as none (as tournaments always took it)."""
+    return value if isinstance(value, dict) else None
+
+
+def _rounds_refused(data: Any, *_: Any) -> Any:
+    count = len(data["entrants"]) if isinstance(data, dict) and isinstance(data.get("entrants"), list) else 2
+    return said("a Swiss tournament of {n} entrants has 1 to {most} rounds", n=count, most=count - 1)
+
+
+class NewTournament(Request):
+    """A tournament to make: its name, format, rules and entrants (players, or pairs: the room
+    checks them together, ``tournaments.entrants``), a Swiss's rounds, the seeding, its PIN."""
+
+    said_for = {
+        ("name",): said("a tournament needs a name of 1 to {most} characters", most=TOURNAMENT_NAME_MAX),
+        ("format",): said("format must be one of: {names}", names=", ".join(FORMATS)),
+        ("variant",): said("variant must be one of: {names}", names=", ".join(PRESETS)),
+        ("entrants",): said("entrants must be a list of 2 to 64 names or pairs"),
+        ("entrants", "*"): said("each entrant is a name, or a pair {form}", form=PAIR_FORM),
+        ("rounds",): _rounds_refused,
+        ("seeding",): said('seeding must be "order", "draw" or "rating"'),
+        ("pin",): PIN_REFUSED,
+    }
+
+    name: Annotated[str, AfterValidator(_tournament_name),
+                    Field(json_schema_extra={"minLength": 1, "maxLength": TOURNAMENT_NAME_MAX})]
+    format: Literal[FORMATS]        # type: ignore[valid-type]
+    variant: Literal[tuple(PRESETS)] = "classica"   # type: ignore[valid-type]
+    options: Annotated[dict[str, Any] | None, BeforeValidator(_options), AfterValidator(_rules_read)] = Field(
+        None, validate_default=True,
+        json_schema_extra={"description": f"rule items to change: {', '.join(ITEMS)}"})
+    entrants: Annotated[list[Annotated[str, WithJsonSchema(NAME_SCHEMA)] | Pair],
+                        Field(min_length=2, max_length=ENTRANTS_MOST,
+                              description="players, or pairs of players (all one or the other); for "
+                                          "a knockout, in seed order")]
+    rounds: Annotated[int, Field(ge=1, description="a Swiss's rounds (fewer than the entrants)")] | None = None
+    seeding: Literal[SEEDINGS] | None = Field(   # type: ignore[valid-type]
+        None, description="the seeds: in the order written, drawn (a knockout's bracket), or by rating "
+                          "(the highest first, entrants without one last); left out, by rating when "
+                          "every entrant has one, else in the order written")
+    pin: Annotated[str, Field(pattern=f"^{PIN_PATTERN}$")] | None = None
+
+    @model_validator(mode="after")
+    def _swiss_rounds(self) -> Self:
+        """A Swiss's rounds, fewer than its entrants (left out: enough to tell them apart)."""
+        if self.format == "swiss":
+            if self.rounds is None:
+                self.rounds = max(1, (len(self.entrants) - 1).bit_length())
+            if not self.rounds < len(self.entrants):
+                refuse(_rounds_refused({"entrants": self.entrants}), ("rounds",))
+        else:
+            self.rounds = None
+        return self
+
+    def given(self) -> list[str | dict[str, Any]]:
+        """The entrants as the room's entrants_from takes them."""
+        return [e if isinstance(e, str) else {"name": e.name, "players": list(e.players)} for e in self.entrants]

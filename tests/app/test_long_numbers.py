@@ -120,8 +120,8 @@ def test_a_long_version_is_a_version_the_hand_never_had(client):
 
 
 @pytest.mark.parametrize("language, words", [
-    ("it", "target deve essere un numero intero da 1 a 1000"),
-    ("fr", "target doit être un nombre entier de 1 à 1000"),
+    ("it", "il traguardo deve essere un numero intero da 1 a 1000"),
+    ("fr", "le score à atteindre doit être un nombre entier de 1 à 1000"),
     ("en", "target must be a whole number from 1 to 1000"),
 ])
 def test_a_long_target_is_refused_in_the_phones_language(client, language, words):

@@ -118,7 +118,7 @@ def test_a_new_pin_is_6_to_8_ascii_digits_at_every_door(app, client, pin):
                                             "first_dealer": "0", "preset": "classica", "pin": pin})
     assert page.status_code == 400 and "A PIN is 6 to 8 digits from 0 to 9" in page.get_data(as_text=True)
     api = guest.post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "pin": pin})
-    assert api.status_code == 400 and api.get_json()["error"] == "pin must be 6 to 8 digits from 0 to 9"
+    assert api.status_code == 400 and api.get_json()["error"] == "A PIN is 6 to 8 digits from 0 to 9"
     tournament = client.post("/api/v1/tournaments", json={
         "name": "Giovedì", "format": "round-robin", "entrants": ["Anna", "Bruno"], "pin": pin})
     assert tournament.status_code == 400

@@ -437,9 +437,11 @@ def test_small_whole_numbers_are_written_as_babel_writes_them(app, lang):
         assert show(value, lang) == format_decimal(value, locale=lang), value
 
 
-@pytest.mark.parametrize("lang, said", [("it", "Il numero deve essere compreso tra 1 e 1000"),
-                                        ("fr", "Le nombre doit être compris entre 1 et 1000"),
-                                        ("es", "El número debe estar entre 1 y 1000")])
+# Issue 44: the rules engine's words, the JSON API's too (tests/app/test_same_refusals.py), which
+# name the target as the page does, where the page said WTForms' "the number must be between".
+@pytest.mark.parametrize("lang, said", [("it", "Il traguardo deve essere un numero intero da 1 a 1000"),
+                                        ("fr", "Le score à atteindre doit être un nombre entier de 1 à 1000"),
+                                        ("es", "La meta debe ser un número entero del 1 al 1000")])
 def test_a_wrong_target_is_said_once_in_the_pages_words(tmp_path, lang, said):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(tmp_path / "t.sqlite")})

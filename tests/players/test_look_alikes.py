@@ -55,9 +55,9 @@ def test_two_look_alikes_at_one_table_are_refused_saying_whom_one_looks_like(cli
         "name": "Night", "format": "round-robin", "entrants": ["Anna", "Bruno", f"{CYRILLIC_A}nna"]})
     assert tournament.status_code == 400 and tournament.get_json()["error"] == words
     assert players(client) == {}
-    # Only the case differs: "two names are the same", as before.
+    # Only the case differs: "Two players have the same name", as the page says it.
     same = client.post("/api/v1/matches", json={"players": ["Anna", "anna"]}).get_json()["error"]
-    assert same == "two names are the same: the score would be unclear"
+    assert same == "Two players have the same name: the score would be unclear"
 
 
 def old_store(path) -> None:

@@ -251,7 +251,7 @@ def test_pairs_play_as_teams_the_organiser_starts_the_rounds_and_the_pin_guards_
     ({"format": "swiss", "rounds": 9}, "1 to 3 rounds"),
     ({"format": "swiss", "rounds": True}, "1 to 3 rounds"),
     ({"seeding": "coin"}, "seeding"),
-    ({"pin": "12"}, "pin must be 6 to 8 digits from 0 to 9"),
+    ({"pin": "12"}, "A PIN is 6 to 8 digits from 0 to 9"),
     ({"name": ""}, "a name of 1 to 60"),
     ({"variant": "poker"}, "variant must be one of"),
     ({"variant": {}}, "variant must be one of"),          # found by the API fuzzer: was a 500

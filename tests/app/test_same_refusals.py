@@ -1,0 +1,74 @@
+"""The same bad request to a page and to the JSON API reads the same in every language (issue
+44): one description of the request (``web.requests``) and one translator of its refusals
+(``web.refusals``). Before, the page said "Two players have the same name" where the API said
+"two names are the same", "A PIN is 6 to 8 digits" where it said "pin must be...", WTForms'
+"Number must be between 1 and 1000." where it said "target must be..."."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.i18n import sentence
+from helpers import match_form
+from markup import texts
+
+LANGS = ["it", "en", "fr", "es"]
+
+
+def spaced(words: str) -> str:
+    """As a page's text is read (markup.words): French's no-break spaces as spaces."""
+    return " ".join(words.split())
+
+# (what is wrong, the page's form changed so, the API's body, the words in English)
+NEW_MATCH = [
+    ("a name twice", {"player2": "anna"}, {"players": ["Anna", "anna"]},
+     "Two players have the same name: the score would be unclear"),
+    ("a PIN too short", {"pin": "12"}, {"players": ["Anna", "Bruno"], "pin": "12"},
+     "A PIN is 6 to 8 digits from 0 to 9"),
+    ("an unknown variant", {"preset": "nope"}, {"players": ["Anna", "Bruno"], "variant": "nope"},
+     "'nope' is not a variant; the variants are"),
+    ("a target out of range", {"target": "1001"}, {"players": ["Anna", "Bruno"], "options": {"target": 1001}},
+     "the target must be a whole number from 1 to 1000"),
+    ("a name left out", {"player2": None}, {"players": ["Anna", " "]},
+     "Give a name to each of the 2 players"),
+    ("a name too long", {"player2": "B" * 25}, {"players": ["Anna", "B" * 25]},
+     "A name has at most 24 characters: shorten this one"),
+    ("a dealer of the wrong type", {"first_dealer": "x"}, {"players": ["Anna", "Bruno"], "first_dealer": "x"},
+     "Choose one of the 2 players to deal first"),
+    ("a dealer past the seats", {"first_dealer": "3"}, {"players": ["Anna", "Bruno"], "first_dealer": 3},
+     "Choose one of the 2 players to deal first"),
+    ("two teams alike", {"layout": "2x2", "player3": "Carla", "player4": "Dario", "team2": "noi"},
+     {"teams": [{"name": "Noi", "players": ["Anna", "Carla"]}, {"name": "noi", "players": ["Bruno", "Dario"]}]},
+     "Give the two teams different names"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("wrong, form, body, english", NEW_MATCH, ids=[case[0] for case in NEW_MATCH])
+def test_a_new_match_is_refused_in_the_same_words_by_the_page_and_the_api(client, lang, wrong, form,
+                                                                        body, english):
+    headers = {"Accept-Language": lang}
+    answer = client.post("/api/v1/matches", json=body, headers=headers)
+    assert answer.status_code == 400
+    api = answer.get_json()["error"]
+    data = {**match_form(), **form}
+    page = client.post("/matches/new", data={k: v for k, v in data.items() if v is not None}, headers=headers)
+    assert page.status_code == 400
+    assert texts(page, "p.error") == [spaced(sentence(api))]      # a page writes it as a sentence
+    if lang == "en":
+        assert api.startswith(english)
+    else:
+        assert not api.startswith(english[:12])           # in the language asked for
+
+
+@pytest.mark.parametrize("lang, card", [("it", "Asso di denari"), ("en", "Ace of coins"),
+                                        ("fr", "As de deniers"), ("es", "as de oros")])
+def test_a_card_twice_is_refused_in_the_same_words_by_the_referee_and_the_api(client, lang, card):
+    """The card in the API's notation (1d) and in words on a page (Asso di denari), the rest the
+    same."""
+    headers = {"Accept-Language": lang}
+    answer = client.post("/api/v1/captures", json={"table": ["1d", "1d"], "played": "3c"}, headers=headers)
+    assert answer.status_code == 400
+    api = answer.get_json()["error"]
+    page = client.get("/referee/captures?table=1d&table=1d&played=3c", headers=headers)
+    assert texts(page, "p.error") == [spaced(sentence(api.replace("1d", card)))]
