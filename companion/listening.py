@@ -9,6 +9,13 @@ import errno
 import os
 import socket
 import sys
+import threading
+from collections import deque
+from typing import Callable
+
+from waitress.task import ThreadedTaskDispatcher
+
+from .web.precedence import Precedence
 
 # -- Where it listens -----------------------------------------------------------------------
 
@@ -139,6 +146,92 @@ def open_connections(wanted: int) -> int:
     return connections
 
 
+# The guests' reads one process serves at once (web.precedence): what is beyond waits its turn in
+# a queue of its own, and leaves the other threads, and most of the core, to the tables' phones.
+READS_AT_ONCE = 2
+
+
+class PhonesFirst(ThreadedTaskDispatcher):
+    """waitress's task dispatcher, with two queues (``web.precedence``): the requests that go
+    first are served by the next free thread, as waitress serves every request; the reads wait
+    in their own queue, at most ``reads`` of them served at once, so that a phone's save never
+    waits for a thread behind sixteen guests' pages, nor shares the core with them all.
+
+    waitress takes a dispatcher of one's own (``create_server``'s ``_dispatcher``); this one is
+    waitress's own, with its ``add_task`` and ``handler_thread`` (the loop every worker thread
+    runs) taking the two queues into account. Its threads start with its first request, in the
+    process that serves it: the options are made before the serving processes fork
+    (``processes.served``), and threads do not survive a fork."""
+
+    def __init__(self, first: Callable[[str, str, str | None], bool], threads: int, reads: int = READS_AT_ONCE):
+        super().__init__()
+        self.first, self.wanted, self.most_reads = first, threads, reads
+        self.reads: deque = deque()
+        self.reading = 0            # reads being served
+        self._started_in: int | None = None
+        self._starting = threading.Lock()
+
+    def goes_first(self, channel) -> bool:
+        """Whether the request a channel holds goes ahead of the reads. One waitress could not
+        read goes first: it is answered at once, and costs nothing."""
+        try:
+            request = channel.requests[0]
+            if request.error is not None:
+                return True
+            return self.first(request.command, request.path, request.headers.get("COOKIE"))
+        except Exception:       # noqa: BLE001 - never a request lost for its precedence
+            return True
+
+    def add_task(self, task) -> None:
+        if self._started_in != os.getpid():
+            with self._starting:
+                if self._started_in != os.getpid():
+                    self.set_thread_count(self.wanted)
+                    self._started_in = os.getpid()
+        first = self.goes_first(task)
+        with self.lock:
+            (self.queue if first else self.reads).append(task)
+            self.queue_cv.notify()
+
+    def _ready(self) -> bool:
+        return bool(self.queue) or (bool(self.reads) and self.reading < self.most_reads)
+
+    def handler_thread(self, thread_no: int) -> None:
+        while True:
+            with self.lock:
+                while not self._ready() and self.stop_count == 0:
+                    self.active_count -= 1
+                    self.queue_cv.wait()
+                    self.active_count += 1
+                if self.stop_count > 0:
+                    self.active_count -= 1
+                    self.stop_count -= 1
+                    self.threads.discard(thread_no)
+                    self.thread_exit_cv.notify()
+                    break
+                read = not self.queue
+                task = self.reads.popleft() if read else self.queue.popleft()
+                self.reading += read
+            try:
+                task.service()
+            except BaseException:
+                self.logger.exception("Exception when servicing %r", task)
+            finally:
+                if read:
+                    with self.lock:
+                        self.reading -= 1
+                        if self.reads:
+                            self.queue_cv.notify()
+
+    def shutdown(self, cancel_pending: bool = True, timeout: int = 5) -> bool:
+        stopped = super().shutdown(cancel_pending, timeout)
+        if cancel_pending:
+            with self.lock:
+                while self.reads:
+                    self.reads.popleft().cancel()
+        return stopped
+
+
 def waitress_options(app, threads: int, connections: int) -> dict:
     """How waitress serves the companion (besides the sockets), for the command and for the
     tests' real servers (``tests/helpers.serving``):
@@ -150,10 +243,12 @@ def waitress_options(app, threads: int, connections: int) -> dict:
       a request that announces more is refused before any of its body is read, and one sent in
       chunks as soon as it passes it;
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
+    - the phones at the tables served before the guests' reads: ``PhonesFirst``;
     - the connections and how long an idle one is kept: docs/running.md."""
     return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
             "asyncore_use_poll": True,
+            "_dispatcher": PhonesFirst(Precedence(app).first, threads),
             "max_request_header_size": HEADER_LIMIT,
             "max_request_body_size": body_limit(app),
             **proxy_options(app)}
