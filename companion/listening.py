@@ -10,6 +10,7 @@ import os
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from typing import Callable
 
@@ -146,16 +147,26 @@ def open_connections(wanted: int) -> int:
     return connections
 
 
-# The guests' reads one process serves at once (web.precedence): what is beyond waits its turn in
-# a queue of its own, and leaves the other threads, and most of the core, to the tables' phones.
+# The guests' costly reads one process serves at once (web.precedence): what is beyond waits its
+# turn in a queue of its own, and leaves the other threads, and most of the core, to the tables.
 READS_AT_ONCE = 2
+# A read is costly when its route's recent requests took this much of a core each (their own
+# CPU time, not the time they waited for it): a player's page, a hand's form, the leaderboard
+# over a period. A match's page at a club night, the lists, the rules cost less and are served as
+# they come: with every read capped, the arrival of 600 phones at their match pages queued two at
+# a time (bench_club_night: page-load p99 5.8 s against 2.7 s before).
+COSTLY = 0.010
+# How much each new request moves its route's cost: an average over the last ten or so.
+WEIGHT = 0.2
 
 
 class PhonesFirst(ThreadedTaskDispatcher):
     """waitress's task dispatcher, with two queues (``web.precedence``): the requests that go
-    first are served by the next free thread, as waitress serves every request; the reads wait
-    in their own queue, at most ``reads`` of them served at once, so that a phone's save never
-    waits for a thread behind sixteen guests' pages, nor shares the core with them all.
+    first, and the reads that cost little, are served by the next free thread, as waitress
+    serves every request; the costly reads wait in their own queue, at most ``reads`` of them
+    served at once, so that a phone's save never waits for a thread behind sixteen guests'
+    pages, nor shares the core with them all. What a read costs it learns as it serves them:
+    each route's CPU time, averaged (``costs``); a route not served yet costs nothing.
 
     waitress takes a dispatcher of one's own (``create_server``'s ``_dispatcher``); this one is
     waitress's own, with its ``add_task`` and ``handler_thread`` (the loop every worker thread
@@ -163,24 +174,26 @@ class PhonesFirst(ThreadedTaskDispatcher):
     process that serves it: the options are made before the serving processes fork
     (``processes.served``), and threads do not survive a fork."""
 
-    def __init__(self, first: Callable[[str, str, str | None], bool], threads: int, reads: int = READS_AT_ONCE):
+    def __init__(self, read: Callable[[str, str, str | None], str | None], threads: int,
+                 reads: int = READS_AT_ONCE):
         super().__init__()
-        self.first, self.wanted, self.most_reads = first, threads, reads
+        self.read, self.wanted, self.most_reads = read, threads, reads
         self.reads: deque = deque()
-        self.reading = 0            # reads being served
+        self.reading = 0            # costly reads being served
+        self.costs: dict[str, float] = {}       # each read's route: its CPU seconds, averaged
         self._started_in: int | None = None
         self._starting = threading.Lock()
 
-    def goes_first(self, channel) -> bool:
-        """Whether the request a channel holds goes ahead of the reads. One waitress could not
-        read goes first: it is answered at once, and costs nothing."""
+    def read_of(self, channel) -> str | None:
+        """The route of the guest's read a channel holds, or None for a request that goes
+        first. One waitress could not read goes first: it is answered at once, for nothing."""
         try:
             request = channel.requests[0]
             if request.error is not None:
-                return True
-            return self.first(request.command, request.path, request.headers.get("COOKIE"))
+                return None
+            return self.read(request.command, request.path, request.headers.get("COOKIE"))
         except Exception:       # noqa: BLE001 - never a request lost for its precedence
-            return True
+            return None
 
     def add_task(self, task) -> None:
         if self._started_in != os.getpid():
@@ -188,9 +201,10 @@ class PhonesFirst(ThreadedTaskDispatcher):
                 if self._started_in != os.getpid():
                     self.set_thread_count(self.wanted)
                     self._started_in = os.getpid()
-        first = self.goes_first(task)
+        route = task.scopa_route = self.read_of(task)
         with self.lock:
-            (self.queue if first else self.reads).append(task)
+            costly = route is not None and self.costs.get(route, 0.0) >= COSTLY
+            (self.reads if costly else self.queue).append(task)
             self.queue_cv.notify()
 
     def _ready(self) -> bool:
@@ -209,16 +223,21 @@ class PhonesFirst(ThreadedTaskDispatcher):
                     self.threads.discard(thread_no)
                     self.thread_exit_cv.notify()
                     break
-                read = not self.queue
-                task = self.reads.popleft() if read else self.queue.popleft()
-                self.reading += read
+                costly = not self.queue
+                task = self.reads.popleft() if costly else self.queue.popleft()
+                self.reading += costly
+            route, started = getattr(task, "scopa_route", None), time.thread_time()
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
-                if read:
-                    with self.lock:
+                cost = time.thread_time() - started
+                with self.lock:
+                    if route is not None:
+                        before = self.costs.get(route)
+                        self.costs[route] = cost if before is None else before + WEIGHT * (cost - before)
+                    if costly:
                         self.reading -= 1
                         if self.reads:
                             self.queue_cv.notify()
@@ -243,12 +262,12 @@ def waitress_options(app, threads: int, connections: int) -> dict:
       a request that announces more is refused before any of its body is read, and one sent in
       chunks as soon as it passes it;
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
-    - the phones at the tables served before the guests' reads: ``PhonesFirst``;
+    - the phones at the tables served before the guests' costly reads: ``PhonesFirst``;
     - the connections and how long an idle one is kept: docs/running.md."""
     return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
             "asyncore_use_poll": True,
-            "_dispatcher": PhonesFirst(Precedence(app).first, threads),
+            "_dispatcher": PhonesFirst(Precedence(app).read, threads),
             "max_request_header_size": HEADER_LIMIT,
             "max_request_body_size": body_limit(app),
             **proxy_options(app)}

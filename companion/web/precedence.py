@@ -1,15 +1,16 @@
 """Who is served first when a serving process is busy (issue 41): the phones at the tables before
-the guests' reads.
+the guests' costly reads.
 
 A process answers with one core at most, and a page a guest may ask for costs it up to ~40 ms
 (a player's page, a hand's form, the leaderboard over a period). Sixteen guests each asking one
 again 100 ms after its answer want nearly four cores: on a two-core machine, whatever is shaved
 off each page, the requests queue, and a phone's save queued behind them waited hundreds of
 milliseconds (bench_guest's floods). So the waitress of each process (``listening.PhonesFirst``)
-keeps two queues: what this module says goes *first* is served by the next free thread, ahead of
-everything else; the other requests, the *reads*, wait in a queue of their own, and only a few of
-them are served at once (``listening.READS_AT_ONCE``), so that the process always has threads,
-and its core a share, for the tables. A read is never refused for it: it waits its turn.
+keeps two queues: what this module says goes *first*, and the reads that cost little, are served
+by the next free thread; the reads of a route that costs more (``listening.COSTLY``: its recent
+requests' own CPU time, as the process measured it) wait in a queue of their own, and only a few
+of them are served at once (``listening.READS_AT_ONCE``), so that the process always has
+threads, and its core a share, for the tables. A read is never refused for it: it waits its turn.
 
 First, whoever sends it:
 
@@ -46,28 +47,28 @@ READING = {"GET", "HEAD"}
 
 
 class Precedence:
-    """``first(method, path, cookie)`` for ``app``: whether that request goes ahead of the reads
-    (the module's docstring)."""
+    """``read(method, path, cookie)`` for ``app``: the route of a guest's read (its endpoint),
+    or None for a request that goes first (the module's docstring)."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self._cookie = re.compile(r"(?:^|;)\s*" + re.escape(app.config["SESSION_COOKIE_NAME"]) + r"=([^;\s]*)")
         self._serializer: Any = None
 
-    def first(self, method: str, path: str, cookie: str | None) -> bool:
+    def read(self, method: str, path: str, cookie: str | None) -> str | None:
         try:
             endpoint, arguments = self.app.url_map.bind("localhost").match(path, method=method)
         except HTTPException:           # no such page, or not by this method: answered at once
-            return True
-        if endpoint in CHEAP:
-            return True
-        if method not in READING and endpoint not in ASKING:
-            return True
+            return None
+        if endpoint in CHEAP or method not in READING and endpoint not in ASKING:
+            return None
         session = self._session(cookie)
         if organiser.key_in(session):
-            return True
+            return None
         played = session.get(phone.SESSION_KEY)
-        return "match_id" in arguments and isinstance(played, list) and arguments["match_id"] in played
+        if "match_id" in arguments and isinstance(played, list) and arguments["match_id"] in played:
+            return None
+        return endpoint
 
     def _session(self, cookie: str | None) -> dict:
         """The session the cookie holds, if the app signed it and it is within its lifetime."""
