@@ -166,7 +166,8 @@ class PhonesFirst(ThreadedTaskDispatcher):
     serves every request; the costly reads wait in their own queue, at most ``reads`` of them
     served at once, so that a phone's save never waits for a thread behind sixteen guests'
     pages, nor shares the core with them all. What a read costs it learns as it serves them:
-    each route's CPU time, averaged (``costs``); a route not served yet costs nothing.
+    each route's CPU time, averaged (``costs``); a route not served yet, or once (its templates
+    compiled then), costs nothing.
 
     waitress takes a dispatcher of one's own (``create_server``'s ``_dispatcher``); this one is
     waitress's own, with its ``add_task`` and ``handler_thread`` (the loop every worker thread
@@ -223,7 +224,11 @@ class PhonesFirst(ThreadedTaskDispatcher):
                     self.threads.discard(thread_no)
                     self.thread_exit_cv.notify()
                     break
-                costly = not self.queue
+                # A costly read takes a free slot before anything else: the other threads (all
+                # but READS_AT_ONCE) serve the rest, and a stream of polls and saves never
+                # starves the reads (taken only when nothing else waited, at a club night's
+                # arrival they waited 30 s).
+                costly = bool(self.reads) and self.reading < self.most_reads
                 task = self.reads.popleft() if costly else self.queue.popleft()
                 self.reading += costly
             route, started = getattr(task, "scopa_route", None), time.thread_time()
@@ -234,9 +239,9 @@ class PhonesFirst(ThreadedTaskDispatcher):
             finally:
                 cost = time.thread_time() - started
                 with self.lock:
-                    if route is not None:
+                    if route is not None:       # the first one compiled its templates: not counted
                         before = self.costs.get(route)
-                        self.costs[route] = cost if before is None else before + WEIGHT * (cost - before)
+                        self.costs[route] = 0.0 if before is None else before + WEIGHT * (cost - before)
                     if costly:
                         self.reading -= 1
                         if self.reads:

@@ -236,10 +236,11 @@ def test_a_routes_cost_is_learnt_and_only_a_costly_route_waits_its_turn(app):
     dispatcher = PhonesFirst(Precedence(app).read, threads=READS_AT_ONCE + 2)
     gate = threading.Event()
     try:
-        first = [Channel("/players/1", busy(COSTLY * 1.5)), Channel("/rules")]
-        for channel in first:
-            dispatcher.add_task(channel)
-        assert all(channel.served.wait(20) for channel in first)
+        for _ in range(4):          # the first of each not counted (its templates compiled)
+            first = [Channel("/players/1", busy(COSTLY * 3)), Channel("/rules")]
+            for channel in first:
+                dispatcher.add_task(channel)
+            assert all(channel.served.wait(20) for channel in first)
         assert dispatcher.costs["players.player"] >= COSTLY > dispatcher.costs["guide.index"]
         pages = [Channel("/players/1", lambda: gate.wait(20)) for _ in range(READS_AT_ONCE + 1)]
         for page in pages:
