@@ -9,11 +9,18 @@ import errno
 import os
 import socket
 import sys
+import threading
+import time
+from collections import deque
+from typing import Callable
 
 import waitress
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import BaseWSGIServer
+from waitress.task import ThreadedTaskDispatcher
+
+from .web.precedence import Precedence
 
 # -- Where it listens -----------------------------------------------------------------------
 
@@ -144,6 +151,115 @@ def open_connections(wanted: int) -> int:
     return connections
 
 
+# The guests' costly reads one process serves at once (web.precedence): what is beyond waits its
+# turn in a queue of its own, and leaves the other threads, and most of the core, to the tables.
+READS_AT_ONCE = 2
+# A read is costly when its route's recent requests took this much of a core each (their own
+# CPU time, not the time they waited for it): a player's page, a hand's form, the leaderboard
+# over a period. A match's page at a club night, the lists, the rules cost less and are served as
+# they come: with every read capped, the arrival of 600 phones at their match pages queued two at
+# a time (bench_club_night: page-load p99 5.8 s against 2.7 s before).
+COSTLY = 0.010
+# How much each new request moves its route's cost: an average over the last ten or so.
+WEIGHT = 0.2
+
+
+class PhonesFirst(ThreadedTaskDispatcher):
+    """waitress's task dispatcher, with two queues (``web.precedence``): the requests that go
+    first, and the reads that cost little, are served by the next free thread, as waitress
+    serves every request; the costly reads wait in their own queue, at most ``reads`` of them
+    served at once, so that a phone's save never waits for a thread behind sixteen guests'
+    pages, nor shares the core with them all. What a read costs it learns as it serves them:
+    each route's CPU time, averaged (``costs``); a route not served yet, or once (its templates
+    compiled then), costs nothing.
+
+    waitress takes a dispatcher of one's own (``create_server``'s ``_dispatcher``); this one is
+    waitress's own, with its ``add_task`` and ``handler_thread`` (the loop every worker thread
+    runs) taking the two queues into account. Its threads start with its first request, in the
+    process that serves it: the options are made before the serving processes fork
+    (``processes.served``), and threads do not survive a fork."""
+
+    def __init__(self, read: Callable[[str, str, str | None], str | None], threads: int,
+                 reads: int = READS_AT_ONCE):
+        super().__init__()
+        self.read, self.wanted, self.most_reads = read, threads, reads
+        self.reads: deque = deque()
+        self.reading = 0            # costly reads being served
+        self.costs: dict[str, float] = {}       # each read's route: its CPU seconds, averaged
+        self._started_in: int | None = None
+        self._starting = threading.Lock()
+
+    def read_of(self, channel) -> str | None:
+        """The route of the guest's read a channel holds, or None for a request that goes
+        first. One waitress could not read goes first: it is answered at once, for nothing."""
+        try:
+            request = channel.requests[0]
+            if request.error is not None:
+                return None
+            return self.read(request.command, request.path, request.headers.get("COOKIE"))
+        except Exception:       # noqa: BLE001 - never a request lost for its precedence
+            return None
+
+    def add_task(self, task) -> None:
+        if self._started_in != os.getpid():
+            with self._starting:
+                if self._started_in != os.getpid():
+                    self.set_thread_count(self.wanted)
+                    self._started_in = os.getpid()
+        route = task.scopa_route = self.read_of(task)
+        with self.lock:
+            costly = route is not None and self.costs.get(route, 0.0) >= COSTLY
+            (self.reads if costly else self.queue).append(task)
+            self.queue_cv.notify()
+
+    def _ready(self) -> bool:
+        return bool(self.queue) or (bool(self.reads) and self.reading < self.most_reads)
+
+    def handler_thread(self, thread_no: int) -> None:
+        while True:
+            with self.lock:
+                while not self._ready() and self.stop_count == 0:
+                    self.active_count -= 1
+                    self.queue_cv.wait()
+                    self.active_count += 1
+                if self.stop_count > 0:
+                    self.active_count -= 1
+                    self.stop_count -= 1
+                    self.threads.discard(thread_no)
+                    self.thread_exit_cv.notify()
+                    break
+                # A costly read takes a free slot before anything else: the other threads (all
+                # but READS_AT_ONCE) serve the rest, and a stream of polls and saves never
+                # starves the reads (taken only when nothing else waited, at a club night's
+                # arrival they waited 30 s).
+                costly = bool(self.reads) and self.reading < self.most_reads
+                task = self.reads.popleft() if costly else self.queue.popleft()
+                self.reading += costly
+            route, started = getattr(task, "scopa_route", None), time.thread_time()
+            try:
+                task.service()
+            except BaseException:
+                self.logger.exception("Exception when servicing %r", task)
+            finally:
+                cost = time.thread_time() - started
+                with self.lock:
+                    if route is not None:       # the first one compiled its templates: not counted
+                        before = self.costs.get(route)
+                        self.costs[route] = 0.0 if before is None else before + WEIGHT * (cost - before)
+                    if costly:
+                        self.reading -= 1
+                        if self.reads:
+                            self.queue_cv.notify()
+
+    def shutdown(self, cancel_pending: bool = True, timeout: int = 5) -> bool:
+        stopped = super().shutdown(cancel_pending, timeout)
+        if cancel_pending:
+            with self.lock:
+                while self.reads:
+                    self.reads.popleft().cancel()
+        return stopped
+
+
 def waitress_options(app, threads: int, connections: int) -> dict:
     """How waitress serves the companion (besides the sockets), for the command and for the
     tests' real servers (``tests/helpers.serving``):
@@ -155,10 +271,12 @@ def waitress_options(app, threads: int, connections: int) -> dict:
       a request that announces more is refused before any of its body is read, and one sent in
       chunks as soon as it passes it;
     - ``asyncore_use_poll``: select() cannot watch a file descriptor past 1,024;
+    - the phones at the tables served before the guests' costly reads: ``PhonesFirst``;
     - the connections and how long an idle one is kept: docs/running.md."""
     return {"threads": threads, "ident": "scopa-companion", "connection_limit": connections,
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
             "asyncore_use_poll": True,
+            "_dispatcher": PhonesFirst(Precedence(app).read, threads),
             "max_request_header_size": HEADER_LIMIT,
             "max_request_body_size": body_limit(app),
             **proxy_options(app)}

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from ..names import names_above, one_line_form, short_form, text_width
 from ..rules.cards import parse_card
 from . import assets, bounds, errors, hosts, limits, organiser, site
-from .forms import rule_in_words
+from .forms import pile_tiles, rule_in_words
 
 
 def init_app(app: Flask) -> None:
@@ -34,7 +34,7 @@ def init_app(app: Flask) -> None:
     organiser.init_app(app)
     app.register_blueprint(site.bp)
     assets.init_app(app)
-    for helper in (rule_in_words, parse_card, short_form, one_line_form, text_width, names_above):
+    for helper in (rule_in_words, pile_tiles, parse_card, short_form, one_line_form, text_width, names_above):
         app.add_template_global(helper)
     app.add_template_filter(whole_words)
 

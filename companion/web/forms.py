@@ -11,12 +11,16 @@ their fields and validators are declared there, and what they build from is here
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, urlencode
 
-from flask_babel import gettext as _, lazy_gettext as _l, ngettext
+from cachetools import LRUCache
+from flask import current_app
+from flask_babel import get_locale, gettext as _, lazy_gettext as _l, ngettext
 from flask_wtf import FlaskForm
-from wtforms import Field, FieldList, IntegerField, SelectMultipleField, StringField
+from markupsafe import Markup
+from wtforms import Field, FieldList, IntegerField, SelectField, SelectMultipleField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # wtforms 3.2 has it, its stubs not
 from wtforms.utils import unset_value
 from wtforms.validators import Length
@@ -153,6 +157,33 @@ def card_rows(tiles: Iterable[Any]) -> list[tuple[str, list[Field]]]:
     by suit, as the grid shows them."""
     tiles = list(tiles)
     return [(suit, [tile for tile in tiles if tile.index.suit == suit]) for suit in SUITS]
+
+
+# The grids of tiles last drawn (``pile_tiles``): a few languages, packs and tables of names,
+# mostly empty; about 20 KB each.
+_tiles: LRUCache[tuple[Any, ...], Markup] = LRUCache(128)
+_tiles_lock = threading.Lock()
+
+
+def pile_tiles(rows: list[tuple[str, list[SelectField]]], pack: str) -> Markup:
+    """The tiles of the deck, each with the select saying whose pile its card is in
+    (``_pile_tiles.html``), for ``rows`` (``card_rows``, ``HandForm.card_fields``), drawn once
+    for everything they are drawn from: the page's language, the pack, and each tile's name,
+    label, choices (the sides' names) and what it holds. WTForms and markupsafe drew the 40
+    selects at every request, about 17 ms of a hand's form (issue 41, bench_guest); a new hand's
+    form, whose tiles are all empty, is now the same grid for every phone of a table, and the
+    same edit form asked again is drawn once too."""
+    key = (str(get_locale()), pack, tuple(
+        (suit, tuple((field.id, field.name, field.label.text, field.data, tuple(
+            (str(value), str(label), selected) for value, label, selected, *_render in field.iter_choices()))
+            for field in fields)) for suit, fields in rows))
+    with _tiles_lock:
+        found = _tiles.get(key)
+    if found is None:
+        found = Markup(current_app.jinja_env.get_template("_pile_tiles.html").render(rows=rows, pack=pack))
+        with _tiles_lock:
+            _tiles[key] = found
+    return found
 
 
 class FieldsFor(FieldList):

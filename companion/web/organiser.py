@@ -36,7 +36,7 @@ import secrets
 import sqlite3
 import time
 from functools import wraps
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from flask import Flask, current_app, g, has_request_context, render_template, request, session
 
@@ -79,9 +79,15 @@ def current_code() -> str | None:
 
 
 def _phone_key() -> str | None:
-    """The organiser's key this phone's cookie holds, while its night lasts. A cookie from
-    before the night's limit (no ``UNTIL_KEY``) holds none: its phone opens the link again."""
-    key, until = session.get(SESSION_KEY), session.get(UNTIL_KEY)
+    """The organiser's key this phone's cookie holds, while its night lasts."""
+    return key_in(session)
+
+
+def key_in(cookie: Mapping) -> str | None:
+    """The organiser's key a session cookie's contents hold, while its night lasts (also read
+    before the app sees a request: ``web.precedence``). A cookie from before the night's limit
+    (no ``UNTIL_KEY``) holds none: its phone opens the link again."""
+    key, until = cookie.get(SESSION_KEY), cookie.get(UNTIL_KEY)
     if not isinstance(key, str):
         return None
     if not isinstance(until, (int, float)) or isinstance(until, bool) or until <= time.time():

@@ -29,6 +29,20 @@ hands of their own, and the costliest rows of the table. For each flood it print
 saves (p50 and p99, ms; the goal is a p99 under 100 ms), how many it made, and what the guests
 were answered. ``--store PATH`` keeps the built store there and runs on a copy of it, so that
 two versions of the code are measured on the same store (``--no-floods`` skips the floods).
+
+Two versions in one run (the machine is noisy: compare them as ratios measured side by side):
+
+    git worktree add --detach /tmp/before 2bbadff
+    python3 -m venv /tmp/before/.venv && /tmp/before/.venv/bin/pip install /tmp/before
+    .venv/bin/python tests/benchmarks/bench_guest.py --store /tmp/guest.sqlite \\
+        --server "2bbadff=/tmp/before/.venv/bin/scopa-companion"
+
+Each ``--server LABEL=COMMAND`` is a companion's command (words split as a shell would; this
+checkout's own ``scopa-companion`` is always measured, as ``now``, unless ``--no-now``), each
+served on its own copy of the store, all started at once. The table's tries alternate between
+them, try by try; each flood runs on each in turn, in the other order at the next flood. The
+table then gives each version's median and its ratio to the first's, and the floods each
+version's saves side by side, with the ratio of their p99s.
 """
 
 from __future__ import annotations
@@ -37,8 +51,10 @@ import argparse
 import http.client
 import json
 import os
+import shlex
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -244,35 +260,50 @@ COUNTS = {"mode": "tallies", "rest": "1", "t_cards_0": "22", "t_coins_0": "5", "
           "sweeps_0": "0", "sweeps_1": "0", "save": "1"}
 
 
-def measure(port: int, ids: dict, repeat: int) -> list[Row]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    table = rows(ids, connection)
-    for row in table:
+class Served:
+    """One version's companion under measure: its label, port, kept-alive connection (which
+    http.client opens again after a close) and its rows."""
+
+    def __init__(self, label: str, port: int, ids: dict):
+        self.label, self.port = label, port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.table = rows(ids, self.connection)
+
+
+def one_try(connection, row: Row, attempt: int) -> None:
+    """``row`` asked once on ``connection`` (its ``attempt``-th time), timed."""
+    body, form = row.body, row.form
+    if row.other is not None and attempt % 2:
+        body, form = (row.other, None) if row.body is not None else (None, row.other)
+    headers = {**GUEST, **row.headers, **(row.prepare() if row.prepare else {})}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if form is not None:
+        hidden, cookie = form_of(connection, row.form_page)
+        data = urlencode({**hidden, **form}).encode()
+        headers.update({"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+    start = time.perf_counter()
+    connection.request(row.method, row.path, body=data, headers=headers)
+    answer = connection.getresponse()
+    body = answer.read()
+    row.samples.append((time.perf_counter() - start) * 1000)
+    row.statuses.add(answer.status)
+    row.size = len(body)
+    if answer.getheader("Connection", "").lower() == "close":
+        connection.close()
+
+
+def measure(servers: list[Served], repeat: int) -> None:
+    """Every row ``repeat`` times on every server, the servers taking turns try by try (in the
+    other order at the next try)."""
+    for i in range(len(servers[0].table)):
         for attempt in range(repeat):
-            body, form = row.body, row.form
-            if row.other is not None and attempt % 2:
-                body, form = (row.other, None) if row.body is not None else (None, row.other)
-            headers = {**GUEST, **row.headers, **(row.prepare() if row.prepare else {})}
-            data = None
-            if body is not None:
-                data = json.dumps(body).encode()
-                headers["Content-Type"] = "application/json"
-            if form is not None:
-                hidden, cookie = form_of(connection, row.form_page)
-                data = urlencode({**hidden, **form}).encode()
-                headers.update({"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
-            start = time.perf_counter()
-            connection.request(row.method, row.path, body=data, headers=headers)
-            answer = connection.getresponse()
-            body = answer.read()
-            row.samples.append((time.perf_counter() - start) * 1000)
-            row.statuses.add(answer.status)
-            row.size = len(body)
-            if answer.getheader("Connection", "").lower() == "close":
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    connection.close()
-    return table
+            for served in (servers if attempt % 2 == 0 else servers[::-1]):
+                one_try(served.connection, served.table[i], attempt)
+    for served in servers:
+        served.connection.close()
 
 
 def not_reached(table: list[Row]) -> list[str]:
@@ -296,11 +327,19 @@ def not_reached(table: list[Row]) -> list[str]:
 
 
 class Flood:
-    """One request that 16 guests send over and over (``request(guest)`` gives the method, path,
-    headers and body of guest number ``guest``), and what they were answered."""
+    """One request that 16 guests send over and over (``request(port, guest)`` gives the
+    method, path, headers and body of guest number ``guest`` of the server on ``port``), and
+    what each server did under it (``runs``, by its label)."""
 
-    def __init__(self, label: str, request: Callable[[int], tuple[str, str, dict, bytes | None]]):
+    def __init__(self, label: str, request: Callable[[int, int], tuple[str, str, dict, bytes | None]] | None):
         self.label, self.request = label, request
+        self.runs: dict[str, Run] = {}
+
+
+class Run:
+    """One flood on one server: what the guests were answered, the phone's saves."""
+
+    def __init__(self) -> None:
         self.answers: dict[int | str, int] = {}
         self.saves: list[float] = []
         self.sent = 0
@@ -331,17 +370,17 @@ def organiser_match(port: int) -> int:
     return json.loads(data)["id"]
 
 
-def guest_loop(port: int, flood: Flood, guest: int, stop: threading.Event, lock: threading.Lock) -> None:
+def guest_loop(port: int, flood: Flood, run: Run, guest: int, stop: threading.Event, lock: threading.Lock) -> None:
     connection = connect(port, f"127.0.0.{10 + guest}")
     while not stop.is_set():
-        method, path, headers, body = flood.request(guest)
+        method, path, headers, body = flood.request(port, guest)  # type: ignore[misc]  # a flood of guests has one
         try:
             status, _data, closed = ask(connection, method, path, headers, body)
         except (OSError, http.client.HTTPException) as error:
             status, closed = type(error).__name__, True
         with lock:
-            flood.answers[status] = flood.answers.get(status, 0) + 1
-            flood.sent += 1
+            run.answers[status] = run.answers.get(status, 0) + 1
+            run.sent += 1
         if closed:
             connection.close()
             connection = connect(port, f"127.0.0.{10 + guest}")
@@ -349,7 +388,7 @@ def guest_loop(port: int, flood: Flood, guest: int, stop: threading.Event, lock:
     connection.close()
 
 
-def phone_saves(port: int, flood: Flood, seconds: float) -> None:
+def phone_saves(port: int, run: Run, seconds: float) -> None:
     """The phone at the table: a hand saved in its own match every 100 ms for ``seconds``."""
     match_id = organiser_match(port)
     connection = connect(port, "127.0.0.2")
@@ -361,7 +400,7 @@ def phone_saves(port: int, flood: Flood, seconds: float) -> None:
         start = time.perf_counter()
         status, data, closed = ask(connection, "POST", f"/api/v1/matches/{match_id}/hands", headers,
                                    json.dumps(HAND).encode())
-        flood.saves.append((time.perf_counter() - start) * 1000)
+        run.saves.append((time.perf_counter() - start) * 1000)
         assert status == 201, (status, data[:200])
         if closed:
             connection.close()
@@ -370,42 +409,45 @@ def phone_saves(port: int, flood: Flood, seconds: float) -> None:
     connection.close()
 
 
-def flood(port: int, flood: Flood, seconds: float) -> Flood:
+def flood(label: str, port: int, flood: Flood, seconds: float) -> None:
+    """``flood`` on the server ``label`` (at ``port``): the guests under way, then the phone
+    saving for ``seconds``."""
+    run = flood.runs[label] = Run()
     stop, lock = threading.Event(), threading.Lock()
-    guests = [threading.Thread(target=guest_loop, args=(port, flood, n, stop, lock), daemon=True)
+    guests = [threading.Thread(target=guest_loop, args=(port, flood, run, n, stop, lock), daemon=True)
               for n in range(GUESTS if flood.request else 0)]
     for guest in guests:
         guest.start()
     time.sleep(1 if guests else 0)          # the flood under way before the phone saves
     try:
-        phone_saves(port, flood, seconds)
+        phone_saves(port, run, seconds)
     finally:
         stop.set()
         for guest in guests:
             guest.join(timeout=120)
-    return flood
 
 
-def floods(port: int, ids: dict, table: list[Row], count: int) -> list[Flood]:
+def floods(ids: dict, tables: list[list[Row]], count: int) -> list[Flood]:
     """The floods: none (the phone alone), the attacks of issue 41, the guests saving hands of
-    their own, and the ``count`` costliest rows of the table sent as they were timed."""
+    their own, and the ``count`` costliest rows of the table sent as they were timed (costliest
+    on whichever version it cost most: ``tables`` holds each version's)."""
     json_headers = {**GUEST, "Content-Type": "application/json"}
     languages = ", ".join(f"x{n}-{n:x};q=0.{n % 9 + 1}" for n in range(20000))[:200_000]
     padding = "&".join(f"x{n}=1" for n in range(40000))[:200_000]
     primiera = "/referee/primiera?cards_0=" + "+".join(FULL[:20]) + "&cards_1=" + "+".join(FULL[20:])
-    own: dict[int, int] = {}
+    own: dict[tuple[int, int], int] = {}
 
-    def own_match(guest: int) -> int:
-        if guest not in own:
-            own[guest] = organiser_match(port)
-        return own[guest]
+    def own_match(port: int, guest: int) -> int:
+        if (port, guest) not in own:
+            own[port, guest] = organiser_match(port)
+        return own[port, guest]
 
-    def get(path: str, **headers: str) -> Callable[[int], tuple[str, str, dict, None]]:
-        return lambda guest: ("GET", path, {**GUEST, **headers}, None)
+    def get(path: str, **headers: str) -> Callable[[int, int], tuple[str, str, dict, None]]:
+        return lambda port, guest: ("GET", path, {**GUEST, **headers}, None)
 
     chosen = [
         Flood("none: the phone alone", None),
-        Flood("a hand with the right X-Scopa-PIN (API)", lambda guest: (
+        Flood("a hand with the right X-Scopa-PIN (API)", lambda port, guest: (
             "POST", f"/api/v1/matches/{ids['pinned']}/hands",
             {**json_headers, "X-Scopa-PIN": PIN, "Idempotency-Key": f"pin-{guest}"}, json.dumps(HAND).encode())),
         Flood("the leaderboard, 200 KB of Accept-Language", get("/players", **{"Accept-Language": languages})),
@@ -413,31 +455,70 @@ def floods(port: int, ids: dict, table: list[Row], count: int) -> list[Flood]:
         Flood("rules of a variant, 200 KB of query", get("/rules/quindici?target=21&" + padding)),
         Flood("API: players, 200 KB of query", get("/api/v1/players?" + padding)),
         Flood("API: a player (every rating point)", get("/api/v1/players/1")),
-        Flood("guests saving hands, each in a match of its own", lambda guest: (
-            "POST", f"/api/v1/matches/{own_match(guest)}/hands", json_headers, json.dumps(HAND).encode())),
+        Flood("guests saving hands, each in a match of its own", lambda port, guest: (
+            "POST", f"/api/v1/matches/{own_match(port, guest)}/hands", json_headers, json.dumps(HAND).encode())),
     ]
-    costly = [row for row in table if row.form is None and not row.prepare and row.other is None
+    table = tables[0] if tables else []
+    cost = {i: max(statistics.median(each[i].samples) for each in tables) for i in range(len(table))}
+    costly = [i for i, row in enumerate(table) if row.form is None and not row.prepare and row.other is None
               and 403 not in row.statuses and not row.label.startswith("API: a new match")]
-    costly.sort(key=lambda row: statistics.median(row.samples), reverse=True)
-    for row in costly[:count]:
+    costly.sort(key=cost.__getitem__, reverse=True)
+    for row in (table[i] for i in costly[:count]):
         data = json.dumps(row.body).encode() if row.body is not None else None
         headers = {**GUEST, **row.headers, **({"Content-Type": "application/json"} if data else {})}
-        chosen.append(Flood(row.label, lambda guest, row=row, data=data, headers=headers:
+        chosen.append(Flood(row.label, lambda port, guest, row=row, data=data, headers=headers:
                             (row.method, row.path, headers, data)))
     return chosen
 
 
-def print_floods(done: list[Flood], seconds: float) -> None:
+def p99(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=100)[98] if len(samples) > 1 else samples[0]
+
+
+def print_table(servers: list[Served], matches: int, repeat: int) -> None:
+    labels = [served.label for served in servers]
+    first = servers[0].table
+    guest = [i for i, row in enumerate(first) if row.refused or 403 not in row.statuses]
+    guest.sort(key=lambda i: statistics.median(first[i].samples), reverse=True)
+    print(f"\n{len(guest)} guest requests at {matches} matches, {repeat} times each, costliest first "
+          f"(ms; over {GOAL:.0f} ms marked !)" + (f"; each version's median and its ratio to {labels[0]}'s"
+                                                   if len(servers) > 1 else ""))
+    columns = "".join(f" {label[:10]:>10}" + (f" {'ratio':>6}" if n else "") for n, label in enumerate(labels))
+    print(f"{'request':<52}{columns} {'max':>8} {'KB':>8}  status")
+    for i in guest:
+        medians = [statistics.median(served.table[i].samples) for served in servers]
+        shown = "".join(f" {median:10.1f}" + (f" {median / medians[0]:6.2f}" if n else "")
+                        for n, median in enumerate(medians))
+        row = servers[-1].table[i]
+        marks = "".join("!" if median > GOAL else " " for median in medians)
+        print(f"{row.label[:52]:<52}{shown} {max(row.samples):8.1f} {row.size / 1024:8.1f}  "
+              f"{'/'.join(map(str, sorted(row.statuses)))} {marks}")
+    refused = [row.label for row in first if 403 in row.statuses and not row.refused]
+    if refused:
+        print("\nrefused to a guest (403), not timed: " + "; ".join(refused))
+    print("\nroutes no row reaches (the organiser's, and writes that cost what a timed one does: "
+          "a rematch is a new match, a hand deleted or undone a hand saved): "
+          + "; ".join(not_reached(first)))
+
+
+def print_floods(done: list[Flood], labels: list[str], seconds: float) -> None:
     print(f"\nthe phone's saves (a hand every {PAUSE * 1000:.0f} ms for {seconds:.0f} s) under each flood of "
           f"{GUESTS} guest connections (a request {PAUSE * 1000:.0f} ms after each answer; "
           f"p99 over {SAVE_GOAL:.0f} ms marked !)")
-    print(f"{'flood':<52} {'p50':>7} {'p99':>7} {'saves':>6} {'guest req/s':>11}  guests answered")
+    if len(labels) > 1:
+        print("each version side by side, then its p99's ratio to " + labels[0] + "'s")
+    print(f"{'flood':<52} {'version':<10} {'p50':>7} {'p99':>7} {'ratio':>6} {'saves':>6} {'guest req/s':>11}  "
+          "guests answered")
     for item in done:
-        p50 = statistics.median(item.saves)
-        p99 = statistics.quantiles(item.saves, n=100)[98] if len(item.saves) > 1 else item.saves[0]
-        answered = ", ".join(f"{status}: {n}" for status, n in sorted(item.answers.items(), key=str))
-        print(f"{item.label[:52]:<52} {p50:7.1f} {p99:7.1f} {len(item.saves):6d} "
-              f"{item.sent / (seconds + 1):11.0f}  {answered or '-'} {'!' if p99 > SAVE_GOAL else ''}")
+        base = p99(item.runs[labels[0]].saves)
+        for n, label in enumerate(labels):
+            run = item.runs[label]
+            p50, high = statistics.median(run.saves), p99(run.saves)
+            answered = ", ".join(f"{status}: {count}" for status, count in sorted(run.answers.items(), key=str))
+            ratio = f"{high / base:6.2f}" if n else " " * 6
+            print(f"{item.label[:52] if n == 0 else '':<52} {label[:10]:<10} {p50:7.1f} {high:7.1f} {ratio} "
+                  f"{len(run.saves):6d} {run.sent / (seconds + 1):11.0f}  {answered or '-'} "
+                  f"{'!' if high > SAVE_GOAL else ''}")
 
 
 def main() -> None:
@@ -449,54 +530,59 @@ def main() -> None:
     parser.add_argument("--no-floods", action="store_true", help="only the table")
     parser.add_argument("--no-table", action="store_true", help="only the floods of issue 41")
     parser.add_argument("--seconds", type=float, default=15.0, help="how long the phone saves under each flood")
+    parser.add_argument("--server", action="append", default=[], metavar="LABEL=COMMAND",
+                        help="another companion to measure: a label and its command (repeatable); "
+                             "the command is given --host, --port and --db")
+    parser.add_argument("--no-now", action="store_true", help="leave this checkout's companion out")
     args = parser.parse_args()
+    commands = [] if args.no_now else [("now", [str(Path(sys.executable).with_name("scopa-companion"))])]
+    for given in args.server:
+        label, _, command = given.partition("=")
+        commands.append((label, shlex.split(command)))
+    if not commands:
+        parser.error("nothing to measure")
     with tempfile.TemporaryDirectory() as folder:
-        database = os.path.join(folder, "guest.sqlite")
+        built = os.path.join(folder, "guest.sqlite")
         if args.store and os.path.exists(args.store):
-            shutil.copyfile(args.store, database)
+            shutil.copyfile(args.store, built)
             with open(args.store + ".json") as kept:
                 ids = json.load(kept)
         else:
             ids = build(folder, args.matches)
-            store.stop_cleanly(database)        # the WAL folded in: the file alone is the store
+            store.stop_cleanly(built)           # the WAL folded in: the file alone is the store
             if args.store:
-                shutil.copyfile(database, args.store)
+                shutil.copyfile(built, args.store)
                 with open(args.store + ".json", "w") as kept:
                     json.dump(ids, kept)
-        env = dict(os.environ, SCOPA_DATA=os.path.join(folder, "data"), SCOPA_ORGANISER_PIN=ORGANISER)
-        log = open(os.path.join(folder, "server.log"), "w")
-        server, base = start_companion("--db", database, env=env, output=log,
-                                       command=str(Path(sys.executable).with_name("scopa-companion")))
-        port = int(base.rsplit(":", 1)[1])
+        started: list[tuple[str, subprocess.Popen, int]] = []
+        logs = []
         try:
-            table = [] if args.no_table else measure(port, ids, args.repeat)
-            done = [flood(port, item, args.seconds) for item in floods(port, ids, table, args.floods)] \
+            for n, (label, command) in enumerate(commands):
+                database = os.path.join(folder, f"guest-{n}.sqlite")        # each its own copy
+                shutil.copyfile(built, database)
+                env = dict(os.environ, SCOPA_DATA=os.path.join(folder, f"data-{n}"), SCOPA_ORGANISER_PIN=ORGANISER)
+                logs.append(open(os.path.join(folder, f"server-{n}.log"), "w"))
+                server, base = start_companion(*command[1:], "--db", database, env=env, output=logs[-1],
+                                               command=command[0])
+                started.append((label, server, int(base.rsplit(":", 1)[1])))
+            servers = [Served(label, port, ids) for label, _server, port in started]
+            if not args.no_table:
+                measure(servers, args.repeat)
+            done = floods(ids, [served.table for served in servers] if not args.no_table else [], args.floods) \
                 if not args.no_floods else []
+            for n, item in enumerate(done):
+                for label, _server, port in (started if n % 2 == 0 else started[::-1]):
+                    flood(label, port, item, args.seconds)
         finally:
-            server.terminate()
-            server.wait(timeout=30)
-            log.close()
-    if done and not table:
-        print_floods(done, args.seconds)
-        return
-    guest = [row for row in table if row.refused or 403 not in row.statuses]
-    guest.sort(key=lambda row: statistics.median(row.samples), reverse=True)
-    print(f"\n{len(guest)} guest requests at {args.matches} matches, {args.repeat} times each, "
-          f"costliest first (ms; over {GOAL:.0f} ms marked !)")
-    print(f"{'request':<52} {'median':>8} {'max':>8} {'KB':>8}  status")
-    for row in guest:
-        median, most = statistics.median(row.samples), max(row.samples)
-        mark = "!" if median > GOAL else " "
-        print(f"{row.label[:52]:<52} {median:8.1f} {most:8.1f} {row.size / 1024:8.1f}  "
-              f"{'/'.join(map(str, sorted(row.statuses)))} {mark}")
-    refused = [row.label for row in table if 403 in row.statuses and not row.refused]
-    if refused:
-        print("\nrefused to a guest (403), not timed: " + "; ".join(refused))
-    print("\nroutes no row reaches (the organiser's, and writes that cost what a timed one does: "
-          "a rematch is a new match, a hand deleted or undone a hand saved): "
-          + "; ".join(not_reached(table)))
+            for _label, server, _port in started:
+                server.terminate()
+                server.wait(timeout=30)
+            for log in logs:
+                log.close()
+    if not args.no_table:
+        print_table(servers, args.matches, args.repeat)
     if done:
-        print_floods(done, args.seconds)
+        print_floods(done, [label for label, _ in commands], args.seconds)
 
 
 if __name__ == "__main__":

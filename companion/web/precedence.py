@@ -1,0 +1,88 @@
+"""Who is served first when a serving process is busy (issue 41): the phones at the tables before
+the guests' costly reads.
+
+A process answers with one core at most, and a page a guest may ask for costs it up to ~40 ms
+(a player's page, a hand's form, the leaderboard over a period). Sixteen guests each asking one
+again 100 ms after its answer want nearly four cores: on a two-core machine, whatever is shaved
+off each page, the requests queue, and a phone's save queued behind them waited hundreds of
+milliseconds (bench_guest's floods). So the waitress of each process (``listening.PhonesFirst``)
+keeps two queues: what this module says goes *first*, and the reads that cost little, are served
+by the next free thread; the reads of a route that costs more (``listening.COSTLY``: its recent
+requests' own CPU time, as the process measured it) wait in a queue of their own, and only a few
+of them are served at once (``listening.READS_AT_ONCE``), so that the process always has
+threads, and its core a share, for the tables. A read is never refused for it: it waits its turn.
+
+First, whoever sends it:
+
+- every write (POST, PUT, DELETE...), but for the questions the API and the hand's preview answer
+  without changing anything (``ASKING``), which cost what a read costs;
+- what a phone at a table asks over and over and costs next to nothing: a match's poll, the
+  pages' files (``/static``), ``/healthz``;
+- anything a phone asks about a match it created or scored (its signed cookie says so:
+  ``phone.played_here``), a hand's form and the match page included;
+- anything the organiser's phone asks (its signed cookie holds the organiser's key, within its
+  night: ``organiser.key_in``; the key itself is checked by the page, as always).
+
+It is worked out in waitress's loop, before any thread or the app sees the request, from the
+request line and the session cookie alone: no store, no Flask request. A cookie that does not
+bear the app's signature, or is past its lifetime, counts as none, so a guest cannot make itself
+a table's phone by writing one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from werkzeug.exceptions import HTTPException
+
+from . import organiser, phone
+
+# POSTs that answer a question and change nothing: as costly to ask over and over as a page.
+ASKING = {"api.score", "api.captures", "api.deal", "api.claim", "table.preview"}
+# What a phone at a table asks every 2 s, or once per page, for next to nothing.
+CHEAP = {"static", "site.healthz", "table.poll"}
+READING = {"GET", "HEAD"}
+
+
+class Precedence:
+    """``read(method, path, cookie)`` for ``app``: the route of a guest's read (its endpoint),
+    or None for a request that goes first (the module's docstring)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self._cookie = re.compile(r"(?:^|;)\s*" + re.escape(app.config["SESSION_COOKIE_NAME"]) + r"=([^;\s]*)")
+        self._serializer: Any = None
+
+    def read(self, method: str, path: str, cookie: str | None) -> str | None:
+        try:
+            endpoint, arguments = self.app.url_map.bind("localhost").match(path, method=method)
+        except HTTPException:           # no such page, or not by this method: answered at once
+            return None
+        if endpoint in CHEAP or method not in READING and endpoint not in ASKING:
+            return None
+        session = self._session(cookie)
+        if organiser.key_in(session):
+            return None
+        played = session.get(phone.SESSION_KEY)
+        if "match_id" in arguments and isinstance(played, list) and arguments["match_id"] in played:
+            return None
+        return endpoint
+
+    def _session(self, cookie: str | None) -> dict:
+        """The session the cookie holds, if the app signed it and it is within its lifetime."""
+        found = self._cookie.search(cookie) if cookie else None
+        if not found:
+            return {}
+        if self._serializer is None:
+            self._serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]  # Flask's SecureCookieSessionInterface
+        if self._serializer is None:        # no secret key: no session
+            return {}
+        try:
+            value = self._serializer.loads(found.group(1).strip('"'),
+                                           max_age=int(self.app.permanent_session_lifetime.total_seconds()))
+        except Exception:       # noqa: BLE001 - a cookie not the app's, in any way: none
+            return {}
+        return value if isinstance(value, dict) else {}
+
