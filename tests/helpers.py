@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -132,6 +133,39 @@ def phone(app, address: str = PHONE["REMOTE_ADDR"]):
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = address
     return client
+
+
+def open_link(client, link: str, headers: dict | None = None):
+    """A link that carries a code (the organiser's link, a scorer's QR link) opened as a phone
+    opens it: its page (a GET checks nothing), then the form that page sends itself
+    (templates/link_opened.html), the CSRF token with it. The POST's answer; the page's when it
+    holds no such form (the phone was the organiser's already, or the link was refused)."""
+    page = client.get(link, headers=headers)
+    if page.status_code != 200 or not nodes(page, "form[data-sends-itself]"):
+        return page
+    form = nodes(page, "form[data-sends-itself]")[0]
+    return client.post(form.attributes["action"], data=dict(form_data(form.html)), headers=headers)
+
+
+
+def open_link_over_http(opener, url: str) -> tuple[int, bytes, str]:
+    """``open_link`` on a real server: urllib's ``opener`` (with a cookie jar, as a browser
+    keeps its cookies) opens the link, then POSTs the form its page sends itself. The last
+    answer's status, body and address (redirects followed)."""
+    def opened(request) -> tuple[int, bytes, str]:
+        try:
+            with opener.open(request, timeout=10) as answer:
+                return answer.status, answer.read(), answer.url
+        except urllib.error.HTTPError as error:
+            return error.code, error.read(), error.url
+    status, page, address = opened(url)
+    forms = nodes(page.decode(), "form[data-sends-itself]") if status == 200 else []
+    if not forms:
+        return status, page, address
+    target = urllib.parse.urljoin(address, forms[0].attributes["action"])
+    body = urllib.parse.urlencode(form_data(forms[0].html)).encode()
+    return opened(urllib.request.Request(target, data=body, headers={
+        "Content-Type": "application/x-www-form-urlencoded"}))
 
 
 # -- Playing a match: through the JSON API, or as a phone posts the pages' forms -----------------

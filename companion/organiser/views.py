@@ -1,6 +1,8 @@
 """/organiser: a phone becomes the organiser's by opening the link ``scopa-companion`` prints
 (``/organiser?code=K7P-2QX``) or by typing the code, and stays so until it logs out or for 12
-hours after its last use. The
+hours after its last use. Opening the link checks nothing: its page POSTs the code (with the
+CSRF token) at once by a script, or at a tap without one; only that POST, or the typed code,
+tries it and counts a wrong one. The
 organiser's page also lists the matches deleted in the last day, to bring one back, those ticked
 or all of them at once (the table's ``/matches/restore``, the Undo of its delete of several)."""
 
@@ -43,15 +45,20 @@ def page():
     form = CodeForm()
     target = on_this_site(request.values.get("next", ""), url_for("organiser.page"))
     form.next.data = target
-    code = request.args.get("code") if request.method == "GET" else None
-    if request.method == "POST":
-        if not form.validate_on_submit():
-            return show(form, first_error(form), 400)
-        code = form.code.data
-    if code is None:
-        return show(form)
-    if organiser.is_this_phone():
+    if organiser.is_this_phone() and request.values.get("code") is not None:
         return redirect(target, code=303)       # the link opened again: nothing to do
+    if request.method == "GET":
+        if request.args.get("code") is None:
+            return show(form)
+        # The link: a GET never checks a code (an <img> of it in another site's page, which a
+        # browser sends over plain http with no Sec-Fetch-Site nor Origin, counted wrong codes
+        # against the club's address). Its page POSTs the code with the CSRF token, at once.
+        return render_template("link_opened.html", title=_("Organiser"), action=url_for("organiser.page"),
+                               fields={"code": request.args["code"], "next": target},
+                               button=_("This phone is the organiser's"))
+    if not form.validate_on_submit():
+        return show(form, first_error(form), 400)
+    code = form.code.data
     try:
         right = organiser.right_code(code)
     except limits.FromAnotherSite:          # an <img> of a page elsewhere: not tried, not counted

@@ -274,14 +274,22 @@ def scorers(tournament_id: int):
     return render_template("tournaments/scorers.html", t=t, names=t.names, links=links)
 
 
-@bp.get("/tournaments/<int:tournament_id>/scorer/<int:match_id>")
+@bp.route("/tournaments/<int:tournament_id>/scorer/<int:match_id>", methods=["GET", "POST"])
 def scorer(tournament_id: int, match_id: int):
-    """A table's scorer's link opened: this phone records at that table from now on."""
+    """A table's scorer's link opened: its page POSTs the key at once (a GET never checks one:
+    an <img> of the link in another site's page counted wrong keys against the club's address),
+    and that POST makes this phone record at that table from now on."""
     t = the(tournament_id)
-    if match_id not in {table.match_id for r in t.rounds for table in r.tables}:
+    number = next((table.number for r in t.rounds for table in r.tables if table.match_id == match_id), None)
+    if number is None:
         abort(404)
+    if request.method == "GET":
+        return render_template("link_opened.html", title=_("Table %(number)s", number=number),
+                               action=url_for("tournaments.scorer", tournament_id=t.id, match_id=match_id),
+                               fields={"key": request.args.get("key", "")},
+                               button=_("Record at this table"))
     try:
-        if try_key(match_id, request.args.get("key", "")):
+        if try_key(match_id, request.form.get("key", "")):
             flash(_("This phone can record hands at this table."))
             return redirect(url_for("table.match", match_id=match_id), code=303)
     except TooManyTries as limit:

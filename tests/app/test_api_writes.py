@@ -11,7 +11,7 @@ from http.cookiejar import CookieJar
 
 import pytest
 
-from helpers import ORGANISER_CODE, ORGANISER_HEADERS, phone
+from helpers import ORGANISER_CODE, ORGANISER_HEADERS, open_link_over_http, phone
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
@@ -37,7 +37,7 @@ def test_another_sites_page_cannot_start_a_round_from_the_organisers_browser(liv
     (its cookie goes with every request, as a browser's does)."""
     base, database = live_server
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-    browser.open(f"{base}/organiser?code={ORGANISER_CODE}", timeout=10).close()
+    assert open_link_over_http(browser, f"{base}/organiser?code={ORGANISER_CODE}")[0] == 200
     body = json.dumps({"name": "Giovedì", "format": "round-robin", "entrants": ["Anna", "Bruno"]})
     status, made = send(browser, base + "/api/v1/tournaments", body.encode(),
                         {"Content-Type": "application/json"})

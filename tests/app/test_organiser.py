@@ -23,7 +23,16 @@ import pytest
 
 from companion import cli, create_app
 from companion.web import organiser
-from helpers import HAND, new_match, phone, random_hand, restore_backup, start_companion
+from helpers import (
+    HAND,
+    new_match,
+    open_link,
+    open_link_over_http,
+    phone,
+    random_hand,
+    restore_backup,
+    start_companion,
+)
 from markup import attr, text
 
 CODE = "K7P-2QX"
@@ -129,7 +138,7 @@ def test_a_phone_without_the_key_is_refused_and_nothing_changes(app, night, name
 
 def log_in_by_link(app):
     organiser_phone = phone(app, "192.168.1.30")
-    answer = organiser_phone.get(f"/organiser?code={CODE}")
+    answer = open_link(organiser_phone, f"/organiser?code={CODE}")
     assert answer.status_code == 303 and "code" not in answer.headers["Location"]
     return organiser_phone
 
@@ -204,11 +213,11 @@ def test_no_address_is_the_organiser_not_even_the_machines(app):
         assert machine.get("/backup/download").status_code == 403
         assert "This phone is the organiser's." not in machine.get("/organiser").get_data(as_text=True)
     machine = phone(app, "127.0.0.1")
-    assert machine.get(f"/organiser?code={CODE}&next=/").headers["Location"] == "/"
+    assert open_link(machine, f"/organiser?code={CODE}&next=/").headers["Location"] == "/"
     assert machine.get("/backup/download").status_code == 200
     app.config["ORGANISER_CODE"] = None             # flask run: no code, nobody is the organiser
     assert phone(app, "127.0.0.1").get("/tournaments/new").status_code == 403
-    refused = phone(app).get("/organiser?code=anything")
+    refused = open_link(phone(app), "/organiser?code=anything")
     assert refused.status_code == 403
     assert "code is set: start the companion with the scopa-companion command" in refused.get_data(as_text=True)
 
@@ -235,7 +244,7 @@ def test_a_restart_with_a_fresh_code_keeps_the_organisers_phone(app, app_config)
     same_phone = phone(restarted, "192.168.1.30")
     same_phone.set_cookie("session", organiser_phone.get_cookie("session").value)
     assert same_phone.get("/tournaments/new").status_code == 200
-    assert phone(restarted).get(f"/organiser?code={CODE}").status_code == 403   # the old code is gone
+    assert open_link(phone(restarted), f"/organiser?code={CODE}").status_code == 403   # the old code is gone
 
 
 def test_wrong_codes_are_limited_per_address_and_never_lock_the_right_one_out(app):
@@ -494,7 +503,7 @@ def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path)
                 return error.code
 
         assert make_tournament() == 403
-        assert browser.open(link, timeout=10).status == 200          # redirected to /organiser
+        assert open_link_over_http(browser, link)[0] == 200          # redirected to /organiser
         assert make_tournament() == 201
     finally:
         process.terminate()

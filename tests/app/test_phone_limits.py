@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from companion.web import limits
-from helpers import ORGANISER_LINK, new_match, phone
+from helpers import ORGANISER_LINK, new_match, open_link, phone
 from markup import nodes, text
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
@@ -68,8 +68,8 @@ def test_the_address_keeps_a_ceiling_ten_times_a_phones(app, client):
                                      {"Origin": "http://evil.example"}], ids=["Sec-Fetch-Site", "same-site", "Origin"])
 def test_codes_and_keys_sent_from_another_sites_page_never_count(app, client, headers):
     guest = phone(app, NAT)
-    for _ in range(10):                             # <img src=".../organiser?code=WRONG">
-        refused = guest.get("/organiser?code=AAA-AAA", headers=headers)
+    for _ in range(10):                             # the link's page, then its POST, sent from there
+        refused = open_link(guest, "/organiser?code=AAA-AAA", headers)
         assert refused.status_code == 403
         assert "it was not tried" in text(refused, "body")
     night = client.post("/api/v1/tournaments", json={
@@ -77,14 +77,14 @@ def test_codes_and_keys_sent_from_another_sites_page_never_count(app, client, he
         "entrants": ["Anna", "Bruno", "Carla", "Dario"]}).get_json()
     table = client.post(f"/api/v1/tournaments/{night['id']}/rounds", json={}).get_json()["rounds"][0]["tables"][0]["match"]
     for _ in range(10):                             # a scorer's link with a wrong key
-        assert guest.get(f"/tournaments/{night['id']}/scorer/{table}?key=wrong", headers=headers).status_code == 403
+        assert open_link(guest, f"/tournaments/{night['id']}/scorer/{table}?key=wrong", headers).status_code == 403
     # Even the right code is not tried from there: this phone is not made the organiser's.
     code = ORGANISER_LINK.split("code=")[1]
-    assert guest.get(f"/organiser?code={code}", headers=headers).status_code == 403
+    assert open_link(guest, f"/organiser?code={code}", headers).status_code == 403
     assert guest.get("/tournaments/new").status_code == 403
     # The address was never held: the organiser's link, a scorer's PIN, an API scorer all work.
     member = phone(app, NAT)
-    assert member.get(ORGANISER_LINK).status_code == 303
+    assert open_link(member, ORGANISER_LINK).status_code == 303
     scorer = phone(app, NAT)
     assert scorer.post(f"/matches/{table}/pin", data={"pin": "246813"}).status_code == 303
     assert limits.held() == []
@@ -99,7 +99,7 @@ def test_the_organiser_sees_who_is_held_and_lets_them_try_again(app, client):
     for other in [new_match(client) for _ in range(5)]:
         assert delete(deleter, other).status_code == 303
     organiser_phone = phone(app, "192.168.1.52")
-    assert organiser_phone.get(ORGANISER_LINK).status_code == 303
+    assert open_link(organiser_phone, ORGANISER_LINK).status_code == 303
     page = organiser_phone.get("/organiser")
     listed = [re.sub(r"\s+", " ", node.text()).strip() for node in nodes(page, '[data-testid="held-one"]')]
     assert len(listed) == 2

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion import create_app
-from helpers import ORGANISER_CODE, ORGANISER_HEADERS, serving
+from helpers import ORGANISER_CODE, ORGANISER_HEADERS, open_link_over_http, serving
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
 
@@ -122,8 +122,8 @@ def test_the_machine_itself_is_the_organiser_only_by_the_printed_link(live_serve
     base, database = live_server
     assert ask(base + "/backup/download") == 403
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
-    with opener.open(f"{base}/organiser?code={ORGANISER_CODE}&next=/", timeout=10) as answer:
-        assert urlsplit(answer.url).path == "/"
+    status, _, address = open_link_over_http(opener, f"{base}/organiser?code={ORGANISER_CODE}&next=/")
+    assert status == 200 and urlsplit(address).path == "/"
     with opener.open(base + "/backup/download", timeout=10) as answer:
         assert answer.status == 200 and answer.read(16) == b"SQLite format 3\x00"
 

@@ -24,7 +24,15 @@ import pytest
 
 from companion import create_app, store
 from companion.backup import parts
-from helpers import ORGANISER_LINK, grown_store, new_match, organiser, serving, start_companion
+from helpers import (
+    ORGANISER_LINK,
+    grown_store,
+    new_match,
+    open_link_over_http,
+    organiser,
+    serving,
+    start_companion,
+)
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc (Linux)")
 
@@ -176,7 +184,7 @@ def test_the_organisers_restore_of_a_store_of_several_mib_comes_in_parts(tmp_pat
         assert send_parts(guest, data[:1000], guest.token())[0] == 403       # a guest writes nothing
         assert not (Path(live_config["DATABASE"]).parent / "restore-parts").exists()
         phone = Browser(base)
-        assert phone.open(ORGANISER_LINK)[0] == 200
+        assert open_link_over_http(phone.opener, phone.base + ORGANISER_LINK)[0] == 200
         token = phone.token()
         status, said = send_parts(phone, data, token)
         assert status == 200 and said["received"] == len(data) > 3 * MiB

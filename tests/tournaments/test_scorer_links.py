@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from helpers import HAND, phone
+from helpers import HAND, open_link, phone
 from markup import attrs
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
@@ -33,14 +33,14 @@ def test_a_scorers_link_opens_its_table_and_no_other(app, client, tables):
     assert len(links) == 2 and page.count("<svg") == 2
     scorer = phone(app, "192.168.1.40")
     assert scorer.get(f"/matches/{first}/hands/new").status_code == 303       # the PIN page
-    opened = scorer.get(links[0].removeprefix("http://localhost"))
+    opened = open_link(scorer, links[0].removeprefix("http://localhost"))
     assert opened.status_code == 303 and opened.headers["Location"] == f"/matches/{first}"
     assert scorer.get(f"/matches/{first}/hands/new").status_code == 200
     assert scorer.post(f"/api/v1/matches/{first}/hands", json=HAND).status_code == 201
     assert scorer.post(f"/api/v1/matches/{second}/hands", json=HAND).status_code == 403   # not its table
     # Table 1's key on table 2's address: refused, nothing unlocked.
     key = links[0].rsplit("key=", 1)[1]
-    assert scorer.get(f"/tournaments/{tournament}/scorer/{second}?key={key}").status_code == 403
+    assert open_link(scorer, f"/tournaments/{tournament}/scorer/{second}?key={key}").status_code == 403
     assert scorer.post(f"/api/v1/matches/{second}/hands", json=HAND).status_code == 403
     assert hands(app) == 1
 
