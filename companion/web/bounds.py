@@ -69,6 +69,7 @@ def init_app(app: Flask) -> None:
         languages = environ.get("HTTP_ACCEPT_LANGUAGE")
         if languages:
             environ["HTTP_ACCEPT_LANGUAGE"] = bounded_languages(languages)
-        if request.is_json and request.method != "GET" and request.blueprint != "api":
+        if (request.is_json and request.method != "GET" and request.endpoint is not None
+                and request.blueprint != "api"):        # a page's; no such page is still a 404
             raise BadRequest()
     app.before_request_funcs.setdefault(None, []).insert(0, bounded)
