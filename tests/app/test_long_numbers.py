@@ -59,6 +59,15 @@ def address(rule, values: dict[str, str]) -> str:
     return path
 
 
+def noted(method, what):
+    """``method`` of werkzeug's MultiDict, noting ``what`` it reads (``"key"``: the name asked
+    for, else every name) in ``Noting.read`` first."""
+    def noting(self, *args, **kwargs):
+        Noting.read.add(args[0] if what == "key" else Noting.EVERY)
+        return method(self, *args, **kwargs)
+    return noting
+
+
 class Noting(ImmutableMultiDict):
     """A request's parameters (its query's and its form's: werkzeug's ``parameter_storage_class``)
     that note each name the code asks for in ``read``, and every name it may be given (``EVERY``)
@@ -67,48 +76,11 @@ class Noting(ImmutableMultiDict):
     read: set[str] = set()
     EVERY = "every name"
 
-    def _note(self, key) -> None:
-        Noting.read.add(key)
 
-    def __getitem__(self, key):
-        self._note(key)
-        return super().__getitem__(key)
-
-    def __contains__(self, key) -> bool:
-        self._note(key)
-        return super().__contains__(key)
-
-    def getlist(self, key, type=None):
-        self._note(key)
-        return super().getlist(key, type)
-
-    def __iter__(self):
-        self._note(Noting.EVERY)
-        return super().__iter__()
-
-    def keys(self):
-        self._note(Noting.EVERY)
-        return super().keys()
-
-    def items(self, multi=False):
-        self._note(Noting.EVERY)
-        return super().items(multi)
-
-    def lists(self):
-        self._note(Noting.EVERY)
-        return super().lists()
-
-    def values(self):
-        self._note(Noting.EVERY)
-        return super().values()
-
-    def listvalues(self):
-        self._note(Noting.EVERY)
-        return super().listvalues()
-
-    def to_dict(self, flat=True):
-        self._note(Noting.EVERY)
-        return super().to_dict(flat)
+for _name in ("__getitem__", "__contains__", "getlist"):
+    setattr(Noting, _name, noted(getattr(ImmutableMultiDict, _name), "key"))
+for _name in ("__iter__", "keys", "items", "lists", "values", "listvalues", "to_dict"):
+    setattr(Noting, _name, noted(getattr(ImmutableMultiDict, _name), "every"))
 
 
 def asked(client, method: str, path: str, **kwargs) -> tuple[int | str, set[str]]:
