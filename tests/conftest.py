@@ -85,16 +85,19 @@ collect_ignore = ["benchmarks", "tools"]
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Each file's tests grouped for pytest-xdist, the heaviest groups first; and each
-    schemathesis case given a node id of its own.
+    """The files handed to pytest-xdist's workers the heaviest first; and each schemathesis case
+    given a node id of its own.
 
-    pytest-xdist's loadgroup (pyproject's addopts): a file's tests run in one worker, as
-    loadfile would, but a `spread` test's cases go to whichever worker is free. The groups are
-    handed out in the order of the collection (``--no-loadscope-reorder``), which is made here:
-    the files with browser tests first, then the others, each kind by its number of tests, the
-    most first (what xdist's own order goes by). A browser test takes seconds: started last, a
-    file of them was a worker's whole last minutes while the other had nothing left to do; run
-    first, one after another, they share a worker's Chromium (``Chromium``).
+    pytest-xdist's loadfile (pyproject's addopts): a file's tests run in one worker, so that a
+    module's fixtures (its server, its filled store) are made once. (loadgroup, which grouped
+    them by an xdist_group mark, grouped nothing under pytest 9: xdist 3.8 writes the group into
+    ``item._nodeid``, which pytest 9 no longer reads, so every test went to either worker and a
+    module's fixtures were made in both.) The files are handed out in the order of the
+    collection (``--no-loadscope-reorder``), which is made here: the files with browser tests
+    first, then the others, each kind by its number of tests, the most first (what xdist's own
+    order goes by). A browser test takes seconds: started last, a file of them was a worker's
+    whole last minutes while the other had nothing left to do; run first, one after another,
+    they share a worker's Chromium (``Chromium``).
 
     schemathesis names its cases ``test_x[POST /api/v1/score]``, but under pytest 9 their node
     ids all read ``file::test_x``: pytest now builds an id from the function's original name and
@@ -112,11 +115,7 @@ def pytest_collection_modifyitems(items):
                 item._nodeid = nodeid
     groups: dict[str, list] = {}
     for item in items:
-        spread = item.get_closest_marker("spread") is not None
-        group = groups.setdefault(item.nodeid if spread else item.nodeid.split("::")[0], [])
-        group.append(item)
-        if not spread:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+        groups.setdefault(item.nodeid.split("::")[0], []).append(item)
     ordered = sorted(groups.values(), key=lambda group: (
         not any(item.get_closest_marker("browser") for item in group), -len(group)))
     items[:] = [item for group in ordered for item in group]

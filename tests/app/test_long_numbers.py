@@ -137,7 +137,6 @@ def test_the_sweep_sees_which_parameters_a_route_reads(app, client, monkeypatch)
     assert status == 200 and names == parameters_read()
 
 
-@pytest.mark.spread          # four cases of several hundred requests each: one worker each
 @pytest.mark.parametrize("reads", [True, False], ids=["reads", "writes"])
 @pytest.mark.parametrize("who", ["organiser", "phone"])
 def test_no_long_number_anywhere_makes_a_500(app, client, who, reads, monkeypatch):
