@@ -114,3 +114,12 @@ def create_app(test_config: Mapping[str, Any] | None = None, settings: Settings 
         app.register_blueprint(room.bp)
     api.init_app(app, csrf)
     return app
+
+
+def use_store(app: Flask, path: str) -> None:
+    """``app`` keeps its score in the store at ``path`` from its next request on: a store this
+    version has opened before (a copy of one), since nothing here migrates or examines it. The
+    tests give each test a fresh copy of one migrated store and make one app for them all
+    (tests/conftest.py), where making an app for each test was a third of the suite's time.
+    Every request opens its thread's connection to the store the configuration names."""
+    app.config["DATABASE"] = path

@@ -3,12 +3,11 @@ profile, the companion as a test client sees it (``app``, ``client``), the wrong
 (``fresh_rate_limit``), a real server on waitress (``live_server``), and the browser's fixtures
 (``browser`` and its ``server``).
 
-Nearly every test makes an app of its own; what that would do again each time is done once per
-run (per worker under xdist): each app's store is a copy of one built through the migrations
-(``migrated_store``), its templates are compiled once for all apps (``CompiledTemplates``), and so
-are werkzeug's URL builders (``_url_builders_made_once``); its PINs are hashed by a cheap method
-of werkzeug's (``SCOPA_PIN_HASH_METHOD`` below). The same code as a club's, in a fraction of the
-time.
+Each worker makes an app once for each configuration (``apps``, ``made_for``) and points it at
+each test's own store (``companion.use_store``), a copy of one built through the migrations
+(``migrated_store``); the apps a test makes itself read their templates compiled once for all
+(``CompiledTemplates``); PINs are hashed by a cheap method of werkzeug's
+(``SCOPA_PIN_HASH_METHOD`` below). The same code as a club's, in a fraction of the time.
 
 The test client is the organiser: every app here is made with the organiser's code
 ``helpers.ORGANISER_CODE``, and the ``client`` fixture sends it in X-Scopa-Organiser with every
@@ -22,14 +21,18 @@ The one conftest.py of the suite: --doctest-modules imports each conftest.py as 
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from cachetools import LRUCache
 from flask import Flask
 from hypothesis import settings
 from jinja2 import BytecodeCache
 
-from companion import create_app, store
+from companion import create_app, store, use_store
 from companion.web import limits
 from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 
@@ -70,31 +73,6 @@ class CompiledTemplates(BytecodeCache):
 Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
 
 
-def _url_builders_made_once() -> None:
-    """werkzeug makes two URL builders for each route of every app (Python source built as an
-    AST, then compile()): 19 of the 24 ms an app takes to make, and nearly every test makes one.
-    A builder is the same function for the same route whichever app it serves (it is handed the
-    rule as its first argument, and reads nothing else of it but through it), so the run makes
-    each once, under what it is made from. Where werkzeug names it otherwise (another version),
-    nothing changes."""
-    from werkzeug.routing.rules import Rule
-    make = getattr(Rule, "_compile_builder", None)
-    if make is None:
-        return
-    made: dict = {}
-
-    def made_once(rule, append_unknown: bool = True):
-        key = (rule.rule, rule.subdomain, rule.host, rule.merge_slashes, rule.map.host_matching,
-               repr(sorted((rule.defaults or {}).items())), append_unknown)
-        if key not in made:
-            made[key] = make(rule, append_unknown)
-        return made[key]
-
-    Rule._compile_builder = made_once
-
-
-_url_builders_made_once()
-
 # The generated cases are the same on every run unless SCOPA_FUZZ asks for fresh ones
 # (helpers.FUZZ and helpers.examples). No deadline: Hypothesis's default fails an example that
 # takes over 200 ms, a timing assertion a busy machine trips (speed is the benchmarks' business).
@@ -107,18 +85,27 @@ collect_ignore = ["benchmarks", "tools"]
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Each schemathesis case (one per operation of the OpenAPI document) gets a node id of its
-    own. schemathesis names them ``test_x[POST /api/v1/score]``, but under pytest 9 their node
+    """The files handed to pytest-xdist's workers the heaviest first; and each schemathesis case
+    given a node id of its own.
+
+    pytest-xdist's loadfile (pyproject's addopts): a file's tests run in one worker, so that a
+    module's fixtures (its server, its filled store) are made once. (loadgroup, which grouped
+    them by an xdist_group mark, grouped nothing under pytest 9: xdist 3.8 writes the group into
+    ``item._nodeid``, which pytest 9 no longer reads, so every test went to either worker and a
+    module's fixtures were made in both.) The files are handed out in the order of the
+    collection (``--no-loadscope-reorder``), which is made here: the files with browser tests
+    first, then the others, each kind by its number of tests, the most first (what xdist's own
+    order goes by). A browser test takes seconds: started last, a file of them was a worker's
+    whole last minutes while the other had nothing left to do; run first, one after another,
+    they share a worker's Chromium (``Chromium``).
+
+    schemathesis names its cases ``test_x[POST /api/v1/score]``, but under pytest 9 their node
     ids all read ``file::test_x``: pytest now builds an id from the function's original name and
     its parametrization, and schemathesis gives it neither the operation. The id given here is
     the case's address in the collection tree (the module, schemathesis's collector
     ``test_x``, the case), so ``pytest 'file::test_x::test_x[POST /api/v1/score]'`` runs that
     one case alone. Where the id already names the case (pytest 8), nothing changes."""
     for item in items:
-        # pytest-xdist's loadgroup (pyproject's addopts): a file's tests run in one worker, as
-        # loadfile would, but a `spread` test's cases go to whichever worker is free.
-        if item.get_closest_marker("spread") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
         if getattr(item, "operation_label", None) and not item.nodeid.endswith("]"):
             nodeid = f"{item.nodeid}::{item.name}"
             if hasattr(item, "_id"):            # pytest 9 keeps a structured id
@@ -126,6 +113,12 @@ def pytest_collection_modifyitems(items):
                 item._id = NodeId.parse(nodeid)
             else:
                 item._nodeid = nodeid
+    groups: dict[str, list] = {}
+    for item in items:
+        groups.setdefault(item.nodeid.split("::")[0], []).append(item)
+    ordered = sorted(groups.values(), key=lambda group: (
+        not any(item.get_closest_marker("browser") for item in group), -len(group)))
+    items[:] = [item for group in ordered for item in group]
 
 
 @pytest.fixture(scope="session")
@@ -148,7 +141,7 @@ def copy_of_migrated(migrated_store):
     def copy(path: str) -> str:
         if not Path(path).exists():
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(migrated_store, path)
+            shutil.copy(migrated_store, path)      # its mode too: the owner's alone, as the companion makes it
         return path
     return copy
 
@@ -172,13 +165,54 @@ def app_config(tmp_path, csrf) -> dict:
     return config
 
 
+@pytest.fixture(scope="session")
+def apps() -> LRUCache:
+    """The apps this worker made, each under the configuration it was made with but its store
+    (``made_for``): a few, since a module whose configuration names its tmp_path makes one per
+    test."""
+    return LRUCache(maxsize=4)
+
+
+@contextmanager
+def made_for(apps: LRUCache, config: dict) -> Iterator[Flask]:
+    """The companion for ``config``, on the store ``config["DATABASE"]`` names, a fresh copy of
+    the migrated store: made once for each configuration (and each setting of the environment,
+    which ``create_app`` reads) and pointed at the test's store (``companion.use_store``), where
+    making an app for each test (its routes, its files gzipped, its store examined) was 140 ms
+    on a busy machine, a third of the suite's time. What a test changes of it (its
+    configuration, its extensions' state, its request class, its WSGI app) is put back after."""
+    key = repr((sorted((name, repr(value)) for name, value in config.items() if name != "DATABASE"),
+                sorted((name, value) for name, value in os.environ.items() if name.startswith("SCOPA_"))))
+    if key not in apps:
+        apps[key] = create_app(config)
+    app = apps[key]
+    use_store(app, config["DATABASE"])
+    if "STARTED" not in config:         # when this companion started: now, as create_app says
+        app.config["STARTED"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    kept = dict(app.config), dict(app.extensions), app.request_class, app.wsgi_app
+    try:
+        yield app
+    finally:
+        for state, before in zip((app.config, app.extensions), kept):
+            state.clear()
+            state.update(before)
+        app.request_class, app.wsgi_app = kept[2], kept[3]
+
+
 @pytest.fixture
-def app(app_config, copy_of_migrated):
+def app(app_config, copy_of_migrated, apps):
     """The companion, with the organiser's code ``helpers.ORGANISER_CODE`` unless the module's
     ``app_config`` sets its own (then the ``client`` sends that one), on a copy of the migrated
-    store."""
-    copy_of_migrated(app_config["DATABASE"])
-    return create_app({"ORGANISER_CODE": ORGANISER_CODE, **app_config})
+    store: the app this worker made for that configuration (``made_for``). A module that made
+    its store itself gets an app of its own, which opens that store as a start would (its
+    migrations, its checks)."""
+    config = {"ORGANISER_CODE": ORGANISER_CODE, **app_config}
+    if Path(config["DATABASE"]).exists():
+        yield create_app(config)
+        return
+    copy_of_migrated(config["DATABASE"])
+    with made_for(apps, config) as app:
+        yield app
 
 
 @pytest.fixture
@@ -213,11 +247,11 @@ def live_config(tmp_path) -> dict:
 
 
 @pytest.fixture
-def live_server(live_config, copy_of_migrated):
+def live_server(live_config, copy_of_migrated, apps):
     """The companion on waitress with 8 threads, for one test: (its address, its store's file).
     It stops cleanly (helpers.serving)."""
     copy_of_migrated(live_config["DATABASE"])
-    with serving(create_app(live_config), threads=8) as base:
+    with made_for(apps, live_config) as app, serving(app, threads=8) as base:
         yield base, live_config["DATABASE"]
 
 
@@ -255,10 +289,52 @@ class OrganisersBrowser:
         return getattr(self._browser, name)
 
 
+class Chromium:
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser): started
+    for a worker's first browser test and kept for the browser modules after it (pyproject's
+    addopts and ``pytest_collection_modifyitems`` run them first, one after another), where
+    each module started its own (a second or two each). It is stopped before a test that does
+    not use it once no module holds it: while Playwright's synchronous API runs, its event loop
+    is this thread's, and ``asyncio.run`` or a second Playwright (tests/tools/make_screenshots.py)
+    would refuse to start."""
+
+    def __init__(self):
+        self.playwright = self.browser = None
+        self.modules = 0            # the modules whose ``browser`` fixture holds it
+
+    def started(self):
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        return self.browser
+
+    def stop(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.playwright.stop()
+            self.playwright = self.browser = None
+
+
+CHROMIUM_KEPT = Chromium()
+
+
+def pytest_runtest_setup(item):
+    if CHROMIUM_KEPT.modules == 0 and "browser" not in getattr(item, "fixturenames", ()):
+        CHROMIUM_KEPT.stop()
+
+
+def pytest_sessionfinish():
+    CHROMIUM_KEPT.stop()
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser), for a whole
-    module. The test is skipped where Chromium is not installed, except on CI, which must have it."""
+    """Debian's Chromium (``Chromium``), for a whole module: each context a test opens, it
+    closes. The test is skipped where Chromium is not installed, except on CI, which must have
+    it."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     if not shutil.which(CHROMIUM):
         if os.environ.get("CI"):
@@ -267,9 +343,11 @@ def browser():
     # Every wait of an expect() ends as soon as its condition holds: its bound is only how long
     # a loaded machine may take, never a claim about speed (5 s by default; CI is busy).
     playwright_api.expect.set_options(timeout=20_000)
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield OrganisersBrowser(browser)
-        browser.close()
+    CHROMIUM_KEPT.modules += 1
+    try:
+        chromium = CHROMIUM_KEPT.started()
+        yield OrganisersBrowser(chromium)
+        for context in chromium.contexts:       # any a test left open, as closing Chromium did
+            context.close()
+    finally:
+        CHROMIUM_KEPT.modules -= 1

@@ -826,7 +826,8 @@ def test_a_round_robin_of_four_runs_to_its_end_from_the_pages_and_the_board(brow
             expect(organiser.locator(f'[data-testid="round-{number}"] .round-table')).to_have_count(2)
             # The board shows the new round by itself.
             expect(wall.locator(".board-round h2")).to_contain_text(f"Round {number} of 3")
-            for table in organiser.request.get(api).json()["rounds"][-1]["tables"]:
+            tables = organiser.request.get(api).json()["rounds"][-1]["tables"]
+            for table in tables:
                 # The first-named entrant takes every card of each hand, with a scopa: 5 a hand.
                 for _ in range(3):
                     answer = organiser.request.post(f"/api/v1/matches/{table['match']}/hands",
@@ -834,7 +835,9 @@ def test_a_round_robin_of_four_runs_to_its_end_from_the_pages_and_the_board(brow
                     if answer.status == 409:
                         break
                     assert answer.status == 201, answer.text()
-                # The wall follows each table's score.
+            # The wall follows each table's score (its poll, every 3 s: watched once the round's
+            # hands are all saved, rather than after each table's).
+            for table in tables:
                 row = wall.locator('[data-testid="board-tables"] li', has_text=table["entrants"][0])
                 expect(row.locator(".board-score")).to_have_text(re.compile(r"1[0-9]\s–\s0"))
             organiser.reload()

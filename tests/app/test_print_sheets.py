@@ -5,10 +5,12 @@ PDF (``page.pdf``, the pages counted), and drawn with the print media at the pap
 (210 mm less the margins: 718 px) for what is on it."""
 
 import re
+import shutil
 
 import pytest
 
-from helpers import BROKEN_WORDS, SPILLING, club_names, random_hand
+from companion import create_app
+from helpers import BROKEN_WORDS, ORGANISER_CODE, SPILLING, club_names, organiser, random_hand, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -23,30 +25,46 @@ def sheets(pdf: bytes) -> int:
 
 
 @pytest.fixture(scope="module")
-def nights(browser, server):
-    """Swiss nights of 60 and 64 entrants, every one a first name and a surname: three rounds
-    played (random hands to 11: tie-breaks to say on many rows), the fourth started."""
+def filled(tmp_path_factory, migrated_store):
+    """A store with Swiss nights of 60 and 64 entrants, every one a first name and a surname:
+    three rounds played (random hands to 11: tie-breaks to say on many rows), the fourth
+    started. Filled through the JSON API by a test client before the store is served: over HTTP
+    through the browser it was 750 requests, the module's costliest part. Its file, and each
+    night's tournament."""
     import random
     rng = random.Random(40)
-    context = browser.new_context(base_url=server)
-    request = context.request
+    database = tmp_path_factory.mktemp("db") / "nights.sqlite"
+    shutil.copy(migrated_store, database)
+    client = organiser(create_app({"SECRET_KEY": "browser", "DATABASE": str(database)}))
     made = {}
     for count in (60, 64):
-        tournament = request.post("/api/v1/tournaments", data={
+        tournament = client.post("/api/v1/tournaments", json={
             "name": "Torneo sociale di primavera del Circolo Arci", "format": "swiss", "rounds": 5,
-            "entrants": club_names(count, long=True), "options": {"target": 11}}).json()["id"]
+            "entrants": club_names(count, long=True), "options": {"target": 11}}).get_json()["id"]
         for _ in range(3):
-            started = request.post(f"/api/v1/tournaments/{tournament}/rounds", data={}).json()
+            started = client.post(f"/api/v1/tournaments/{tournament}/rounds", json={}).get_json()
             for table in started["rounds"][-1]["tables"]:
                 while True:
-                    saved = request.post(f"/api/v1/matches/{table['match']}/hands", data=random_hand(2, rng))
-                    assert saved.status == 201, saved.text()
-                    if saved.json()["match"]["outcome"]["over"]:
+                    saved = client.post(f"/api/v1/matches/{table['match']}/hands", json=random_hand(2, rng))
+                    assert saved.status_code == 201, saved.get_data(as_text=True)
+                    if saved.get_json()["match"]["outcome"]["over"]:
                         break
-        request.post(f"/api/v1/tournaments/{tournament}/rounds", data={})
+        client.post(f"/api/v1/tournaments/{tournament}/rounds", json={})
         made[count] = tournament
-    context.close()
-    return made
+    return database, made
+
+
+@pytest.fixture(scope="module")
+def server(filled):
+    """The companion the browser prints from, on waitress as a real server is, on that store."""
+    app = create_app({"SECRET_KEY": "browser", "DATABASE": str(filled[0]), "ORGANISER_CODE": ORGANISER_CODE})
+    with serving(app, threads=4) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def nights(filled) -> dict[int, int]:
+    return filled[1]
 
 
 @pytest.mark.parametrize("count", [60, 64])
