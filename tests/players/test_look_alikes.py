@@ -7,11 +7,14 @@ refused, saying whom one looks like. A store that holds look-alikes already flag
 organiser (migration 18)."""
 
 import sqlite3
+import unicodedata
 
 import pytest
 
 from companion import create_app, store
 from companion.matches import Ledger
+from companion.names import KEY_MAX, NAME_MAX, name_key
+from companion.store.checks import text_over_limit
 from helpers import ORGANISER_CODE, match_form, organiser
 from markup import attrs, text
 
@@ -102,3 +105,102 @@ def test_a_store_holding_look_alikes_flags_them_for_the_organiser(tmp_path):
     assert client.post(link).status_code == 303
     assert client.get(f"/players/{cyrillic[0]}").headers["Location"].endswith(f"/players/{anna[0]}")
     assert "looks-like" not in client.get(f"/players/{anna[0]}").get_data(as_text=True)
+
+
+# -- Compatibility forms (issue 41, what the review of finding 6 found) ------------------------
+# A fullwidth letter, a superscript or subscript digit, a modifier capital and a capital I for a
+# small l (as a sans-serif font draws them: alike) each made another player that reads as a
+# known one. Each is now the letter it stands for (NFKC, as UTS #39 takes a name before its
+# skeleton), and a capital I between a letter and a small letter is read as the l it is drawn as.
+COMPATIBLE = [("\uff21\uff4e\uff4e\uff41", "Anna"), ("Player \uff11", "Player 1"),
+              ("Player \u00b9", "Player 1"), ("Player \u2081", "Player 1"),
+              ("\u1d2cnna", "Anna"), ("PIayer 1", "Player 1")]
+COMPATIBLE_IDS = ["fullwidth Anna", "fullwidth 1", "superscript 1", "subscript 1",
+                  "modifier capital A", "capital I for l"]
+
+
+@pytest.mark.parametrize("typed, known", COMPATIBLE, ids=COMPATIBLE_IDS)
+def test_a_compatibility_form_of_a_known_player_is_that_player(client, typed, known):
+    client.post("/api/v1/matches", json={"players": [known, "Bruno"]})
+    made = client.post("/api/v1/matches", json={"players": [typed, "Carla"]}).get_json()
+    assert made["sides"][0] == {"name": known, "players": [known]}
+    answer = client.post("/matches/new", data=match_form(player1=typed, player2="Zoe"))
+    assert answer.status_code == 303, text(answer, "[role=alert]")
+    assert client.get("/api/v1" + answer.headers["Location"]).get_json()["sides"][0]["name"] == known
+    found = players(client)
+    assert sorted(found) == sorted([known, "Bruno", "Carla", "Zoe"])
+    assert found[known]["playing"] == 3
+
+
+@pytest.mark.parametrize("typed, known", COMPATIBLE, ids=COMPATIBLE_IDS)
+def test_a_compatibility_form_beside_its_letters_is_refused_saying_whom_it_looks_like(app, client, typed, known):
+    words = f"{typed} looks like {known}: two names that read the same would make the score unclear"
+    refused = client.post("/api/v1/matches", json={"players": [known, typed]})
+    assert refused.status_code == 400 and refused.get_json()["error"] == words
+    page = client.post("/matches/new", data=match_form(player1=known, player2=typed))
+    assert page.status_code == 400 and words in text(page, "[role=alert]")
+    tournament = client.post("/api/v1/tournaments", json={
+        "name": "Night", "format": "round-robin", "entrants": [known, "Bruno", typed]})
+    assert tournament.status_code == 400 and "look" in tournament.get_json()["error"]
+    made = client.post("/tournaments/new", data={"name": "Night", "format": "round-robin",
+                                                  "variant": "classica", "seeding": "order",
+                                                  "entrants": f"{known}\nBruno\n{typed}"})
+    assert made.status_code == 400 and typed in text(made, ".error")
+    assert players(client) == {}
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM tournaments").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("typed, known", COMPATIBLE, ids=COMPATIBLE_IDS)
+def test_a_player_is_not_renamed_as_a_compatibility_form_of_another(client, typed, known):
+    client.post("/api/v1/matches", json={"players": [known, "Bruno"]})
+    bruno = players(client)["Bruno"]["id"]
+    answer = client.post(f"/players/{bruno}/rename", data={"name": typed})
+    assert answer.status_code == 409
+    assert f"There is already a player called {known}" in answer.get_data(as_text=True)
+    assert sorted(players(client)) == sorted([known, "Bruno"])
+
+
+@pytest.mark.parametrize("typed, known", COMPATIBLE, ids=COMPATIBLE_IDS)
+def test_a_tournament_entrant_written_in_a_compatibility_form_plays_as_the_known_player(client, typed, known):
+    client.post("/api/v1/matches", json={"players": [known, "Bruno"]})
+    made = client.post("/api/v1/tournaments", json={
+        "name": "Night", "format": "round-robin", "entrants": [typed, "Dario", "Elena", "Franco"]})
+    assert made.status_code == 201, made.get_json()
+    started = client.post(f"/api/v1/tournaments/{made.get_json()['id']}/rounds", json={})
+    assert started.status_code == 201, started.get_json()
+    found = players(client)
+    assert sorted(found) == sorted([known, "Bruno", "Dario", "Elena", "Franco"])
+    assert found[known]["playing"] == 2
+
+
+def test_what_reads_as_l_and_what_stays_i():
+    """A capital I between a letter and a small letter is drawn as a sans-serif font draws an l
+    ("PIayer" is Player, "MarceIlo" Marcello); anywhere else it is the I it is, in any
+    case ("Ilaria", "ILARIA" and "ilaria" are one player, "llaria" another)."""
+    assert name_key("PIayer") == name_key("Player") == name_key("pIayer")
+    assert name_key("MarceIlo") == name_key("Marcello") and name_key("AIIa") == name_key("Alla")
+    assert name_key("Ilaria") == name_key("ILARIA") == name_key("ilaria") != name_key("llaria")
+    assert name_key("Anna Ilaria") == name_key("anna ilaria") and name_key("D'Ippolito") == name_key("d'ippolito")
+    assert name_key("P\u04c0ayer") == name_key("Player")     # a Cyrillic palochka, as the I
+    assert name_key("Lia") != name_key("Ila") and name_key("Player 1") != name_key("Player 2")
+
+
+def test_every_key_is_within_the_stores_bound():
+    """NFKC makes U+FDFA 18 characters, and a restore refuses a key over KEY_MAX (store.checks):
+    a character's key stays within KEY_MAX / NAME_MAX, its compatibility form's where that fits
+    (U+FDFB's 8), the character as it is where it does not (U+FDFA's 18 would not)."""
+    longest = max((chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000
+                   and unicodedata.normalize("NFKC", chr(code)) != chr(code)),
+                  key=lambda char: len(name_key(char)))
+    assert len(name_key(longest)) <= KEY_MAX // NAME_MAX
+    assert len(name_key("\ufdfb")) == 8 and name_key("\ufdfa") == name_key("\ufdfa")[:1]
+    assert len(name_key("\ufdfa" * NAME_MAX)) <= KEY_MAX
+
+
+def test_a_name_of_the_longest_forms_is_kept_within_the_bound(app, client):
+    for name in ("\ufdfa" * NAME_MAX, "\ufdfb" * NAME_MAX, "\u321d" * NAME_MAX):
+        assert client.post("/api/v1/matches", json={"players": [name, "Bruno"]}).status_code == 201
+    with app.app_context():
+        assert text_over_limit(store.get_db()) is None
+
