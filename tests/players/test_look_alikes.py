@@ -6,6 +6,7 @@ left out): a look-alike of a known player is that player, and two look-alikes at
 refused, saying whom one looks like. A store that holds look-alikes already flags them for the
 organiser (migration 18)."""
 
+import json
 import sqlite3
 import unicodedata
 
@@ -204,3 +205,76 @@ def test_a_name_of_the_longest_forms_is_kept_within_the_bound(app, client):
     with app.app_context():
         assert text_over_limit(store.get_db()) is None
 
+
+def store_of_version_20(path) -> None:
+    """A store of the version before compatibility forms were read (migration 20), its players
+    keyed as m018 keyed them: Anna and a fullwidth "Ａｎｎａ", "PIayer 1" and a later "Player 1",
+    each a player of their own; "Аnna" (its A Cyrillic), which m018 flagged as Anna's look-alike;
+    a tournament whose entrant is "Ａｎｎａ"."""
+    from companion.store.migration_names import name_key as m018_key
+    db = store.connect(str(path))
+    db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
+    for version, step in enumerate(store.MIGRATIONS[:20], start=1):
+        step(db, Ledger)
+        db["migrations"].insert({"version": version, "applied": "2026-01-01T00:00:00+00:00"})
+    for name in ("Anna", FULLWIDTH_ANNA, "Bruno", "PIayer 1", "Player 1"):
+        db["players"].insert({"name": name, "key": m018_key(name), "created": "2026-01-01T00:00:00+00:00"})
+    db["players"].insert({"name": f"{CYRILLIC_A}nna", "key": f"{CYRILLIC_A.casefold()}nna\n6",
+                          "looks_like": 1, "created": "2026-01-01T00:00:00+00:00"})
+    entrants = [{"name": name, "players": [name]} for name in (FULLWIDTH_ANNA, "Bruno")]
+    db["tournaments"].insert({"created": "2026-01-01T00:00:00+00:00", "name": "Night", "format": "swiss",
+                              "rules": "{}", "entrants": json.dumps(entrants)})
+    db["tournament_players"].insert_all([{"tournament_id": 1, "key": m018_key(FULLWIDTH_ANNA)},
+                                         {"tournament_id": 1, "key": "bruno"}])
+    db.conn.close()
+
+
+FULLWIDTH_ANNA = "\uff21\uff4e\uff4e\uff41"
+
+
+def test_a_store_holding_compatibility_forms_flags_them_for_the_organiser(tmp_path):
+    """Migration 21 works every key out again by the new key, and flags the players it makes one
+    name as m018 does: the first made keeps the key, each later one its records and looks_like."""
+    path = tmp_path / "old.sqlite"
+    store_of_version_20(path)
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(path),
+                      "WTF_CSRF_ENABLED": False, "ORGANISER_CODE": ORGANISER_CODE})
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT id, name, key, looks_like FROM players ORDER BY id").fetchall()
+        indexed = {key for (key,) in conn.execute("SELECT key FROM tournament_players")}
+    anna, fullwidth, bruno, capital_i, player, cyrillic = rows
+    assert [row[3] for row in rows] == [None, anna[0], None, None, capital_i[0], anna[0]]
+    assert anna[2] == "anna" and capital_i[2] == "player l" and bruno[2] == "bruno"
+    assert fullwidth[2] == f"anna\n{fullwidth[0]}" and player[2] == f"player l\n{player[0]}"
+    assert cyrillic[2] == f"anna\n{cyrillic[0]}"   # still Anna's look-alike, by the new key
+    assert indexed == {"anna", "bruno"}             # a rename of Anna finds the tournament
+    with app.app_context():
+        assert text_over_limit(store.get_db()) is None
+    client = organiser(app)
+    made = client.post("/api/v1/matches", json={"players": ["\u1d2cnna", "Player \u2081"]}).get_json()
+    assert [side["name"] for side in made["sides"]] == ["Anna", "PIayer 1"]
+    page = client.get(f"/players/{fullwidth[0]}")
+    assert text(page, "[data-testid=looks-like]").startswith(f"{FULLWIDTH_ANNA} reads as Anna, another player")
+
+
+def test_a_look_alike_whose_first_was_renamed_is_the_player_of_its_name_again(tmp_path):
+    """m018 flagged "Аnna" as Anna's look-alike; Anna has since been renamed Anna Rossi, so no
+    player reads as "Аnna" any more: m021 gives it its name's key, and takes its flag away."""
+    path = tmp_path / "old.sqlite"
+    store_of_version_20(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE players SET name = 'Anna Rossi', key = 'anna rossi' WHERE id = 1")
+        conn.execute("DELETE FROM players WHERE id = 2")
+    create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(path), "ORGANISER_CODE": ORGANISER_CODE})
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT key, looks_like FROM players WHERE id = 6").fetchone() == ("anna", None)
+
+
+def test_migration_21_keys_names_as_the_companion_does_when_released():
+    """m021 holds its own copy of the key (a released migration never changes): the same key as
+    names.name_key for every character a compatibility form changes, and the review's names."""
+    from companion.store.migration_021 import name_key as m021_key
+    names = [chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000
+             and unicodedata.normalize("NFKC", chr(code)) != chr(code)]
+    names += [typed for typed, _known in COMPATIBLE] + ["McIntyre", "AIIa", "IIa", "P\u04c0ayer", "ILARIA"]
+    assert [m021_key(name) for name in names] == [name_key(name) for name in names]
