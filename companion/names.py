@@ -40,8 +40,7 @@ NAME_MAX = 24           # a name's characters at most: it must fit beside its sc
 TEAM_NAME_MAX = 3 * NAME_MAX + 2 * len(" & ")
 TOURNAMENT_NAME_MAX = 60    # a tournament's name's characters at most (its board's title)
 # A player's key (name_key) at most: a letter may read as a sequence ("m" as "rn"; 6 characters
-# at most in Unicode's confusables; its NFKC form's 8 at most), and a look-alike flagged by m018
-# or m021 carries its id too.
+# at most in Unicode's confusables, 8 in NFKC), and a look-alike flagged by m018 or m021 its id.
 KEY_MAX = 8 * NAME_MAX
 # A new PIN's digits: 6 at least, since wrong tries are limited per address only (web.limits), so
 # that 100 addresses trying all night have less than 1% odds (docs/running.md). PINs of 4 or 5
@@ -119,9 +118,8 @@ def name_key(name: str) -> str:
     character as the letters it stands for (``_compatible``), a capital I drawn as an l read as one
     (``_drawn_as_l``), what shows as nothing left out (``ignorable``), each letter as Unicode's
     confusables say it looks (UTS #39's skeleton, ``_looks``) in any case: "anna ", "\u0410nna"
-    (a Cyrillic А), "Anna" + U+FE0F and "\uff21\uff4e\uff4e\uff41" are Anna. Kept as each
-    player's key (KEY_MAX at most): a change comes with a migration holding its own copy of the
-    new key that works every key out again (as m018 and m021 did).
+    (Cyrillic А), "Anna" + U+FE0F, "\uff21\uff4e\uff4e\uff41" are Anna. The store keeps it: a change
+    comes with a migration holding its own copy of the new key (as m018 and m021 do).
 
     >>> name_key("Anna") == name_key("\u0410nna") == name_key("ANNA") == name_key("\u0391\u039d\u039d\u0391")
     True
@@ -144,9 +142,8 @@ def _skeleton(text: str) -> str:
 
 @cache
 def _compatible(char: str) -> str:
-    """The letters ``char`` stands for (NFKC, as UTS #39 takes a name before its skeleton): "\uff21"
-    and "\u1d2c" are A, "\u00b9" and "\u2081" are 1; a form whose key would pass a character's
-    share of KEY_MAX is a phrase, not a letter (U+FDFA's 18): kept as it is.
+    """The letters ``char`` stands for (NFKC, as UTS #39 takes a name: "\uff21" and "\u1d2c" are A,
+    "\u00b9" is 1), or ``char`` if their key would pass its share of KEY_MAX (U+FDFA's 18).
 
     >>> _compatible("\uff21"), _compatible("\u2081"), _compatible("\ufb03"), _compatible("\ufdfa") == "\ufdfa"
     ('A', '1', 'ffi', True)
@@ -167,7 +164,8 @@ def _drawn_as_l(text: str) -> str:
     ('Player 1', 'ILARIA Ilaria', 'Alla', 'IIa')
     """
     text = "".join("I" if char.isupper() and _looks(char) == "l" else char for char in text)
-    return _CAPITAL_I_RUN.sub(lambda run: "l" * len(run[0]) if run.string[run.end()].islower() else run[0], text)
+    return _CAPITAL_I_RUN.sub(lambda run: "l" * len(run[0]) if run.string[run.end()].islower()
+                              else run[0], text)
 
 
 @cache
