@@ -40,7 +40,7 @@ NAME_MAX = 24           # a name's characters at most: it must fit beside its sc
 TEAM_NAME_MAX = 3 * NAME_MAX + 2 * len(" & ")
 TOURNAMENT_NAME_MAX = 60    # a tournament's name's characters at most (its board's title)
 # A player's key (name_key) at most: a letter may read as a sequence ("m" as "rn"; 6 characters
-# at most in Unicode's confusables), and a look-alike flagged by m018 carries its id too.
+# at most in Unicode's confusables, 8 in NFKC), and a look-alike flagged by m018 or m021 its id.
 KEY_MAX = 8 * NAME_MAX
 # A new PIN's digits: 6 at least, since wrong tries are limited per address only (web.limits), so
 # that 100 addresses trying all night have less than 1% odds (docs/running.md). PINs of 4 or 5
@@ -117,12 +117,12 @@ def _joins(text: str, place: int) -> bool:
 
 
 def name_key(name: str) -> str:
-    """What makes two names the same player: the names a human reads as one. Tidied, what shows
-    as nothing left out (``ignorable``), and each letter as Unicode's confusables say it looks
-    (UTS #39's skeleton, ``_looks``) in any case: "anna " is Anna, and so are "\u0410nna" (a
-    Cyrillic А), "Anna" + U+FE0F and "An\u034fna". The store keeps it beside each player
-    (``players.key``): changing it asks for a migration of its own that works the keys out
-    again with its own copy of the new key (as m018 did: ``store/migration_names.py``).
+    """What makes two names the same player: the names a human reads as one. Tidied, each
+    character as the letters it stands for (``_compatible``), a capital I drawn as an l read as one
+    (``_drawn_as_l``), what shows as nothing left out (``ignorable``), each letter as Unicode's
+    confusables say it looks (UTS #39's skeleton, ``_looks``) in any case: "anna ", "\u0410nna"
+    (Cyrillic А), "Anna" + U+FE0F, "\uff21\uff4e\uff4e\uff41" are Anna. The store keeps it: a change
+    comes with a migration holding its own copy of the new key (as m018 and m021 do).
 
     >>> name_key("Anna") == name_key("\u0410nna") == name_key("ANNA") == name_key("\u0391\u039d\u039d\u0391")
     True
@@ -132,9 +132,43 @@ def name_key(name: str) -> str:
     (False, False)
     >>> name_key("José") == name_key("Jose"), name_key("Анна") == name_key("Anna")
     (False, False)
+    >>> name_key("Player \u00b9") == name_key("PIayer 1") == name_key("Player 1")
+    True
     """
-    text = unicodedata.normalize("NFD", tidy(name))
-    return unicodedata.normalize("NFC", "".join(_folded(char) for char in text if not ignorable(char)))
+    text = _drawn_as_l(tidy("".join(_compatible(char) for char in tidy(name))))
+    return unicodedata.normalize("NFC", _skeleton(text))
+
+
+def _skeleton(text: str) -> str:
+    return "".join(_folded(char) for char in unicodedata.normalize("NFD", text) if not ignorable(char))
+
+
+@cache
+def _compatible(char: str) -> str:
+    """The letters ``char`` stands for (NFKC, as UTS #39 takes a name: "\uff21" and "\u1d2c" are A,
+    "\u00b9" is 1), or ``char`` if their key would pass its share of KEY_MAX (U+FDFA's 18).
+
+    >>> _compatible("\uff21"), _compatible("\u2081"), _compatible("\ufb03"), _compatible("\ufdfa") == "\ufdfa"
+    ('A', '1', 'ffi', True)
+    """
+    form = unicodedata.normalize("NFKC", char)
+    return form if len(_skeleton(form)) <= KEY_MAX // NAME_MAX else char
+
+
+_CAPITAL_I_RUN = re.compile(r"(?<=[^\W\d_I])I+(?=[^\W\d_])")
+
+
+def _drawn_as_l(text: str) -> str:
+    """Each run of capital I (or of capitals like it) between a letter and a small letter as the l
+    a sans-serif font draws alike ("PIayer", "MarceIlo"); elsewhere an I is an I ("Ilaria",
+    "ILARIA"; "llaria" is another name). The price: "McIntyre" is "Mclntyre", not "mcintyre".
+
+    >>> _drawn_as_l("PIayer 1"), _drawn_as_l("ILARIA Ilaria"), _drawn_as_l("AIIa"), _drawn_as_l("IIa")
+    ('Player 1', 'ILARIA Ilaria', 'Alla', 'IIa')
+    """
+    text = "".join("I" if char.isupper() and _looks(char) == "l" else char for char in text)
+    return _CAPITAL_I_RUN.sub(lambda run: "l" * len(run[0]) if run.string[run.end()].islower()
+                              else run[0], text)
 
 
 @cache
@@ -143,11 +177,9 @@ def _folded(char: str) -> str:
     as it looks ("0" is "O", "m" is "rn", as UTS #39 has them); any other letter as it looks
     first, so that a capital of another script is the capital it looks like (a Cyrillic М is
     M, whose small letter is m, though its own small м looks like no m), then in any case.
-    UTS #39 takes "l" for what a capital I looks like: a capital of another script that looks
-    like one is that I."""
+    A capital of another script that looks like an l (UTS #39's capital I) is that I."""
     if not char.isascii():
-        looks = _looks(char)
-        char = "I" if looks == "l" and char.isupper() else looks
+        char = "I" if char.isupper() and _looks(char) == "l" else _looks(char)
     return "".join(_looks(part).casefold() for part in char.casefold())
 
 

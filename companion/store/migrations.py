@@ -39,6 +39,7 @@ from .migration_017 import m017_team_names_whole
 from .migration_018 import m018_hand_changes_and_look_alikes
 from .migration_019 import m019_cirulla_piccola_to_six
 from .migration_020 import m020_matches_versions_indexed
+from .migration_021 import m021_look_alikes_in_compatibility_forms
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     m001_matches_and_hands, m002_versions_and_pins, m003_hand_identity,
@@ -52,7 +53,9 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database, MakeLedger], None]] = [
     # Issue 42.
     m019_cirulla_piccola_to_six,
     # Issue 41, a guest's costliest requests.
-    m020_matches_versions_indexed]
+    m020_matches_versions_indexed,
+    # Issue 41, look-alike names in compatibility forms.
+    m021_look_alikes_in_compatibility_forms]
 
 
 def migrate(db: Store, ledger: MakeLedger) -> int:

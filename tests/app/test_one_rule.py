@@ -114,8 +114,8 @@ def test_the_name_and_pin_rules_are_changed_for_every_door_in_one_place(tmp_path
         "PIN_MIN, PIN_MAX = 6, 8": "PIN_MIN, PIN_MAX = 5, 8",
         # The key (names.name_key, by what a name looks like) and the spelling a look-alike is
         # told from (names.look_alike), both without inner spaces.
-        'text = unicodedata.normalize("NFD", tidy(name))':
-            'text = unicodedata.normalize("NFD", "".join(tidy(name).split()))',
+        'text = _drawn_as_l(tidy("".join(_compatible(char) for char in tidy(name))))':
+            'text = _drawn_as_l("".join(tidy("".join(_compatible(char) for char in tidy(name))).split()))',
         "tidy(seen[key]).casefold() != tidy(name).casefold()":
             '"".join(tidy(seen[key]).split()).casefold() != "".join(tidy(name).split()).casefold()'}},
         ASK_EVERY_DOOR)
