@@ -16,7 +16,10 @@ The ``limits`` library's moving windows, kept in memory.
 - A code or a PIN sent from another site's page (``Sec-Fetch-Site`` cross-site or same-site, or
   an ``Origin`` that is not this host: five ``<img>`` of ``/organiser?code=WRONG`` in any page a
   member opened locked that address out) is refused without being checked, and never counts
-  (``FromAnotherSite``).
+  (``FromAnotherSite``). Over plain http to a club's box a browser sends neither header, so a
+  link carrying a code checks nothing itself either: it answers a page that posts the code back
+  with its CSRF token, and only that post counts (``templates/link_opened.html``): another
+  site's ``<img>`` or frame checks nothing, and its form has no token.
 
 An IPv6 address counts whole, not by its /64: every phone on a Wi-Fi shares the network's /64
 (and every link-local fe80::/64), so counting by it would let one guest hold the whole club. A
