@@ -21,18 +21,10 @@ from ..i18n import (
     short_words as short_label,
     suit_words as suit_label,
 )
-from ..rules import Card, deck, parse_card
+from ..rules import deck, parse_card
 from ..rules.cards import SUITS
 from ..rules.rulesets import Rules
-from ..web.forms import CardGrid, FieldsFor, options
-
-
-def each_side(meta) -> range:
-    return range(meta.sides)
-
-
-def each_card(meta) -> list[Card]:
-    return deck(meta.deck)
+from ..web.forms import CardGrid, FieldsFor, each_card, each_side, options
 
 
 def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:

@@ -24,10 +24,10 @@ from wtforms.widgets import HiddenInput
 from ..i18n import card_in_words, item_label, suit_words
 from ..matches import Match, score_entry
 from ..rules import HandScore, ScopaError, deck
-from ..rules.cards import SUITS, Card, parse_cards
+from ..rules.cards import Card, parse_cards
 from ..rules.primiera import PrimieraResult
 from ..rules.said import said, said_n
-from ..web.forms import FieldsFor, options
+from ..web.forms import FieldsFor, card_rows, each_card, each_side, options
 from ..web.hand_requests import HandEntry, per_side
 from .hand_counts import COUNT_WORDS, counts_entered, deck_totals, rest_of_deck, unused_fields, worked_out
 from .hand_declarations import ACCUSI, DECLARATIONS, Declaration
@@ -37,14 +37,6 @@ from .hand_declarations import ACCUSI, DECLARATIONS, Declaration
 RUNS = {"napola": "napola", "alta": "scaletta_alta"}
 # The cards and the point one side holds: the side's number ("1"), as a hand by counts says it.
 HOLDERS = ("settebello", "re_bello", "piva", "primiera")
-
-
-def each_side(meta) -> range:
-    return range(meta.sides)
-
-
-def each_card(meta) -> list[Card]:
-    return deck(meta.deck)
 
 
 def count_field(most: int):
@@ -158,7 +150,7 @@ class HandForm(FlaskForm):
     # The fields each mode shows, for the templates.
     def card_fields(self) -> list[tuple[str, list[Field]]]:
         """The cards' tiles suit by suit, as the grid shows them."""
-        return [(suit, [tile for tile in self.c if tile.index.suit == suit]) for suit in SUITS]
+        return card_rows(self.c)
 
     def count_rows(self) -> dict[str, FieldsFor]:
         """The counts these rules ask for, each a row of the grid (``row_words``) with a field

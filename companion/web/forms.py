@@ -28,8 +28,8 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..i18n import VARIANT_TITLES
 from ..names import NAME_MAX
-from ..rules import rules_for, seating_of
-from ..rules.cards import SUITS
+from ..rules import deck, rules_for, seating_of
+from ..rules.cards import SUITS, Card
 
 
 def options(pairs) -> list[SelectChoice]:
@@ -184,6 +184,16 @@ def pile_tiles(rows: list[tuple[str, list[SelectField]]], pack: str) -> Markup:
         with _tiles_lock:
             _tiles[key] = found
     return found
+
+
+def each_side(meta) -> range:
+    """A ``FieldsFor``'s keys: a field for each of the form's sides (``Meta.sides``)."""
+    return range(meta.sides)
+
+
+def each_card(meta) -> list[Card]:
+    """A ``FieldsFor``'s keys: a field for each card of the form's deck (``Meta.deck``)."""
+    return deck(meta.deck)
 
 
 class FieldsFor(FieldList):
