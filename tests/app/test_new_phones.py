@@ -99,6 +99,9 @@ def test_a_guest_with_fresh_cookies_refuses_only_new_phones(live_server):
     refused = late.ask("POST", "/api/v1/matches", MATCH)
     assert refused.status == 429 and 3500 < int(refused.headers["Retry-After"]) <= 3600
     assert json.loads(refused.body)["error"].startswith("too many new phones at this address")
+    late.language = "fr"                    # the API's words in the language asked for
+    refused = late.ask("POST", "/api/v1/matches", MATCH)
+    assert json.loads(refused.body)["error"].startswith("trop de nouveaux téléphones depuis cette adresse")
     # At another address a new phone starts its match.
     assert fresh(base, ELSEWHERE).new_match() == 201
     assert made(database) == before + 30 + 19 + 1
