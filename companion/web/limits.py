@@ -6,13 +6,17 @@ The ``limits`` library's moving windows, kept in memory.
   never refused because of other addresses' wrong tries. A right one does not count: the
   wrong ones are counted after the check, and the tries of one address are checked one at a
   time (a lock per address, among 64), so a burst of tries at once cannot pass the limit.
-- A new match (the page, a rematch, the API): 20 an hour per phone, and 200 an hour per
-  address; a match deleted (the page; the API deletes no match): 5 an hour per phone, 50 per
-  address. A phone is its cookie's own id (``phone.phone_id``): a club behind one address (a
-  relay, a NAT, a captive portal) is not one phone, where one guest used the club's 20 new
-  matches in a second (issue 41, finding 4). A phone that drops its cookie is a new phone, which
-  is why the address keeps a ceiling ten times higher; requests with no cookie at all (a
-  program) are one phone per address. The organiser is not limited.
+- A new match (the page, a rematch, the API): 20 an hour per phone; a match deleted (the page;
+  the API deletes no match): 5 an hour per phone. A phone is its cookie's own id
+  (``phone.phone_id``): a club behind one address (a relay, a NAT, a captive portal) is not one
+  phone, where one guest used the club's 20 new matches in a second (issue 41, finding 4).
+  A phone that drops its cookie is a new phone, so the address keeps a ceiling on its new
+  phones: 30 an hour start or delete a match (``NEW_PHONES``). Each that does is known for a
+  night (``phone.known``: its signed cookie says so) and from then counts against its own
+  limits only: a guest who spends the ceiling with fresh cookies refuses only other new phones
+  at that address, never a phone of the club that has started or deleted a match tonight.
+  Requests with no cookie at all (a program that keeps none) share one phone per address, not
+  counted among its new phones; the cookie each is given is known. The organiser is not limited.
 - A code or a PIN sent from another site's page (``Sec-Fetch-Site`` cross-site or same-site, or
   an ``Origin`` that is not this host: five ``<img>`` of ``/organiser?code=WRONG`` in any page a
   member opened locked that address out) is refused without being checked, and never counts
@@ -55,16 +59,19 @@ from limits.strategies import MovingWindowRateLimiter
 
 from ..i18n import for_api
 from ..rules.said import said, said_n
-from .phone import phone_id
+from .phone import known, made_known, phone_id
 
 if TYPE_CHECKING:       # limit_store locks with fcntl, which Windows lacks: imported when shared
     from .limit_store import SQLiteStorage
 
 TRIES = parse_many("5/minute;10/hour")      # wrong PINs, and wrong organiser's codes, each
-# Per phone, then per address: a new match, a match deleted.
-NEW_MATCHES = {"phone": parse("20/hour"), "address": parse("200/hour")}
-DELETES = {"phone": parse("5/hour"), "address": parse("50/hour")}
-KINDS = ("pin", "organiser code", "new matches", "match deletes")
+NEW_MATCHES = parse("20/hour")      # per phone
+DELETES = parse("5/hour")           # per phone
+# Per address: the phones not known yet (``phone.known``) that start or delete a match. A club
+# has a few dozen phones, and only those that start a match or delete one are counted, once a
+# night each.
+NEW_PHONES = parse("30/hour")
+KINDS = ("pin", "organiser code", "new matches", "match deletes", "new phones")
 
 # In memory, or, when the companion serves with several processes, in a SQLite file they share
 # (``shared_between_processes``, ``limit_store``).
@@ -138,11 +145,13 @@ class FromAnotherSite(Exception):
 
 
 class TooMany(Limited):
-    """Too many new matches (or deletes) from this phone or address: ``kind`` says which."""
+    """Too many new matches (or deletes: ``kind``) from this phone, or, ``scope`` "address", too
+    many new phones at its address."""
 
-    def __init__(self, kind: str, wait: float):
+    def __init__(self, kind: str, wait: float, scope: str = "phone"):
         super().__init__(wait)
         self.kind = kind
+        self.scope = scope
 
 
 def _one_at_a_time(key: str):
@@ -199,11 +208,12 @@ def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limit
         return False
 
 
-def _limited(kind: str, items: dict[str, RateLimitItem], exempt: Callable[[], bool],
+def _limited(kind: str, item: RateLimitItem, exempt: Callable[[], bool],
              done: Callable[[Response], bool]) -> Callable[[Callable], Callable]:
-    """A view's POST counted against this phone's and this address's ``kind`` when ``done``
-    says its answer did it; refused (TooMany) before it runs when either has none left. The
-    posts of one address are taken one at a time, so that a burst cannot pass the limit."""
+    """A view's POST counted against this phone's ``kind`` (``item``), and, for a phone not
+    known yet, against its address's new phones, when ``done`` says its answer did it; refused
+    (TooMany) before it runs when either has none left. The posts of one address are taken one
+    at a time, so that a burst cannot pass the limit."""
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def limited(*args, **kwargs):
@@ -212,18 +222,26 @@ def _limited(kind: str, items: dict[str, RateLimitItem], exempt: Callable[[], bo
             address = address_key()
             # A request with no cookie at all (a program, a script) is its address's one phone
             # without a cookie; its own id is made now too, and counted, so that it carries its
-            # count on in the cookie it is given.
+            # count on in the cookie it is given. That phone is bounded by its own limit, so it
+            # is not counted among the address's new phones (a program would use them up); the
+            # cookie it is given is known, as a new phone's is (at most 20 an hour an address).
             cookieless = current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
             phone = phone_id()
-            keys = [("phone", f"no cookie at {address}" if cookieless else phone), ("address", address)]
+            new = not cookieless and not known()
+            keys = [(kind, item, "phone", f"no cookie at {address}" if cookieless else phone)]
+            if new:
+                keys.append(("new phones", NEW_PHONES, "address", address))
             with _one_at_a_time(address):
-                wait = max(_wait([items[scope]], kind, scope, key) for scope, key in keys)
+                waits = [(_wait([limit], what, scope, key), scope) for what, limit, scope, key in keys]
+                wait, scope = max(waits)
                 if wait > 0:
-                    raise TooMany(kind, wait)
+                    raise TooMany(kind, wait, scope)
                 answer = make_response(view(*args, **kwargs))
                 if done(answer):
-                    for scope, key in keys + ([("phone", phone)] if cookieless else []):
-                        _counted([items[scope]], kind, scope, key)
+                    for what, limit, scope, key in keys + ([(kind, item, "phone", phone)] if cookieless else []):
+                        _counted([limit], what, scope, key)
+                    if cookieless or new:
+                        made_known()
             return answer
         return limited
     return decorator
@@ -266,17 +284,15 @@ class Held:
         return datetime.fromtimestamp(self.until, timezone.utc).isoformat(timespec="seconds")
 
 
-def _items(kind: str, scope: str) -> list[RateLimitItem]:
-    if kind in ("pin", "organiser code"):
-        return list(TRIES)
-    return [(NEW_MATCHES if kind == "new matches" else DELETES)[scope]]
+def _items(kind: str) -> list[RateLimitItem]:
+    return {"new matches": [NEW_MATCHES], "match deletes": [DELETES], "new phones": [NEW_PHONES]}.get(kind, list(TRIES))
 
 
 def held() -> list[Held]:
     """Every phone and address held now, the longest held first."""
     found = []
     for (kind, scope, key), address in _seen.seen():
-        wait = _wait(_items(kind, scope), kind, scope, key)
+        wait = _wait(_items(kind), kind, scope, key)
         if wait > 0:
             found.append(Held(kind, scope, key, address, time.time() + wait))
     return sorted(found, key=lambda h: -h.until)
@@ -287,7 +303,7 @@ def lift(kind: str, scope: str, key: str) -> bool:
     if kind not in KINDS or scope not in ("phone", "address"):
         return False
     known = _seen.forget_seen(kind, scope, key)
-    for item in _items(kind, scope):
+    for item in _items(kind):
         _windows.clear(item, kind, scope, key)
     return known
 
@@ -311,6 +327,19 @@ def init_app(app: Flask) -> None:
     def too_many(error: TooMany):
         minutes = max(1, math.ceil(error.wait / 60))
         retry = {"Retry-After": str(error.wait)}
+        if error.scope == "address" and request.path.startswith("/api/"):
+            return jsonify({"error": for_api(said_n(
+                "too many new phones at this address this hour: wait {n} minute, then try again, "
+                "or ask the organiser",
+                "too many new phones at this address this hour: wait {n} minutes, then try again, "
+                "or ask the organiser", minutes))}), 429, retry
+        if error.scope == "address":        # a phone new here, among too many at its address
+            return render_template("error.html", message=ngettext(
+                "Too many phones new to the companion have started or deleted matches from this "
+                "network this hour: wait %(num)d minute, then try again, or ask the organiser.",
+                "Too many phones new to the companion have started or deleted matches from this "
+                "network this hour: wait %(num)d minutes, then try again, or ask the organiser.",
+                minutes)), 429, retry
         if error.kind == "match deletes":
             return render_template("error.html", message=ngettext(
                 "Too many matches deleted from this phone: wait %(num)d minute, then try again, "

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 
 from flask import session
 
 SESSION_KEY = "played"
 ID_KEY = "phone"
+KNOWN_KEY = "known"
+KNOWN_FOR = 12 * 3600       # a night: then a phone is new again, and shows itself again
 _AN_ID = re.compile(r"[0-9a-f]{16}")
 KEPT = 8            # matches remembered: enough to skip the deleted ones and a tournament's tables
 
@@ -50,3 +53,22 @@ def phone_id(create: bool = True) -> str | None:
     session[ID_KEY] = value
     session.permanent = True
     return value
+
+
+def known() -> bool:
+    """This phone has shown itself here within a night (``KNOWN_FOR``): it started or deleted a
+    match as a new phone, counted then against its address's new phones (``web.limits``), and
+    its signed cookie says when. Its limits are then its own alone, whatever a guest at the same
+    address does. Nothing a guest can make for free proves it: a cookie's age or the matches it
+    scored would not (any page gives a cookie, any hand a match scored), so a guest could make
+    thousands before a flood."""
+    stamp = session.get(KNOWN_KEY)
+    if not isinstance(stamp, int) or isinstance(stamp, bool):
+        return False
+    return 0 <= time.time() - stamp < KNOWN_FOR
+
+
+def made_known() -> None:
+    """This phone has just shown itself (``known``): from now, for a night."""
+    session[KNOWN_KEY] = int(time.time())
+    session.permanent = True

@@ -58,6 +58,26 @@ def test_the_switch_sets_spanish_over_the_phones_language(client):
     assert attr(page, 'a[hreflang="es"]', "aria-current") == "true"
 
 
+def test_the_language_links_do_not_copy_a_long_query(client):
+    """Found in review (issue 41): the four links copied the page's whole query, percent-encoded
+    again, so a page asked with 15 KB of query answered 100 KB and more. A page's own query
+    (a filter, the referee's cards) is still kept; past 2 KiB the links keep the path, and the
+    switch comes back to the page the browser says it was pressed on (its Referer)."""
+    normal = client.get("/players?period=month&order=rating")
+    assert attrs(normal, '[href^="/lang/"]', "href")[1] == "/lang/en?next=/players?period%3Dmonth%26order%3Drating"
+    plain = len(client.get("/players").get_data())
+    junk = "&".join(f"x{n}=%26%3D%25" for n in range(1000))       # 15 KB, each link 25 KB once encoded again
+    long_query = client.get(f"/players?{junk}")
+    assert long_query.status_code == 200
+    assert attrs(long_query, '[href^="/lang/"]', "href") == [f"/lang/{code}?next=/players" for code in ("it", "en", "fr", "es")]
+    assert len(long_query.get_data()) < plain + 1024
+    back = client.get("/lang/fr?next=/players", headers={"Referer": f"http://localhost/players?{junk}"})
+    assert back.status_code == 303 and back.headers["Location"] == f"/players?{junk}"
+    for elsewhere in (f"http://evil.example/players?{junk}", "http://localhost/rules?variant=escoba"):
+        answer = client.get("/lang/fr?next=/players", headers={"Referer": elsewhere})
+        assert answer.headers["Location"] == "/players"
+
+
 @pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\t/evil.example"])
 def test_the_switch_stays_on_this_site(client, target):
     answer = client.get("/lang/en", query_string={"next": target})
