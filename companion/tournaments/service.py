@@ -20,7 +20,6 @@ from ..web.access import hash_pin
 from ..web.requests import Refused as NotOfItsShape
 from ..web.tournament_requests import NewTournament
 from .entrants import (
-    MOST,
     brought_back,
     entrant_from,
     entrants_from,
@@ -28,7 +27,7 @@ from .entrants import (
     with_late_entrant,
     without,
 )
-from .model import FORMATS, Tournament, TournamentError, build, table_sides
+from .model import Tournament, TournamentError, build, table_sides
 
 
 def load(tournament_id: int) -> Tournament | None:
@@ -55,8 +54,6 @@ def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, ro
 
 
 SEEDINGS = tournament_requests.SEEDINGS
-# The request's and the model's, one list.
-assert tournament_requests.FORMATS == FORMATS and tournament_requests.ENTRANTS_MOST == MOST
 
 
 def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[dict[str, Any]], str]:
