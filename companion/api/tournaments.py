@@ -10,12 +10,12 @@ from flask import jsonify, url_for
 
 from ..i18n import for_api
 from ..rules.said import Said, said
-from ..tournaments.model import TournamentError
 from ..tournaments.service import (
     AsItWas,
     BroughtBack,
     EntrantOutcome,
     Joined,
+    Made,
     NoSuchEntrant,
     NoSuchTournament,
     NotNow,
@@ -55,15 +55,16 @@ def create_tournament_api():
     organiser_only(said("only the organiser may make a tournament: send the organiser's code in "
                         "the X-Scopa-Organiser header"))
     data = body()
-    try:
-        tournament_id = create(
-            data.get("name"), data.get("format"), data.get("variant", "classica"),
-            data.get("options") or {}, data.get("entrants"), data.get("rounds"),
-            data.get("seeding"), data.get("pin"))
-    except TournamentError as problem:
-        raise BadRequest(problem.args[0]) from None
-    return created(tournament_json(_tournament(tournament_id)),
-                    url_for("api.get_tournament", tournament_id=tournament_id))
+    match (made := create(data.get("name"), data.get("format"), data.get("variant", "classica"),
+                          data.get("options") or {}, data.get("entrants"), data.get("rounds"),
+                          data.get("seeding"), data.get("pin"))):
+        case Made(tournament_id):
+            return created(tournament_json(_tournament(tournament_id)),
+                           url_for("api.get_tournament", tournament_id=tournament_id))
+        case Refused(reason):
+            raise BadRequest(reason)
+        case _:
+            assert_never(made)
 
 
 @bp.get("/tournaments/<int:tournament_id>")

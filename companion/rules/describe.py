@@ -75,7 +75,7 @@ class Runs(NamedTuple):
     outright: str | None    # "Napoleone" or "Scala": the whole suit wins the match
 
 
-def _points_of(held: list[Card], rules: Rules, item: str):
+def _points_of(held: list[Card], rules: Rules, item: str) -> tuple[int, str | None]:
     """The points, and any outright win, of a side holding ``held``; the other side has the
     rest of the deck."""
     rest = [card for card in deck(rules.deck) if card not in held]

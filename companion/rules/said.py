@@ -30,6 +30,7 @@ class Said(NamedTuple):
     def render(self, translations: Any, show: Callable[[Any], str]) -> str:
         """The sentence in a language: ``translations`` (a ``gettext`` catalogue) gives the
         text's translation, ``show`` writes one value (a card in words, 5,5 in Italian)."""
+        text: str
         if self.plural is None:
             text = translations.gettext(self.text)
         else:

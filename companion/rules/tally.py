@@ -6,7 +6,7 @@ not add up (RULES §2, §4).
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from . import cards
 from .cards import (
@@ -174,7 +174,7 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
     coins = bonus_suit(rules)
     escoba = rules.preset == "escoba"       # RULES §12: the velo, escobas, the setenta
 
-    def whole(value, what: Said, side: int) -> int | None:
+    def whole(value: Any, what: Said, side: int) -> int | None:
         if value is None and partial:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:

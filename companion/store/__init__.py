@@ -152,6 +152,7 @@ from .tournaments import (
 from .trash import (
     AT_ONCE,
     CannotRestore,
+    MatchChanged,
     delete_match,
     delete_matches,
     deleted_matches,

@@ -17,7 +17,7 @@ from ..rules.said import Said, said
 from .db import MAX_ID, Store, now, parsed_match, writing
 from .known import player_row
 from .ledger import MakeLedger
-from .matches import Gone, InTournament, rename_seat
+from .matches import Gone, InTournament, match_version, rename_seat
 from .ratings import rerate_matches
 
 KEPT = timedelta(days=1)
@@ -36,11 +36,23 @@ def _since(moment: datetime | None = None) -> str:
     return ((moment or datetime.now(timezone.utc)) - KEPT).isoformat(timespec="seconds")
 
 
-def delete_match(db: Store, match_id: int) -> None:
+class MatchChanged(Exception):
+    """The match changed (another phone's hand, an edit, a rematch) since the version a delete
+    was confirmed at: nothing was deleted."""
+
+
+def delete_match(db: Store, match_id: int, version: int | None = None) -> None:
     """Delete a match: gone from the lists and the records now, kept a day for the organiser.
-    InTournament for a tournament's table (its result makes the standings); Gone if there is no
-    such match (or it was deleted already)."""
+    Only at ``version``, if given (the one the player confirmed the delete at), checked in the
+    delete's own transaction: another phone's write lands before it (MatchChanged) or after it,
+    never between the check and the delete. InTournament for a tournament's table (its result
+    makes the standings); Gone if there is no such match (or it was deleted already)."""
     with writing(db):
+        at = match_version(db, match_id)          # None past MAX_ID too, which SQLite cannot bind
+        if at is None:
+            raise Gone(match_id)
+        if version is not None and at != version:
+            raise MatchChanged(match_id)
         _delete(db, match_id)
         rerate_matches(db, [match_id])      # out of its players' ratings too
         _purge(db)

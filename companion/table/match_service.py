@@ -148,15 +148,15 @@ def archive(match_id: int, archived: bool) -> Archived | NoSuchMatch:
 
 
 def delete_match(match_id: int, made_from: int | None) -> MatchDeleted | Stale | InTournament | NoSuchMatch:
-    """Delete a whole match, only at the version the player confirmed it at (``made_from``):
-    Stale (its row None) if it changed since on another phone, or none was given."""
-    version = store.match_version(store.get_db(), match_id)
-    if version is None:
-        return NoSuchMatch()
-    if made_from != version:
-        return Stale(None)
+    """Delete a whole match, only at the version the player confirmed it at (``made_from``),
+    checked in the delete's own write: Stale (its row None) if it changed since on another
+    phone, even a moment before, or if no version was given."""
+    if made_from is None:
+        return Stale(None) if store.match_version(store.get_db(), match_id) is not None else NoSuchMatch()
     try:
-        store.delete_match(store.get_db(), match_id)
+        store.delete_match(store.get_db(), match_id, made_from)
+    except store.MatchChanged:
+        return Stale(None)
     except store.Gone:
         return NoSuchMatch()
     except store.InTournament as refused:

@@ -23,9 +23,9 @@ from typing import Any
 
 from ..names import NAME_REFUSED, name_fits, name_key, names_clash, tidy
 from ..rules.said import said
+from ..tournament_facts import ENTRANTS_MOST
 from .model import Tournament, TournamentError
 
-MOST = 64
 MISSED_POINTS = (0, 1, 2)       # for each round a late entrant missed: nothing, a draw's, a win's
 
 
@@ -45,8 +45,8 @@ def entrant_from(given: Any) -> dict[str, Any]:
 def entrants_from(given: Any) -> list[dict[str, Any]]:
     """Entrants as the API gives them (names, or pairs): each as ``{"name", "players"}``.
     TournamentError in words when they are not of that form."""
-    if not isinstance(given, list) or not 2 <= len(given) <= MOST:
-        raise TournamentError(said("entrants must be a list of 2 to 64 names or pairs"))
+    if not isinstance(given, list) or not 2 <= len(given) <= ENTRANTS_MOST:
+        raise TournamentError(said("entrants must be a list of 2 to {most} names or pairs", most=ENTRANTS_MOST))
     entrants = [entrant_from(entrant) for entrant in given]
     check_names(entrants)
     return entrants
@@ -110,8 +110,8 @@ def late_entry_refused(t: Tournament) -> Any:
                     "only before it")
     if len(t.rounds) >= t.total_rounds:
         return said("every round has started: no round is left for a late entrant")
-    if len(t.entrants) >= MOST:
-        return said("a tournament has at most {most} entrants", most=MOST)
+    if len(t.entrants) >= ENTRANTS_MOST:
+        return said("a tournament has at most {most} entrants", most=ENTRANTS_MOST)
     return None
 
 

@@ -24,8 +24,6 @@ from ..rules.said import said
 from . import pairing
 from .standings import Game, Row, Unplayed, standings
 
-FORMATS = ("round-robin", "swiss", "knockout")
-
 
 class TournamentError(Exception):
     """A tournament asked of the wrong form, or a round asked for at the wrong time: the

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, assert_never
+from typing import Any, Callable, assert_never, cast
 
 from .. import store
 from ..names import name_key, tidy
 from ..rules import rules_for
-from ..rules.rulesets import check_seating
+from ..rules.rulesets import RulesError, check_seating
 from ..rules.said import Said, said
 from ..table.match_service import PairedStale, RoundMade, RoundTaken, round_tables
 from ..web import tournament_requests
@@ -20,7 +20,6 @@ from ..web.access import hash_pin
 from ..web.requests import Refused as NotOfItsShape
 from ..web.tournament_requests import NewTournament
 from .entrants import (
-    MOST,
     brought_back,
     entrant_from,
     entrants_from,
@@ -28,7 +27,7 @@ from .entrants import (
     with_late_entrant,
     without,
 )
-from .model import FORMATS, Tournament, TournamentError, build, table_sides
+from .model import Tournament, TournamentError, build, table_sides
 
 
 def load(tournament_id: int) -> Tournament | None:
@@ -37,26 +36,25 @@ def load(tournament_id: int) -> Tournament | None:
 
 
 def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, rounds: Any,
-           seeding: Any, pin: Any) -> int:
+           seeding: Any, pin: Any) -> Made | Refused:
     """A new tournament, checked whole first (``web.tournament_requests.NewTournament``, the
-    API's request): TournamentError (or RulesError) in words."""
+    API's request, then its rules and the seating they ask): Made, or Refused in words
+    (nothing made)."""
     try:
         asked = NewTournament.read({"name": name, "format": format, "variant": variant, "options": options,
                                     "entrants": entrants, "rounds": rounds, "seeding": seeding, "pin": pin})
-    except NotOfItsShape as refusal:
-        raise TournamentError(refusal.args[0]) from None
-    rules = rules_for(asked.variant, asked.options or {})
-    checked = entrants_from(asked.given())
-    check_seating(rules, 2, len(checked[0]["players"]))
+        rules = rules_for(asked.variant, asked.options or {})
+        checked = entrants_from(asked.given())
+        check_seating(rules, 2, len(checked[0]["players"]))
+    except (NotOfItsShape, TournamentError, RulesError) as refusal:
+        return Refused(refusal.args[0])
     checked, chosen = seeded(checked, asked.seeding)
     pin_hash = hash_pin(asked.pin) if asked.pin else None
-    return store.create_tournament(store.get_db(), tidy(asked.name), asked.format, rules.as_dict(),
-                                   checked, asked.rounds, chosen, pin_hash)
+    return Made(store.create_tournament(store.get_db(), tidy(asked.name), asked.format, rules.as_dict(),
+                                        checked, asked.rounds, chosen, pin_hash))
 
 
 SEEDINGS = tournament_requests.SEEDINGS
-# The request's and the model's, one list.
-assert tournament_requests.FORMATS == FORMATS and tournament_requests.ENTRANTS_MOST == MOST
 
 
 def seeded(entrants: list[dict[str, Any]], seeding: str | None) -> tuple[list[dict[str, Any]], str]:
@@ -103,6 +101,12 @@ def start_next_round(tournament: Tournament) -> RoundMade | RoundTaken | NotNow:
             assert_never(made)
 
 
+@dataclass(frozen=True)
+class Made:
+    """A new tournament, its entrants seeded: its id."""
+    tournament_id: int
+
+
 # Who is in: what became of a late entrant, a withdrawal, a return ----------------------------
 
 @dataclass(frozen=True)
@@ -144,7 +148,8 @@ class NotNow:
 
 @dataclass(frozen=True)
 class Refused:
-    """An entrant not of the tournament's form, or named like another (400 at the API)."""
+    """A tournament, or an entrant, not of the tournament's form, or an entrant named like
+    another (400 at the API): nothing was made or changed."""
     reason: Said
 
 
@@ -276,7 +281,8 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                                for t in r.tables],
                     "byes": [names[e] for e in r.byes],
                     "rests": [names[e] for e in r.rests]} for r in tournament.rounds],
-        "standings": [{"entrant": names[row.entrant], "played": row.played, "won": row.won,
+        # The standings rank any Hashable; a tournament's model ranks its entrants' numbers.
+        "standings": [{"entrant": names[cast(int, row.entrant)], "played": row.played, "won": row.won,
                        "drawn": row.drawn, "lost": row.lost, "byes": row.byes,
                        "match_points": row.match_points, "scored": row.scored,
                        "conceded": row.conceded, "difference": row.difference,

@@ -12,7 +12,7 @@ from flask_babel import gettext as _, ngettext
 
 from ..i18n import explain, how_long, say, sentence, variant_title
 from ..names import drawn_width
-from ..rules import RulesError, ScopaError
+from ..rules import ScopaError
 from ..store import reads as store
 from ..web.access import TooManyTries, try_key
 from ..web.exports import to_csv
@@ -22,12 +22,13 @@ from ..web.tournament_requests import PAIR_FORM, EntrantChange, LateEntrant
 from . import board as wall
 from .entrants import actions, late_entry_refused
 from .forms import FORMAT_WORDS, LateEntrantForm, NewTournamentForm
-from .model import Tournament, TournamentError
+from .model import Tournament
 from .service import (
     AsItWas,
     BroughtBack,
     EntrantOutcome,
     Joined,
+    Made,
     NoSuchEntrant,
     NoSuchTournament,
     NotNow,
@@ -65,14 +66,16 @@ def tie_break_words() -> dict[str, str]:
             "scored": _("points scored"), "entry_order": _("entry order")}
 
 
-def refusal(problem: Exception) -> str:
-    """A refusal in the page's words: a pair refused as the API writes one ({"name": ...,
-    "players": [...]}) is said as the pages' fields take it, "Nord: Anna, Bruno"."""
-    reason = problem.args[0] if problem.args else None
+def refusal(reason: Any) -> str:
+    """A refusal (a Said, or a ScopaError's) in the page's words: a pair refused as the API
+    writes one ({"name": ..., "players": [...]}) is said as the pages' fields take it, "Nord:
+    Anna, Bruno"."""
+    if isinstance(reason, Exception):
+        return refusal(reason.args[0]) if reason.args else str(reason)
     if getattr(reason, "values", {}).get("form") == PAIR_FORM:
         return _("Each entrant is a name (Anna), or a pair: its name, a colon and its two players "
                  "(Nord: Anna, Bruno).")
-    return explain(problem)
+    return say(reason)
 
 
 def tie_break_rule(format: str) -> str:
@@ -111,15 +114,15 @@ def new_tournament():
     form = NewTournamentForm(seeding="rating" if store.rating_list(store.get_db()) else "order")
     error = None
     if form.validate_on_submit():
-        try:
-            tournament_id = create(form.name.data, form.format.data, form.variant.data, {},
-                                   form.entrant_list(), form.rounds.data, form.seeding.data,
-                                   form.pin.data or None)
-
-        except (TournamentError, RulesError) as problem:
-            error = refusal(problem)
-        else:
-            return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
+        match (made := create(form.name.data, form.format.data, form.variant.data, {},
+                              form.entrant_list(), form.rounds.data, form.seeding.data,
+                              form.pin.data or None)):
+            case Made(tournament_id):
+                return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
+            case Refused(reason):
+                error = refusal(reason)
+            case _:
+                assert_never(made)
     refused = error or form.errors
     return render_template("tournaments/new_tournament.html", form=form, error=error), 400 if refused else 200
 

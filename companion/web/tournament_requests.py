@@ -22,6 +22,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, SkipValidation, Wit
 from ..names import NAME_MAX, PIN_PATTERN, PIN_REFUSED, TOURNAMENT_NAME_MAX, tidy
 from ..rules.rulesets import ITEMS, PRESETS
 from ..rules.said import said
+from ..tournament_facts import ENTRANTS_MOST, FORMATS
 from .requests import NAME_SCHEMA, Name, Request, _rules_read, refuse
 
 PAIR_FORM = '{"name": ..., "players": [two names]}'
@@ -98,11 +99,9 @@ class LateEntrant(Request):
 
 # -- A new tournament ----------------------------------------------------------------------
 
-# The formats and seedings a tournament may have (tournaments.model.FORMATS, service.SEEDINGS:
-# the web kit cannot import the room, so the room checks its own against these at import).
-FORMATS = ("round-robin", "swiss", "knockout")
+# The seedings a tournament may have (service.SEEDINGS); its formats and most entrants are the
+# room's too, in companion.tournament_facts.
 SEEDINGS = ("order", "draw", "rating")
-ENTRANTS_MOST = 64
 
 
 def _tournament_name(name: str) -> str:
@@ -129,7 +128,7 @@ class NewTournament(Request):
         ("name",): said("a tournament needs a name of 1 to {most} characters", most=TOURNAMENT_NAME_MAX),
         ("format",): said("format must be one of: {names}", names=", ".join(FORMATS)),
         ("variant",): said("variant must be one of: {names}", names=", ".join(PRESETS)),
-        ("entrants",): said("entrants must be a list of 2 to 64 names or pairs"),
+        ("entrants",): said("entrants must be a list of 2 to {most} names or pairs", most=ENTRANTS_MOST),
         ("entrants", "*"): said("each entrant is a name, or a pair {form}", form=PAIR_FORM),
         ("rounds",): _rounds_refused,
         ("seeding",): said('seeding must be "order", "draw" or "rating"'),

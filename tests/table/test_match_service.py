@@ -4,12 +4,16 @@ here without HTTP, against the store. How the pages and the API word each outcom
 by their own tests (test_table.py, test_after_the_match.py, test_delete_selected.py,
 test_not_rated.py, test_matches_api.py)."""
 
+from contextlib import contextmanager
+
 import pytest
 
 from companion import store
-from companion.matches import Ledger
+from companion.matches import Ledger, score_entry
+from companion.rules import rules_for
+from companion.store import trash
 from companion.table import match_service, service
-from helpers import new_match, one_hand_match
+from helpers import HAND, new_match, one_hand_match
 
 
 @pytest.fixture
@@ -70,6 +74,58 @@ def test_a_match_is_deleted_at_the_version_confirmed(playing, in_request):
 def test_a_match_changed_since_the_delete_was_confirmed_stays(playing, in_request, made_from):
     assert match_service.delete_match(playing, made_from) == service.Stale(None)
     assert store.match_version(store.get_db(), playing) is not None
+
+
+def another_phones_hand(match_id: int) -> service.Added:
+    hand = {"mode": "piles", **HAND}
+    added = service.add_hand(match_id, hand, score_entry(hand, rules_for("classica"), ("Anna", "Bruno")))
+    assert isinstance(added, service.Added), added
+    return added
+
+
+@pytest.fixture
+def hand_as_the_delete_begins(monkeypatch):
+    """Another phone records a hand at the worst moment for a delete: once the delete has been
+    asked for at the version its page was drawn at, just before it takes the write lock
+    (``store.writing``, which makes any other write wait until it is done). The hands recorded
+    so, as a list (empty until a delete begins)."""
+    real, recorded = trash.writing, []
+
+    @contextmanager
+    def after_another_phones_hand(db):
+        if not recorded:
+            match_id = db.execute("SELECT max(id) FROM matches").fetchone()[0]
+            recorded.append(another_phones_hand(match_id))
+        with real(db) as same:
+            yield same
+
+    monkeypatch.setattr(trash, "writing", after_another_phones_hand)
+    return recorded
+
+
+def test_a_hand_recorded_as_the_delete_begins_keeps_the_match(playing, in_request, hand_as_the_delete_begins):
+    """Two phones at once: one deletes the match at the version it was shown at, the other
+    records a hand as that delete begins. The version used to be read, then the match deleted
+    in a write of its own: the hand landed between the two and went with the match, unseen by
+    the player who confirmed the delete. The check is the delete's own write now: the hand is
+    before it, and the delete is refused as changed, nothing lost."""
+    drawn = store.match_version(store.get_db(), playing)
+    assert match_service.delete_match(playing, drawn) == service.Stale(None)
+    [added] = hand_as_the_delete_begins
+    assert store.hand_row(store.get_db(), playing, added.hand_id)["deleted"] is None
+    assert store.match_version(store.get_db(), playing) == drawn + 1
+
+
+def test_the_page_asks_again_when_a_hand_lands_as_the_delete_begins(client, hand_as_the_delete_begins):
+    """The same race through the page: refused with the conflict's words (409), the match and
+    the other phone's hand still there."""
+    match_id = new_match(client)
+    drawn = client.get(f"/api/v1/matches/{match_id}").get_json()["version"]
+    refused = client.post(f"/matches/{match_id}/delete", data={"version": drawn})
+    assert refused.status_code == 409 and hand_as_the_delete_begins
+    assert ("The match changed on another phone since you opened this page: here it is now."
+            in refused.get_data(as_text=True))
+    assert len(client.get(f"/api/v1/matches/{match_id}").get_json()["hands"]) == 1
 
 
 def test_a_tournaments_table_is_never_deleted(client, in_request):

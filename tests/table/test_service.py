@@ -5,6 +5,8 @@ test_table.py, test_matches_api.py) check how each outcome is worded.
 
 Ported from the store's ``record_hand`` tests, which the service replaces."""
 
+import json
+
 import pytest
 
 from companion import store
@@ -124,6 +126,23 @@ def test_a_hand_for_a_match_already_won_is_over(match_id):
             break
     over = add(match_id, "7d 7c")
     assert isinstance(over, service.Over) and "The match is over" in str(over.said)
+
+
+def test_a_change_is_undone_the_hand_as_it_was_before_it(match_id):
+    added = add(match_id, "7d 7c", key="k1", number=1)
+    assert isinstance(change(match_id, added.hand_id, "7d", 1), service.Changed)
+    [changed] = [row for row in store.change_rows(store.get_db(), match_id) if row["kind"] == "changed"]
+    undone = service.undo_change(match_id, changed["id"])
+    assert isinstance(undone, service.Undone) and undone.hand_id == added.hand_id and undone.change_id
+    assert json.loads(store.hand_row(store.get_db(), match_id, added.hand_id)["entry"]) == entry("7d 7c")
+    assert service.undo_change(match_id, changed["id"]) == service.Undone(added.hand_id, None)   # as it was
+    store.delete_match(store.get_db(), match_id)
+    assert service.undo_change(match_id, changed["id"]) == service.NoSuchMatch()
+
+
+def test_no_undo_of_a_change_not_in_the_matchs_log(match_id):
+    assert service.undo_change(match_id, 999_999) == service.NoSuchChange()
+    assert service.undo_change(999_999, 1) == service.NoSuchChange()
 
 
 TEAMS_FORM = {"layout": "2x2", "player1": "Anna", "player2": "Bruno", "player3": "Carla",

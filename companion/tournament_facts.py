@@ -1,0 +1,9 @@
+"""What a tournament may be, written once: its formats and how many entrants it takes. The
+request that asks for one (``web.tournament_requests``: its checks, and the OpenAPI document's
+enum and maxItems made from them) and the tournament itself (``tournaments.entrants``: a late
+entrant past the most refused) both read them here, below the web kit and the rooms, as
+``names`` and ``stats`` are read.
+"""
+
+FORMATS = ("round-robin", "swiss", "knockout")
+ENTRANTS_MOST = 64      # entrants (players, or pairs) in one tournament at most
