@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections import deque
+from multiprocessing.synchronize import Semaphore
 from typing import Callable
 
 import waitress
@@ -200,7 +201,7 @@ class PhonesFirst(ThreadedTaskDispatcher):
         self.reads: deque = deque()
         self.reading = 0            # costly reads being served
         self.costs: dict[str, float] = {}       # each read's route: its CPU seconds, averaged
-        self.shared = None          # the serving processes' bound on costly reads (between_processes)
+        self.shared: Semaphore | None = None        # the processes' bound together (between_processes)
         self._started_in: int | None = None
         self._starting = threading.Lock()
 
@@ -251,14 +252,15 @@ class PhonesFirst(ThreadedTaskDispatcher):
                 task = self.reads.popleft() if costly else self.queue.popleft()
                 self.reading += costly
             shared = self.shared if costly else None
-            held = shared is not None and shared.acquire(timeout=SHARED_WAIT)
+            if shared is not None and not shared.acquire(timeout=SHARED_WAIT):
+                shared = None           # served without it (SHARED_WAIT)
             route, started = getattr(task, "scopa_route", None), time.thread_time()
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
-                if held:
+                if shared is not None:
                     shared.release()
                 cost = time.thread_time() - started
                 with self.lock:
