@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections import deque
+from multiprocessing.synchronize import Semaphore
 from typing import Callable
 
 import waitress
@@ -20,7 +21,7 @@ from waitress.parser import HTTPRequestParser
 from waitress.server import BaseWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
-from .web.precedence import Precedence
+from .web.precedence import CROWDED, Precedence
 
 # -- Where it listens -----------------------------------------------------------------------
 
@@ -162,6 +163,18 @@ READS_AT_ONCE = 2
 COSTLY = 0.010
 # How much each new request moves its route's cost: an average over the last ten or so.
 WEIGHT = 0.2
+# A costly read waits at most this long for the processes' shared bound (between_processes), then
+# is served anyway: a process killed while serving one (the OOM killer) never leaves the
+# others' reads waiting for a turn that is not given back.
+SHARED_WAIT = 5.0
+
+
+def between_processes(dispatcher: PhonesFirst, processes: int) -> None:
+    """The costly reads of ``processes`` serving processes bounded together, before they fork:
+    at most one fewer than the processes (one a core) at once on the machine, whatever each
+    process's own bound, so that one core is always the tables'."""
+    import multiprocessing
+    dispatcher.shared = multiprocessing.get_context("fork").Semaphore(max(1, processes - 1))
 
 
 class PhonesFirst(ThreadedTaskDispatcher):
@@ -169,9 +182,11 @@ class PhonesFirst(ThreadedTaskDispatcher):
     first, and the reads that cost little, are served by the next free thread, as waitress
     serves every request; the costly reads wait in their own queue, at most ``reads`` of them
     served at once, so that a phone's save never waits for a thread behind sixteen guests'
-    pages, nor shares the core with them all. What a read costs it learns as it serves them:
-    each route's CPU time, averaged (``costs``); a route not served yet, or once (its templates
-    compiled then), costs nothing.
+    pages, nor shares the core with them all. The writes to a match past a table's pace wait in
+    the same queue (``precedence.CROWDED``); with several processes, their costly reads are
+    bounded together too (``shared``: ``between_processes``). What a read costs it learns as it
+    serves them: each route's CPU time, averaged (``costs``); a route not served yet, or once
+    (its templates compiled then), costs nothing.
 
     waitress takes a dispatcher of one's own (``create_server``'s ``_dispatcher``); this one is
     waitress's own, with its ``add_task`` and ``handler_thread`` (the loop every worker thread
@@ -186,6 +201,7 @@ class PhonesFirst(ThreadedTaskDispatcher):
         self.reads: deque = deque()
         self.reading = 0            # costly reads being served
         self.costs: dict[str, float] = {}       # each read's route: its CPU seconds, averaged
+        self.shared: Semaphore | None = None        # the processes' bound together (between_processes)
         self._started_in: int | None = None
         self._starting = threading.Lock()
 
@@ -208,7 +224,7 @@ class PhonesFirst(ThreadedTaskDispatcher):
                     self._started_in = os.getpid()
         route = task.scopa_route = self.read_of(task)
         with self.lock:
-            costly = route is not None and self.costs.get(route, 0.0) >= COSTLY
+            costly = route == CROWDED or route is not None and self.costs.get(route, 0.0) >= COSTLY
             (self.reads if costly else self.queue).append(task)
             self.queue_cv.notify()
 
@@ -235,12 +251,17 @@ class PhonesFirst(ThreadedTaskDispatcher):
                 costly = bool(self.reads) and self.reading < self.most_reads
                 task = self.reads.popleft() if costly else self.queue.popleft()
                 self.reading += costly
+            shared = self.shared if costly else None
+            if shared is not None and not shared.acquire(timeout=SHARED_WAIT):
+                shared = None           # served without it (SHARED_WAIT)
             route, started = getattr(task, "scopa_route", None), time.thread_time()
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
+                if shared is not None:
+                    shared.release()
                 cost = time.thread_time() - started
                 with self.lock:
                     if route is not None:       # the first one compiled its templates: not counted

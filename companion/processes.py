@@ -31,6 +31,7 @@ module is not used (no fork there, or not safely).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import shutil
 import signal
@@ -39,9 +40,13 @@ import tempfile
 import time
 from typing import Callable
 
-from .listening import make_server, waitress_options
+from .listening import between_processes, make_server, waitress_options
 
 MOST = 4            # processes: past that, memory (each holds its app) more than speed
+# How long a thread that wants the GIL back waits before the one holding it is asked to let it
+# go (Python's default: 5 ms). A save lets it go at every SQLite call and socket write, then
+# waits up to this for a guest's page that computes, each time.
+SWITCH_INTERVAL = 0.001
 _parent: int | None = None      # in a serving child, the parent that relays to its siblings
 
 
@@ -143,6 +148,17 @@ def count(given: str) -> int:
     return number
 
 
+def steadied() -> None:
+    """The serving process(es) made ready, once the app is built and before any fork: the GIL
+    handed on sooner (``SWITCH_INTERVAL``), and everything made so far (the app, its templates,
+    the modules: some 80,000 objects) left out of the garbage collector's full passes, which
+    stop every thread while they walk the heap (``gc.freeze``; forked processes then also
+    share those pages of memory longer, the collector never writing to them)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    gc.collect()
+    gc.freeze()
+
+
 def served(app, sockets: list, count: int, threads: int, connections: int) -> None:
     """The command's serving: waitress on ``sockets``, in one process, or in ``count`` (on
     Linux), the connections shared out between them, the limits' counts and a restore's news
@@ -153,6 +169,7 @@ def served(app, sockets: list, count: int, threads: int, connections: int) -> No
         print("scopa-companion: one serving process on this system (several on Linux only)",
               file=sys.stderr)
         count = 1
+    steadied()
     if count == 1:
         # waitress.serve makes its server by _server (its own hook, as its tests use it): ours
         # answers a connection's requests one at a time (listening.OneAtATime).
@@ -167,6 +184,7 @@ def served(app, sockets: list, count: int, threads: int, connections: int) -> No
         shared_between_processes(folder)
         store.also_forget_elsewhere(tell_siblings)
         options = waitress_options(app, threads, max(16, connections // count))
+        between_processes(options["_dispatcher"], count)
         serve(count, lambda: make_server(app, sockets=sockets, **options).run(), store.forget_built)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

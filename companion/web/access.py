@@ -122,20 +122,33 @@ def try_key(match_id: int, key: str) -> bool:
 _right: TTLCache[tuple[str, bytes], bool] = TTLCache(maxsize=4096, ttl=12 * 3600)
 _right_lock = threading.Lock()
 _RIGHT_KEY = secrets.token_bytes(32)
+# One PIN hashed at a time in a process: sixteen connections sending the same right PIN at
+# once hashed it sixteen times (16 MB of memory and a core's 100-250 ms each) before the first
+# was remembered; now the first hashes it and the others find it remembered when their turn
+# comes, and wrong PINs take a core at most between them.
+_hashing = threading.Lock()
 
 
 def _right_pin(pin_hash: str, pin: str | None) -> bool:
     """Whether ``pin`` is the one hashed; a wrong one counts against this address's tries. A
     PIN found right before costs an HMAC, not its hash (see above)."""
     seen = (pin_hash, hmac.new(_RIGHT_KEY, (pin or "").encode(), "sha256").digest())
+
+    def right() -> bool:
+        with _hashing:
+            with _right_lock:
+                if _right.get(seen):
+                    return True
+            if not check_password_hash(pin_hash, pin or ""):
+                return False
+            with _right_lock:
+                _right[seen] = True
+            return True
+
     with _right_lock:
         if _right.get(seen):
             return True
-    if not checked("pin", lambda: check_password_hash(pin_hash, pin or ""), TooManyTries):
-        return False
-    with _right_lock:
-        _right[seen] = True
-    return True
+    return checked("pin", right, TooManyTries)
 
 
 def _remember(key: str) -> None:

@@ -15,7 +15,13 @@ threads, and its core a share, for the tables. A read is never refused for it: i
 First, whoever sends it:
 
 - every write (POST, PUT, DELETE...), but for the questions the API and the hand's preview answer
-  without changing anything (``ASKING``), which cost what a read costs;
+  without changing anything (``ASKING``), which cost what a read costs, and for the writes to a
+  match past a table's pace (``PACE``: 30 a minute per match and process, where a table saves a
+  hand every few minutes and a phone's outbox sends a dozen at once when the Wi-Fi comes back),
+  which wait in the costly reads' queue: sixteen guests saving a hand every 100 ms each, 160
+  writes a second against SQLite's one writer, made every table's save wait its turn behind
+  theirs. Such a write is never refused, it waits its turn; the organiser's phone goes first
+  still;
 - what a phone at a table asks over and over and costs next to nothing: a match's poll, the
   pages' files (``/static``), ``/healthz``;
 - anything a phone asks about a match it created or scored (its signed cookie says so:
@@ -35,6 +41,9 @@ import re
 from typing import Any
 
 from flask import Flask
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import HTTPException
 
 from . import organiser, phone
@@ -44,6 +53,10 @@ ASKING = {"api.score", "api.captures", "api.deal", "api.claim", "table.preview"}
 # What a phone at a table asks every 2 s, or once per page, for next to nothing.
 CHEAP = {"static", "site.healthz", "table.poll"}
 READING = {"GET", "HEAD"}
+# A table's pace: the writes to one match that go first, in any minute, in one serving process.
+PACE = parse("30/minute")
+# The route said for a write to a match past its pace: served with the costly reads.
+CROWDED = "a match's write past a table's pace"
 
 
 class Precedence:
@@ -54,14 +67,19 @@ class Precedence:
         self.app = app
         self._cookie = re.compile(r"(?:^|;)\s*" + re.escape(app.config["SESSION_COOKIE_NAME"]) + r"=([^;\s]*)")
         self._serializer: Any = None
+        self._paces = MovingWindowRateLimiter(MemoryStorage())
 
     def read(self, method: str, path: str, cookie: str | None) -> str | None:
         try:
             endpoint, arguments = self.app.url_map.bind("localhost").match(path, method=method)
         except HTTPException:           # no such page, or not by this method: answered at once
             return None
-        if endpoint in CHEAP or method not in READING and endpoint not in ASKING:
+        if endpoint in CHEAP:
             return None
+        if method not in READING and endpoint not in ASKING:
+            if "match_id" not in arguments or self._paces.hit(PACE, "writes", str(arguments["match_id"])):
+                return None
+            return None if organiser.key_in(self._session(cookie)) else CROWDED
         session = self._session(cookie)
         if organiser.key_in(session):
             return None

@@ -17,11 +17,12 @@ from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
+from limits import parse
 
 from companion import create_app, listening
-from companion.listening import COSTLY, READS_AT_ONCE, PhonesFirst
-from companion.web import organiser
-from companion.web.precedence import Precedence
+from companion.listening import COSTLY, READS_AT_ONCE, PhonesFirst, between_processes
+from companion.web import organiser, precedence as precedence_module
+from companion.web.precedence import CROWDED, Precedence
 from helpers import HAND, new_match, serving
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
@@ -143,6 +144,75 @@ def test_the_organisers_phone_goes_first(flooded):
                        headers={"Cookie": f"session={session_of(app, **organisers(app))}"})
     assert status == 200
     assert held.inside == READS_AT_ONCE and not any(guest.done() for guest in guests)
+
+
+def test_a_matchs_writes_past_a_tables_pace_wait_their_turn_and_are_never_refused(flooded, monkeypatch):
+    """Sixteen guests saving a hand every 100 ms each (160 writes a second against SQLite's one
+    writer) made every table's save wait behind theirs. Past a table's pace (2 a minute here,
+    30 in the command), a match's writes wait with the costly reads; another match's save goes
+    first, and the waiting one is saved once its turn comes."""
+    app, base, match_id, guests, held = flooded
+    monkeypatch.setattr(precedence_module, "PACE", parse("2/minute"))
+    dispatcher = Recorded.made[0]
+    other = new_match(base)
+    for _ in range(2):          # the table's pace: first
+        assert ask(base, "POST", f"/api/v1/matches/{match_id}/hands", "127.0.0.2", body=HAND)[0] == 201
+    for _ in range(3):
+        assert dispatcher.arrived.acquire(timeout=20)
+    with ThreadPoolExecutor(1) as pool:
+        crowded = pool.submit(ask, base, "POST", f"/api/v1/matches/{match_id}/hands", "127.0.0.2", body=HAND)
+        assert dispatcher.arrived.acquire(timeout=20), "the third save never reached the server"
+        assert ask(base, "POST", f"/api/v1/matches/{other}/hands", "127.0.0.3", body=HAND)[0] == 201
+        assert not crowded.done() and len(dispatcher.reads) == GUESTS - READS_AT_ONCE + 1
+        held.let_go()
+        assert crowded.result()[0] == 201
+
+
+def test_the_serving_processes_share_one_bound_on_costly_reads(app, monkeypatch):
+    """Two processes of two reads each were four CPU-bound threads on a two-core machine, and
+    the tables' saves waited for a core. Bound together (``between_processes``, made before the
+    fork), one costly read runs at once between the two, and the tables keep a core; a save is
+    served meanwhile in either."""
+    first, second = (PhonesFirst(Precedence(app).read, threads=READS_AT_ONCE + 2) for _ in range(2))
+    between_processes(first, processes=2)
+    second.shared = first.shared            # as a forked process inherits it
+    monkeypatch.setattr(listening, "SHARED_WAIT", 60)
+    gate, entered, inside = threading.Event(), threading.Event(), []
+
+    def held_page():
+        inside.append(1)
+        entered.set()
+        gate.wait(20)
+
+    try:
+        for dispatcher in (first, second):
+            dispatcher.costs["players.player"] = COSTLY * 4
+        pages = [Channel("/players/1", held_page) for _ in range(4)]
+        for n, page in enumerate(pages):
+            (first, second)[n % 2].add_task(page)
+        saves = [Channel("/api/v1/matches/1/hands") for _ in range(2)]
+        for dispatcher, save in zip((first, second), saves):
+            save.requests[0].command = "POST"
+            dispatcher.add_task(save)
+        assert all(save.served.wait(20) for save in saves) and entered.wait(20)
+        assert len(inside) == 1 and not any(page.served.is_set() for page in pages)
+        gate.set()
+        assert all(page.served.wait(20) for page in pages) and len(inside) == 4
+    finally:
+        gate.set()
+        first.shutdown(timeout=20)
+        second.shutdown(timeout=20)
+
+
+def test_a_match_past_a_tables_pace_has_its_writes_wait_but_the_organisers(app, monkeypatch):
+    monkeypatch.setattr(precedence_module, "PACE", parse("3/minute"))
+    precedence = Precedence(app)
+    assert [precedence.read("POST", "/api/v1/matches/3/hands", None) for _ in range(3)] == [None] * 3
+    assert precedence.read("PUT", "/api/v1/matches/3/hands/9", None) == CROWDED
+    assert precedence.read("POST", "/matches/3/hands/new", f"session={session_of(app, played=[3])}") == CROWDED
+    assert precedence.read("POST", "/matches/3/hands/new", f"session={session_of(app, **organisers(app))}") is None
+    assert precedence.read("POST", "/api/v1/matches/4/hands", None) is None     # another match
+    assert precedence.read("POST", "/api/v1/matches", None) is None             # no match's
 
 
 # -- Who goes first: worked out from the request line and the signed cookie alone ---------------

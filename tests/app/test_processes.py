@@ -225,9 +225,12 @@ def test_the_command_serves_with_two_processes_and_stops_with_the_store_whole(tm
 
 
 def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_path):
-    """What main() hands each serving process (no fork here: processes.serve is replaced)."""
+    """What main() hands each serving process (no fork here: processes.serve is replaced): its
+    share of the connections, the limits' counts shared, one bound on the costly reads of all
+    three (two at once: one core always the tables'), and, before the fork, the GIL handed on
+    after 1 ms and the app's objects left out of the collector's passes."""
     import waitress
-    forked, made = {}, {}
+    forked, made, steps = {}, {}, []
 
     class Server:
         def __init__(self, app, **options):
@@ -238,8 +241,10 @@ def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_
 
     monkeypatch.setattr(limits, "_windows", limits._windows)      # the memory's, back after
     monkeypatch.setattr(limits, "_seen", limits._seen)
-    monkeypatch.setattr(processes, "serve", lambda count, run, forget: forked.update(
+    monkeypatch.setattr(processes, "serve", lambda count, run, forget: steps.append("fork") or forked.update(
         count=count, run=run, forget=forget, storage=limits._windows.storage))
+    monkeypatch.setattr(processes.sys, "setswitchinterval", lambda seconds: steps.append(seconds))
+    monkeypatch.setattr(processes.gc, "freeze", lambda: steps.append("freeze"))
     monkeypatch.setattr(waitress, "create_server", Server)
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
@@ -247,6 +252,9 @@ def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_
     assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "900",
                      "--processes", "3"]) == 0
     assert forked["count"] == 3 and isinstance(forked["storage"], SQLiteStorage)
+    assert steps == [0.001, "freeze", "fork"]
     forked["run"]()
     assert made["ran"] and made["connection_limit"] == 300 and made["threads"] == 8
+    shared = made["_dispatcher"].shared
+    assert shared.acquire(False) and shared.acquire(False) and not shared.acquire(False)
     assert len(made["sockets"]) >= 1 and made["max_request_body_size"] == made["app"].config["MAX_CONTENT_LENGTH"] + 1

@@ -10,6 +10,7 @@ import http.client
 import json
 import socket
 import sqlite3
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
@@ -77,6 +78,33 @@ def test_a_right_pin_is_hashed_once_for_every_connection_that_sends_it(served, m
     wrong = {**headers, "X-Scopa-PIN": "111111"}
     assert ask(base, "POST", path, wrong, json.dumps(HAND).encode(), "127.0.0.40")[0] == 403
     assert len(hashed) == 2 and hands(app) == 49
+
+
+def test_a_right_pin_sent_at_once_by_many_connections_is_hashed_once(served, monkeypatch):
+    """The flood's start: 16 connections send the right PIN at the same moment, none of them
+    remembered yet. Each hashed it (scrypt: 16 MB and up to 250 ms of a core each) before the
+    first was remembered; now one hash is worked out at a time, and the others find its verdict
+    when their turn comes. The first hash is held until another begins, or a second has passed."""
+    app, base = served
+    hashed, another = [], threading.Event()
+    check = access.check_password_hash
+
+    def slow_check(*args):
+        hashed.append(1)
+        if len(hashed) > 1:
+            another.set()
+        else:
+            another.wait(1)
+        return check(*args)
+
+    monkeypatch.setattr(access, "check_password_hash", slow_check)
+    match_id = new_match(base, pin=PIN, options={"target": 1000})
+    path = f"/api/v1/matches/{match_id}/hands"
+    headers = {"Content-Type": "application/json", "X-Scopa-PIN": PIN}
+    with ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(lambda n: ask(base, "POST", path, headers, json.dumps(HAND).encode(),
+                                               f"127.0.0.{10 + n}")[0], range(16)))
+    assert statuses == [201] * 16 and len(hashed) == 1
 
 
 def test_a_changed_pin_is_never_taken_for_the_old_one(app, client):

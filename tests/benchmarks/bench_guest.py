@@ -20,15 +20,18 @@ is left out. The routes of the app that no row reaches are listed at the end, wi
 It prints each request's median and max in milliseconds, costliest first, the answer's size
 and status, and marks those over the goal (50 ms, issue 41). It asserts nothing.
 
-Then the floods (issue 41): while a phone at the table saves a hand every 100 ms through the API
-(its own match, from 127.0.0.2), 16 guest connections, each from an address of its own
+Then the floods (issue 41): while a phone saves a hand every 100 ms through the API (from
+127.0.0.2; in 40 matches in turn, as a night's tables save theirs: a match saving every 100 ms
+is itself a flood, whose writes past a table's pace wait their turn), 16 guest connections, each from an address of its own
 (127.0.0.10 to 127.0.0.25), send one request over and over, each 100 ms after the last answer:
 the attacks of issue 41 (a hand posted with the right ``X-Scopa-PIN``, 200 KB of
 ``Accept-Language``, 200 KB query strings, a player's whole rating history), the guests saving
 hands of their own, and the costliest rows of the table. For each flood it prints the phone's
-saves (p50 and p99, ms; the goal is a p99 under 100 ms), how many it made, and what the guests
+saves (p50, p90 and p99, ms; the goal is a p99 under 100 ms), how many it made, and what the guests
 were answered. ``--store PATH`` keeps the built store there and runs on a copy of it, so that
-two versions of the code are measured on the same store (``--no-floods`` skips the floods).
+two versions of the code are measured on the same store (``--no-floods`` skips the floods;
+``--flood WORDS``, repeatable, runs only those whose label holds WORDS, any row of the table
+among them).
 
 Two versions in one run (the machine is noisy: compare them as ratios measured side by side):
 
@@ -76,6 +79,7 @@ GOAL = 50.0         # ms: a guest's costliest request (issue 41)
 SAVE_GOAL = 100.0   # ms: the phones' saves' p99 under each flood
 GUESTS = 16         # connections in a flood, each from an address of its own
 PAUSE = 0.1         # s between an answer and a guest's next request
+TABLES = 40         # matches the phone's saves go to in turn: 15 a minute each
 ORGANISER = "BENCH-GUEST-1"
 PIN = "246813"
 FULL = [str(card) for card in deck()]
@@ -389,13 +393,16 @@ def guest_loop(port: int, flood: Flood, run: Run, guest: int, stop: threading.Ev
 
 
 def phone_saves(port: int, run: Run, seconds: float) -> None:
-    """The phone at the table: a hand saved in its own match every 100 ms for ``seconds``."""
-    match_id = organiser_match(port)
+    """The phones at the tables: a hand saved every 100 ms for ``seconds``, in each of
+    ``TABLES`` matches in turn, as a night's tables save theirs (one match saving every 100 ms
+    is a flood itself: its writes past a table's pace wait their turn, web.precedence)."""
+    matches = [organiser_match(port) for _ in range(TABLES)]
     connection = connect(port, "127.0.0.2")
     ends = time.perf_counter() + seconds
     number = 0
     while time.perf_counter() < ends:
         number += 1
+        match_id = matches[number % TABLES]
         headers = {"Content-Type": "application/json", "Idempotency-Key": f"save-{match_id}-{number}"}
         start = time.perf_counter()
         status, data, closed = ask(connection, "POST", f"/api/v1/matches/{match_id}/hands", headers,
@@ -427,10 +434,12 @@ def flood(label: str, port: int, flood: Flood, seconds: float) -> None:
             guest.join(timeout=120)
 
 
-def floods(ids: dict, tables: list[list[Row]], count: int) -> list[Flood]:
+def floods(ids: dict, tables: list[list[Row]], count: int, wanted: list[str]) -> list[Flood]:
     """The floods: none (the phone alone), the attacks of issue 41, the guests saving hands of
     their own, and the ``count`` costliest rows of the table sent as they were timed (costliest
-    on whichever version it cost most: ``tables`` holds each version's)."""
+    on whichever version it cost most: ``tables`` holds each version's). With ``wanted``
+    (``--flood``), only the floods whose label holds one of its words, any row of the table
+    among them, the table timed or not."""
     json_headers = {**GUEST, "Content-Type": "application/json"}
     languages = ", ".join(f"x{n}-{n:x};q=0.{n % 9 + 1}" for n in range(20000))[:200_000]
     padding = "&".join(f"x{n}=1" for n in range(40000))[:200_000]
@@ -458,11 +467,18 @@ def floods(ids: dict, tables: list[list[Row]], count: int) -> list[Flood]:
         Flood("guests saving hands, each in a match of its own", lambda port, guest: (
             "POST", f"/api/v1/matches/{own_match(port, guest)}/hands", json_headers, json.dumps(HAND).encode())),
     ]
-    table = tables[0] if tables else []
-    cost = {i: max(statistics.median(each[i].samples) for each in tables) for i in range(len(table))}
+    table = tables[0] if tables and not wanted else rows(ids, None)
+    cost = {i: max(statistics.median(each[i].samples) for each in tables) for i in range(len(table))} \
+        if tables and not wanted else dict.fromkeys(range(len(table)), 0.0)
     costly = [i for i, row in enumerate(table) if row.form is None and not row.prepare and row.other is None
               and 403 not in row.statuses and not row.label.startswith("API: a new match")]
     costly.sort(key=cost.__getitem__, reverse=True)
+    if wanted:
+        def chosen_one(label: str) -> bool:
+            return any(word.lower() in label.lower() for word in wanted)
+        chosen = [each for each in chosen if chosen_one(each.label)]
+        costly = [i for i in costly if chosen_one(table[i].label)]
+        count = len(costly)
     for row in (table[i] for i in costly[:count]):
         data = json.dumps(row.body).encode() if row.body is not None else None
         headers = {**GUEST, **row.headers, **({"Content-Type": "application/json"} if data else {})}
@@ -507,16 +523,17 @@ def print_floods(done: list[Flood], labels: list[str], seconds: float) -> None:
           f"p99 over {SAVE_GOAL:.0f} ms marked !)")
     if len(labels) > 1:
         print("each version side by side, then its p99's ratio to " + labels[0] + "'s")
-    print(f"{'flood':<52} {'version':<10} {'p50':>7} {'p99':>7} {'ratio':>6} {'saves':>6} {'guest req/s':>11}  "
-          "guests answered")
+    print(f"{'flood':<52} {'version':<10} {'p50':>7} {'p90':>7} {'p99':>7} {'ratio':>6} {'saves':>6} "
+          f"{'guest req/s':>11}  guests answered")
     for item in done:
         base = p99(item.runs[labels[0]].saves)
         for n, label in enumerate(labels):
             run = item.runs[label]
             p50, high = statistics.median(run.saves), p99(run.saves)
+            p90 = statistics.quantiles(run.saves, n=10)[8] if len(run.saves) > 1 else high
             answered = ", ".join(f"{status}: {count}" for status, count in sorted(run.answers.items(), key=str))
             ratio = f"{high / base:6.2f}" if n else " " * 6
-            print(f"{item.label[:52] if n == 0 else '':<52} {label[:10]:<10} {p50:7.1f} {high:7.1f} {ratio} "
+            print(f"{item.label[:52] if n == 0 else '':<52} {label[:10]:<10} {p50:7.1f} {p90:7.1f} {high:7.1f} {ratio} "
                   f"{len(run.saves):6d} {run.sent / (seconds + 1):11.0f}  {answered or '-'} "
                   f"{'!' if high > SAVE_GOAL else ''}")
 
@@ -527,6 +544,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--store", help="build the store here once, and run on a copy of it")
     parser.add_argument("--floods", type=int, default=5, help="how many of the costliest rows flood too")
+    parser.add_argument("--flood", action="append", default=[], metavar="WORDS",
+                        help="only the floods whose label holds WORDS (repeatable; any row of the table, "
+                             "or 'none', 'PIN', 'saving hands'...)")
     parser.add_argument("--no-floods", action="store_true", help="only the table")
     parser.add_argument("--no-table", action="store_true", help="only the floods of issue 41")
     parser.add_argument("--seconds", type=float, default=15.0, help="how long the phone saves under each flood")
@@ -568,7 +588,8 @@ def main() -> None:
             servers = [Served(label, port, ids) for label, _server, port in started]
             if not args.no_table:
                 measure(servers, args.repeat)
-            done = floods(ids, [served.table for served in servers] if not args.no_table else [], args.floods) \
+            done = floods(ids, [served.table for served in servers] if not args.no_table else [], args.floods,
+                          args.flood) \
                 if not args.no_floods else []
             for n, item in enumerate(done):
                 for label, _server, port in (started if n % 2 == 0 else started[::-1]):
