@@ -243,7 +243,7 @@ class HandForm(FlaskForm):
         # The hand as the API's JSON would send it, read by the same request model (one shape
         # for a hand at both doors) and scored by the rules, which refuse what cannot be; the
         # score is kept for the preview.
-        entry, self.score = HandEntry.read(entry).scored(self.match)
+        entry, self.score = HandEntry.read(entry, {"match": self.match}).scored(self.match)
         return entry
 
     def _declarations(self) -> list[dict[str, Any]]:
