@@ -58,7 +58,9 @@ class HandForm(FlaskForm):
     number = IntegerField(widget=HiddenInput(), validators=[Optional()])  # the hand it records
     c = FieldsFor(SelectField(default=""), each_card)       # a tile: the side, "" if not tapped
     rest = RadioField(_l("The cards not tapped go to"))
-    sweeps = FieldsFor(IntegerField(validators=[Optional(), NumberRange(0, 20)], default=0), each_side)
+    # A number as typed; its bounds are the hand's, in the API's words: a whole number from 0
+    # (web.hand_requests), no more than the cards taken allow (the rules engine).
+    sweeps = FieldsFor(IntegerField(validators=[Optional()], default=0), each_side)
     t_cards = FieldsFor(count_field(40), each_side)
     t_coins = FieldsFor(count_field(40), each_side)
     t_sevens = FieldsFor(count_field(40), each_side)
