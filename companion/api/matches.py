@@ -128,9 +128,10 @@ def add_hand_api(match_id: int):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 0 < len(key) <= 100:
         raise BadRequest(said("Idempotency-Key must be 1 to 100 characters"))
-    hand = HandIn.read(body())
     # found by _may_write; a delete between the two reads is a 500 still (issue 44: one service)
-    entry, score = hand.scored(listed(store.match_row(store.get_db(), match_id)))  # type: ignore[arg-type]
+    match = listed(store.match_row(store.get_db(), match_id))  # type: ignore[arg-type]
+    hand = HandIn.read(body(), {"match": match})     # refused in the words of its sides
+    entry, score = hand.scored(match)
     match (outcome := service.add_hand(match_id, entry, score, key=key, number=hand.number)):
         case service.Taken(row):
             return _hand_answer(match_id, row["id"], 409, said(
@@ -196,9 +197,9 @@ def one_hand(match_id: int, hand_id: int):
         data = body()
         if _tagged() is not None:
             data.pop("version", None)       # If-Match says it
-        change = HandChange.read({"version": request.args.get("version"), **data})
-        made_from = _made_from(change.version)
         match = load(match_id)
+        change = HandChange.read({"version": request.args.get("version"), **data}, {"match": match})
+        made_from = _made_from(change.version)
         entry, score = change.scored(match)
         hand = match.hand(hand_id)
         if hand is not None and hand.claim:

@@ -9,7 +9,6 @@ from ..i18n import for_api
 from ..rules import check_claim, check_deal, legal_captures, parse_card, parse_cards, rules_for
 from ..rules.describe import description
 from ..rules.rulesets import ITEMS, PRESET_TITLES, PRESETS
-from ..rules.said import said
 from ..rules.scoring import point_name
 from ..web.hand_requests import ScoreRequest
 from ..web.question_requests import CapturesAsked, ClaimAsked, DealAsked
@@ -52,13 +51,10 @@ def deal():
 @bp.post("/claim")
 def claim():
     """Whether a chiamarsi fuori holds, from the piles so far and the totals before the hand."""
-    data = body()
-    asked = ClaimAsked.read(data)
-    piles, sweeps, names = asked.read_piles(data)
-    totals = asked.totals if asked.totals is not None else [0] * len(piles)
-    checked = check_claim(asked.claimer, piles, sweeps, totals, asked.rules,
-                          names or tuple(said("side {number}", number=i + 1) for i in range(len(piles))),
-                          [d.declared() for d in asked.declarations or ()])
+    asked = ClaimAsked.read(body())
+    totals = asked.totals if asked.totals is not None else [0] * len(asked.piles)
+    checked = check_claim(asked.claimer, asked.cards(), asked.sweeps, totals, asked.rules,
+                          asked.sides_named(), [d.declared() for d in asked.declarations or ()])
     certain = {point_name(item, asked.rules): points for item, points in checked.certain.items()}
     return jsonify({"holds": checked.holds, "certain": certain,
                     "certain_total": checked.certain_total, "why": for_api(checked.text)})

@@ -134,6 +134,26 @@ def check_piles(piles: Sequence[Sequence[Card]], rules: Rules,
                                "the hand in some pile)", len(missing), cards=missing))
 
 
+def sweeps_refused(name: str, escoba: bool = False) -> Said:
+    """A side's sweeps that are not a whole number from 0, in words (Escoba's escobas)."""
+    if escoba:
+        return said("the escobas of {name} must be a whole number, 0 or more", name=name)
+    return said("the sweeps of {name} must be a whole number, 0 or more", name=name)
+
+
+def count_refused(field: str, name: str, rules: Rules) -> Said:
+    """A count of a ``Tally`` (``cards``, ``coins``, ``sevens``...) that is not a whole number
+    from 0, in words: "the cards of Anna must be a whole number, 0 or more"; the sweeps as
+    ``sweeps_refused`` says them."""
+    if field == "sweeps":
+        return sweeps_refused(name, rules.preset == "escoba")
+    what = {"cards": said("the cards"), "coins": said("the {suit}", suit=bonus_suit(rules)),
+            "napola": said("the Napola"), "scaletta_alta": said("the scaletta alta")}.get(field)
+    if what is None:
+        what = said("the {what}", what=_COUNTED[field])
+    return said("{what} of {name} must be a whole number, 0 or more", what=what, name=name)
+
+
 def check_sweeps(sweeps: Sequence[int], cards: Sequence[int | None], names: Sequence[str],
                  escoba: bool = False) -> None:
     """Each side's sweeps, a whole number that the cards it took allow (not checked against
@@ -143,10 +163,7 @@ def check_sweeps(sweeps: Sequence[int], cards: Sequence[int | None], names: Sequ
                              sides=len(cards), given=len(sweeps)))
     for side, (count, taken) in enumerate(zip(sweeps, cards)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise HandError(said("the escobas of {name} must be a whole number, 0 or more",
-                                 name=names[side]) if escoba else
-                            said("the sweeps of {name} must be a whole number, 0 or more",
-                                 name=names[side]))
+            raise HandError(sweeps_refused(names[side], escoba))
         # A sweep takes the played card and at least one from the table.
         if taken is not None and 2 * count > taken and escoba:
             raise HandError(said_n("{name} cannot have made {n} escoba: {taken} taken, and an "
@@ -174,17 +191,16 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
     coins = bonus_suit(rules)
     escoba = rules.preset == "escoba"       # RULES §12: the velo, escobas, the setenta
 
-    def whole(value: Any, what: Said, side: int) -> int | None:
+    def whole(value: Any, field: str, side: int) -> int | None:
         if value is None and partial:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise HandError(said("{what} of {name} must be a whole number, 0 or more",
-                                 what=what, name=names[side]))
+            raise HandError(count_refused(field, names[side], rules))
         return value
 
     for side, t in enumerate(tallies):
-        whole(t.cards, said("the cards"), side)
-        whole(t.coins, said("the {suit}", suit=coins), side)
+        whole(t.cards, "cards", side)
+        whole(t.coins, "coins", side)
         if t.coins is not None and t.cards is not None and t.coins > t.cards:
             raise HandError(said("{name} cannot have {coins} {suit} in {cards} cards",
                                  name=names[side], coins=t.coins, suit=coins, cards=t.cards))
@@ -240,7 +256,7 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
                 continue
             raise HandError(said("enter the {what} of every side, or of none", what=what))
         for side, value in enumerate(values):
-            whole(value, said("the {what}", what=what), side)
+            whole(value, field, side)
         if sum(values) != 4:
             raise HandError(said("the {what} add up to {total}, not 4", what=what, total=sum(values)))
 
@@ -265,8 +281,8 @@ def check_tallies(tallies: Sequence[Tally], rules: Rules, names: Sequence[str],
                             if escoba else
                             said("{name} has the settebello, so at least one seven", name=names[side]))
         # never None: a Tally's runs are 0 when it holds none
-        low = whole(t.napola, said("the Napola"), side) or 0
-        high = whole(t.scaletta_alta, said("the scaletta alta"), side) or 0
+        low = whole(t.napola, "napola", side) or 0
+        high = whole(t.scaletta_alta, "scaletta_alta", side) or 0
         for length, what in ((low, said("a sequence from the Ace")),
                              (high, said("a sequence from the King"))):
             if length > suit:

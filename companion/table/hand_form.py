@@ -58,7 +58,9 @@ class HandForm(FlaskForm):
     number = IntegerField(widget=HiddenInput(), validators=[Optional()])  # the hand it records
     c = FieldsFor(SelectField(default=""), each_card)       # a tile: the side, "" if not tapped
     rest = RadioField(_l("The cards not tapped go to"))
-    sweeps = FieldsFor(IntegerField(validators=[Optional(), NumberRange(0, 20)], default=0), each_side)
+    # A number as typed; its bounds are the hand's, in the API's words: a whole number from 0
+    # (web.hand_requests), no more than the cards taken allow (the rules engine).
+    sweeps = FieldsFor(IntegerField(validators=[Optional()], default=0), each_side)
     t_cards = FieldsFor(count_field(40), each_side)
     t_coins = FieldsFor(count_field(40), each_side)
     t_sevens = FieldsFor(count_field(40), each_side)
@@ -243,7 +245,7 @@ class HandForm(FlaskForm):
         # The hand as the API's JSON would send it, read by the same request model (one shape
         # for a hand at both doors) and scored by the rules, which refuse what cannot be; the
         # score is kept for the preview.
-        entry, self.score = HandEntry.read(entry).scored(self.match)
+        entry, self.score = HandEntry.read(entry, {"match": self.match}).scored(self.match)
         return entry
 
     def _declarations(self) -> list[dict[str, Any]]:

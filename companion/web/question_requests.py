@@ -18,36 +18,27 @@ companion.web.requests.Refused: say which card is played (played)
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, model_validator
 
-from ..rules import ScopaError, parse_card, parse_cards
+from ..rules import Card, parse_card, parse_cards
 from ..rules.captures import LONGEST_PAGE, PAGE
 from ..rules.said import said
-from .hand_requests import DECLARATIONS_SAID, Declaration, names_of, piles_and_sweeps
-from .requests import CARDS_SCHEMA, Request, RulesAsked
+from .hand_requests import (
+    DECLARATIONS_SAID,
+    PILES_SAID,
+    Count,
+    Declaration,
+    Piles,
+    SideName,
+    names_words,
+    one_name_a_side,
+    sweeps_of,
+)
+from .requests import CARDS_SCHEMA, Request, RulesAsked, card_words
 
 PAGES_MOST = 1_000_000
-
-
-def _at(data: Any, path: tuple[str | int, ...]) -> Any:
-    """The value a request's data holds at ``path`` (None where it holds none)."""
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
-
-
-def card_words(data: Any, path: tuple[str | int, ...], kind: str) -> Any:
-    """The rules engine's words for a card that is not one, as sent."""
-    try:
-        parse_card(_at(data, path))
-    except ScopaError as refusal:
-        return refusal.args[0]
-    return None
 
 
 def _table(cards: list[str]) -> list[str]:
@@ -63,7 +54,7 @@ def _card(text: str) -> str:
 Table = Annotated[list[str], AfterValidator(_table), Field(json_schema_extra=CARDS_SCHEMA)]
 
 
-def _played_words(data: Any, path: tuple[str | int, ...], kind: str) -> Any:
+def _played_words(data: Any, path: tuple[str | int, ...], kind: str, *_: Any) -> Any:
     return said("say which card is played (played)") if kind == "missing" else card_words(data, path, kind)
 
 
@@ -96,30 +87,50 @@ class DealAsked(RulesAsked):
     table: Annotated[Table, Field(json_schema_extra={"minItems": 4, "maxItems": 4})]
 
 
+def unnamed(sides: int) -> tuple[Any, ...]:
+    """The sides of a chiamarsi fuori sent without names, as its words name them: "side 1"."""
+    return tuple(said("side {number}", number=i + 1) for i in range(sides))
+
+
+def _claim_sweeps_words(data: Any, path: tuple[str | int, ...], kind: str, *_: Any) -> Any:
+    return PILES_SAID[("sweeps",)](data, path, kind, {"unnamed": unnamed})
+
+
 class ClaimAsked(RulesAsked):
     """A chiamarsi fuori: each side's cards so far (and sweeps), the totals before the hand, who
     claims; the sides named or not, the declarations made. The piles, the sweeps and the names
-    are read as a hand's are (``hand_requests``), one per side."""
+    are a hand's (``hand_requests``), one per side."""
 
     said_for = {
+        **PILES_SAID,
+        ("sweeps",): _claim_sweeps_words,
         ("claimer",): said("claimer must be the number of the claiming side, from 0"),
         ("totals",): said("totals must be a list of whole numbers, one per side"),
+        ("names",): names_words,
         **DECLARATIONS_SAID,
     }
 
-    # Read with the sweeps and the names, whose words count the sides (``piles_and_sweeps``,
-    # ``names_of``): typed here for the document.
-    piles: Any = Field(None, json_schema_extra={"type": "array", "items": CARDS_SCHEMA})
-    sweeps: Any = Field(None, json_schema_extra={"type": "array", "items": {"type": "integer"}})
+    piles: Piles = Field(description="each side's cards so far")
+    # None only where not sent (a default is not validated): then none for each side (``_sides``).
+    sweeps: list[Count] = Field(None, description="each side's sweeps so far; left out: none")  # type: ignore[arg-type]
     totals: list[int] | None = None
     claimer: int
-    names: Any = Field(None, json_schema_extra={"type": "array", "items": {"type": "string"}})
+    names: list[SideName] | None = None
     declarations: list[Declaration] | None = None
 
-    def read_piles(self, sent: dict[str, Any]) -> tuple[list[list], list, tuple[Any, ...] | None]:
-        """Each side's cards and sweeps, and the sides' names if given, refused in words."""
-        piles, sweeps = piles_and_sweeps(self.piles, self.sweeps, "sweeps" in sent)
-        return piles, sweeps, names_of(self.names, len(piles))
+    @model_validator(mode="after")
+    def _sides(self) -> Self:
+        """The sweeps, none for each side unless sent; a name for each side, if named."""
+        self.sweeps = sweeps_of(self.sweeps, len(self.piles), "sweeps" in self.model_fields_set)
+        one_name_a_side(self.names, len(self.piles))
+        return self
+
+    def cards(self) -> list[list[Card]]:
+        return [parse_cards(pile) for pile in self.piles]
+
+    def sides_named(self) -> tuple[Any, ...]:
+        """The sides' names as given, else as its words name them ("side 1")."""
+        return tuple(self.names) if self.names is not None else unnamed(len(self.piles))
 
 
 class Rated(Request):

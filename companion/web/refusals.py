@@ -10,8 +10,8 @@ player, the seating a variant needs) raise a ``ScopaError`` in words. ``refusals
 - a rule's refusal, as the rule said it (``ctx["error"]``); one that names a rule item carries
   it (``ScopaError.at``), so a page shows it by that item's field;
 - else the model's own words for the field (``said_for``: by the field's path, a list's items
-  ``*``; a Said, or a function of the request, the path and the type of error): "players must
-  be a list of 2 to 4 names";
+  ``*``; a Said, or a function of the request, the path, the type of error and the context the
+  request is read in, such as the match a hand is for): "players must be a list of 2 to 4 names";
 - else the words for pydantic's type of error (``WORDS``), naming the field as a request names it.
 
 >>> from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -126,10 +126,11 @@ def _pattern_of(path: tuple[str | int, ...]) -> tuple[str, ...]:
     return tuple("*" if isinstance(part, int) else part for part in path)
 
 
-def _own_words(model: type[BaseModel], path: tuple[str | int, ...], data: Any, kind: str) -> Any:
+def _own_words(model: type[BaseModel], path: tuple[str | int, ...], data: Any, kind: str,
+               context: Any) -> Any:
     """The model's words for the field at ``path`` (the longest of its paths that starts it): a
-    Said, or a function of the request's data, the path and pydantic's type of error giving one
-    (or None: the words for the type of error)."""
+    Said, or a function of the request's data, the path, pydantic's type of error and the
+    validation's context giving one (or None: the words for the type of error)."""
     said_for: dict[tuple[str, ...], Any] = {}
     for klass in reversed(model.__mro__):       # a model's words, then its subclass's
         said_for.update(vars(klass).get("said_for", {}))
@@ -137,7 +138,7 @@ def _own_words(model: type[BaseModel], path: tuple[str | int, ...], data: Any, k
     for end in range(len(pattern), 0, -1):
         words = said_for.get(pattern[:end])
         if words is not None:
-            return words(data, path, kind) if callable(words) else words
+            return words(data, path, kind, context) if callable(words) else words
     return None
 
 
@@ -153,16 +154,21 @@ def _bounds_of(model: type[BaseModel], path: tuple[str | int, ...]) -> tuple[Any
     return (least, most) if least is not None or most is not None else None
 
 
-def refusals(model: type[BaseModel], failure: ValidationError, data: Any = None) -> list[Refusal]:
-    """Each of a validation's refusals, in the order pydantic found them, in words."""
+def refusals(model: type[BaseModel], failure: ValidationError, data: Any = None,
+             context: Any = None) -> list[Refusal]:
+    """Each of a validation's refusals, in the order pydantic found them, in words (``context``:
+    the validation's, for the model's words)."""
     found = []
     for error in failure.errors():
-        path = _path(tuple(error["loc"]), model)
+        loc = tuple(error["loc"])
+        # A key a closed model does not know is named as sent, whatever it is ("my-key").
+        path = (_path(loc[:-1], model) + loc[-1:] if error["type"] == "extra_forbidden"
+                else _path(loc, model))
         cause = (error.get("ctx") or {}).get("error")
         if isinstance(cause, ScopaError):
             found.append(Refusal(path + tuple(getattr(cause, "at", ())), cause.args[0]))
             continue
-        words = _own_words(model, path, data, error["type"])
+        words = _own_words(model, path, data, error["type"], context)
         if words is None:
             kind = WORDS.get(error["type"])
             name = field_name(path) or "body"

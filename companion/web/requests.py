@@ -55,7 +55,7 @@ from ..names import (
     team_name,
     tidy,
 )
-from ..rules import ScopaError, rules_for
+from ..rules import ScopaError, parse_card, rules_for
 from ..rules.rulesets import ITEMS, PRESETS, Rules, check_seating
 from ..rules.said import said
 from .refusals import Refusal, refusals
@@ -86,17 +86,19 @@ class Request(BaseModel):
     said_for: ClassVar[dict[tuple[str, ...], Any]] = {}
 
     @classmethod
-    def check(cls, data: Any) -> tuple[Self | None, list[Refusal]]:
-        """The request and no refusal, or None and every refusal, each by its field."""
+    def check(cls, data: Any, context: Any = None) -> tuple[Self | None, list[Refusal]]:
+        """The request and no refusal, or None and every refusal, each by its field
+        (``context``: pydantic's validation context, what the request is read for: the match a
+        hand is entered in, whose sides and rules its refusals are worded by)."""
         try:
-            return cls.model_validate(data), []
+            return cls.model_validate(data, context=context), []
         except ValidationError as failure:
-            return None, refusals(cls, failure, data)
+            return None, refusals(cls, failure, data, context)
 
     @classmethod
-    def read(cls, data: Any) -> Self:
+    def read(cls, data: Any, context: Any = None) -> Self:
         """The request, checked; the first refusal raised (``Refused``)."""
-        request, refused = cls.check(data)
+        request, refused = cls.check(data, context)
         if request is None:
             raise Refused(refused[0].said, refused[0].at)
         return request
@@ -145,10 +147,23 @@ TeamName = Annotated[str, AfterValidator(team_named), WithJsonSchema(NAME_SCHEMA
 Cards = Annotated[list[str], WithJsonSchema(CARDS_SCHEMA)]
 
 
-def as_list(value: Any, key: str) -> list:
-    if not isinstance(value, list):
-        refuse(said("{key} must be a list", key=key))
-    return value
+def _at(data: Any, path: tuple[str | int, ...]) -> Any:
+    """The value a request's data holds at ``path`` (None where it holds none)."""
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def card_words(data: Any, path: tuple[str | int, ...], *_: Any) -> Any:
+    """The rules engine's words for a card that is not one, as sent (a ``said_for``'s)."""
+    try:
+        parse_card(_at(data, path))
+    except ScopaError as refusal:
+        return refusal.args[0]
+    return None
 
 
 def named_all(names: list[str], count: int) -> None:

@@ -17,40 +17,44 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import AfterValidator, BeforeValidator, Field, SkipValidation, WithJsonSchema, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Discriminator,
+    Field,
+    Tag,
+    WithJsonSchema,
+    model_validator,
+)
 
 from ..names import NAME_MAX, PIN_PATTERN, PIN_REFUSED, TOURNAMENT_NAME_MAX, tidy
 from ..rules.rulesets import ITEMS, PRESETS
 from ..rules.said import said
 from ..tournament_facts import ENTRANTS_MOST, FORMATS
-from .requests import NAME_SCHEMA, Name, Request, _rules_read, refuse
+from .requests import NAME_SCHEMA, Name, Request, _rules_read, fits, refuse
 
 PAIR_FORM = '{"name": ..., "players": [two names]}'
-PAIR_SCHEMA = {"type": "object", "required": ["name", "players"], "properties": {
-    "name": NAME_SCHEMA, "players": {"type": "array", "items": NAME_SCHEMA, "minItems": 2, "maxItems": 2}}}
 MISSED_POINTS = (0, 1, 2)
 
 
+# A name as an entrant's: text (anything else is not an entrant, in the entrant's words).
+EntrantName = Annotated[str, AfterValidator(fits), WithJsonSchema(NAME_SCHEMA)]
+
+
 class Pair(Request):
-    name: Name
-    players: Annotated[list[Name], Field(min_length=2, max_length=2)]
+    name: EntrantName
+    players: Annotated[list[EntrantName], Field(min_length=2, max_length=2)]
 
 
-def _entrant(value: Any) -> Any:
-    """A name, or a pair of two names: refused in words otherwise."""
-    if isinstance(value, str):
-        return value
-    if (isinstance(value, dict) and isinstance(value.get("name"), str)
-            and isinstance(value.get("players"), list) and len(value["players"]) == 2
-            and all(isinstance(p, str) for p in value["players"])):
-        return value
-    refuse(said("each entrant is a name, or a pair {form}", form=PAIR_FORM))
+def _name_or_pair(value: Any) -> str | None:
+    """Which an entrant is: a name (text), a pair (an object), or neither (None: refused)."""
+    return "str" if isinstance(value, str) else "Pair" if isinstance(value, dict) else None
 
 
-def _points(value: Any) -> Any:
-    if type(value) is not int or value not in MISSED_POINTS:
-        refuse(said("points_per_missed_round must be 0, 1 (a draw's) or 2 (a win's)"))
-    return value
+def _entrant_words(data: Any, path: tuple[str | int, ...], kind: str, *_: Any) -> Any:
+    if path == ("entrant",) and (kind == "missing" or data.get("entrant") is None):
+        return said("give the entrant: a name, or a pair {form}", form=PAIR_FORM)
+    return said("each entrant is a name, or a pair {form}", form=PAIR_FORM)
 
 
 class EntrantChange(Request):
@@ -74,21 +78,18 @@ class LateEntrant(Request):
     the other entrants are; and the match points they are given for each round played before
     they join (a Swiss), nothing unless said."""
 
-    entrant: Annotated[Name | Pair, BeforeValidator(_entrant), Field(
-        description=f"a player's name (1 to {NAME_MAX} characters), or a pair {PAIR_FORM}, as "
-                    "the tournament's other entrants are")]
-    points_per_missed_round: Annotated[
-        int, SkipValidation, BeforeValidator(_points),
-        WithJsonSchema({"type": "integer", "enum": list(MISSED_POINTS)})] = Field(
+    said_for = {
+        ("entrant",): _entrant_words,
+        ("points_per_missed_round",): said("points_per_missed_round must be 0, 1 (a draw's) or 2 (a win's)"),
+    }
+
+    entrant: Annotated[
+        Annotated[EntrantName, Tag("str")] | Annotated[Pair, Tag("Pair")], Discriminator(_name_or_pair),
+        Field(description=f"a player's name (1 to {NAME_MAX} characters), or a pair {PAIR_FORM}, as "
+                          "the tournament's other entrants are")]
+    points_per_missed_round: Annotated[int, Field(ge=0, le=max(MISSED_POINTS))] = Field(
         0, description="the match points for each round played before they join: 0 (none), "
                        "1 (a draw's) or 2 (a win's)")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _an_entrant(cls, data: Any) -> Any:
-        if not isinstance(data, dict) or data.get("entrant") is None:
-            refuse(said("give the entrant: a name, or a pair {form}", form=PAIR_FORM))
-        return data
 
     def given(self) -> str | dict[str, Any]:
         """The entrant as the tournament's service takes it."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from companion.i18n import sentence
-from helpers import match_form
+from companion.rules import deck
+from helpers import counts_form, match_form, new_match
 from markup import texts
 
 LANGS = ["it", "en", "fr", "es"]
@@ -72,3 +73,46 @@ def test_a_card_twice_is_refused_in_the_same_words_by_the_referee_and_the_api(cl
     api = answer.get_json()["error"]
     page = client.get("/referee/captures?table=1d&table=1d&played=3c", headers=headers)
     assert texts(page, "p.error") == [spaced(sentence(api.replace("1d", card)))]
+
+
+# A hand of Anna and Bruno by cards on the page (Anna's cards tapped, the rest Bruno's), and the
+# same hand as the API's JSON.
+ANNA = [str(card) for card in deck() if card.suit == "d" or card.value == 7]      # denari, sevens
+BRUNO = [str(card) for card in deck() if str(card) not in ANNA]
+BY_CARDS = {"mode": "piles", "rest": "1", "sweeps_0": "0", "sweeps_1": "0", "save": "1",
+            **{f"c_{card}": "0" for card in ANNA}}
+
+# (what is wrong, the variant, the page's form, the API's body, the words in English)
+HAND = [
+    ("sweeps below zero", "classica", {**BY_CARDS, "sweeps_0": "-1"},
+     {"piles": [ANNA, BRUNO], "sweeps": [-1, 0]}, "the sweeps of Anna must be a whole number, 0 or more"),
+    ("escobas below zero", "escoba", {**BY_CARDS, "sweeps_1": "-2"},
+     {"piles": [ANNA, BRUNO], "sweeps": [0, -2]}, "the escobas of Bruno must be a whole number, 0 or more"),
+    ("more sweeps than the cards allow", "classica", {**BY_CARDS, "sweeps_0": "25"},
+     {"piles": [ANNA, BRUNO], "sweeps": [25, 0]}, "Anna cannot have made 25 sweeps: 13 cards taken"),
+    ("sweeps below zero, by counts", "classica", counts_form(22, 6, sweeps=(-1, 0)),
+     {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": -1},
+                  {"cards": 18, "coins": 4}]}, "the sweeps of Anna must be a whole number, 0 or more"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("wrong, variant, form, body, english", HAND, ids=[case[0] for case in HAND])
+def test_a_hand_is_refused_in_the_same_words_by_the_page_and_the_api(client, lang, wrong, variant, form,
+                                                                   body, english):
+    """The hand form's data is read by the API's own request (web.hand_requests.HandEntry, in the
+    match's names and rules) and scored by the same rules. Before, the page refused a sweep count
+    below 0 or above 20 in WTForms' words ("Scope of Anna: number must be between 0 and 20")."""
+    headers = {"Accept-Language": lang}
+    match_id = new_match(client, variant=variant)
+    answer = client.post(f"/api/v1/matches/{match_id}/hands", json=body, headers=headers)
+    assert answer.status_code == 400
+    api = answer.get_json()["error"]
+    page = client.post(f"/matches/{match_id}/hands/new", data=form, headers=headers)
+    assert page.status_code == 400
+    assert texts(page, "p.error") == [spaced(sentence(api))]
+    if lang == "en":
+        assert api.startswith(english)
+    else:
+        assert not api.startswith(english[:12])           # in the language asked for
+    assert client.get(f"/api/v1/matches/{match_id}").get_json()["hands"] == []     # nothing recorded

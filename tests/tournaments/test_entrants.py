@@ -11,6 +11,7 @@ import pytest
 from test_night_numbers import start, swiss
 
 from companion import store
+from companion.web.tournament_requests import LateEntrant
 from helpers import FOUR_NIL, finish, phone
 from markup import nodes, texts
 
@@ -363,6 +364,20 @@ def test_a_late_entrant_not_of_the_tournaments_form_is_refused_in_words(client, 
     assert answer.status_code == 400, answer.get_json()
     assert words in answer.get_json()["error"]
     assert len(client.get(f"/api/v1/tournaments/{tournament['id']}").get_json()["entrants"]) == 4
+
+
+@pytest.mark.parametrize("body, at", [
+    ({}, ("entrant",)), ({"entrant": None}, ("entrant",)), ({"entrant": 7}, ("entrant",)),
+    ({"entrant": {"name": 5, "players": ["Zoe", "Ugo"]}}, ("entrant", "name")),
+    ({"entrant": {"name": "Nord", "players": ["Zoe"]}}, ("entrant", "players")),
+    ({"entrant": "Zoe", "points_per_missed_round": 1.0}, ("points_per_missed_round",)),
+])
+def test_a_late_entrant_is_refused_at_the_field_it_names(body, at):
+    """A late entrant is one model that validates (issue 44): a name or a pair told apart by what
+    was sent (pydantic's discriminator), each refusal at its field. Before, a hand check
+    (``_entrant``, ``_an_entrant``) refused the entrant as a whole request (no field)."""
+    refusal, *_ = LateEntrant.check(body)[1]
+    assert refusal.at == at and str(refusal.said)
 
 
 @pytest.mark.parametrize("name", ["Ánna", "ANNA.", "\u0410nna", "Anna\u0301"])
