@@ -34,6 +34,7 @@ from jinja2 import BytecodeCache
 
 from companion import create_app, store, use_store
 from companion.web import limits
+from documented import listened
 from helpers import FUZZ, ORGANISER_CODE, organiser, serving
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for
@@ -236,6 +237,20 @@ def fresh_rate_limit():
     files ran before a test in its worker differs from run to run, so no test may depend on what
     another counted. (Modules that count tries still name it, with ``pytest.mark.usefixtures``.)"""
     limits.reset()
+
+
+@pytest.fixture(autouse=True)
+def answers_as_documented(request):
+    """Under tests/api, every answer of the API a test gets is checked against the OpenAPI
+    document (tests/documented.py): its status documented, its JSON valid against that
+    operation's schema, generated from the answer's model (api/answer_models.py). A wrong
+    answer fails the test that got it, with the answer's place and what is wrong."""
+    if request.path.parent.name != "api":
+        yield
+        return
+    with listened() as seen:
+        yield
+    assert not seen.wrong, "answers the OpenAPI document does not describe:\n" + "\n".join(seen.wrong[:20])
 
 
 @pytest.fixture

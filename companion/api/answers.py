@@ -125,7 +125,8 @@ def change_json(row: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     before = row["before"]
     return {"id": row["id"], "at": row["created"], "kind": row["kind"],
             "hand": {"id": row["hand_id"], "number": row["number"]},
-            "by": {"phone": row["phone"], "organiser": row["organiser"], "api": row["api"],
+            # bool: a row read alone (store.change_row, an undo's answer) keeps the store's 0 and 1
+            "by": {"phone": row["phone"], "organiser": bool(row["organiser"]), "api": bool(row["api"]),
                    "label": for_api(store.who(row))},
             "what": for_api(store.what(row)), "was": for_api(store.was(row, names)),
             "before": None if before is None else {

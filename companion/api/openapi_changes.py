@@ -1,48 +1,67 @@
 """The OpenAPI document's change log (store.changes): every change to a match's hands, when, by
-which phone and what the hand was before; the organiser's undo of any of them."""
+which phone and what the hand was before; the organiser's undo of any of them. The answers'
+models, and the paths beside them."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..store.reads import KINDS
+from pydantic import Field
 
-NULLABLE_INT = {"type": "integer", "nullable": True}
-CHANGE = {"type": "object", "required": ["id", "at", "kind", "hand", "by", "what", "was", "before", "undoes"],
-          "properties": {
-    "id": {"type": "integer", "description": "the change's number in the log, for good"},
-    "at": {"type": "string", "format": "date-time", "description": "when (the server's clock, UTC)"},
-    "kind": {"type": "string", "enum": list(KINDS),
-             "description": "saved, claim (a chiamarsi fuori recorded), changed, replaced (a "
-                           "conflict's choice), deleted, restored (a delete's Undo), undone (the "
-                           "organiser's undo of change `undoes`)"},
-    "hand": {"type": "object", "required": ["id", "number"], "properties": {
-        "id": {"type": "integer"}, "number": {"type": "integer", "description": "its place in the match then"}}},
-    "by": {"type": "object", "required": ["phone", "organiser", "api", "label"], "properties": {
-        "phone": {**NULLABLE_INT, "description": "the phone's number in this match, in the order phones "
-                                                 "first changed it (a program that keeps no cookie: one "
-                                                 "per address); null when unknown"},
-        "organiser": {"type": "boolean"}, "api": {"type": "boolean", "description": "through this API"},
-        "label": {"type": "string", "description": "in words: 'phone 3', 'the organiser'"}}},
-    "what": {"type": "string", "description": "the change in words"},
-    "was": {"type": "string", "description": "the hand before it, in words"},
-    "before": {"type": "object", "nullable": True, "required": ["entry", "points", "deleted"],
-               "description": "the hand before the change; null when it was not there (saved, claim)",
-               "properties": {"entry": {"type": "object"}, "deleted": {"type": "boolean"},
-                              "points": {"type": "array", "items": {"type": "integer"}, "nullable": True,
-                                         "description": "each side's points (null for a claim)"}}},
-    "undoes": {**NULLABLE_INT, "description": "the change an undo put back"}}}
-SCHEMAS = {
-    "Change": CHANGE,
-    "Changes": {"type": "object", "required": ["changes", "next"], "properties": {
-        "changes": {"type": "array", "items": {"$ref": "#/components/schemas/Change"}},
-        "next": {"type": "string", "nullable": True, "description": "the next (older) page, if any"}}},
-    "ChangeUndone": {"type": "object", "required": ["undone", "change", "match"], "properties": {
-        "undone": {"type": "integer"},
-        "change": {"allOf": [{"$ref": "#/components/schemas/Change"}], "nullable": True,
-                   "description": "the undo, a change of the log itself; null when the hand was "
-                                  "already as it was before the change (sent twice)"},
-        "match": {"$ref": "#/components/schemas/Match"}}}}
+from ..store.reads import KINDS
+from .answer_models import Closed, Entry, Match
+
+
+class ChangedHand(Closed):
+    id: int
+    number: int = Field(description="its place in the match then")
+
+
+class ChangedBy(Closed):
+    phone: int | None = Field(description="the phone's number in this match, in the order phones first "
+                                           "changed it (a program that keeps no cookie: one per address); "
+                                           "null when unknown")
+    organiser: bool
+    api: bool = Field(description="through this API")
+    label: str = Field(description="in words: 'phone 3', 'the organiser'")
+
+
+class HandBefore(Closed):
+    """the hand before the change"""
+
+    entry: Entry
+    deleted: bool
+    points: list[int] | None = Field(description="each side's points (null for a claim)")
+
+
+class Change(Closed):
+    """One change of a match's log (``answers.change_json``)."""
+
+    id: int = Field(description="the change's number in the log, for good")
+    at: str = Field(description="when (the server's clock, UTC)", json_schema_extra={"format": "date-time"})
+    kind: str = Field(description="saved, claim (a chiamarsi fuori recorded), changed, replaced (a "
+                                  "conflict's choice), deleted, restored (a delete's Undo), undone (the "
+                                  "organiser's undo of change `undoes`)",
+                      json_schema_extra={"enum": list(KINDS)})
+    hand: ChangedHand
+    by: ChangedBy
+    what: str = Field(description="the change in words")
+    was: str = Field(description="the hand before it, in words")
+    before: HandBefore | None = Field(description="the hand before the change; null when it was not there "
+                                              "(saved, claim)")
+    undoes: int | None = Field(description="the change an undo put back")
+
+
+class Changes(Closed):
+    changes: list[Change]
+    next: str | None = Field(description="the next (older) page, if any")
+
+
+class ChangeUndone(Closed):
+    undone: int
+    change: Change | None = Field(description="the undo, a change of the log itself; null when the hand "
+                                              "was already as it was before the change (sent twice)")
+    match: Match
 
 
 def change_paths(match_id: dict[str, Any], organiser: dict[str, Any], ok: Callable[..., Any],

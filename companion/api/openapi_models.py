@@ -1,17 +1,17 @@
 """The OpenAPI document's schemas (OpenAPI 3.1, whose schemas are JSON Schema 2020-12, as
 pydantic writes it): every request's, generated from the model that validates it
 (``web/requests.py``, ``hand_requests.py``, ``question_requests.py``,
-``tournament_requests.py``), so the document cannot say otherwise; and the answers', written by
-hand beside their endpoints, read here in 3.1's words (``as_31``).
+``tournament_requests.py``), and every answer's from the model that describes it
+(``answer_models.py`` and its kin), so the document cannot say otherwise.
 
 A bridge of our own rather than a library's (apiflask, flask-openapi3, spectree would each take
 over the routes and their errors): pydantic writes each model's JSON Schema, the models it refers
 to become components of their own, and pydantic's titles (the field names again) are left out.
 
->>> as_31({"type": "integer", "nullable": True, "description": "aces"})
-{'type': ['integer', 'null'], 'description': 'aces'}
->>> as_31({"allOf": [{"$ref": "#/components/schemas/Change"}], "nullable": True})
-{'anyOf': [{'allOf': [{'$ref': '#/components/schemas/Change'}]}, {'type': 'null'}]}
+>>> merged({"Hand": {"type": "object"}}, {"Hand": {"type": "string"}})
+Traceback (most recent call last):
+...
+ValueError: two schemas named Hand
 """
 
 from __future__ import annotations
@@ -43,25 +43,6 @@ def untitled(schema: Any) -> Any:
     return out
 
 
-def as_31(schema: Any) -> Any:
-    """A schema written in OpenAPI 3.0's words (``nullable``) as 3.1 writes it: a type that may
-    be null is ``[type, "null"]``, anything else that may be is one of it or null."""
-    if isinstance(schema, list):
-        return [as_31(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {key: as_31(value) for key, value in schema.items() if key != "nullable"}
-    if "properties" in schema:
-        out["properties"] = {name: as_31(value) for name, value in schema["properties"].items()}
-    if not schema.get("nullable"):
-        return out
-    if isinstance(out.get("type"), str):
-        out["type"] = [out["type"], "null"]
-        return out
-    described = {key: out.pop(key) for key in ("description", "default") if key in out}
-    return {"anyOf": [out, {"type": "null"}], **described}
-
-
 def components(*models: type[BaseModel]) -> dict[str, Any]:
     """The models' schemas, and those they refer to, as the document's components."""
     found: dict[str, Any] = {}
@@ -70,6 +51,17 @@ def components(*models: type[BaseModel]) -> dict[str, Any]:
         for name, referred in schema.pop("$defs", {}).items():
             found[name] = untitled(referred)
         found[model.__name__] = untitled(schema)
+    return found
+
+
+def merged(*parts: dict[str, Any]) -> dict[str, Any]:
+    """The components of each part together; two models of one name (a request's and an
+    answer's) would be one component: refused."""
+    found: dict[str, Any] = {}
+    for part in parts:
+        for name, schema in part.items():
+            if found.setdefault(name, schema) != schema:
+                raise ValueError(f"two schemas named {name}")
     return found
 
 

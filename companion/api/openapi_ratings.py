@@ -2,33 +2,53 @@
 defaults, over every finished match in the order they finished; the figure shown is
 1500 + 24 (mu - 25), rounded (store.ratings.shown), so a new player's is 1500, a win never
 lowers it and, in a match of two, a loss never raises it (with three or four sides the second
-may gain)."""
+may gain). The answers' models, and the paths beside them."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-RATING_FIGURES = {
-    "rating": {"type": "integer", "description": "the figure shown (the pages' Rating, in Italian "
-                                                 "too, and Niveau in French): 1500 + 24 (mu - 25), "
-                                                 "rounded; a new player's is 1500, a win never lowers "
-                                                 "it, in a match of two a loss never raises it (with "
-                                                 "three or four sides a side gains on those it "
-                                                 "finished ahead of); over every finished match, "
-                                                 "whatever since asks"},
-    "mu": {"type": "number", "description": "OpenSkill's mu (PlackettLuce() defaults: 25 for a new player)"},
-    "sigma": {"type": "number", "description": "OpenSkill's sigma (25/3 for a new player): how "
-                                                "unsure the model is, which says how far one result "
-                                                "moves mu"}}
-RATING = {**RATING_FIGURES, "provisional": {
-    "type": "boolean", "description": "fewer than 5 finished matches (of the variant, when one is asked for)"}}
-RATING_HISTORY = {
-    "type": "array", "description": "their rating after each finished match (of the variant asked for, or "
-                                    "all), in the order they finished: the newest limit points (50 by "
-                                    "default) before the match before, if given",
-    "items": {"type": "object", "required": ["match", "finished", "rating", "mu", "sigma"],
-              "properties": {"match": {"type": "integer"}, "finished": {"type": "string", "format": "date-time"},
-                             **RATING_FIGURES}}}
+from pydantic import Field
+
+from .answer_models import Closed
+
+RATING_SHOWN = Field(description="the figure shown (the pages' Rating, in Italian too, and Niveau in "
+                                 "French): 1500 + 24 (mu - 25), rounded; a new player's is 1500, a win "
+                                 "never lowers it, in a match of two a loss never raises it (with three "
+                                 "or four sides a side gains on those it finished ahead of); over every "
+                                 "finished match, whatever since asks")
+MU = Field(description="OpenSkill's mu (PlackettLuce() defaults: 25 for a new player)")
+SIGMA = Field(description="OpenSkill's sigma (25/3 for a new player): how unsure the model is, which "
+                          "says how far one result moves mu")
+PROVISIONAL = Field(description="fewer than 5 finished matches (of the variant, when one is asked for)")
+
+
+class Rating(Closed):
+    """A player's rating: its figures as a record and the leaderboard give them."""
+
+    rating: int = RATING_SHOWN
+    mu: float = MU
+    sigma: float = SIGMA
+    provisional: bool = PROVISIONAL
+
+
+# A player's rating's keys, in the order the API answers them (api.players).
+RATING = tuple(Rating.model_fields)
+
+
+class RatingPoint(Closed):
+    """Their rating after one finished match."""
+
+    match: int
+    finished: str = Field(json_schema_extra={"format": "date-time"})
+    rating: int = RATING_SHOWN
+    mu: float = MU
+    sigma: float = SIGMA
+
+
+RATING_HISTORY = Field(description="their rating after each finished match (of the variant asked for, or "
+                                   "all), in the order they finished: the newest limit points (50 by "
+                                   "default) before the match before, if given")
 # A page of a player's rating history (api.players._rating_history).
 HISTORY_PAGE = [
     {"name": "limit", "in": "query", "required": False,
@@ -37,13 +57,20 @@ HISTORY_PAGE = [
     {"name": "before", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
      "description": "a match's id: only the points of matches that finished before it "
                     "(rating_history_next gives it)"}]
-RATINGS = {"type": "object", "required": ["ratings"], "properties": {"ratings": {
-    "type": "array", "description": "every rated player in the leaderboard's order: those with 5 "
-                                    "finished matches or more first, then the provisional ones, "
-                                    "each the highest rating first",
-    "items": {"type": "object", "required": ["id", "name", "rating", "mu", "sigma", "matches", "provisional"],
-              "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, **RATING,
-                             "matches": {"type": "integer", "description": "finished matches rated"}}}}}}
+
+
+class RatedPlayer(Rating):
+    """A rated player, as the leaderboard lists them."""
+
+    id: int
+    name: str
+    matches: int = Field(description="finished matches rated")
+
+
+class Ratings(Closed):
+    ratings: list[RatedPlayer] = Field(description="every rated player in the leaderboard's order: those with 5 "
+                                             "finished matches or more first, then the provisional ones, "
+                                             "each the highest rating first")
 
 
 def ratings_path(variant: dict[str, Any], ok: Callable[..., Any], error: Any) -> dict[str, Any]:
@@ -52,10 +79,6 @@ def ratings_path(variant: dict[str, Any], ok: Callable[..., Any], error: Any) ->
                    "first, then the provisional ones, each the highest rating first: all variants "
                    "together, or one variant's",
         "parameters": [variant], "responses": {"200": ok("Ratings"), "400": error}}}
-
-
-RATED = {"type": "boolean", "description": "false: the organiser left the match out of the ratings (and "
-                                           "so of the chances to win); it still counts in the records"}
 
 
 def rated_path(parameters: list[Any], ok: Callable[..., Any], body: Callable[..., Any],

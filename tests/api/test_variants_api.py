@@ -57,6 +57,8 @@ def test_the_description_speaks_the_asked_language(client, lang, words):
 
 
 def test_the_openapi_document_names_the_description():
-    schema = SPEC["components"]["schemas"]["Variants"]["properties"]["variants"]["additionalProperties"]
+    schemas = SPEC["components"]["schemas"]
+    variant = schemas["Variants"]["properties"]["variants"]["additionalProperties"]["$ref"]
+    schema = schemas[variant.rsplit("/", 1)[1]]
     assert {"title", "description", "rules"} <= set(schema["required"])
     assert schema["properties"]["description"]["type"] == "string"
