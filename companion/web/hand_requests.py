@@ -265,6 +265,8 @@ class HandEntry(Request):
     context, for its refusals to name the match's sides."""
 
     said_for = {**DECLARATIONS_SAID, **PILES_SAID, **TALLIES_SAID}
+    # The document says the rule across the fields that a body without either breaks.
+    model_config = ConfigDict(json_schema_extra={"anyOf": [{"required": ["piles"]}, {"required": ["tallies"]}]})
 
     declarations: list[Declaration] | None = None
     # None only where not sent: the other way of entering the hand.
