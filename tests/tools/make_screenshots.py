@@ -322,6 +322,14 @@ def offline(browser, base: str, ids: dict, folder: Path) -> None:
     page.fill("#t_coins_0", "6")
     page.locator('label:has(input[name="settebello"][value="0"])').tap()
     page.locator('label:has(input[name="primiera"][value="0"])').tap()
+    expect(page.locator('[data-testid="preview-totals"]')).to_be_visible()      # the hand whole
+    # The picture is the moment the save fails, before any of the page's timers runs again: the
+    # hand page polls its notice every 2 s, and a poll sent offline brings the banner "Offline
+    # dalle 21:03" above the outbox (static/sending.js), which a busy machine, slower than 2 s
+    # from here to the picture, showed in 4 runs of 8. The page's clock stopped (Playwright's
+    # fake timers, already holding Date.now at 21:03), no poll is sent; the save is sent by the
+    # tap itself and fails at once, offline.
+    page.clock.pause_at(NINE_PM)
     phone.set_offline(True)
     page.locator('[data-testid="save"]').tap()
     expect(page.locator('[data-testid="unsent"]')).to_contain_text("Non inviato")
