@@ -19,8 +19,7 @@ from dataclasses import dataclass
 import pytest
 
 from companion import create_app
-from helpers import HAND, SPILLING, api, organiser, serving
-from markup import attr
+from helpers import HAND, api, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -343,10 +342,14 @@ LANGS = ["home", "new-match-rules-open", "match-over-rematch", "match-table-over
          "rules", "rules-scopa-d-assi", "rules-napola", "hand-cards-escoba", "rules-escoba"]
 
 BY_NAME = {page.name: page for page in PAGES}
-CASES = ([pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]
-         + [pytest.param(BY_NAME[name], False, "en", id=f"{name}-nojs") for name in NO_JS]
-         + [pytest.param(BY_NAME[name], True, lang, id=f"{name}-{lang}")
-            for name in LANGS for lang in ("it", "fr", "es")])
+# The cases are cut into three files of about the same time (a file's tests run in one worker
+# under pytest-xdist's loadfile; this one was 600 of a run's worker-seconds, the whole run's last
+# ten minutes on one worker): with JavaScript in English here, without it in
+# test_accessibility_nojs.py, the other languages in test_accessibility_languages.py.
+CASES = [pytest.param(page, True, "en", id=page.name) for page in PAGES if page.scripted]
+NO_JS_CASES = [pytest.param(BY_NAME[name], False, "en", id=f"{name}-nojs") for name in NO_JS]
+LANG_CASES = [pytest.param(BY_NAME[name], True, lang, id=f"{name}-{lang}")
+              for name in LANGS for lang in ("it", "fr", "es")]
 
 
 def report(violations: list[dict]) -> str:
@@ -407,8 +410,9 @@ def phones(browser, server):
         phone.context.close()
 
 
-@pytest.mark.parametrize("spec, js, lang", CASES)
-def test_no_serious_or_critical_violation(spec, js, lang, phones, made):
+def check(spec: Page, js: bool, lang: str, phones: dict, made: dict) -> None:
+    """The page opened in ``lang`` by the phone with JavaScript or without, made ready
+    (``spec.then``), and checked by axe: no blocking violation, no script error."""
     phone = phones[js]
     page = phone.page
     phone.errors.clear()
@@ -427,6 +431,11 @@ def test_no_serious_or_critical_violation(spec, js, lang, phones, made):
     assert phone.errors == [], phone.errors
 
 
+@pytest.mark.parametrize("spec, js, lang", CASES)
+def test_no_serious_or_critical_violation(spec, js, lang, phones, made):
+    check(spec, js, lang, phones, made)
+
+
 def test_the_home_page_of_a_new_install(browser, empty_server):
     phone = Phone(browser, empty_server, True)
     try:
@@ -436,121 +445,6 @@ def test_the_home_page_of_a_new_install(browser, empty_server):
         assert phone.errors == [], phone.errors
     finally:
         phone.context.close()
-
-
-# -- The organiser's pages, as a phone sees them (issue 26) ------------------------------------
-
-CODE = "K7P-2QX"
-
-
-@pytest.fixture(scope="module")
-def club_server():
-    """A companion with an organiser's code whose every request comes from a phone on the
-    network, without the organiser's code the suite's browser sends: a player with a rename and
-    a merge in their log, and two deleted matches."""
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/club.sqlite", "ORGANISER_CODE": CODE})
-        machine = organiser(app)
-        for players in (["Annna", "Bruno"], ["Anna", "Carla"]):
-            machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0})
-        ids = {p["name"]: p["id"] for p in machine.get("/api/v1/players").get_json()["players"]}
-        page = machine.get(f"/players/{ids['Anna']}").get_data(as_text=True)
-        token = attr(page, 'input[name="csrf_token"]', "value")
-        machine.post(f"/players/{ids['Anna']}/rename", data={"name": "Anna Rossi", "csrf_token": token})
-        machine.post(f"/players/{ids['Annna']}/merge?into={ids['Anna']}", data={"csrf_token": token})
-        for players in (["Dario", "Elsa"], ["Fabio", "Gina"]):     # the Deleted list, its boxes
-            made = machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0}).get_json()
-            gone = machine.post(f"/matches/{made['id']}/delete",
-                                data={"version": made["version"], "csrf_token": token})
-            assert gone.status_code == 303
-        inner = app.wsgi_app
-
-        def from_a_phone(environ, start_response):
-            environ["REMOTE_ADDR"] = "192.168.1.23"
-            environ.pop("HTTP_X_SCOPA_ORGANISER", None)        # a phone's: not the organiser's
-            return inner(environ, start_response)
-
-        app.wsgi_app = from_a_phone
-        with serving(app, threads=2) as base:
-            yield base, ids["Anna"]
-
-
-ORGANISER_PAGES = [
-    ("organiser-logged-out", "/organiser", 200, False),
-    # The link's page (200: a GET checks nothing), which sends its code at once: then refused.
-    ("organiser-wrong-code", "/organiser?code=AAA-AAA", 200, False),
-    ("organiser-only", "/tournaments/new", 403, False),
-    ("player-watching", "/players/{anna}", 200, False),
-    ("organiser-logged-in", "/organiser", 200, True),
-    ("home-organiser", "/", 200, True),         # a box beside each match, and its delete
-    ("player-organiser", "/players/{anna}", 200, True),
-]
-
-
-@pytest.mark.parametrize("lang", ["en", "it", "fr", "es"])
-def test_the_organisers_pages_have_no_violation(browser, club_server, lang):
-    """One phone goes through the pages in turn: the logged-out ones first, then it logs in
-    (each page in a context of its own was 7 contexts a language for the same pages)."""
-    base, anna = club_server
-    assert [page[3] for page in ORGANISER_PAGES] == sorted(page[3] for page in ORGANISER_PAGES)
-    phone, organiser = Phone(browser, base, True), False
-    try:
-        for name, path, status, logged_in in ORGANISER_PAGES:
-            if logged_in and not organiser:
-                assert phone.page.goto(f"/organiser?code={CODE}").status == 200
-                phone.page.wait_for_selector('[data-testid="is-organiser"]')     # its form sent itself
-                organiser = True
-            path = path.format(anna=anna)
-            answer = phone.page.goto(f"/lang/{lang}?next={urllib.request.quote(path)}")
-            assert answer.status == status, (name, answer.status)
-            # A link's page sends itself (link_opened.html): the page it leads to is checked.
-            phone.page.wait_for_selector('[data-testid="link-opened"]', state="detached")
-            assert phone.page.get_attribute("html", "lang") == lang
-            shown = phone.page.locator("main").inner_text()
-            undo = {"en": "Undo", "it": "Annulla", "fr": "Annuler", "es": "Deshacer"}[lang]
-            assert (undo in shown) == (name == "player-organiser")
-            violations = phone.violations()
-            assert not violations, f"{name} ({lang}):\n" + report(violations)
-            phone.errors = [e for e in phone.errors if "status of 403" not in e]
-            assert phone.errors == [], (name, phone.errors)
-    finally:
-        phone.context.close()
-
-
-# -- Text drawn larger ---------------------------------------------------------------------------
-# Two ways a phone draws text larger, each at 130% and at 200%:
-# - Chrome on Android's text scaling (the system's font size) multiplies every font's size and
-#   leaves the boxes as they are, sized in rem or px: what text-size-adjust does in Chromium with
-#   a phone's viewport, set here on the page's root;
-# - a larger default font size (other browsers' text size settings) grows the root's font size,
-#   and with it whatever the page sizes in rem: text, margins and paddings alike.
-TEXT_SIZES = (130, 200)
-SCALINGS = {"text scaling": "webkitTextSizeAdjust = '{size}%'",
-            "root font size": "fontSize = '{pixels}px'"}
-
-@pytest.mark.parametrize("spec", PAGES, ids=[page.name for page in PAGES])
-def test_every_page_holds_with_text_drawn_larger(spec, phones, made):
-    """Issue 22: with the phone's text at 130% and at 200%, every page stays within a 360 px
-    screen and nothing in it is cut off or spills over its box (a word may break, then only)."""
-    phone = phones[spec.scripted]
-    page = phone.page
-    if spec.before:
-        spec.before(page, made)
-    page.goto(f"/lang/en?next={urllib.request.quote(spec.path.format(**made))}")
-    if spec.then:
-        spec.then(page, made)
-    root = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
-    found = {}
-    for way, style in SCALINGS.items():
-        for size in TEXT_SIZES:
-            page.evaluate("document.documentElement.style."
-                          + style.format(size=size, pixels=root * size / 100))
-            width = page.evaluate("document.scrollingElement.scrollWidth")
-            spilling = page.evaluate(SPILLING)
-            if width > 360 or spilling:
-                found[f"{way} {size}%"] = [f"page {width} px wide", *spilling]
-            page.evaluate("document.documentElement.removeAttribute('style')")
-    assert found == {}, f"{spec.name}: {found}"
 
 
 # -- The Save bar covers nothing brought into view (issue 35) ----------------------------------

@@ -184,6 +184,14 @@ def shoot(page, path: Path, **options) -> None:
     page.screenshot(path=str(path), animations="disabled", caret="hide", **options)
 
 
+def settled(page) -> None:
+    """What htmx swapped in has settled: for 20 ms after a swap it keeps the class and style the
+    elements had before (htmx's settling, for CSS transitions), which a picture taken at once
+    would show."""
+    from playwright.sync_api import expect
+    expect(page.locator(".htmx-settling, .htmx-swapping")).to_have_count(0)
+
+
 def to_top(page, selector: str) -> None:
     """Scroll so that ``selector`` starts at the top of the screen."""
     page.locator(selector).first.evaluate("e => e.scrollIntoView({block: 'start'})")
@@ -229,6 +237,7 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()
     expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("12 cards, 4 coins")
     expect(page.locator("#preview")).to_contain_text("Scope 1 to 0")      # the last tap's preview
+    settled(page)
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, folder / "hand-by-cards.png")
     side_by_side(browser, scratch, folder / "hand-by-cards.png", folder / "match-and-hand.png")
@@ -245,6 +254,7 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     # Each player's chance to win comes once both names are typed (htmx): not yet there, the
     # picture lacked it (issue 35).
     expect(page.locator('#chances [data-testid="chances"] li')).to_have_count(2)
+    settled(page)
     to_top(page, "label[for=player1]")
     shoot(page, folder / "new-match.png")
 
@@ -262,6 +272,7 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     before = page.locator(".scoreboard").inner_text()
     play_until(base, teams, random.Random(7), 2, over=False, hands=1, below=11)
     page.wait_for_function("before => document.querySelector('.scoreboard').innerText !== before", arg=before)
+    settled(page)
     shoot(page, folder / "live-dark.png")
     second.close()
 
@@ -322,6 +333,14 @@ def offline(browser, base: str, ids: dict, folder: Path) -> None:
     page.fill("#t_coins_0", "6")
     page.locator('label:has(input[name="settebello"][value="0"])').tap()
     page.locator('label:has(input[name="primiera"][value="0"])').tap()
+    expect(page.locator('[data-testid="preview-totals"]')).to_be_visible()      # the hand whole
+    # The picture is the moment the save fails, before any of the page's timers runs again: the
+    # hand page polls its notice every 2 s, and a poll sent offline brings the banner "Offline
+    # dalle 21:03" above the outbox (static/sending.js), which a busy machine, slower than 2 s
+    # from here to the picture, showed in 4 runs of 8. The page's clock stopped (Playwright's
+    # fake timers, already holding Date.now at 21:03), no poll is sent; the save is sent by the
+    # tap itself and fails at once, offline.
+    page.clock.pause_at(NINE_PM)
     phone.set_offline(True)
     page.locator('[data-testid="save"]').tap()
     expect(page.locator('[data-testid="unsent"]')).to_contain_text("Non inviato")

@@ -1,0 +1,100 @@
+"""axe-core on the pages with the most words of their own in Italian, French and Spanish, and on
+the organiser's pages as a phone on the network sees them in all four languages: no violation
+"moderate", "serious" or "critical" (tests/app/test_accessibility.py, whose pages, phones and
+check these are; cut from it so that pytest-xdist's workers share its time)."""
+
+import tempfile
+import urllib.request
+
+import pytest
+from test_accessibility import LANG_CASES, Phone, check, made, phones, report  # noqa: F401  (made, phones: the fixtures)
+
+from companion import create_app
+from helpers import organiser, serving
+from markup import attr
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("spec, js, lang", LANG_CASES)
+def test_no_serious_or_critical_violation_in_another_language(spec, js, lang, phones, made):   # noqa: F811
+    check(spec, js, lang, phones, made)
+
+
+# -- The organiser's pages, as a phone sees them (issue 26) ------------------------------------
+
+CODE = "K7P-2QX"
+
+
+@pytest.fixture(scope="module")
+def club_server():
+    """A companion with an organiser's code whose every request comes from a phone on the
+    network, without the organiser's code the suite's browser sends: a player with a rename and
+    a merge in their log, and two deleted matches."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SECRET_KEY": "axe", "DATABASE": f"{folder}/club.sqlite", "ORGANISER_CODE": CODE})
+        machine = organiser(app)
+        for players in (["Annna", "Bruno"], ["Anna", "Carla"]):
+            machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0})
+        ids = {p["name"]: p["id"] for p in machine.get("/api/v1/players").get_json()["players"]}
+        page = machine.get(f"/players/{ids['Anna']}").get_data(as_text=True)
+        token = attr(page, 'input[name="csrf_token"]', "value")
+        machine.post(f"/players/{ids['Anna']}/rename", data={"name": "Anna Rossi", "csrf_token": token})
+        machine.post(f"/players/{ids['Annna']}/merge?into={ids['Anna']}", data={"csrf_token": token})
+        for players in (["Dario", "Elsa"], ["Fabio", "Gina"]):     # the Deleted list, its boxes
+            made = machine.post("/api/v1/matches", json={"players": players, "first_dealer": 0}).get_json()
+            gone = machine.post(f"/matches/{made['id']}/delete",
+                                data={"version": made["version"], "csrf_token": token})
+            assert gone.status_code == 303
+        inner = app.wsgi_app
+
+        def from_a_phone(environ, start_response):
+            environ["REMOTE_ADDR"] = "192.168.1.23"
+            environ.pop("HTTP_X_SCOPA_ORGANISER", None)        # a phone's: not the organiser's
+            return inner(environ, start_response)
+
+        app.wsgi_app = from_a_phone
+        with serving(app, threads=2) as base:
+            yield base, ids["Anna"]
+
+
+ORGANISER_PAGES = [
+    ("organiser-logged-out", "/organiser", 200, False),
+    # The link's page (200: a GET checks nothing), which sends its code at once: then refused.
+    ("organiser-wrong-code", "/organiser?code=AAA-AAA", 200, False),
+    ("organiser-only", "/tournaments/new", 403, False),
+    ("player-watching", "/players/{anna}", 200, False),
+    ("organiser-logged-in", "/organiser", 200, True),
+    ("home-organiser", "/", 200, True),         # a box beside each match, and its delete
+    ("player-organiser", "/players/{anna}", 200, True),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fr", "es"])
+def test_the_organisers_pages_have_no_violation(browser, club_server, lang):
+    """One phone goes through the pages in turn: the logged-out ones first, then it logs in
+    (each page in a context of its own was 7 contexts a language for the same pages)."""
+    base, anna = club_server
+    assert [page[3] for page in ORGANISER_PAGES] == sorted(page[3] for page in ORGANISER_PAGES)
+    phone, organiser = Phone(browser, base, True), False
+    try:
+        for name, path, status, logged_in in ORGANISER_PAGES:
+            if logged_in and not organiser:
+                assert phone.page.goto(f"/organiser?code={CODE}").status == 200
+                phone.page.wait_for_selector('[data-testid="is-organiser"]')     # its form sent itself
+                organiser = True
+            path = path.format(anna=anna)
+            answer = phone.page.goto(f"/lang/{lang}?next={urllib.request.quote(path)}")
+            assert answer.status == status, (name, answer.status)
+            # A link's page sends itself (link_opened.html): the page it leads to is checked.
+            phone.page.wait_for_selector('[data-testid="link-opened"]', state="detached")
+            assert phone.page.get_attribute("html", "lang") == lang
+            shown = phone.page.locator("main").inner_text()
+            undo = {"en": "Undo", "it": "Annulla", "fr": "Annuler", "es": "Deshacer"}[lang]
+            assert (undo in shown) == (name == "player-organiser")
+            violations = phone.violations()
+            assert not violations, f"{name} ({lang}):\n" + report(violations)
+            phone.errors = [e for e in phone.errors if "status of 403" not in e]
+            assert phone.errors == [], (name, phone.errors)
+    finally:
+        phone.context.close()
