@@ -40,6 +40,7 @@ a table's phone by writing one.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
@@ -92,7 +93,7 @@ class Precedence:
         return endpoint
 
     @staticmethod
-    def _played(session: dict, arguments: dict) -> bool:
+    def _played(session: dict, arguments: Mapping[str, Any]) -> bool:
         """The phone's signed cookie says it created or scored the match asked about."""
         played = session.get(phone.SESSION_KEY)
         return "match_id" in arguments and isinstance(played, list) and arguments["match_id"] in played
