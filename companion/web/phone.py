@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 import secrets
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from flask import session
 
@@ -32,7 +34,12 @@ def played_here(match_id: int) -> None:
 def matches_here() -> list[int]:
     """The matches this phone created or scored, the last one last (a cookie from elsewhere
     that does not hold a list of ids counts as none)."""
-    played = session.get(SESSION_KEY)
+    return matches_in(session)
+
+
+def matches_in(held: Mapping[str, Any]) -> list[int]:
+    """``matches_here`` of a session read outside a request (``web.precedence``)."""
+    played = held.get(SESSION_KEY)
     if not isinstance(played, list):
         return []
     return [m for m in played if isinstance(m, int) and not isinstance(m, bool)]

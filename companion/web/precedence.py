@@ -95,8 +95,7 @@ class Precedence:
     @staticmethod
     def _played(session: dict, arguments: Mapping[str, Any]) -> bool:
         """The phone's signed cookie says it created or scored the match asked about."""
-        played = session.get(phone.SESSION_KEY)
-        return "match_id" in arguments and isinstance(played, list) and arguments["match_id"] in played
+        return "match_id" in arguments and arguments["match_id"] in phone.matches_in(session)
 
     def _session(self, cookie: str | None) -> dict:
         """The session the cookie holds, if the app signed it and it is within its lifetime."""
