@@ -125,7 +125,7 @@ def print_join(urls: list[str], local_url: str, stream: TextIO | None = None, *,
         if printable(drawing.getvalue(), stream):
             stream.write(drawing.getvalue())
             if qr:
-                say("(It lets the phones that scan it in as the club's, 12 hours: show it to the club only.)")
+                say("(Scanned, it lets a phone in as the club's for 12 hours: show it to the club only.)")
         else:
             say(f"(This terminal cannot draw the QR code: open {local_url} on this machine, "
                 f"the home page shows it; or type {urls[0]} on the phones.)")
