@@ -230,3 +230,14 @@ def test_a_token_drawn_outside_a_request_lets_a_phone_in(live_server, live_confi
     read = urlsplit(welcome.link(f"{base}/", app))
     phone = Phone(base, CLUB)
     assert "club's tonight" in let_in(phone, f"{read.path}?{read.query}")
+
+
+@pytest.mark.parametrize("path, there", [
+    ("//evil.example/x?welcome=a", "/evil.example/x"),      # never to another site
+    ("/\\evil.example?welcome=a", "/%5Cevil.example"),      # a backslash kept, encoded
+    ("/players?period=month&welcome=a&x=%C3%A8", "/players?period=month&x=%C3%A8")])
+def test_the_page_without_the_token_is_this_sites(live_server, path, there):
+    base, _ = live_server
+    answer = Phone(base, CLUB).ask("GET", path)
+    assert answer.status == 303 and answer.headers["Location"] == there
+    assert not urlsplit(answer.headers["Location"]).netloc
