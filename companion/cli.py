@@ -23,6 +23,7 @@ from .listening import bind, open_connections, refusal
 from .organiser.command import organiser_options
 from .processes import default_count as default_processes, served
 from .settings import ORGANISER_PIN_MIN, Settings, full_url, refusals
+from .web import welcome
 
 # Interfaces of containers, virtual machines and VPNs: phones at the table seldom reach these.
 VIRTUAL_INTERFACES = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg",
@@ -104,9 +105,10 @@ def printable(text: str, stream: TextIO) -> bool:
     return True
 
 
-def print_join(urls: list[str], local_url: str, stream: TextIO | None = None) -> None:
+def print_join(urls: list[str], local_url: str, stream: TextIO | None = None, *,
+               qr: str | None = None) -> None:
     """The addresses the phones open, the first also as a QR code when the terminal can draw
-    one, and this machine's own address."""
+    one (``qr``: it with the token of the night, ``web.welcome``), and this machine's own."""
     stream = stream if stream is not None else sys.stdout
 
     def say(line: str) -> None:
@@ -119,9 +121,11 @@ def print_join(urls: list[str], local_url: str, stream: TextIO | None = None) ->
     if urls:
         import segno
         drawing = io.StringIO()
-        segno.make(urls[0], error="m").terminal(out=drawing, compact=True)
+        segno.make(qr or urls[0], error="m").terminal(out=drawing, compact=True)
         if printable(drawing.getvalue(), stream):
             stream.write(drawing.getvalue())
+            if qr:
+                say("(Scanned, it lets a phone in as the club's for 12 hours: show it to the club only.)")
         else:
             say(f"(This terminal cannot draw the QR code: open {local_url} on this machine, "
                 f"the home page shows it; or type {urls[0]} on the phones.)")
@@ -380,8 +384,8 @@ def _serve_store(sockets: list[socket.socket], args: argparse.Namespace, port: i
     app.config["ORGANISER_CODE"] = args.organiser_pin or new_code()
     # This machine is the organiser as a phone is, by the link (no address is: a relay on the
     # machine would make every phone it). A club's own PIN is typed on the page it opens.
-    print_join(urls, f"http://127.0.0.1:{port}/organiser?" + (
-        "next=/" if args.organiser_pin else f"code={quote(app.config['ORGANISER_CODE'], safe='')}&next=/"))
+    here = "next=/" if args.organiser_pin else f"code={quote(app.config['ORGANISER_CODE'], safe='')}&next=/"
+    print_join(urls, f"http://127.0.0.1:{port}/organiser?{here}", qr=welcome.link(urls[0], app))
     print_organiser(urls[0], app.config["ORGANISER_CODE"], args.organiser_pin is not None, args.organiser_qr)
     connections = open_connections(settings.connection_limit)
     try:

@@ -9,6 +9,7 @@ or all of them at once (the table's ``/matches/restore``, the Undo of its delete
 from __future__ import annotations
 
 import math
+from datetime import datetime, timedelta, timezone
 from typing import assert_never
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -18,8 +19,8 @@ from ..i18n import say
 from ..matches import listed
 from ..store import reads as store
 from ..table import match_service
-from ..web import limits, organiser
-from ..web.pages import first_error, on_this_site
+from ..web import limits, organiser, welcome
+from ..web.pages import first_error, join_url, on_this_site, qr_svg
 from .forms import CodeForm
 
 bp = Blueprint("organiser", __name__)
@@ -126,3 +127,25 @@ def lift_held():
     lifted = limits.lift(request.form.get("kind", ""), request.form.get("scope", ""), request.form.get("key", ""))
     flash(_("It may try again now.") if lifted else _("It was no longer held."))
     return redirect(url_for("organiser.page", _anchor="held"), code=303)
+
+
+@bp.get("/organiser/qr")
+@organiser.organiser_required(lambda: _("Ask the organiser for the QR of the night."))
+def night_qr():
+    """The QR of the night, for the club's phones: the join address with a token drawn now
+    (``web.welcome``), as large as the screen, printable."""
+    url = join_url()
+    until = (datetime.now(timezone.utc) + timedelta(seconds=welcome.NIGHT)).isoformat(timespec="seconds")
+    return render_template("organiser/qr.html", url=url, until=until,
+                           qr_svg=qr_svg(welcome.shown(url, True), scalable=True))
+
+
+@bp.post("/organiser/qr/renew")
+@organiser.organiser_required(lambda: _("Ask the organiser for the QR of the night."))
+def renew_qr():
+    """A new QR of the night: the old one lets no more phones in (those in stay in)."""
+    if welcome.renew():
+        flash(_("A new QR: the old one lets no more phones in."))
+    else:
+        flash(_("The QR could not be renewed: the data folder cannot be written."))
+    return redirect(url_for("organiser.night_qr"), code=303)

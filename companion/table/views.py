@@ -19,7 +19,7 @@ from ..rules import RulesError
 from ..rules.rulesets import PRESETS
 from ..store import reads as store
 from ..tournaments.model import build as tournament_of
-from ..web import access, exports, limits
+from ..web import access, exports, limits, organiser, welcome
 from ..web.access import TooManyTries, pin_required, try_pin, unlock_new
 from ..web.forms import PRESETS_SEATING, rules_summary
 from ..web.pages import (
@@ -81,7 +81,7 @@ def index():
     finished, more_finished = page_of(over=True)
     return render_template("table/index.html", playing=playing, finished=finished,
                            more_playing=more_playing, more_finished=more_finished,
-                           join_url=join_url(), qr_svg=qr_svg(join_url()))
+                           join_url=join_url(), qr_svg=qr_svg(welcome.shown(join_url(), organiser.is_organiser())))
 
 
 @bp.get("/matches")

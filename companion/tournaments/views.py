@@ -14,6 +14,7 @@ from ..i18n import explain, how_long, say, sentence, variant_title
 from ..names import drawn_width
 from ..rules import ScopaError
 from ..store import reads as store
+from ..web import organiser, welcome
 from ..web.access import TooManyTries, try_key
 from ..web.exports import to_csv
 from ..web.organiser import organiser_required
@@ -207,6 +208,7 @@ def board(tournament_id: int):
     t = the(tournament_id)
     join = join_url().rstrip("/") + url_for("tournaments.tournament", tournament_id=t.id)
     return render_template("tournaments/board.html", **board_data(t), join=join, qr_svg=qr_svg,
+                           qr_join=welcome.shown(join, organiser.is_organiser()),
                            refresh=request.args.get("refresh") == "1",
                            version=store.tournament_version(store.get_db(), t.id))
 

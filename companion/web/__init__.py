@@ -1,6 +1,6 @@
 """What every room's pages share, below the rooms and above the model: loading a match or
 answering 404, the safe ``next`` address, the PIN checks (``access``), the matches this phone played (``phone``), the limits per address
-(``limits``), the bounds of a request (``bounds``), who is the organiser (``organiser``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
+(``limits``), the bounds of a request (``bounds``), who is the organiser (``organiser``), the QR of the night that lets the club's phones in (``welcome``), the forms' kit (``forms``), the CSV writer (``exports``), the error pages
 (``errors``), the host check (``hosts``), what the charts share (``charts``) and the pages that
 belong to no room (``site``: the language switch, the manifest, the health check).
 
@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from ..names import names_above, one_line_form, short_form, text_width
 from ..rules.cards import parse_card
-from . import assets, bounds, errors, hosts, limits, organiser, site
+from . import assets, bounds, errors, hosts, limit_words, organiser, site, welcome
 from .forms import pile_tiles, rule_in_words
 
 
@@ -30,8 +30,9 @@ def init_app(app: Flask) -> None:
     hosts.init_app(app)
     bounds.init_app(app)        # before the host check: the first hook of all
     errors.init_app(app)
-    limits.init_app(app)
+    limit_words.init_app(app)
     organiser.init_app(app)
+    welcome.init_app(app)
     app.register_blueprint(site.bp)
     assets.init_app(app)
     for helper in (rule_in_words, pile_tiles, parse_card, short_form, one_line_form, text_width, names_above):

@@ -10,13 +10,22 @@ The ``limits`` library's moving windows, kept in memory.
   the API deletes no match): 5 an hour per phone. A phone is its cookie's own id
   (``phone.phone_id``): a club behind one address (a relay, a NAT, a captive portal) is not one
   phone, where one guest used the club's 20 new matches in a second (issue 41, finding 4).
-  A phone that drops its cookie is a new phone, so the address keeps a ceiling on its new
-  phones: 30 an hour start or delete a match (``NEW_PHONES``). Each that does is known for a
-  night (``phone.known``: its signed cookie says so) and from then counts against its own
-  limits only: a guest who spends the ceiling with fresh cookies refuses only other new phones
-  at that address, never a phone of the club that has started or deleted a match tonight.
-  Requests with no cookie at all (a program that keeps none) share one phone per address, not
-  counted among its new phones; the cookie each is given is known. The organiser is not limited.
+- A phone the organiser's QR of the night let in (``phone.admitted``, ``web.welcome``) counts
+  against those limits of its own only: nothing another phone at its address does refuses it.
+  Its address lets 60 phones in a night at most (``ADMISSIONS``), so that whoever holds the
+  token makes at most 60 × 20 = 1,200 matches an hour there.
+- Every other phone, new or known, also counts against its address's ceiling (``CEILINGS``):
+  120 new matches and 20 deletes an hour. Nothing in a request tells a club's phone from a
+  script behind the same address; the QR does, and the refusal says to ask for it. A phone
+  that drops its cookie is a new phone, so the address also counts its new phones: 30 an hour
+  that start or delete a match (``NEW_PHONES``); each that does is known for a night
+  (``phone.known``), so that a guest with fresh cookies refuses the other new phones there
+  before it fills the ceiling. Requests with no cookie at all (a program that keeps none)
+  share one phone per address, not counted among its new phones; the cookie each is given is
+  not known (each was a phone of its own: some 1,000 matches an hour from one address, in
+  issue 41's last review), so it is a new phone when it comes back. The organiser is not
+  limited. So one address makes at most 120 matches an hour without the QR, and 1,200 more
+  with it.
 - A code or a PIN sent from another site's page (``Sec-Fetch-Site`` cross-site or same-site, or
   an ``Origin`` that is not this host: five ``<img>`` of ``/organiser?code=WRONG`` in any page a
   member opened locked that address out) is refused without being checked, and never counts
@@ -33,9 +42,9 @@ the companion listens on IPv4 by default.
 The organiser sees who is held (``held``: the address or the phone, what, until when) on the
 organiser's page, and lets them try again (``lift``). The state is bounded: a moving window
 keeps at most its limit's number of moments per key, the storage drops a key once its last
-moment is older than its window (an hour at most), and ``_seen`` (who was counted, for the
-organiser's list) holds 4,096 keys for an hour at most (in the shared file, with several
-processes, an hour each).
+moment is older than its window (an hour; a night for the phones let in), and ``_seen`` (who
+was counted, for the organiser's list) holds 4,096 keys for as long (in the shared file, with
+several processes, as long each).
 """
 
 from __future__ import annotations
@@ -50,16 +59,13 @@ from functools import wraps
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urlsplit
 
-from cachetools import TTLCache
-from flask import Flask, Response, current_app, g, jsonify, make_response, render_template, request
-from flask_babel import gettext as _, ngettext
+from cachetools import TLRUCache
+from flask import Response, current_app, g, make_response, request
 from limits import RateLimitItem, parse, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from ..i18n import for_api
-from ..rules.said import said, said_n
-from .phone import known, made_known, phone_id
+from .phone import admitted, known, made_known, phone_id
 
 if TYPE_CHECKING:       # limit_store locks with fcntl, which Windows lacks: imported when shared
     from .limit_store import SQLiteStorage
@@ -71,7 +77,17 @@ DELETES = parse("5/hour")           # per phone
 # has a few dozen phones, and only those that start a match or delete one are counted, once a
 # night each.
 NEW_PHONES = parse("30/hour")
-KINDS = ("pin", "organiser code", "new matches", "match deletes", "new phones")
+# Per address, the ceiling on the new matches and the deletes of the phones the organiser's QR
+# has not let in (``phone.admitted``), new or known: a club's busiest hour behind one address is
+# some 20 tables of two finishing a match every 15 to 20 minutes, 60 to 80 matches (a
+# tournament's tables are the organiser's, not counted); 120 leaves half as much again for
+# rematches and matches abandoned. A few matches a night are deleted by mistake: 20 an hour.
+CEILINGS = {"new matches": parse("120/hour"), "match deletes": parse("20/hour")}
+# Per address, the phones the organiser's QR lets in, a night: a club has a few dozen phones,
+# and a phone let in is counted once a night. A guest with the token can let in no more.
+ADMISSIONS = parse("60 per 12 hours")
+ADMITTED_FOR = 12 * 3600
+KINDS = ("pin", "organiser code", "new matches", "match deletes", "new phones", "admissions")
 
 # In memory, or, when the companion serves with several processes, in a SQLite file they share
 # (``shared_between_processes``, ``limit_store``).
@@ -82,21 +98,23 @@ SEEN_FOR = 3600
 
 class Seen:
     """Who was counted: (kind, "address" or "phone", key) -> the address it was counted from,
-    whom the organiser's list may name, for as long as a window holds (an hour). In memory; with
+    whom the organiser's list may name, for as long as its window holds (an hour; a night for
+    the phones let in). In memory; with
     several processes, ``limit_store.SQLiteStorage`` keeps it in their shared file with the same
     four methods."""
 
     def __init__(self) -> None:
-        self._kept: TTLCache[tuple[str, str, str], str] = TTLCache(maxsize=4096, ttl=SEEN_FOR)
+        self._kept: TLRUCache[tuple[str, str, str], tuple[str, float]] = TLRUCache(
+            maxsize=4096, ttu=lambda _key, value, now: now + value[1])
         self._lock = threading.Lock()
 
     def saw(self, kind: str, scope: str, key: str, address: str, ttl: float) -> None:
         with self._lock:
-            self._kept[(kind, scope, key)] = address
+            self._kept[(kind, scope, key)] = (address, ttl)
 
     def seen(self) -> list[tuple[tuple[str, str, str], str]]:
         with self._lock:
-            return list(self._kept.items())
+            return [(key, address) for key, (address, _ttl) in self._kept.items()]
 
     def forget_seen(self, kind: str, scope: str, key: str) -> bool:
         with self._lock:
@@ -145,13 +163,15 @@ class FromAnotherSite(Exception):
 
 
 class TooMany(Limited):
-    """Too many new matches (or deletes: ``kind``) from this phone, or, ``scope`` "address", too
-    many new phones at its address."""
+    """Too many new matches (or deletes: ``kind``) from this phone, or, ``scope`` "address",
+    from its address: its new phones (``limit`` "new phones") or its ceiling for the phones the
+    organiser's QR has not let in (``limit`` the same as ``kind``)."""
 
-    def __init__(self, kind: str, wait: float, scope: str = "phone"):
+    def __init__(self, kind: str, wait: float, scope: str = "phone", limit: str | None = None):
         super().__init__(wait)
         self.kind = kind
         self.scope = scope
+        self.limit = limit or kind
 
 
 def _one_at_a_time(key: str):
@@ -178,7 +198,7 @@ def _enabled() -> bool:
 def _counted(items: list[RateLimitItem], kind: str, scope: str, key: str) -> None:
     for item in items:
         _windows.hit(item, kind, scope, key)
-    _seen.saw(kind, scope, key, address_key(), SEEN_FOR)
+    _seen.saw(kind, scope, key, address_key(), ADMITTED_FOR if kind == "admissions" else SEEN_FOR)
 
 
 def _wait(items: list[RateLimitItem], kind: str, scope: str, key: str) -> float:
@@ -210,10 +230,11 @@ def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limit
 
 def _limited(kind: str, item: RateLimitItem, exempt: Callable[[], bool],
              done: Callable[[Response], bool]) -> Callable[[Callable], Callable]:
-    """A view's POST counted against this phone's ``kind`` (``item``), and, for a phone not
-    known yet, against its address's new phones, when ``done`` says its answer did it; refused
-    (TooMany) before it runs when either has none left. The posts of one address are taken one
-    at a time, so that a burst cannot pass the limit."""
+    """A view's POST counted against this phone's ``kind`` (``item``), when ``done`` says its
+    answer did it; for a phone the organiser's QR has not let in, also against its address's
+    ceiling (``CEILINGS``), and for one not known yet, against its address's new phones.
+    Refused (TooMany) before it runs when any has none left. The posts of one address are
+    taken one at a time, so that a burst cannot pass the limit."""
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def limited(*args, **kwargs):
@@ -224,27 +245,46 @@ def _limited(kind: str, item: RateLimitItem, exempt: Callable[[], bool],
             # without a cookie; its own id is made now too, and counted, so that it carries its
             # count on in the cookie it is given. That phone is bounded by its own limit, so it
             # is not counted among the address's new phones (a program would use them up); the
-            # cookie it is given is known, as a new phone's is (at most 20 an hour an address).
+            # cookie it is given is not known (each would be a phone with 20 an hour of its
+            # own: issue 41's review), so it is a new phone when it comes back with it.
             cookieless = current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
             phone = phone_id()
-            new = not cookieless and not known()
-            keys = [(kind, item, "phone", f"no cookie at {address}" if cookieless else phone)]
-            if new:
-                keys.append(("new phones", NEW_PHONES, "address", address))
+            new = False
+            if admitted():          # one of the club's: its own limits, nobody else's
+                keys = [(kind, item, "phone", phone)]
+            else:
+                new = not cookieless and not known()
+                keys = [(kind, item, "phone", f"no cookie at {address}" if cookieless else phone),
+                        (kind, CEILINGS[kind], "address", address)]
+                if new:
+                    keys.append(("new phones", NEW_PHONES, "address", address))
             with _one_at_a_time(address):
-                waits = [(_wait([limit], what, scope, key), scope) for what, limit, scope, key in keys]
-                wait, scope = max(waits)
+                waits = [(_wait([limit], what, scope, key), scope, what) for what, limit, scope, key in keys]
+                wait, scope, what = max(waits)
                 if wait > 0:
-                    raise TooMany(kind, wait, scope)
+                    raise TooMany(kind, wait, scope, what)
                 answer = make_response(view(*args, **kwargs))
                 if done(answer):
                     for what, limit, scope, key in keys + ([(kind, item, "phone", phone)] if cookieless else []):
                         _counted([limit], what, scope, key)
-                    if cookieless or new:
+                    if new:
                         made_known()
             return answer
         return limited
     return decorator
+
+
+def admission() -> bool:
+    """Whether this address may let one more phone in by the organiser's QR tonight
+    (``ADMISSIONS``): counted if so."""
+    if not _enabled():
+        return True
+    address = address_key()
+    with _one_at_a_time(address):
+        if _wait([ADMISSIONS], "admissions", "address", address) > 0:
+            return False
+        _counted([ADMISSIONS], "admissions", "address", address)
+        return True
 
 
 def new_matches(exempt: Callable[[], bool]) -> Callable[[Callable], Callable]:
@@ -284,15 +324,18 @@ class Held:
         return datetime.fromtimestamp(self.until, timezone.utc).isoformat(timespec="seconds")
 
 
-def _items(kind: str) -> list[RateLimitItem]:
-    return {"new matches": [NEW_MATCHES], "match deletes": [DELETES], "new phones": [NEW_PHONES]}.get(kind, list(TRIES))
+def _items(kind: str, scope: str) -> list[RateLimitItem]:
+    if scope == "address" and kind in CEILINGS:
+        return [CEILINGS[kind]]
+    return {"new matches": [NEW_MATCHES], "match deletes": [DELETES], "new phones": [NEW_PHONES],
+            "admissions": [ADMISSIONS]}.get(kind, list(TRIES))
 
 
 def held() -> list[Held]:
     """Every phone and address held now, the longest held first."""
     found = []
     for (kind, scope, key), address in _seen.seen():
-        wait = _wait(_items(kind), kind, scope, key)
+        wait = _wait(_items(kind, scope), kind, scope, key)
         if wait > 0:
             found.append(Held(kind, scope, key, address, time.time() + wait))
     return sorted(found, key=lambda h: -h.until)
@@ -303,7 +346,7 @@ def lift(kind: str, scope: str, key: str) -> bool:
     if kind not in KINDS or scope not in ("phone", "address"):
         return False
     known = _seen.forget_seen(kind, scope, key)
-    for item in _items(kind):
+    for item in _items(kind, scope):
         _windows.clear(item, kind, scope, key)
     return known
 
@@ -312,69 +355,3 @@ def reset() -> None:
     """Every count forgotten (the tests' ``fresh_rate_limit``)."""
     _windows.storage.reset()
     _seen.forget_all_seen()
-
-
-# -- Refusals in words -------------------------------------------------------------------------------
-
-FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
-
-
-def init_app(app: Flask) -> None:
-    """A refused new match or delete, and a code or PIN from another site's page, answered in
-    the phone's language; and, once, a word on the log when a proxy seems to be in front
-    without --trust-proxy: every phone then has its address, and shares its limits."""
-    @app.errorhandler(TooMany)
-    def too_many(error: TooMany):
-        minutes = max(1, math.ceil(error.wait / 60))
-        retry = {"Retry-After": str(error.wait)}
-        if error.scope == "address" and request.path.startswith("/api/"):
-            return jsonify({"error": for_api(said_n(
-                "too many new phones at this address this hour: wait {n} minute, then try again, "
-                "or ask the organiser",
-                "too many new phones at this address this hour: wait {n} minutes, then try again, "
-                "or ask the organiser", minutes))}), 429, retry
-        if error.scope == "address":        # a phone new here, among too many at its address
-            return render_template("error.html", message=ngettext(
-                "Too many phones new to the companion have started or deleted matches from this "
-                "network this hour: wait %(num)d minute, then try again, or ask the organiser.",
-                "Too many phones new to the companion have started or deleted matches from this "
-                "network this hour: wait %(num)d minutes, then try again, or ask the organiser.",
-                minutes)), 429, retry
-        if error.kind == "match deletes":
-            return render_template("error.html", message=ngettext(
-                "Too many matches deleted from this phone: wait %(num)d minute, then try again, "
-                "or ask the organiser.",
-                "Too many matches deleted from this phone: wait %(num)d minutes, then try again, "
-                "or ask the organiser.", minutes)), 429, retry
-        if request.path.startswith("/api/"):
-            return jsonify({"error": for_api(said_n(
-                "too many new matches from this address: wait {n} minute, then try again",
-                "too many new matches from this address: wait {n} minutes, then try again",
-                minutes))}), 429, retry
-        return render_template("error.html", message=ngettext(
-            "Too many new matches from this phone: wait %(num)d minute, then try again.",
-            "Too many new matches from this phone: wait %(num)d minutes, then try again.",
-            minutes)), 429, retry
-
-    @app.errorhandler(FromAnotherSite)
-    def from_another_site(_error: FromAnotherSite):
-        if request.path.startswith("/api/"):
-            return jsonify({"error": for_api(said(
-                "this request comes from another site's page: nothing was done"))}), 403
-        return render_template("error.html", message=_(
-            "This came from another site's page, so it was not tried: open the companion "
-            "yourself and try again.")), 403
-
-    @app.before_request
-    def proxy_in_front() -> None:
-        if (app.config.get("TRUST_PROXY") or app.extensions.get("scopa.proxy_said")
-                or not any(header in request.headers for header in FORWARDING)):
-            return
-        app.extensions["scopa.proxy_said"] = True
-        app.logger.warning(
-            "scopa-companion: a request from %(peer)s carries forwarding headers (X-Forwarded-For): "
-            "if a reverse proxy at %(peer)s is in front, every phone has its address and shares "
-            "its limits on PINs, new and deleted matches; if that proxy sets X-Forwarded-For itself (nginx "
-            "with proxy_set_header), start with --trust-proxy %(peer)s; never for a relay that "
-            "passes the phones' own headers on (socat): docs/running.md. Said once.",
-            {"peer": request.remote_addr})

@@ -16,6 +16,7 @@ from flask import session
 SESSION_KEY = "played"
 ID_KEY = "phone"
 KNOWN_KEY = "known"
+ADMITTED_KEY = "admitted"
 KNOWN_FOR = 12 * 3600       # a night: then a phone is new again, and shows itself again
 _AN_ID = re.compile(r"[0-9a-f]{16}")
 KEPT = 8            # matches remembered: enough to skip the deleted ones and a tournament's tables
@@ -78,4 +79,21 @@ def known() -> bool:
 def made_known() -> None:
     """This phone has just shown itself (``known``): from now, for a night."""
     session[KNOWN_KEY] = int(time.time())
+    session.permanent = True
+
+
+def admitted() -> bool:
+    """The organiser's QR of the night let this phone in (``web.welcome``), less than a night
+    (``KNOWN_FOR``) ago: its signed cookie says when. It is then limited as itself alone, never
+    by what another phone at its address did (``web.limits``)."""
+    stamp = session.get(ADMITTED_KEY)
+    if not isinstance(stamp, int) or isinstance(stamp, bool):
+        return False
+    return 0 <= time.time() - stamp < KNOWN_FOR
+
+
+def admit() -> None:
+    """This phone opened the organiser's QR of the night: one of the club's, from now, for a
+    night."""
+    session[ADMITTED_KEY] = int(time.time())
     session.permanent = True

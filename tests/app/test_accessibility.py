@@ -233,6 +233,7 @@ class Page:
 
 PAGES = [
     Page("home", "/"),
+    Page("organiser-qr", "/organiser/qr"),      # the QR of the night, for the club's phones
     Page("new-match", "/matches/new", then=same_offered),
     Page("new-match-same", "/matches/new?same=last"),
     Page("new-match-scopone", "/matches/new", then=choose_scopone),

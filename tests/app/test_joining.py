@@ -11,6 +11,7 @@ import pytest
 
 from companion import cli
 from companion.cli import allowed_hosts, full_url, lan_addresses, parse_ip_addr, print_join
+from companion.web import welcome
 from helpers import start_companion
 
 # As ``ip -4 -o addr show scope global`` prints it: one interface a line, its name in field 2.
@@ -139,13 +140,19 @@ def test_the_first_url_given_is_printed_first_and_drawn(monkeypatch, tmp_path):
     monkeypatch.setattr(cli, "announce", lambda address, port, stream=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    drawn = []
-    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: drawn.append(urls))
+    drawn, qrs = [], []
+    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: (
+        drawn.append(urls), qrs.append(qr)))
     assert cli.main(["--port", "0", "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
     port = served["port"]                       # the one the system gave for port 0
     urls = served["app"].config["LAN_URLS"]
     assert urls == [f"http://scopa.lan:{port}/", "https://scopa.example/", f"http://192.168.1.23:{port}/"]
     assert drawn == [urls]
+    # The QR drawn is the first address with the token of the night (web.welcome), which the
+    # companion served takes.
+    [link] = qrs
+    assert link.startswith(f"http://scopa.lan:{port}/?welcome=")
+    assert welcome.lets_in(link.split("welcome=")[1], served["app"])
     assert {"scopa.lan", "scopa.example", "192.168.1.23"} <= set(served["app"].config["ALLOWED_HOSTS"])
     with served["app"].test_request_context("/", base_url=f"http://127.0.0.1:{port}/"):
         from companion.web.pages import join_url
@@ -270,7 +277,7 @@ def test_the_local_name_follows_the_address_and_is_withdrawn_at_exit(monkeypatch
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.23", "172.17.0.1"])
     monkeypatch.setattr(cli, "announce",
                         lambda address, port, stream=None: lambda: withdrawn.append((address, port)))
-    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
+    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
     assert cli.main(["--port", "0"]) == 0

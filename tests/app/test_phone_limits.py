@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 
-from companion.web import limits
+from companion.web import limits, welcome
 from helpers import ORGANISER_LINK, new_match, open_link, phone
 from markup import nodes, text
 
@@ -51,17 +51,21 @@ def test_a_club_behind_one_address_is_not_one_phone(app):
     assert made(app) == 61
 
 
-def test_the_address_counts_its_new_phones_not_its_known_ones(app, client):
+def test_the_address_holds_the_deletes_of_phones_not_let_in_never_a_phone_let_in(app, client):
     """Deletes: 5 an hour per phone. A guest who drops its cookie at each delete is a new phone
-    each time, and the address stops its 31st new phone; a phone of the club that deleted a
-    match before (known, for the night) deletes on, and so does a phone at another address.
-    (tests/app/test_new_phones.py: the same for new matches, through the real server.)"""
+    each time, and the phones the organiser's QR has not let in delete 20 an hour at one
+    address; a phone of the club the QR let in deletes on, and so does a phone at another
+    address. (tests/app/test_new_phones.py and test_night_qr.py: new matches, through the real
+    server.)"""
     matches = [new_match(client) for _ in range(34)]
     member = phone(app, NAT)
+    with app.test_request_context():
+        night = welcome.link("/", app)
+    assert member.get(night).status_code == 303                         # the QR of the night
     assert delete(member, matches[0]).status_code == 303
-    answers = [delete(phone(app, NAT), match_id).status_code for match_id in matches[1:32]]
-    assert answers == [303] * 29 + [429] * 2        # the member was the address's first new phone
-    assert deleted(app) == 30
+    answers = [delete(phone(app, NAT), match_id).status_code for match_id in matches[1:23]]
+    assert answers == [303] * 20 + [429] * 2        # the member, let in, counts not at its address
+    assert deleted(app) == 21
     assert delete(member, matches[32]).status_code == 303
     assert delete(phone(app, "192.168.1.20"), matches[33]).status_code == 303     # another address
 

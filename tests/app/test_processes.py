@@ -246,7 +246,7 @@ def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_
     monkeypatch.setattr(processes.sys, "setswitchinterval", lambda seconds: steps.append(seconds))
     monkeypatch.setattr(processes.gc, "freeze", lambda: steps.append("freeze"))
     monkeypatch.setattr(waitress, "create_server", Server)
-    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
+    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")
     assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "900",

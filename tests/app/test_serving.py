@@ -115,7 +115,7 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     served = {}
     monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(
         app=app, bound=[sock.getsockname() for sock in options["sockets"]], **options))
-    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
+    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
     assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "500",

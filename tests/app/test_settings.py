@@ -191,7 +191,7 @@ def test_the_command_hands_its_flags_to_the_app_and_sets_no_variable(monkeypatch
     import waitress
     served = {}
     monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(app=app))
-    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None: None)
+    monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("SCOPA_DB", raising=False)
     monkeypatch.delenv("SCOPA_TRUST_PROXY", raising=False)
