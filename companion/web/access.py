@@ -35,7 +35,7 @@ from functools import wraps
 from typing import Callable
 
 from cachetools import TTLCache
-from flask import Flask, current_app, has_app_context, redirect, request, session, url_for
+from flask import Flask, current_app, has_app_context, redirect, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
@@ -43,6 +43,7 @@ from ..store.checks import hash_method_fits
 from . import limits
 from .limits import Limited, address_key, checked, match_deletes, new_matches, sent_from_another_site
 from .organiser import is_organiser
+from .pages import back_here
 from .turns import Turns
 
 # On a view that makes a match (the page, a rematch, the API): 20 an hour per address, the
@@ -213,7 +214,7 @@ def pin_required(view: Callable) -> Callable:
     @wraps(view)
     def guarded(match_id: int, *args, **kwargs):
         if needs_pin(match_id):
-            return pin_page(match_id, request.full_path)
+            return pin_page(match_id, back_here())
         return view(match_id, *args, **kwargs)
     return guarded
 
