@@ -13,6 +13,7 @@ from ..rules.rulesets import PRESETS
 from ..rules.said import said
 from ..stats import RECORD
 from ..store import reads as store
+from ..web.pages import query_kept
 from .blueprint import bp
 from .parse import BadRequest, NotFoundError, query_number
 
@@ -80,9 +81,7 @@ def list_players():
     ratings = store.ratings_of(db, [row["id"] for row in rows[:limit]], scope["variant"])
     following = None
     if len(rows) > limit:
-        following = url_for("api.list_players", **{k: v for k, v in request.args.items()
-                                                   if k not in ("page", "limit")},
-                            limit=limit, page=page + 1)
+        following = url_for("api.list_players", **query_kept("page", "limit"), limit=limit, page=page + 1)
     return jsonify({"players": [_player_json(row, ratings.get(row["id"])) for row in rows[:limit]],
                     "next": following})
 
@@ -101,9 +100,8 @@ def _rating_history(player_id: int, variant: str | None) -> dict[str, Any]:
                                                 query_number("before", None), limit)
     following = None
     if earlier:
-        following = url_for("api.get_player", player_id=player_id, **{
-            k: v for k, v in request.args.items() if k not in ("limit", "before")},
-            limit=limit, before=points[0]["match"])
+        following = url_for("api.get_player", player_id=player_id, **query_kept("limit", "before"),
+                            limit=limit, before=points[0]["match"])
     return {"rating_history": [{name: point[name] for name in ("match", "finished", "rating", "mu", "sigma")}
                                for point in points],
             "rating_history_next": following}

@@ -20,6 +20,7 @@ from ..matches import listed
 from ..rules.rulesets import PRESETS, rules_for
 from ..store import reads as store
 from ..web.organiser import organiser_required
+from ..web.pages import query_kept
 from . import service
 from .forms import MergeForm, RenameForm
 from .rating_chart import rating_chart
@@ -108,8 +109,8 @@ def player(player_id: int):
     if found["id"] != player_id:        # merged into another: that one's page, with its filters
         # (not a query's own player_id, nor url_for's _external and the like: found in review,
         # /players/3?player_id=1 was a 500)
-        kept: dict[str, Any] = {key: value for key, value in request.args.items()
-                if key != "player_id" and not key.startswith("_")}
+        kept: dict[str, Any] = {key: value for key, value in query_kept("player_id").items()
+                                if not key.startswith("_")}
         return redirect(url_for("players.player", player_id=found["id"], **kept), code=301)
     return show_player(found)
 

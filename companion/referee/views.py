@@ -37,7 +37,7 @@ from ..store import reads as store
 from ..table import service
 from ..web.access import needs_pin, pin_page
 from ..web.forms import RULE_CHOICES, PrimieraTrip, card_rows
-from ..web.pages import first_error, under_match
+from ..web.pages import first_error, query_kept, under_match
 from ..web.phone import played_here
 from .forms import CaptureForm, ClaimForm, DealForm, PrimieraForm
 
@@ -125,7 +125,7 @@ def captures():
 
 def captures_pages(ruling: Ruling | None, page: int) -> dict[str, str | None]:
     """The addresses of the pages of captures before and after this one (None where none)."""
-    asked: dict[str, Any] = {key: request.args.getlist(key) for key in request.args if key != "page"}
+    asked: dict[str, Any] = query_kept("page")
 
     def at(number: int) -> str:
         return url_for("referee.captures", **asked, page=number) + "#ruling"

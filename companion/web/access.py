@@ -20,6 +20,10 @@ each start, never the PIN itself: the next time the same PIN costs an HMAC, a fe
 microseconds. The memory is bounded (4,096 PINs, the oldest forgotten first) and a changed PIN
 (a new hash) is never taken for the old one. Wrong PINs are not remembered: each is checked,
 and counted.
+
+A PIN not remembered waits its turn for its hash, one at a time in a process, and the addresses
+with no wrong PIN this hour go first (``_right_pin``): 20 guessing addresses made a table's first
+right PIN wait 6.0 s behind their hashes (issue 41, r41-last).
 """
 
 from __future__ import annotations
@@ -31,13 +35,16 @@ from functools import wraps
 from typing import Callable
 
 from cachetools import TTLCache
-from flask import Flask, current_app, has_app_context, redirect, request, session, url_for
+from flask import Flask, current_app, has_app_context, redirect, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import store
 from ..store.checks import hash_method_fits
-from .limits import Limited, checked, match_deletes, new_matches
+from . import limits
+from .limits import Limited, address_key, checked, match_deletes, new_matches, sent_from_another_site
 from .organiser import is_organiser
+from .pages import back_here
+from .turns import Turns
 
 # On a view that makes a match (the page, a rematch, the API): 20 an hour per address, the
 # organiser not limited (web.limits).
@@ -125,30 +132,68 @@ _RIGHT_KEY = secrets.token_bytes(32)
 # One PIN hashed at a time in a process: sixteen connections sending the same right PIN at
 # once hashed it sixteen times (16 MB of memory and a core's 100-250 ms each) before the first
 # was remembered; now the first hashes it and the others find it remembered when their turn
-# comes, and wrong PINs take a core at most between them.
-_hashing = threading.Lock()
+# comes, and wrong PINs take a core at most between them. The turns go to the addresses with
+# the fewest wrong PINs this hour first (``_rank``): 20 wrong PINs sent at once from 20
+# addresses made a table's first right PIN wait 6.0 s behind them (issue 41).
+_hashing = Turns()
+_LAST = max(item.amount for item in limits.TRIES)      # the rank of an address with no try left
+
+
+def _rank() -> int | None:
+    """This address's place in the queue for a hash: its wrong PINs this hour (0 for a phone
+    that has not been wrong), or None when it is refused at once (another site's page sent it,
+    or it has no try left: ``checked`` says so without waiting for a turn). Read from the
+    limits' own windows (the file the processes share, with several)."""
+    if sent_from_another_site():
+        return None
+    key = address_key()
+    windows = limits._windows        # the counts ``checked`` keeps (shared_between_processes)
+    if not all(windows.test(item, "pin", "address", key) for item in limits.TRIES):
+        return None
+    hour = max(limits.TRIES, key=lambda item: item.get_expiry())
+    return hour.amount - windows.get_window_stats(hour, "pin", "address", key).remaining
 
 
 def _right_pin(pin_hash: str, pin: str | None) -> bool:
     """Whether ``pin`` is the one hashed; a wrong one counts against this address's tries. A
-    PIN found right before costs an HMAC, not its hash (see above)."""
+    PIN found right before costs an HMAC, not its hash (see above).
+
+    A PIN not remembered waits for its turn to be hashed, one at a time in a process, before
+    its address's tries are looked at (``checked``, which takes the address's lock, one among
+    64 that addresses share: taken while waiting, a clean address sharing its lock with a
+    guessing one would wait the whole queue). An address with no wrong PIN this hour goes
+    before any with one (then the fewer wrong, then the first come): with any number N of
+    guessing addresses, a clean address's right PIN waits for the hash in progress (100-250 ms
+    of scrypt) and the clean ones queued before it, not for the N, as long as its process has a
+    thread free for it (8 each: while more than 8 PIN checks wait in a process, the next request
+    waits for a thread, and one is freed with each hash); with several processes, it may also
+    wait for one hash of another process whose address shares its lock. Each address is clean
+    for its first wrong PIN of the hour only."""
     seen = (pin_hash, hmac.new(_RIGHT_KEY, (pin or "").encode(), "sha256").digest())
 
     def right() -> bool:
-        with _hashing:
-            with _right_lock:
-                if _right.get(seen):
-                    return True
-            if not check_password_hash(pin_hash, pin or ""):
-                return False
-            with _right_lock:
-                _right[seen] = True
-            return True
+        with _right_lock:
+            if _right.get(seen):
+                return True
+        if not check_password_hash(pin_hash, pin or ""):
+            return False
+        with _right_lock:
+            _right[seen] = True
+        return True
 
     with _right_lock:
         if _right.get(seen):
             return True
-    return checked("pin", right, TooManyTries)
+    rank = _rank()
+    if rank is None:        # refused at once; or, its minute just over, hashed after all others
+        return checked("pin", lambda: _in_turn(_LAST, right), TooManyTries)
+    with _hashing.turn(rank):
+        return checked("pin", right, TooManyTries)
+
+
+def _in_turn(rank: int, check: Callable[[], bool]) -> bool:
+    with _hashing.turn(rank):
+        return check()
 
 
 def _remember(key: str) -> None:
@@ -169,7 +214,7 @@ def pin_required(view: Callable) -> Callable:
     @wraps(view)
     def guarded(match_id: int, *args, **kwargs):
         if needs_pin(match_id):
-            return pin_page(match_id, request.full_path)
+            return pin_page(match_id, back_here())
         return view(match_id, *args, **kwargs)
     return guarded
 

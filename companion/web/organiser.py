@@ -43,7 +43,7 @@ from flask import Flask, current_app, g, has_request_context, render_template, r
 from .. import store
 from ..settings import normalised_code as normalised
 from .limits import FromAnotherSite, Limited, checked
-from .pages import on_this_site
+from .pages import back_here, on_this_site
 
 HEADER = "X-Scopa-Organiser"
 SESSION_KEY = "organiser"
@@ -163,7 +163,7 @@ def refuse(message: str):
     """The page a phone that is not the organiser's gets instead: 403, with what to ask for and
     the way to type the code (then on to this page, or for a form, the page it was sent from)."""
     back = _referrer()
-    after = request.full_path.rstrip("?") if request.method == "GET" else back
+    after = back_here() if request.method == "GET" else back
     return render_template("organiser_only.html", message=message, after=after, back=back), 403
 
 

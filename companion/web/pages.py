@@ -1,6 +1,6 @@
-"""What every room's pages share: loading a match or answering 404, the safe ``next`` address,
-the address phones open and its QR code, a form's first error, a
-CSV answer, and a notice that offers an action (an Undo)."""
+"""What every room's pages share: loading a match or answering 404, the safe ``next`` address and
+the way back to this page (``back_here``, bounded), the address phones open and its QR code, a
+form's first error, a CSV answer, and a notice that offers an action (an Undo)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,51 @@ def on_this_site(target: str, fallback: str) -> str:
     if not cleaned.startswith("/") or cleaned.startswith("//") or parts.scheme or parts.netloc:
         return fallback
     return cleaned
+
+
+# The longest query a page writes back into itself: the language links' ``next``, the way back
+# from the PIN page or the organiser's code, a form's ``next``. A page's own queries are a few
+# hundred bytes (the claim's forty cards, a filter, the primiera tool carrying a hand's form
+# along); one of 16 KiB (``bounds.URL``) was copied into each of the four language links,
+# percent-encoded again (up to three times its size), so a page asked with it answered 100 KB
+# and more.
+ECHOED = 2048
+
+
+def back_here() -> str:
+    """The address to come back to this page: its path and query, the query only when it is no
+    longer than ``ECHOED``, else the path alone (the language switch then reads the query from
+    the Referer).
+
+    >>> from flask import Flask
+    >>> with Flask(__name__).test_request_context("/players?period=month"):
+    ...     back_here()
+    '/players?period=month'
+    >>> with Flask(__name__).test_request_context("/players?junk=" + "x" * 5000):
+    ...     back_here()
+    '/players'
+    """
+    if len(request.query_string) > ECHOED:
+        return request.path
+    return request.full_path.rstrip("?")
+
+
+def query_kept(*leaving_out: str) -> dict[str, list[str]]:
+    """The query's items (every value of each) that a link to the next page of this one, or
+    to where it moved, carries on, but for ``leaving_out``: none when the query is longer than
+    ``ECHOED``, as ``back_here`` keeps it.
+
+    >>> from flask import Flask
+    >>> with Flask(__name__).test_request_context("/api/v1/players?variant=classica&page=2"):
+    ...     query_kept("page")
+    {'variant': ['classica']}
+    >>> with Flask(__name__).test_request_context("/api/v1/players?junk=" + "x" * 5000):
+    ...     query_kept("page")
+    {}
+    """
+    if len(request.query_string) > ECHOED:
+        return {}
+    return {key: request.args.getlist(key) for key in request.args if key not in leaving_out}
 
 
 def join_url() -> str:

@@ -10,43 +10,18 @@ from flask_babel import get_locale, gettext as _
 
 from ..i18n import COOKIE, LANGUAGES
 from .bounds import URL
-from .pages import YEAR, on_this_site
+from .pages import YEAR, back_here, on_this_site
 
 bp = Blueprint("site", __name__)
 
-# The longest query the language links copy (``next``). A page's own queries are a few hundred
-# bytes (the claim's forty cards, a filter, the primiera tool carrying a hand's form along);
-# one of 16 KiB (``bounds.URL``) was copied into each of the four links, percent-encoded again
-# (up to three times its size), so a page asked with it answered 100 KB and more.
-ECHOED = 2048
-
-
-@bp.app_context_processor
-def language_links() -> dict:
-    return {"language_next": language_next}
-
-
-def language_next() -> str:
-    """Where the language links come back to: this page, its query too when it is no longer
-    than ``ECHOED``, else its path alone (the switch then reads the query from the Referer).
-
-    >>> from flask import Flask
-    >>> with Flask(__name__).test_request_context("/players?period=month"):
-    ...     language_next()
-    '/players?period=month'
-    >>> with Flask(__name__).test_request_context("/players?junk=" + "x" * 5000):
-    ...     language_next()
-    '/players'
-    """
-    if len(request.query_string) > ECHOED:
-        return request.path
-    return request.full_path.rstrip("?")
+# In every template, the macros imported without the page's context too (the organiser's link).
+bp.add_app_template_global(back_here)
 
 
 @bp.get("/lang/<code>")
 def choose_language(code: str):
     """The language switch: kept a year in a cookie, then back to the page it was pressed on.
-    A link that says only that page's path (``language_next``: its query was long) comes back
+    A link that says only that page's path (``back_here``: its query was long) comes back
     to the page the browser says it was pressed on (the Referer: the companion sends it to
     itself, ``Referrer-Policy: same-origin``), when that is the same path on this host."""
     back = on_this_site(request.args.get("next", ""), url_for("table.index"))

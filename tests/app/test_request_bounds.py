@@ -20,6 +20,7 @@ from babel import Locale
 from companion import create_app
 from companion.web import access
 from companion.web.bounds import URL
+from companion.web.turns import Turns
 from helpers import HAND, new_match, phone, serving
 from markup import text
 
@@ -105,6 +106,79 @@ def test_a_right_pin_sent_at_once_by_many_connections_is_hashed_once(served, mon
         statuses = list(pool.map(lambda n: ask(base, "POST", path, headers, json.dumps(HAND).encode(),
                                                f"127.0.0.{10 + n}")[0], range(16)))
     assert statuses == [201] * 16 and len(hashed) == 1
+
+
+def test_the_turns_go_to_the_lowest_rank_then_the_first_come():
+    """The lock the PIN hashes queue at (web.turns): four waiters of ranks 1, 3, 1, 2 queued
+    behind a turn held, then one of rank 0; given back, the rank 0 goes first, then the two of
+    rank 1 in the order they came, then 2, then 3."""
+    turns, ran = Turns(), []
+    holding, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with turns.turn(0):
+            holding.set()
+            release.wait(5)
+
+    def waiter(name: str, rank: int) -> None:
+        with turns.turn(rank):
+            ran.append(name)
+
+    threads = [threading.Thread(target=holder)]
+    threads[0].start()
+    assert holding.wait(5)
+    for number, (name, rank) in enumerate([("guess a", 1), ("guess b", 3), ("guess c", 1),
+                                           ("guess d", 2), ("clean", 0)]):
+        threads.append(threading.Thread(target=waiter, args=(name, rank)))
+        threads[-1].start()
+        assert turns.until_waiting(number + 1, 5)
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert ran == ["clean", "guess a", "guess c", "guess d", "guess b"] and turns.waiting() == 0
+
+
+def test_a_clean_addresss_right_pin_is_hashed_before_other_addresses_wrong_ones(served, monkeypatch):
+    """Found in review (r41-last, finding 3): 20 wrong PINs sent at once from 20 addresses made a
+    table's first right PIN wait 6.0 s, one hash after another. Four addresses that were wrong
+    once already send a wrong PIN each while a hash is in progress (held until the test lets it
+    go), then a phone from an address with no wrong PIN sends the right one: it is hashed next,
+    before the four that waited longer."""
+    app, base = served
+    hashed, in_progress, release = [], threading.Event(), threading.Event()
+    check = access.check_password_hash
+
+    def held_check(pin_hash: str, pin: str) -> bool:
+        hashed.append(pin)
+        if pin == "999999":         # the hash in progress
+            in_progress.set()
+            release.wait(5)
+        return check(pin_hash, pin)
+
+    monkeypatch.setattr(access, "check_password_hash", held_check)
+    match_id = new_match(base, pin=PIN, options={"target": 1000})
+    path = f"/api/v1/matches/{match_id}/hands"
+
+    def send(pin: str, address: str) -> int:
+        headers = {"Content-Type": "application/json", "X-Scopa-PIN": pin}
+        return ask(base, "POST", path, headers, json.dumps(HAND).encode(), address)[0]
+
+    guessers = [f"127.0.0.{20 + n}" for n in range(4)]
+    assert [send("000000", address) for address in guessers] == [403] * 4      # wrong once
+    with ThreadPoolExecutor(6) as pool:
+        first = pool.submit(send, "999999", "127.0.0.19")
+        assert in_progress.wait(5)
+        guesses = []
+        for number, address in enumerate(guessers):
+            guesses.append(pool.submit(send, f"00000{number + 1}", address))
+            assert access._hashing.until_waiting(number + 1, 5)
+        right = pool.submit(send, PIN, "127.0.0.30")
+        assert access._hashing.until_waiting(5, 5)
+        release.set()
+        assert right.result() == 201 and first.result() == 403
+        assert [guess.result() for guess in guesses] == [403] * 4
+    assert hashed[4:] == ["999999", PIN, "000001", "000002", "000003", "000004"]
+    assert hands(app) == 1
 
 
 def test_a_changed_pin_is_never_taken_for_the_old_one(app, client):
