@@ -13,6 +13,7 @@ moment carries when it expires, and is dropped then, so the file holds the last 
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sqlite3
@@ -28,6 +29,30 @@ SCHEME = "scopa-sqlite"
 STRIPES = 64
 
 
+def _record_lock(fd: int, stripe: int) -> None:
+    """The byte ``stripe`` of the lock file, for this process, waiting as long as it takes.
+
+    POSIX record locks belong to a process, not to a thread, so the kernel's deadlock check
+    sees a cycle where there is none: a thread of process A holds stripe 1 while another of
+    A's waits for stripe 2, held by a thread of B that is waiting for stripe 1. Each holder
+    gives its stripe back without needing the other (``web.limits`` never holds two at once), but the kernel
+    refuses the last wait with EDEADLK at once, and under issue 41's PIN flood three requests
+    answered 500 with it. The refusal is only ever that false cycle, so the wait is taken up
+    again (after a moment, for the holder to go on) until the stripe is ours. (Linux's
+    open-file-description locks, F_OFD_SETLKW, have no such check, but no such locks on macOS
+    or the BSDs, and Python has no wrapper for their ``struct flock``.)"""
+    pause = 0.001
+    while True:
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX, 1, stripe)
+            return
+        except OSError as error:
+            if error.errno != errno.EDEADLK:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
+
 class SQLiteStorage(Storage, MovingWindowSupport):
     """Moving windows (the companion's strategy) and plain counters, in the SQLite file of
     ``scopa-sqlite:///path/to/limits.sqlite``."""
@@ -39,6 +64,8 @@ class SQLiteStorage(Storage, MovingWindowSupport):
         self.path = uri.removeprefix(f"{SCHEME}://")
         self._local = threading.local()
         self._stripes = [threading.Lock() for _ in range(STRIPES)]
+        self._lock_file: tuple[int, int] | None = None      # (the process, its descriptor)
+        self._opening = threading.Lock()
         with self._transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS moments (key TEXT NOT NULL, at REAL NOT NULL, "
                        "expires REAL NOT NULL)")
@@ -84,12 +111,23 @@ class SQLiteStorage(Storage, MovingWindowSupport):
         for the processes."""
         stripe = zlib.crc32(key.encode()) % STRIPES
         with self._stripes[stripe]:
-            with open(f"{self.path}.lock", "a+b") as file:
-                fcntl.lockf(file, fcntl.LOCK_EX, 1, stripe)
-                try:
-                    yield
-                finally:
-                    fcntl.lockf(file, fcntl.LOCK_UN, 1, stripe)
+            lock_file = self._lock_descriptor()
+            _record_lock(lock_file, stripe)
+            try:
+                yield
+            finally:
+                fcntl.lockf(lock_file, fcntl.LOCK_UN, 1, stripe)
+
+    def _lock_descriptor(self) -> int:
+        """This process's descriptor of the lock file, opened once and never closed. Closing
+        any descriptor of a file lets go of every record lock the process holds on it, another
+        thread's too: each try opened and closed the file of its own, so a thread done with
+        one stripe let another process into the stripe a second thread still held."""
+        pid = os.getpid()
+        with self._opening:
+            if self._lock_file is None or self._lock_file[0] != pid:       # first, or forked since
+                self._lock_file = (pid, os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600))
+            return self._lock_file[1]
 
     # -- Moving windows ---------------------------------------------------------------------
 

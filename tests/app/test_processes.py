@@ -4,12 +4,15 @@ died, stops them all on SIGTERM with the store left whole; the limits' counts ar
 processes (a SQLite file: web/limit_store.py), and a restore in one makes the others forget the
 matches they built."""
 
+import fcntl
 import multiprocessing
 import os
 import signal
 import socket
+import threading
 import time
 import urllib.request
+import zlib
 from pathlib import Path
 
 import pytest
@@ -258,3 +261,129 @@ def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_
     shared = made["_dispatcher"].shared
     assert shared.acquire(False) and shared.acquire(False) and not shared.acquire(False)
     assert len(made["sockets"]) >= 1 and made["max_request_body_size"] == made["app"].config["MAX_CONTENT_LENGTH"] + 1
+
+
+def _hold_stripe(path: str, key: str, held, go, done) -> None:
+    storage = SQLiteStorage(f"scopa-sqlite://{path}")
+    with storage.locked(key):
+        held.set()
+        go.wait(30)
+    done.set()
+
+
+def _waiters_on(lock_file: Path) -> int:
+    """How many record locks on ``lock_file`` wait in the kernel (``/proc/locks`` marks them
+    "->"), read by its inode."""
+    inode = lock_file.stat().st_ino
+    return sum(1 for line in Path("/proc/locks").read_text().splitlines()
+               if "->" in line and line.split()[-3].endswith(f":{inode}"))
+
+
+def _stripes_crossed(path: str, mine: str, theirs: str, ready, taken, go_theirs, refused) -> None:
+    """Process B: a thread holds ``mine``'s stripe; once the other process waits for it, this
+    one asks for ``theirs``'s, held there: the kernel sees a cycle of processes, and says so
+    (``refused``, whatever the storage then does with it)."""
+    lockf = fcntl.lockf
+
+    def told(*args):
+        try:
+            return lockf(*args)
+        except OSError:
+            refused.set()
+            raise
+    fcntl.lockf = told              # this process's alone: it is B, forked
+    storage = SQLiteStorage(f"scopa-sqlite://{path}")
+    holding, go = threading.Event(), threading.Event()
+    holder = threading.Thread(target=lambda: _hold(storage, mine, holding, go))
+    holder.start()
+    holding.wait(30)
+    ready.set()
+    go_theirs.wait(30)              # the other process now waits for ``mine``
+    try:
+        with storage.locked(theirs):
+            taken.put("taken")
+    except OSError as error:
+        taken.put(f"OSError {error.errno}")
+    go.set()
+    holder.join(30)
+
+
+def _hold(storage, key, holding, go) -> None:
+    with storage.locked(key):
+        holding.set()
+        go.wait(30)
+
+
+@pytest.mark.skipif(not Path("/proc/locks").exists(), reason="reads the kernel's waiting locks in /proc/locks")
+def test_two_processes_crossing_stripes_wait_their_turn_never_a_false_deadlock(tmp_path):
+    """Issue 41's PIN flood, two serving processes: three requests answered 500 with
+    ``OSError: [Errno 35] Resource deadlock avoided``. POSIX record locks belong to a process,
+    so a thread of A holding stripe 1 while another of A's waits for stripe 2, held by a thread
+    of B asking for stripe 1, is a cycle to the kernel, which refuses B's wait at once. Here B
+    asks last: it gets stripe 1 once A's holder gives it back, and nobody sees an error."""
+    path = str(tmp_path / "limits.sqlite")
+    storage = SQLiteStorage(f"scopa-sqlite://{path}")
+    first, second = "10.0.0.1", next(f"10.0.0.{n}" for n in range(2, 200)
+                                      if zlib.crc32(f"10.0.0.{n}".encode()) % 64 != zlib.crc32(b"10.0.0.1") % 64)
+    ready, go_theirs, refused, taken = fork.Event(), fork.Event(), fork.Event(), fork.Queue()
+    other = fork.Process(target=_stripes_crossed, args=(path, second, first, ready, taken, go_theirs, refused))
+    holding, go = threading.Event(), threading.Event()
+    holder = threading.Thread(target=lambda: _hold(storage, first, holding, go))
+    holder.start()
+    try:
+        holding.wait(30)
+        other.start()
+        assert ready.wait(30)
+        waiter = threading.Thread(target=lambda: _hold(storage, second, threading.Event(), go))
+        waiter.start()              # this process's second thread waits for B's stripe
+        lock_file = Path(f"{path}.lock")
+        for _ in range(3000):       # until the kernel shows it waiting (no sleep-and-hope)
+            if _waiters_on(lock_file):
+                break
+            time.sleep(0.01)
+        assert _waiters_on(lock_file) == 1
+        go_theirs.set()             # B asks for stripe 1 now: a cycle to the kernel
+        assert refused.wait(30)     # which refuses it (EDEADLK) while this process holds it
+        go.set()                    # this process's holder gives stripe 1 back
+        assert taken.get(timeout=30) == "taken"
+    finally:
+        go.set()
+        holder.join(30)
+        other.join(30)
+        if other.is_alive():
+            other.kill()
+
+
+def _try_stripe(path: str, stripe: int, answer) -> None:
+    with open(f"{path}.lock", "a+b") as file:
+        try:
+            fcntl.lockf(file, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, stripe)
+            answer.put("taken")
+        except OSError:
+            answer.put("held")
+
+
+def test_a_thread_done_with_its_stripe_leaves_another_threads_stripe_held(tmp_path):
+    """A record lock is the process's, and closing any descriptor of its file lets every one
+    of them go: each try opened the lock file and closed it after, so one thread done with
+    address 1 let the other process into address 2, which a second thread still held."""
+    path = str(tmp_path / "limits.sqlite")
+    storage = SQLiteStorage(f"scopa-sqlite://{path}")
+    first = "10.0.0.1"
+    second = next(f"10.0.0.{n}" for n in range(2, 200)
+                  if zlib.crc32(f"10.0.0.{n}".encode()) % 64 != zlib.crc32(first.encode()) % 64)
+    holding, go = threading.Event(), threading.Event()
+    holder = threading.Thread(target=lambda: _hold(storage, first, holding, go))
+    holder.start()
+    try:
+        assert holding.wait(30)
+        with storage.locked(second):
+            pass                    # another thread's try, begun and done
+        answer = fork.Queue()
+        other = fork.Process(target=_try_stripe, args=(path, zlib.crc32(first.encode()) % 64, answer))
+        other.start()
+        assert answer.get(timeout=30) == "held"
+        other.join(30)
+    finally:
+        go.set()
+        holder.join(30)
