@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from flask import jsonify, request, url_for
+from flask import Response, jsonify, request, url_for
 
 from ..players.records import empty_record
 from ..rules.rulesets import PRESETS
@@ -49,6 +49,11 @@ def _in_utc(moment: datetime) -> datetime:
 RATING = ("rating", "mu", "sigma", "provisional")
 
 
+def _query_but(*names: str) -> dict[str, Any]:
+    """The query's arguments but ``names``: what the next page's link keeps of it."""
+    return {k: v for k, v in request.args.items() if k not in names}
+
+
 def _player_json(row: dict[str, Any], rating: dict[str, Any] | None) -> dict[str, Any]:
     """The record, and the player's rating (all variants', or the variant's asked for): a
     player with none has a new player's."""
@@ -65,7 +70,7 @@ def _order() -> bool:
 
 
 @bp.get("/players")
-def list_players():
+def list_players() -> Response:
     """The players' records in the leaderboard's order (most matches won first), a page at a
     time: ``limit`` (at most 500) from ``page`` (from 1); ``next`` is the following page."""
     scope = _player_scope()
@@ -80,9 +85,7 @@ def list_players():
     ratings = store.ratings_of(db, [row["id"] for row in rows[:limit]], scope["variant"])
     following = None
     if len(rows) > limit:
-        following = url_for("api.list_players", **{k: v for k, v in request.args.items()
-                                                   if k not in ("page", "limit")},
-                            limit=limit, page=page + 1)
+        following = url_for("api.list_players", **_query_but("page", "limit"), limit=limit, page=page + 1)
     return jsonify({"players": [_player_json(row, ratings.get(row["id"])) for row in rows[:limit]],
                     "next": following})
 
@@ -101,16 +104,15 @@ def _rating_history(player_id: int, variant: str | None) -> dict[str, Any]:
                                                 query_number("before", None), limit)
     following = None
     if earlier:
-        following = url_for("api.get_player", player_id=player_id, **{
-            k: v for k, v in request.args.items() if k not in ("limit", "before")},
-            limit=limit, before=points[0]["match"])
+        following = url_for("api.get_player", player_id=player_id, **_query_but("limit", "before"),
+                            limit=limit, before=points[0]["match"])
     return {"rating_history": [{name: point[name] for name in ("match", "finished", "rating", "mu", "sigma")}
                                for point in points],
             "rating_history_next": following}
 
 
 @bp.get("/players/<int:player_id>")
-def get_player(player_id: int):
+def get_player(player_id: int) -> Response:
     """One player's record, with the head-to-head against each opponent and a page of their
     rating history; a player merged into another answers as that one."""
     db = store.get_db()
@@ -133,7 +135,7 @@ def get_player(player_id: int):
 
 
 @bp.get("/ratings")
-def list_ratings():
+def list_ratings() -> Response:
     """Every rated player in the leaderboard's order (the settled players first, then the
     provisional ones, each the highest rating first): all variants together, or one
     ``variant``'s."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, assert_never, cast
+from typing import Any, Callable, assert_never
 
 from .. import store
 from ..names import name_key, tidy
@@ -281,8 +281,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                                for t in r.tables],
                     "byes": [names[e] for e in r.byes],
                     "rests": [names[e] for e in r.rests]} for r in tournament.rounds],
-        # The standings rank any Hashable; a tournament's model ranks its entrants' numbers.
-        "standings": [{"entrant": names[cast(int, row.entrant)], "played": row.played, "won": row.won,
+        "standings": [{"entrant": names[row.entrant], "played": row.played, "won": row.won,
                        "drawn": row.drawn, "lost": row.lost, "byes": row.byes,
                        "match_points": row.match_points, "scored": row.scored,
                        "conceded": row.conceded, "difference": row.difference,

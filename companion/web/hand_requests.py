@@ -29,10 +29,15 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     ValidationError,
+    ValidatorFunctionWrapHandler,
     WithJsonSchema,
     model_validator,
 )
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from .. import rules, store
 from ..matches import Match, score_entry
@@ -133,6 +138,24 @@ def _sweeps_words(data: Any, path: tuple[str | int, ...], kind: str, context: An
 Piles = Annotated[list[Cards], AfterValidator(_piles_read)]
 # The words for piles and sweeps refused by their shape (a card named twice by the rules engine).
 PILES_SAID: dict[tuple[str, ...], Any] = {("piles",): _piles_words, ("sweeps",): _sweeps_words}
+
+
+def _sent_as_list(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    if value is None:
+        raise PydanticCustomError("list_type", "Input should be a valid list")
+    return handler(value)
+
+
+class LeftOut:
+    """A list a request may leave out (``Annotated[list[...] | None, LeftOut()]``: None, as
+    a default is not validated), never send as null: null is refused as a list is
+    (``list_type``, worded by the field's ``said_for``), and the document shows the list alone."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_wrap_validator_function(_sent_as_list, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return next(shown for shown in handler(schema)["anyOf"] if shown.get("type") != "null")
 
 
 def sweeps_of(sweeps: list[int] | None, sides: int, sent: bool) -> list[int]:
@@ -270,10 +293,11 @@ class HandEntry(Request):
 
     declarations: list[Declaration] | None = None
     # None only where not sent: the other way of entering the hand.
-    piles: Piles = Field(None, description="each side's cards, for a hand by cards")
-    sweeps: list[Count] = Field(None, description="each side's sweeps (scope), for a hand by cards; "
-                                                   "left out: none")
-    tallies: Annotated[list[Tally], AfterValidator(_best_cards_read)] = Field(
+    piles: Annotated[Piles | None, LeftOut()] = Field(
+        None, description="each side's cards, for a hand by cards")
+    sweeps: Annotated[list[Count] | None, LeftOut()] = Field(
+        None, description="each side's sweeps (scope), for a hand by cards; left out: none")
+    tallies: Annotated[Annotated[list[Tally], AfterValidator(_best_cards_read)] | None, LeftOut()] = Field(
         None, description="each side's counts, for a hand by counts")
 
     @model_validator(mode="before")
@@ -290,7 +314,7 @@ class HandEntry(Request):
 
     @model_validator(mode="after")
     def _sides(self) -> Self:
-        if self.tallies is None:
+        if self.tallies is None and self.piles is not None:     # a hand by cards (piles were sent)
             self.sweeps = sweeps_of(self.sweeps, len(self.piles), "sweeps" in self.model_fields_set)
         self._said()
         return self
@@ -300,7 +324,13 @@ class HandEntry(Request):
 
     @property
     def sides(self) -> int:
-        return len(self.tallies if self.tallies is not None else self.piles)
+        return len(self.tallies) if self.tallies is not None else len(self.by_cards()[0])
+
+    def by_cards(self) -> tuple[list[list[str]], list[int]]:
+        """The piles and the sweeps of a hand by cards (a hand read has its counts, or both)."""
+        if self.piles is None or self.sweeps is None:
+            raise TypeError("a hand by counts has no piles")
+        return self.piles, self.sweeps
 
     def counts(self) -> list[rules.Tally]:
         """The counts, as the rules engine takes them."""
@@ -377,5 +407,6 @@ class ScoreRequest(HandEntry, RulesAsked):
         per_side, names = self.players_per_side, one_name_a_side(self.names, self.sides)
         if self.tallies is not None:
             return score_tallies(self.counts(), self.rules, self.declared(), names, per_side)
-        return score_piles([parse_cards(pile) for pile in self.piles], self.sweeps, self.rules,
+        piles, sweeps = self.by_cards()
+        return score_piles([parse_cards(pile) for pile in piles], sweeps, self.rules,
                            self.declared(), names, per_side)

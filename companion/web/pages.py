@@ -5,7 +5,7 @@ CSV answer, and a notice that offers an action (an Undo)."""
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 import segno
@@ -29,7 +29,7 @@ def load_match(match_id: int, missing: Callable[[], Exception] = NotFound) -> Ma
 
 YEAR = 365 * 24 * 3600     # what a phone keeps for good: a language cookie, a hashed static file
 
-def under_match(match: Match) -> dict[str, int]:
+def under_match(match: Match) -> dict[str, Any]:
     """The query that asks the referee's tools a question under a match's own rules: what the
     match page's links and the referee's own pages both send."""
     return {"match": match.id}
