@@ -37,12 +37,17 @@ def load(tournament_id: int) -> Tournament | None:
 
 def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, rounds: Any,
            seeding: Any, pin: Any) -> Made | Refused:
-    """A new tournament, checked whole first (``web.tournament_requests.NewTournament``, the
-    API's request, then its rules and the seating they ask): Made, or Refused in words
-    (nothing made)."""
+    """A new tournament as the organiser's page asks for it: ``create_from``."""
+    return create_from({"name": name, "format": format, "variant": variant, "options": options,
+                        "entrants": entrants, "rounds": rounds, "seeding": seeding, "pin": pin})
+
+
+def create_from(sent: Any) -> Made | Refused:
+    """A new tournament as a request says it (the API's JSON object), checked whole first
+    (``web.tournament_requests.NewTournament``, then its rules and the seating they ask): Made,
+    or Refused in words (nothing made)."""
     try:
-        asked = NewTournament.read({"name": name, "format": format, "variant": variant, "options": options,
-                                    "entrants": entrants, "rounds": rounds, "seeding": seeding, "pin": pin})
+        asked = NewTournament.read(sent)
         rules = rules_for(asked.variant, asked.options or {})
         checked = entrants_from(asked.given())
         check_seating(rules, 2, len(checked[0]["players"]))

@@ -174,8 +174,6 @@ class Tally(Request):
     its order: tests/api/test_hand_requests.py), ``cards`` and ``coins`` always sent, and the
     referee's ``primiera_cards`` described. Closed: a key that is not a count is refused."""
 
-    model_config = ConfigDict(strict=True, extra="forbid")
-
     cards: Count
     coins: Count
     settebello: bool = False

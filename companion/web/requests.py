@@ -26,7 +26,7 @@ companion.web.requests.Refused: A name has at most 24 characters: shorten this o
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, ClassVar, Literal, NoReturn, Self
+from typing import Annotated, Any, ClassVar, Literal, Mapping, NoReturn, Self
 
 from pydantic import (
     AfterValidator,
@@ -76,9 +76,12 @@ def refuse(message: Any, at: tuple[str | int, ...] = ()) -> NoReturn:
 
 class Request(BaseModel):
     """A request's model: ``read`` it from a dict. Strict: a number is not a string of digits,
-    a list not a string; keys a request does not know are ignored unless the model is closed."""
+    a list not a string. Closed: a key the request does not know is refused, naming it ("extra
+    is not a field of this request"), and the document says so (``additionalProperties:
+    false``): a misspelt field ("sweep") is never taken as left out. A page's post carries keys
+    of its own (its csrf_token): ``sent_in`` takes the request's fields from it."""
 
-    model_config = ConfigDict(strict=True)
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     # The model's words for its fields' refusals, by the field's path (a list's items ``*``),
     # where the words for pydantic's type of error would not do: a Said, or a function of the
@@ -94,6 +97,11 @@ class Request(BaseModel):
             return cls.model_validate(data, context=context), []
         except ValidationError as failure:
             return None, refusals(cls, failure, data, context)
+
+    @classmethod
+    def sent_in(cls, form: Mapping[str, Any]) -> dict[str, Any]:
+        """The request's fields among a page's post (the page's own, its csrf_token, left out)."""
+        return {name: form[name] for name in cls.model_fields if name in form}
 
     @classmethod
     def read(cls, data: Any, context: Any = None) -> Self:
