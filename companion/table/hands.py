@@ -154,13 +154,11 @@ def saved_message(current: Match, hand_id: int, there: str, deleted: str) -> str
 def hand_taken(match_id: int, form, recorded: dict[str, Any] | None):
     """Another phone recorded the hand this form was for: the very same hand is counted once,
     without asking; else both are shown, what differs named, and the table chooses (keep the
-    one recorded, replace it with this one, or add this one as the next hand). That hand deleted
-    meanwhile (``recorded`` None: it was gone when the change was refused): nothing was saved."""
+    one recorded, replace it with this one, or add this one as the next hand)."""
     current = load_match(match_id)
-    theirs = current.hand(recorded["id"]) if recorded is not None else None
-    if theirs is None:
+    theirs, entry = current.hand(recorded["id"]) if recorded else None, form.entry()
+    if theirs is None:          # deleted meanwhile (no row: gone when refused): nothing was saved
         raise HandGone(match_id)
-    entry = form.entry()
     if theirs.score is not None and same_hand(theirs.score, form.score, theirs.entry, entry):
         played_here(match_id)                # this phone scored it too: its last match
         flash(_("Hand %(number)s was already recorded by the other phone, the same as yours: "

@@ -29,15 +29,10 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    GetCoreSchemaHandler,
-    GetJsonSchemaHandler,
     ValidationError,
-    ValidatorFunctionWrapHandler,
     WithJsonSchema,
     model_validator,
 )
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from .. import rules, store
 from ..matches import Match, score_entry
@@ -46,7 +41,7 @@ from ..rules import HandScore, Rules, parse_cards, rules_for, score_piles, score
 from ..rules.said import said
 from ..rules.scoring import default_names
 from ..rules.tally import count_refused
-from .requests import NAME_SCHEMA, Cards, Request, RulesAsked, card_words, refuse
+from .requests import NAME_SCHEMA, Cards, LeftOut, Request, RulesAsked, card_words, refuse
 
 DECLARATION_FORM = '{"side": 0, "deal": 1, "cards": [three cards]}'
 
@@ -138,24 +133,6 @@ def _sweeps_words(data: Any, path: tuple[str | int, ...], kind: str, context: An
 Piles = Annotated[list[Cards], AfterValidator(_piles_read)]
 # The words for piles and sweeps refused by their shape (a card named twice by the rules engine).
 PILES_SAID: dict[tuple[str, ...], Any] = {("piles",): _piles_words, ("sweeps",): _sweeps_words}
-
-
-def _sent_as_list(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    if value is None:
-        raise PydanticCustomError("list_type", "Input should be a valid list")
-    return handler(value)
-
-
-class LeftOut:
-    """A list a request may leave out (``Annotated[list[...] | None, LeftOut()]``: None, as
-    a default is not validated), never send as null: null is refused as a list is
-    (``list_type``, worded by the field's ``said_for``), and the document shows the list alone."""
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        return core_schema.no_info_wrap_validator_function(_sent_as_list, handler(source))
-
-    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        return next(shown for shown in handler(schema)["anyOf"] if shown.get("type") != "null")
 
 
 def sweeps_of(sweeps: list[int] | None, sides: int, sent: bool) -> list[int]:

@@ -30,14 +30,13 @@ from .hand_requests import (
     PILES_SAID,
     Count,
     Declaration,
-    LeftOut,
     Piles,
     SideName,
     names_words,
     one_name_a_side,
     sweeps_of,
 )
-from .requests import CARDS_SCHEMA, Request, RulesAsked, card_words
+from .requests import CARDS_SCHEMA, LeftOut, Request, RulesAsked, card_words
 
 PAGES_MOST = 1_000_000
 

@@ -33,6 +33,8 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -40,6 +42,8 @@ from pydantic import (
     WrapValidator,
     model_validator,
 )
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from ..names import (
     NAME_MAX,
@@ -153,6 +157,24 @@ Name = Annotated[str, WrapValidator(_text), AfterValidator(fits), WithJsonSchema
 Seat = Annotated[str, WrapValidator(_text), AfterValidator(short_enough), WithJsonSchema(NAME_SCHEMA)]
 TeamName = Annotated[str, AfterValidator(team_named), WithJsonSchema(NAME_SCHEMA)]
 Cards = Annotated[list[str], WithJsonSchema(CARDS_SCHEMA)]
+
+
+def _sent_as_list(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    if value is None:
+        raise PydanticCustomError("list_type", "Input should be a valid list")
+    return handler(value)
+
+
+class LeftOut:
+    """A list a request may leave out (``Annotated[list[...] | None, LeftOut()]``: None, as
+    a default is not validated), never send as null: null is refused as a list is
+    (``list_type``, worded by the field's ``said_for``), and the document shows the list alone."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_wrap_validator_function(_sent_as_list, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return next(shown for shown in handler(schema)["anyOf"] if shown.get("type") != "null")
 
 
 def _at(data: Any, path: tuple[str | int, ...]) -> Any:
