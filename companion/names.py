@@ -208,7 +208,7 @@ def _alike(text: str) -> tuple[str, ...]:
     like it (confusable-homoglyphs' table, without the direction marks it writes around a
     right-to-left character)."""
     from confusable_homoglyphs import confusables  # its table loads on first use: ~10 ms
-    found = confusables.is_confusable(text, greedy=True) if len(text) == 1 else False
+    found = confusables.is_confusable(text, greedy=True) if len(text) == 1 else None
     if not found:
         return ()
     return tuple(dict.fromkeys(glyph["c"].strip("\u200e\u200f") for glyph in found[0]["homoglyphs"]))

@@ -28,7 +28,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Mapping
+from typing import Annotated, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, Field, ValidationError
@@ -45,7 +45,7 @@ PREFIX = "SCOPA_"
 ORGANISER_PIN_MIN = 6
 
 
-def refused(takes: str):
+def refused(takes: str) -> PydanticCustomError:
     """What a validator raises: ``takes`` says what the setting takes, in the words the one line
     of the refusal ends with (``refusals``)."""
     return PydanticCustomError("setting", "{takes}", {"takes": takes})
@@ -59,7 +59,7 @@ def normalised_code(code: str) -> str:
 
 # -- What each setting takes ----------------------------------------------------------------
 
-def _whole(least: int, most: int, takes: str):
+def _whole(least: int, most: int, takes: str) -> Callable[[object], int]:
     def whole(value: object) -> int:
         if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
             value = int(value)
@@ -122,7 +122,8 @@ def addresses(value: object) -> tuple[str, ...]:
     >>> addresses("scopa.lan  192.168.1.5:80"), addresses(["a.lan b.lan", "c.lan"])
     (('scopa.lan', '192.168.1.5:80'), ('a.lan', 'b.lan', 'c.lan'))
     """
-    words = [word for item in ([value] if isinstance(value, str) else value) for word in str(item).split()]
+    given = value if isinstance(value, (list, tuple)) else [value]     # one value, or --url's
+    words = [word for item in given for word in str(item).split()]
     for word in words:
         try:
             full_url(word, 8000)
@@ -216,7 +217,10 @@ def service_name(value: object) -> str:
                   "companion): letters, digits, '.', '_' and '-'")
 
 
-def unless_none(check):
+T = TypeVar("T")
+
+
+def unless_none(check: Callable[[object], T]) -> Callable[[object], T | None]:
     """``check`` for a setting that may be left unset (None: ``Settings(db=None)``)."""
     return lambda value: None if value is None else check(value)
 

@@ -54,8 +54,9 @@ def api_http_error(error: HTTPException):
     messages = {413: said("the request is too large"), 414: said("the address is too long"),
                 404: said("no such API endpoint"),
                 405: said("that method is not allowed here")}
-    response = jsonify({"error": for_api(messages.get(error.code, error.description))})
-    response.status_code = error.code
+    code = error.code or 500        # every error werkzeug raises has its code
+    response = jsonify({"error": for_api(messages[code] if code in messages else error.description)})
+    response.status_code = code
     for name, value in error.get_headers():     # Allow on a 405, as HTTP asks
         if name.lower() == "allow":
             response.headers["Allow"] = value

@@ -39,6 +39,14 @@ def load(match_id: int) -> Match:
     return load_match(match_id, missing=NotFoundError)
 
 
+def _row(match_id: int) -> dict[str, Any]:
+    """The match's row (its summary: no hand read); 404 if it was deleted meanwhile."""
+    row = store.match_row(store.get_db(), match_id)
+    if row is None:
+        raise NotFoundError()
+    return row
+
+
 def _version(match_id: int) -> int:
     version = store.match_version(store.get_db(), match_id)
     if version is None:
@@ -128,8 +136,7 @@ def add_hand_api(match_id: int):
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 0 < len(key) <= 100:
         raise BadRequest(said("Idempotency-Key must be 1 to 100 characters"))
-    # found by _may_write; a delete between the two reads is a 500 still (issue 44: one service)
-    match = listed(store.match_row(store.get_db(), match_id))  # type: ignore[arg-type]
+    match = listed(_row(match_id))
     hand = HandIn.read(body(), {"match": match})     # refused in the words of its sides
     entry, score = hand.scored(match)
     match (outcome := service.add_hand(match_id, entry, score, key=key, number=hand.number)):
@@ -156,7 +163,7 @@ def _added(match_id: int, hand_id: int, number: int, summary: dict[str, Any],
            entry: dict[str, Any], score: HandScore):
     """A new hand is the last, and counted (the match was not over): its answer is worked out
     from the match's summary right after it and its score, without reading the other hands."""
-    match = listed({**store.match_row(store.get_db(), match_id), "summary": summary})
+    match = listed({**_row(match_id), "summary": summary})
     hand = {"id": hand_id, "number": number, "version": 1, "entry": entry,
             "points": list(score.totals), "totals_after": list(match.totals),
             "breakdown": breakdown_json(score, api_words())}
@@ -193,6 +200,7 @@ def one_hand(match_id: int, hand_id: int):
         _version(match_id)
         return _hand_answer(match_id, hand_id, 200)
     _may_write(match_id)
+    done: service.Changed | service.Deleted | service.Stale | service.NoSuchHand
     if request.method == "PUT":
         data = body()
         if _tagged() is not None:
@@ -209,11 +217,11 @@ def one_hand(match_id: int, hand_id: int):
         done = service.delete_hands(match_id, {hand_id: _made_from(
             MadeFrom.read({"version": request.args.get("version")}).version)})
     match done:
-        case service.Stale(row):
+        case service.Stale(row) if row is not None:
             return _hand_answer(match_id, hand_id, 409, said(
                 "the hand is at version {version}, not the one this was made from: here it is now",
                 version=row["version"]))
-        case service.NoSuchHand():
+        case service.Stale() | service.NoSuchHand():     # (a Stale without its row: deleted meanwhile)
             raise NotFoundError(_NO_HAND)
         case service.Deleted():
             return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
@@ -230,7 +238,7 @@ def _hand_answer(match_id: int, hand_id: int, status: int, error: Any = None):
     hand = match.hand(hand_id)
     if hand is None:
         raise NotFoundError(_NO_HAND)
-    body = {"hand": hand_json_of(hand), "match": match_summary(match)}
+    body: dict[str, Any] = {"hand": hand_json_of(hand), "match": match_summary(match)}
     if error:
         body = {"error": for_api(error), **body}
     return _answer(body, status, match_id, hand_id, hand.version)
@@ -269,9 +277,8 @@ def match_changes(match_id: int):
     limit = query_number("limit", 50)
     if not 0 < limit <= 200:
         raise BadRequest(said("limit is at most {most}", most=200))
-    db = store.get_db()
-    rows = store.change_rows(db, match_id, query_number("before", None), limit + 1)
-    names = listed(store.match_row(db, match_id)).names  # type: ignore[arg-type]  # as above
+    rows = store.change_rows(store.get_db(), match_id, query_number("before", None), limit + 1)
+    names = listed(_row(match_id)).names
     following = None
     if len(rows) > limit:
         following = url_for("api.match_changes", match_id=match_id, limit=limit, before=rows[limit - 1]["id"])

@@ -12,6 +12,8 @@ bodies generated from the requests' schemas (tests/api/test_openapi_requests.py)
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..rules.rulesets import PRESETS
 from .answer_models import (
     Captures,
@@ -83,7 +85,7 @@ HAND_LINKS = {name: {"operationId": operation, "parameters": {
     "match_id": "$request.path.match_id", "hand_id": "$response.body#/hand/id"}}
     for name, operation in (("GetHand", "getHand"), ("EditHand", "editHand"), ("DeleteHand", "deleteHand"))}
 
-SPEC = {
+SPEC: dict[str, Any] = {     # a JSON document
     "openapi": "3.1.0",
     "info": {"title": "Scopa companion", "version": "1",
              "description": "Scores Scopa hands from the cards, referees captures, keeps matches. "

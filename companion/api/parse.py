@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, overload
 
-from flask import current_app, jsonify, request
+from flask import Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
 from ..rules import ScopaError
@@ -70,8 +70,14 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+@overload
+def query_number(name: str, default: int) -> int: ...
+@overload
+def query_number(name: str, default: None) -> int | None: ...
+
+
 def query_number(name: str, default: int | None) -> int | None:
-    """A whole number from the query string, or ``default``."""
+    """A whole number from the query string, or ``default`` (a number when the default is one)."""
     value = request.args.get(name)
     if value is None:
         return default
@@ -80,7 +86,7 @@ def query_number(name: str, default: int | None) -> int | None:
     return min(store.number_from(value), store.MAX_ID)     # beyond the biggest id: no id is left out
 
 
-def created(body: dict[str, Any], location: str):
+def created(body: dict[str, Any], location: str) -> Response:
     """201 Created: what was made, and where it lives."""
     response = jsonify(body)
     response.status_code = 201
@@ -88,7 +94,7 @@ def created(body: dict[str, Any], location: str):
     return response
 
 
-def listing(key: str, texts: list[str], following: str | None):
+def listing(key: str, texts: list[str], following: str | None) -> Response:
     """``jsonify({key: items, "next": following})``, byte for byte, of items kept as their JSON
     text (``current_app.json.dumps``, compact): a list's items are not parsed to be written again."""
     provider = current_app.json

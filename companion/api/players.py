@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from flask import jsonify, request, url_for
+from flask import Response, jsonify, request, url_for
 
 from ..players.records import empty_record
 from ..rules.rulesets import PRESETS
@@ -66,7 +66,7 @@ def _order() -> bool:
 
 
 @bp.get("/players")
-def list_players():
+def list_players() -> Response:
     """The players' records in the leaderboard's order (most matches won first), a page at a
     time: ``limit`` (at most 500) from ``page`` (from 1); ``next`` is the following page."""
     scope = _player_scope()
@@ -108,7 +108,7 @@ def _rating_history(player_id: int, variant: str | None) -> dict[str, Any]:
 
 
 @bp.get("/players/<int:player_id>")
-def get_player(player_id: int):
+def get_player(player_id: int) -> Response:
     """One player's record, with the head-to-head against each opponent and a page of their
     rating history; a player merged into another answers as that one."""
     db = store.get_db()
@@ -131,7 +131,7 @@ def get_player(player_id: int):
 
 
 @bp.get("/ratings")
-def list_ratings():
+def list_ratings() -> Response:
     """Every rated player in the leaderboard's order (the settled players first, then the
     provisional ones, each the highest rating first): all variants together, or one
     ``variant``'s."""

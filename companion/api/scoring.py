@@ -3,7 +3,7 @@ chiamarsi fuori, and the variants. Nothing is stored."""
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import Response, jsonify
 
 from ..i18n import for_api
 from ..rules import check_claim, check_deal, legal_captures, parse_card, parse_cards, rules_for
@@ -18,13 +18,13 @@ from .parse import body
 
 
 @bp.post("/score")
-def score():
+def score() -> Response:
     """The breakdown of one hand, from the cards of each pile or from counts."""
     return jsonify(hand_json(ScoreRequest.read(body()).score()))
 
 
 @bp.post("/captures")
-def captures():
+def captures() -> Response:
     """What the card played may capture from the table, and why."""
     asked = CapturesAsked.read(body())
     limit, page = asked.limit, asked.page
@@ -41,7 +41,7 @@ def captures():
 
 
 @bp.post("/deal")
-def deal():
+def deal() -> Response:
     """Whether the first table of a deal is void under the variant's rule."""
     asked = DealAsked.read(body())
     check = check_deal(parse_cards(asked.table), asked.rules)
@@ -49,11 +49,11 @@ def deal():
 
 
 @bp.post("/claim")
-def claim():
+def claim() -> Response:
     """Whether a chiamarsi fuori holds, from the piles so far and the totals before the hand."""
     asked = ClaimAsked.read(body())
     totals = asked.totals if asked.totals is not None else [0] * len(asked.piles)
-    checked = check_claim(asked.claimer, asked.cards(), asked.sweeps, totals, asked.rules,
+    checked = check_claim(asked.claimer, asked.cards(), asked.swept(), totals, asked.rules,
                           asked.sides_named(), [d.declared() for d in asked.declarations or ()])
     certain = {point_name(item, asked.rules): points for item, points in checked.certain.items()}
     return jsonify({"holds": checked.holds, "certain": certain,
@@ -61,7 +61,7 @@ def claim():
 
 
 @bp.get("/variants")
-def variants():
+def variants() -> Response:
     """Every variant with its rules and a short description (in the language asked for, as
     every explanation), and the rule items a request may set."""
     return jsonify({

@@ -26,7 +26,7 @@ from ..tournaments.service import (
     Withdrawn,
     add_entrant,
     bring_back,
-    create,
+    create_from,
     load,
     start_next_round,
     tournament_json,
@@ -54,10 +54,7 @@ def create_tournament_api():
     organiser only."""
     organiser_only(said("only the organiser may make a tournament: send the organiser's code in "
                         "the X-Scopa-Organiser header"))
-    data = body()
-    match (made := create(data.get("name"), data.get("format"), data.get("variant", "classica"),
-                          data.get("options") or {}, data.get("entrants"), data.get("rounds"),
-                          data.get("seeding"), data.get("pin"))):
+    match (made := create_from(body())):
         case Made(tournament_id):
             return created(tournament_json(_tournament(tournament_id)),
                            url_for("api.get_tournament", tournament_id=tournament_id))

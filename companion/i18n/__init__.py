@@ -149,7 +149,7 @@ def decimal(value: float, language: str) -> str:
 def say(what: Any, pack: str | None = None) -> str:
     """An explanation or a refusal of the rules (a ``Said``) in this page's language."""
     if isinstance(what, (Said, Joined)):
-        chosen = pack or getattr(g, "pack", "italian")
+        chosen = pack or g.get("pack", "italian")
         translations, language = page_catalogue()
         text = what.render(FittingTranslations(translations, language),
                            lambda v: show(v, language, chosen))

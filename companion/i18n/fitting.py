@@ -138,7 +138,8 @@ def fit(text: str, values: Mapping[str, Any], language: str) -> str:
     changed = _agreed(text, values, language)
     for pattern, applies, fitted in _BEFORE_A_WORD.get(language, ()):
 
-        def one(found: re.Match, applies=applies, fitted=fitted) -> str:
+        def one(found: re.Match[str], applies: Callable[[str, str], bool] = applies,
+                fitted: Callable[[str], str] = fitted) -> str:
             value = values.get(found.group(2) or found.group(3))
             # A name kept whole (web.whole_words) starts with its span's tag: its first letter is
             # the text's, the tags stripped ("ad Anna-Maria", "d'Anna-Maria").

@@ -85,8 +85,7 @@ def change_rows(db: Store, match_id: int, before: int | None = None,
         values.append(before)
     rows = db.query(f"SELECT * FROM hand_changes WHERE match_id = ?{older} ORDER BY id DESC LIMIT ?",
                     [*values, limit])
-    return [{**row, "before": json.loads(row["before"]) if row["before"] else None,
-             "organiser": bool(row["organiser"]), "api": bool(row["api"])} for row in rows]
+    return [_change(row) for row in rows]
 
 
 def change_row(db: Store, match_id: int, change_id: int) -> dict[str, Any] | None:
@@ -94,7 +93,14 @@ def change_row(db: Store, match_id: int, change_id: int) -> dict[str, Any] | Non
     if not 0 < change_id <= MAX_ID:
         return None
     rows = list(db.query("SELECT * FROM hand_changes WHERE match_id = ? AND id = ?", [match_id, change_id]))
-    return {**rows[0], "before": json.loads(rows[0]["before"]) if rows[0]["before"] else None} if rows else None
+    return _change(rows[0]) if rows else None
+
+
+def _change(row: dict[str, Any]) -> dict[str, Any]:
+    """A change as its row is read, one way for one change or a page of them: the hand before
+    it as its entry, whether the organiser made it and whether through the API as bools."""
+    return {**row, "before": json.loads(row["before"]) if row["before"] else None,
+            "organiser": bool(row["organiser"]), "api": bool(row["api"])}
 
 
 def phone_number(db: Store, match_id: int, phone: str | None) -> int | None:

@@ -242,10 +242,11 @@ class HandForm(FlaskForm):
             entry.update(piles=piles, sweeps=sweeps)
         else:
             entry["tallies"] = self._tallies(sweeps)
-        # The hand as the API's JSON would send it, read by the same request model (one shape
-        # for a hand at both doors) and scored by the rules, which refuse what cannot be; the
-        # score is kept for the preview.
-        entry, self.score = HandEntry.read(entry, {"match": self.match}).scored(self.match)
+        # The hand as the API's JSON would send it (its mode is said by what it sends), read by
+        # the same request model (one shape for a hand at both doors) and scored by the rules,
+        # which refuse what cannot be; the score is kept for the preview.
+        sent = {key: value for key, value in entry.items() if key != "mode"}
+        entry, self.score = HandEntry.read(sent, {"match": self.match}).scored(self.match)
         return entry
 
     def _declarations(self) -> list[dict[str, Any]]:

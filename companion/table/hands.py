@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from typing import assert_never
+from typing import Any, assert_never
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
@@ -151,12 +151,14 @@ def saved_message(current: Match, hand_id: int, there: str, deleted: str) -> str
     return there.replace("%(number)s", str(hand.number)) if hand else deleted
 
 
-def hand_taken(match_id: int, form, recorded: dict):
+def hand_taken(match_id: int, form, recorded: dict[str, Any] | None):
     """Another phone recorded the hand this form was for: the very same hand is counted once,
     without asking; else both are shown, what differs named, and the table chooses (keep the
     one recorded, replace it with this one, or add this one as the next hand)."""
     current = load_match(match_id)
-    theirs, entry = current.hand(recorded["id"]), form.entry()
+    theirs, entry = current.hand(recorded["id"]) if recorded else None, form.entry()
+    if theirs is None:          # deleted meanwhile (no row: gone when refused): nothing was saved
+        raise HandGone(match_id)
     if theirs.score is not None and same_hand(theirs.score, form.score, theirs.entry, entry):
         played_here(match_id)                # this phone scored it too: its last match
         flash(_("Hand %(number)s was already recorded by the other phone, the same as yours: "
@@ -176,7 +178,7 @@ def replace_hand(current: Match, form, entry: dict):
         raise ScopaError(said("say which hand to replace"))
     match (outcome := service.change_hand(current.id, hand_id, entry, form.score, version, replacing=True)):
         case service.Stale(row):         # a version was given: the row of the hand as it is now
-            return hand_taken(current.id, form, row)  # type: ignore[arg-type]
+            return hand_taken(current.id, form, row)
         case service.NoSuchHand():
             flash(_("The hand you chose to replace was deleted meanwhile: nothing was changed. "
                     "Record yours again if it is still needed."))
@@ -241,7 +243,7 @@ def primiera_tool(current: Match, form: HandForm, hand: Hand | None) -> str:
     """The referee's primiera tool for this hand: under the match's rules, with the sides'
     names, carrying what the hand's form holds (``PrimieraTrip``) so that its answer comes
     back into the form with everything typed still there (without JavaScript too)."""
-    return url_for("referee.primiera", **under_match(current),  # type: ignore[arg-type]  # no _anchor nor _external in it
+    return url_for("referee.primiera", **under_match(current),
                    **PrimieraTrip.carrying(hand.id if hand else None, form.carried(request.form)))
 
 

@@ -117,8 +117,9 @@ class Tournament:
         an order of them all; else the order typed (a tournament made before seeds were kept
         apart from it: its entrants were stored in seed order)."""
         seeds = [entrant.get("seed") for entrant in self.entrants]
-        if sorted(s for s in seeds if type(s) is int) == list(range(1, len(seeds) + 1)):
-            return sorted(range(len(seeds)), key=lambda e: seeds[e])
+        ranks = [s for s in seeds if type(s) is int]
+        if sorted(ranks) == list(range(1, len(seeds) + 1)):     # every seed a rank (ranks is seeds)
+            return sorted(range(len(ranks)), key=lambda e: ranks[e])
         return list(range(len(self.entrants)))
 
     def joined(self, entrant: int) -> int:
@@ -199,7 +200,7 @@ class Tournament:
                           for number in range(withdrawn + 1, len(self.rounds) + 1)]
         return found
 
-    def standings(self) -> list[Row]:
+    def standings(self) -> list[Row[int]]:
         entrants = range(len(self.entrants))
         return standings(list(entrants), self.games(), self.unplayed(), format=self.format,
                          rounds=len(self.rounds),

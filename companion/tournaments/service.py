@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, assert_never, cast
+from typing import Any, Callable, assert_never
 
 from .. import store
 from ..names import name_key, tidy
@@ -37,12 +37,17 @@ def load(tournament_id: int) -> Tournament | None:
 
 def create(name: Any, format: Any, variant: Any, options: Any, entrants: Any, rounds: Any,
            seeding: Any, pin: Any) -> Made | Refused:
-    """A new tournament, checked whole first (``web.tournament_requests.NewTournament``, the
-    API's request, then its rules and the seating they ask): Made, or Refused in words
-    (nothing made)."""
+    """A new tournament as the organiser's page asks for it: ``create_from``."""
+    return create_from({"name": name, "format": format, "variant": variant, "options": options,
+                        "entrants": entrants, "rounds": rounds, "seeding": seeding, "pin": pin})
+
+
+def create_from(sent: Any) -> Made | Refused:
+    """A new tournament as a request says it (the API's JSON object), checked whole first
+    (``web.tournament_requests.NewTournament``, then its rules and the seating they ask): Made,
+    or Refused in words (nothing made)."""
     try:
-        asked = NewTournament.read({"name": name, "format": format, "variant": variant, "options": options,
-                                    "entrants": entrants, "rounds": rounds, "seeding": seeding, "pin": pin})
+        asked = NewTournament.read(sent)
         rules = rules_for(asked.variant, asked.options or {})
         checked = entrants_from(asked.given())
         check_seating(rules, 2, len(checked[0]["players"]))
@@ -281,8 +286,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                                for t in r.tables],
                     "byes": [names[e] for e in r.byes],
                     "rests": [names[e] for e in r.rests]} for r in tournament.rounds],
-        # The standings rank any Hashable; a tournament's model ranks its entrants' numbers.
-        "standings": [{"entrant": names[cast(int, row.entrant)], "played": row.played, "won": row.won,
+        "standings": [{"entrant": names[row.entrant], "played": row.played, "won": row.won,
                        "drawn": row.drawn, "lost": row.lost, "byes": row.byes,
                        "match_points": row.match_points, "scored": row.scored,
                        "conceded": row.conceded, "difference": row.difference,

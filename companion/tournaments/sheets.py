@@ -59,7 +59,7 @@ def standings_rows(tournament: Tournament, label: Callable[[str], str],
     pairs = len(tournament.entrants[0]["players"]) > 1
     header = [label("place"), label("entrant"), *([label("players")] if pairs else []),
               *(label(name) for name in columns), label("tie_break")]
-    sheet = [header]
+    sheet: list[list[Any]] = [header]
     for place, row in enumerate(rows, start=1):
         entrant = tournament.entrants[row.entrant]
         sheet.append([place, entrant["name"], *([", ".join(entrant["players"])] if pairs else []),

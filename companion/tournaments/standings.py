@@ -39,11 +39,15 @@ from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import Generic, TypeVar
 
 WIN_POINTS = 2
 DRAW_POINTS = 1
 
-Game = tuple[Hashable, Hashable, int, int, Hashable | None]   # a, b, scored_a, scored_b, winner
+# An entrant: whatever names one (the model's index in its entry list, a test's name).
+E = TypeVar("E", bound=Hashable)
+
+Game = tuple[E, E, int, int, E | None]   # a, b, scored_a, scored_b, winner
 
 # Every tie-break in the order of FIDE's lists; each format's own order below.
 TIE_BREAKS = ("points", "buchholz_cut1", "buchholz", "head_to_head", "sonneborn_berger",
@@ -63,7 +67,7 @@ UNPLAYED = {"bye": "won", "walkover": "won", "missed": "chosen", "left": "chosen
 
 
 @dataclass(frozen=True)
-class Unplayed:
+class Unplayed(Generic[E]):
     """A round ``entrant`` did not play, and the match points it gave them.
 
     ``kind``: "bye" (the pairing's bye: a win), "walkover" (a forfeit win: the opponent,
@@ -72,15 +76,15 @@ class Unplayed:
     before it was played: a forfeit loss), "withdrawn" (a round after withdrawing, not paired).
     """
 
-    entrant: Hashable
+    entrant: E
     round: int
     kind: str = "bye"
     points: int = WIN_POINTS
-    opponent: Hashable | None = None
+    opponent: E | None = None
 
 
 @dataclass
-class Row:
+class Row(Generic[E]):
     """One entrant's line in the standings.
 
     ``buchholz`` and ``buchholz_cut1`` are None outside a Swiss, ``sonneborn_berger`` outside a
@@ -93,7 +97,7 @@ class Row:
     tells nothing).
     """
 
-    entrant: Hashable
+    entrant: E
     played: int = 0
     won: int = 0
     drawn: int = 0
@@ -112,9 +116,9 @@ class Row:
     tie_break: str | None = None
 
 
-def standings(entrants: Sequence[Hashable], games: Sequence[Game],
-              unplayed: Sequence[Unplayed | tuple[Hashable, int]] = (), *, format: str = "round-robin",
-              rounds: int | None = None, withdrawn: Collection[Hashable] = ()) -> list[Row]:
+def standings(entrants: Sequence[E], games: Sequence[Game[E]],
+              unplayed: Sequence[Unplayed[E] | tuple[E, int]] = (), *, format: str = "round-robin",
+              rounds: int | None = None, withdrawn: Collection[E] = ()) -> list[Row[E]]:
     """The standings, best first, from finished games and unplayed rounds.
 
     ``entrants`` in the order typed (the last tie-break); ``games`` as ``(a, b, scored_a,
@@ -129,9 +133,9 @@ def standings(entrants: Sequence[Hashable], games: Sequence[Game],
     if format not in ORDERS:
         raise ValueError(f"no such format: {format!r}")
     rows = {e: Row(e, withdrawn=e in withdrawn) for e in entrants}
-    met: dict[frozenset, list[Game]] = {}
-    faced: dict[Hashable, list[tuple[Hashable, int]]] = {e: [] for e in entrants}   # opponent, points
-    absent: dict[Hashable, list[Unplayed]] = {e: [] for e in entrants}
+    met: dict[frozenset[E], list[Game[E]]] = {}
+    faced: dict[E, list[tuple[E, int]]] = {e: [] for e in entrants}   # opponent, points
+    absent: dict[E, list[Unplayed[E]]] = {e: [] for e in entrants}
     for game in games:
         _count_game(rows, game)
         a, b, _, _, winner = game
@@ -151,7 +155,7 @@ def standings(entrants: Sequence[Hashable], games: Sequence[Game],
     seen = {e: rows[e].match_points + DRAW_POINTS * sum(a.kind == "withdrawn" for a in absent[e])
             for e in entrants}
     for e, row in rows.items():
-        def dummy(absence: Unplayed) -> int:
+        def dummy(absence: Unplayed[E]) -> int:
             """An unplayed round, for the entrant's own tie-breaks: an opponent as strong as
             they are, no stronger than the one who withdrew from a forfeit (16.4.1), else at
             most a draw a round (16.4.2)."""
@@ -180,11 +184,11 @@ def standings(entrants: Sequence[Hashable], games: Sequence[Game],
     return ordered
 
 
-def _points(me: Hashable, winner: Hashable | None) -> int:
+def _points(me: E, winner: E | None) -> int:
     return DRAW_POINTS if winner is None else WIN_POINTS if winner == me else 0
 
 
-def _count_game(rows: dict[Hashable, Row], game: Game) -> None:
+def _count_game(rows: dict[E, Row[E]], game: Game[E]) -> None:
     a, b, scored_a, scored_b, winner = game
     if a == b or a not in rows or b not in rows or winner not in (a, b, None):
         raise ValueError(f"not a game between two entrants: {(a, b, winner)!r}")
@@ -202,7 +206,7 @@ def _count_game(rows: dict[Hashable, Row], game: Game) -> None:
             row.lost += 1
 
 
-def _count_unplayed(rows: dict[Hashable, Row], absence: Unplayed) -> None:
+def _count_unplayed(rows: dict[E, Row[E]], absence: Unplayed[E]) -> None:
     if absence.entrant not in rows:
         raise ValueError(f"an unplayed round for {absence.entrant!r}, who is not an entrant")
     if (absence.kind not in UNPLAYED or isinstance(absence.points, bool) or absence.points < 0
@@ -216,15 +220,15 @@ def _count_unplayed(rows: dict[Hashable, Row], absence: Unplayed) -> None:
         row.byes += 1
 
 
-class _Ranking:
+class _Ranking(Generic[E]):
     """The entrants' rows ranked by a format's criteria (ORDERS)."""
 
-    def __init__(self, rows: dict[Hashable, Row], met: dict[frozenset, list[Game]]):
+    def __init__(self, rows: dict[E, Row[E]], met: dict[frozenset[E], list[Game[E]]]):
         self.rows, self.met = rows, met
         self.typed = {e: i for i, e in enumerate(rows)}
 
-    def ranked(self, group: list[Hashable], order: Sequence[str],
-               start: int = 0) -> list[tuple[Hashable, str | None]]:
+    def ranked(self, group: list[E], order: Sequence[str],
+               start: int = 0) -> list[tuple[E, str | None]]:
         """``group`` ranked by ``order[start:]``: each entrant with the criterion that put it
         below the one above (None for the first). A criterion that tells the group apart splits
         it into levels, best first, and each level is ranked again from that criterion on:
@@ -236,15 +240,15 @@ class _Ranking:
                 continue
             if order[at] == "head_to_head":
                 for e in group:
-                    self.rows[e].head_to_head = figures[e]
-            ranked: list[tuple[Hashable, str | None]] = []
+                    self.rows[e].head_to_head = Fraction(figures[e])    # a Fraction already (figures)
+            ranked: list[tuple[E, str | None]] = []
             for level in sorted(set(figures.values()), reverse=True):
                 part = self.ranked([e for e in group if figures[e] == level], order, at)
                 ranked += [(part[0][0], order[at] if ranked else part[0][1]), *part[1:]]
             return ranked
         return [(e, None) for e in group]
 
-    def figures(self, name: str, group: list[Hashable]) -> dict[Hashable, Fraction | int] | None:
+    def figures(self, name: str, group: list[E]) -> dict[E, Fraction | int] | None:
         """Each entrant's figure for one criterion, the higher the better; None where it does not
         apply (head-to-head among entrants not all of whom met)."""
         if name == "head_to_head":
@@ -256,7 +260,7 @@ class _Ranking:
         field = "match_points" if name == "points" else name
         return {e: getattr(self.rows[e], field) or 0 for e in group}
 
-    def against(self, me: Hashable, other: Hashable) -> Fraction:
+    def against(self, me: E, other: E) -> Fraction:
         """My points against ``other``: the average of our games, if we met more than once
         (C.07, 6.1.2)."""
         games = self.met[frozenset((me, other))]

@@ -366,7 +366,7 @@ def change_entrant(tournament_id: int, number: int, change: str):
     (before round 1: off the list), or comes back."""
     the(tournament_id)
     try:
-        name = EntrantChange.read(request.form.to_dict()).name
+        name = EntrantChange.read(EntrantChange.sent_in(request.form)).name
     except ScopaError as problem:
         flash(explain(problem))
     else:

@@ -41,7 +41,7 @@ from ..rules import HandScore, Rules, parse_cards, rules_for, score_piles, score
 from ..rules.said import said
 from ..rules.scoring import default_names
 from ..rules.tally import count_refused
-from .requests import NAME_SCHEMA, Cards, Request, RulesAsked, card_words, refuse
+from .requests import NAME_SCHEMA, Cards, LeftOut, Request, RulesAsked, card_words, refuse
 
 DECLARATION_FORM = '{"side": 0, "deal": 1, "cards": [three cards]}'
 
@@ -150,8 +150,6 @@ class Tally(Request):
     """One side's counts, as the rules engine's ``rules.Tally`` has them (the same fields, in
     its order: tests/api/test_hand_requests.py), ``cards`` and ``coins`` always sent, and the
     referee's ``primiera_cards`` described. Closed: a key that is not a count is refused."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
 
     cards: Count
     coins: Count
@@ -270,10 +268,11 @@ class HandEntry(Request):
 
     declarations: list[Declaration] | None = None
     # None only where not sent: the other way of entering the hand.
-    piles: Piles = Field(None, description="each side's cards, for a hand by cards")
-    sweeps: list[Count] = Field(None, description="each side's sweeps (scope), for a hand by cards; "
-                                                   "left out: none")
-    tallies: Annotated[list[Tally], AfterValidator(_best_cards_read)] = Field(
+    piles: Annotated[Piles | None, LeftOut()] = Field(
+        None, description="each side's cards, for a hand by cards")
+    sweeps: Annotated[list[Count] | None, LeftOut()] = Field(
+        None, description="each side's sweeps (scope), for a hand by cards; left out: none")
+    tallies: Annotated[Annotated[list[Tally], AfterValidator(_best_cards_read)] | None, LeftOut()] = Field(
         None, description="each side's counts, for a hand by counts")
 
     @model_validator(mode="before")
@@ -290,7 +289,7 @@ class HandEntry(Request):
 
     @model_validator(mode="after")
     def _sides(self) -> Self:
-        if self.tallies is None:
+        if self.tallies is None and self.piles is not None:     # a hand by cards (piles were sent)
             self.sweeps = sweeps_of(self.sweeps, len(self.piles), "sweeps" in self.model_fields_set)
         self._said()
         return self
@@ -300,7 +299,13 @@ class HandEntry(Request):
 
     @property
     def sides(self) -> int:
-        return len(self.tallies if self.tallies is not None else self.piles)
+        return len(self.tallies) if self.tallies is not None else len(self.by_cards()[0])
+
+    def by_cards(self) -> tuple[list[list[str]], list[int]]:
+        """The piles and the sweeps of a hand by cards (a hand read has its counts, or both)."""
+        if self.piles is None or self.sweeps is None:
+            raise TypeError("a hand by counts has no piles")
+        return self.piles, self.sweeps
 
     def counts(self) -> list[rules.Tally]:
         """The counts, as the rules engine takes them."""
@@ -377,5 +382,6 @@ class ScoreRequest(HandEntry, RulesAsked):
         per_side, names = self.players_per_side, one_name_a_side(self.names, self.sides)
         if self.tallies is not None:
             return score_tallies(self.counts(), self.rules, self.declared(), names, per_side)
-        return score_piles([parse_cards(pile) for pile in self.piles], self.sweeps, self.rules,
+        piles, sweeps = self.by_cards()
+        return score_piles([parse_cards(pile) for pile in piles], sweeps, self.rules,
                            self.declared(), names, per_side)

@@ -5,7 +5,7 @@ form's first error, a CSV answer, and a notice that offers an action (an Undo)."
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 import segno
@@ -29,7 +29,7 @@ def load_match(match_id: int, missing: Callable[[], Exception] = NotFound) -> Ma
 
 YEAR = 365 * 24 * 3600     # what a phone keeps for good: a language cookie, a hashed static file
 
-def under_match(match: Match) -> dict[str, int]:
+def under_match(match: Match) -> dict[str, Any]:
     """The query that asks the referee's tools a question under a match's own rules: what the
     match page's links and the referee's own pages both send."""
     return {"match": match.id}
@@ -80,10 +80,10 @@ def back_here() -> str:
     return request.full_path.rstrip("?")
 
 
-def query_kept(*leaving_out: str) -> dict[str, list[str]]:
+def query_kept(*leaving_out: str) -> dict[str, Any]:
     """The query's items (every value of each) that a link to the next page of this one, or
     to where it moved, carries on, but for ``leaving_out``: none when the query is longer than
-    ``ECHOED``, as ``back_here`` keeps it.
+    ``ECHOED``, as ``back_here`` keeps it. (Any: what ``url_for``'s keywords take.)
 
     >>> from flask import Flask
     >>> with Flask(__name__).test_request_context("/api/v1/players?variant=classica&page=2"):

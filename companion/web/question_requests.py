@@ -36,7 +36,7 @@ from .hand_requests import (
     one_name_a_side,
     sweeps_of,
 )
-from .requests import CARDS_SCHEMA, Request, RulesAsked, card_words
+from .requests import CARDS_SCHEMA, LeftOut, Request, RulesAsked, card_words
 
 PAGES_MOST = 1_000_000
 
@@ -112,7 +112,8 @@ class ClaimAsked(RulesAsked):
 
     piles: Piles = Field(description="each side's cards so far")
     # None only where not sent (a default is not validated): then none for each side (``_sides``).
-    sweeps: list[Count] = Field(None, description="each side's sweeps so far; left out: none")  # type: ignore[arg-type]
+    sweeps: Annotated[list[Count] | None, LeftOut()] = Field(
+        None, description="each side's sweeps so far; left out: none")
     totals: list[int] | None = None
     claimer: int
     names: list[SideName] | None = None
@@ -120,10 +121,13 @@ class ClaimAsked(RulesAsked):
 
     @model_validator(mode="after")
     def _sides(self) -> Self:
-        """The sweeps, none for each side unless sent; a name for each side, if named."""
-        self.sweeps = sweeps_of(self.sweeps, len(self.piles), "sweeps" in self.model_fields_set)
+        """A name for each side, if named."""
         one_name_a_side(self.names, len(self.piles))
         return self
+
+    def swept(self) -> list[int]:
+        """The sweeps, none for each side unless sent."""
+        return sweeps_of(self.sweeps, len(self.piles), "sweeps" in self.model_fields_set)
 
     def cards(self) -> list[list[Card]]:
         return [parse_cards(pile) for pile in self.piles]

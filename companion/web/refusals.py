@@ -137,8 +137,11 @@ def _own_words(model: type[BaseModel], path: tuple[str | int, ...], data: Any, k
     pattern = _pattern_of(path)
     for end in range(len(pattern), 0, -1):
         words = said_for.get(pattern[:end])
+        if callable(words):
+            return words(data, path, kind, context)
         if words is not None:
-            return words(data, path, kind, context) if callable(words) else words
+            # A field's words say what it must be; a key no field has is named (WORDS).
+            return None if kind == "extra_forbidden" else words
     return None
 
 

@@ -26,13 +26,15 @@ companion.web.requests.Refused: A name has at most 24 characters: shorten this o
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, ClassVar, Literal, NoReturn, Self
+from typing import Annotated, Any, ClassVar, Literal, Mapping, NoReturn, Self
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -40,6 +42,8 @@ from pydantic import (
     WrapValidator,
     model_validator,
 )
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from ..names import (
     NAME_MAX,
@@ -76,9 +80,12 @@ def refuse(message: Any, at: tuple[str | int, ...] = ()) -> NoReturn:
 
 class Request(BaseModel):
     """A request's model: ``read`` it from a dict. Strict: a number is not a string of digits,
-    a list not a string; keys a request does not know are ignored unless the model is closed."""
+    a list not a string. Closed: a key the request does not know is refused, naming it ("extra
+    is not a field of this request"), and the document says so (``additionalProperties:
+    false``): a misspelt field ("sweep") is never taken as left out. A page's post carries keys
+    of its own (its csrf_token): ``sent_in`` takes the request's fields from it."""
 
-    model_config = ConfigDict(strict=True)
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     # The model's words for its fields' refusals, by the field's path (a list's items ``*``),
     # where the words for pydantic's type of error would not do: a Said, or a function of the
@@ -94,6 +101,11 @@ class Request(BaseModel):
             return cls.model_validate(data, context=context), []
         except ValidationError as failure:
             return None, refusals(cls, failure, data, context)
+
+    @classmethod
+    def sent_in(cls, form: Mapping[str, Any]) -> dict[str, Any]:
+        """The request's fields among a page's post (the page's own, its csrf_token, left out)."""
+        return {name: form[name] for name in cls.model_fields if name in form}
 
     @classmethod
     def read(cls, data: Any, context: Any = None) -> Self:
@@ -145,6 +157,24 @@ Name = Annotated[str, WrapValidator(_text), AfterValidator(fits), WithJsonSchema
 Seat = Annotated[str, WrapValidator(_text), AfterValidator(short_enough), WithJsonSchema(NAME_SCHEMA)]
 TeamName = Annotated[str, AfterValidator(team_named), WithJsonSchema(NAME_SCHEMA)]
 Cards = Annotated[list[str], WithJsonSchema(CARDS_SCHEMA)]
+
+
+def _sent_as_list(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    if value is None:
+        raise PydanticCustomError("list_type", "Input should be a valid list")
+    return handler(value)
+
+
+class LeftOut:
+    """A list a request may leave out (``Annotated[list[...] | None, LeftOut()]``: None, as
+    a default is not validated), never send as null: null is refused as a list is
+    (``list_type``, worded by the field's ``said_for``), and the document shows the list alone."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_wrap_validator_function(_sent_as_list, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return next(shown for shown in handler(schema)["anyOf"] if shown.get("type") != "null")
 
 
 def _at(data: Any, path: tuple[str | int, ...]) -> Any:

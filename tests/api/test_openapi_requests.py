@@ -2,13 +2,15 @@
 say what the API takes (issue 44): each is generated from the model that validates the request,
 so a body the schema takes is never refused for a schema's reason (a type, a bound, a field
 missing: only by a rule the schema cannot say, such as two names that are one player, in
-words), and a body the schema refuses (past a bound, a required field left out, a wrong type)
-is refused by the API with 400 and its words, never a 500.
+words), and a body the schema refuses (past a bound, a required field left out, a wrong type,
+a key no field has: every request's object is closed, ``additionalProperties: false``) is
+refused by the API with 400 and its words, never a 500.
 
 The bodies a schema takes are generated from the schema itself by hypothesis-jsonschema: 15 a
 request, the same on every run (the suite's Hypothesis profile is derandomized; SCOPA_FUZZ asks
 for more, and fresh ones). The bodies it refuses are made from a body it takes, one property at
-a time: past each bound, of another type, a required field left out. (Generated, from the
+a time: past each bound, of another type, a required field left out, a key added that the
+schema does not list (and, generated, any key with any value). (Generated, from the
 schema with its bounds moved out, the bodies each took minutes a request to shrink on a busy
 two-core machine, and were nearly all of one verdict: a dozen bodies at the bounds say more.)"""
 
@@ -21,7 +23,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis_jsonschema import from_schema
 from openapi_spec_validator import validate
 from pydantic import ValidationError
@@ -32,7 +34,7 @@ from companion.web.hand_requests import HandChange, HandIn, ScoreRequest
 from companion.web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
 from companion.web.requests import NewMatch
 from companion.web.tournament_requests import EntrantChange, LateEntrant, NewTournament
-from helpers import FULL, examples
+from helpers import FULL, HAND, examples
 
 SCHEMAS = SPEC["components"]["schemas"]
 
@@ -134,12 +136,13 @@ def wrong(schema: dict, value) -> list:
 
 
 def bodies_refused(name: str):
-    """Bodies the schema refuses, each the base with one property made wrong, or a required one
-    left out."""
+    """Bodies the schema refuses, each the base with one property made wrong, a required one
+    left out, or one it does not list added."""
     schema = schema_of(name)
     base = REQUESTS[name][1]
     for field in schema.get("required", []):
         yield f"without {field}", {k: v for k, v in base.items() if k != field}
+    yield "with a key it does not list", {**copy.deepcopy(base), "sweep": [1, 0]}
     for field, property_schema in schema["properties"].items():
         for value in wrong(property_schema, base.get(field)):
             body = {**copy.deepcopy(base), field: value}
@@ -167,5 +170,70 @@ def test_a_body_the_schema_refuses_the_request_refuses_in_words(client, name, la
 
 def test_the_bodies_made_are_many():
     """The cases above are not empty by accident: every request with a bound or a type has some."""
-    assert {name for name, _label, _body in CASES} == set(REQUESTS) - {"EntrantChange"}
+    assert {name for name, _label, _body in CASES} == set(REQUESTS)
     assert len(CASES) > 40
+
+
+def unlisted(schema: dict) -> st.SearchStrategy[str]:
+    """A key the request's schema does not list, as a client might send it: a misspelt field,
+    another program's, anything."""
+    return st.text(min_size=1, max_size=12).filter(lambda key: key not in schema["properties"])
+
+
+@pytest.mark.parametrize("name", REQUESTS)
+def test_a_key_the_schema_does_not_list_is_refused_by_both_by_its_name(name):
+    """Any body the schema takes, with any key it does not list added (any value): the schema
+    refuses it, and so does the request, naming that key (alone, where the body without it is
+    taken; a rule may refuse the body first, as a body without the key)."""
+    schema, model = schema_of(name), REQUESTS[name][0]
+    closed = jsonschema.Draft202012Validator(schema)
+
+    @ONE_A_RUN
+    @given(body=from_schema(schema), key=unlisted(schema), value=from_schema({"type": ["integer", "string", "null"]}))
+    def refused(body, key, value):
+        sent = {**body, key: value}
+        assert not closed.is_valid(sent)
+        refusals = model.check(sent)[1]
+        assert refusals
+        if not model.check(body)[1]:
+            assert [(r.at, str(r.said)) for r in refusals] == [((key,), f"{key} is not a field of this request")]
+    refused()
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "colour is not a field of this request"),
+    ("it", "colour non è un campo di questa richiesta"),
+    ("fr", "colour n’est pas un champ de cette requête"),
+    ("es", "colour no es un campo de esta petición"),
+])
+def test_every_endpoint_refuses_a_key_it_does_not_know_by_its_name_in_the_askers_language(client, language, words):
+    """Before, a key a request did not know was passed over: a misspelt "sweep" recorded a hand
+    without sweeps, and POST /api/v1/tournaments read only the keys it knew. Now each endpoint
+    that reads a body refuses it, 400, naming it in the asker's language, and does nothing."""
+    match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()
+    hand = client.post(f"/api/v1/matches/{match['id']}/hands", json=HAND).get_json()["hand"]
+    tournament = client.post("/api/v1/tournaments", json={"name": "Sera", "format": "swiss",
+                                                           "entrants": ["Anna", "Bruno", "Carla"]}).get_json()
+    at = f"/api/v1/tournaments/{tournament['id']}"
+    asked = [
+        ("POST", "/api/v1/matches", {"players": ["Anna", "Bruno"]}),
+        ("POST", f"/api/v1/matches/{match['id']}/hands", HAND),
+        ("PUT", f"/api/v1/matches/{match['id']}/hands/{hand['id']}", {**HAND, "version": hand["version"]}),
+        ("PUT", f"/api/v1/matches/{match['id']}/rated", {"rated": False}),
+        ("POST", "/api/v1/score", HAND),
+        ("POST", "/api/v1/captures", {"table": ["1d", "2c"], "played": "3s"}),
+        ("POST", "/api/v1/deal", {"table": ["1d", "2c", "3s", "4b"]}),
+        ("POST", "/api/v1/claim", {"claimer": 0, "piles": HAND["piles"]}),
+        ("POST", "/api/v1/tournaments", {"name": "Sera", "format": "swiss", "entrants": ["Anna", "Bruno"]}),
+        ("POST", f"{at}/entrants", {"entrant": "Zoe"}),
+        ("POST", f"{at}/entrants/1/withdraw", {}),
+        ("POST", f"{at}/entrants/1/reinstate", {}),
+    ]
+    for method, path, body in asked:
+        answer = client.open(path, method=method, json={**body, "colour": "red"},
+                             headers={"Accept-Language": language})
+        assert (answer.status_code, answer.get_json()["error"]) == (400, words), path
+    kept = client.get(f"/api/v1/matches/{match['id']}").get_json()["hands"]
+    assert [(h["id"], h["version"], h["entry"]) for h in kept] == [(hand["id"], hand["version"], hand["entry"])]
+    assert client.get(at).get_json()["entrants"] == tournament["entrants"]
+    assert [m["id"] for m in client.get("/api/v1/matches").get_json()["matches"]][0] == match["id"]

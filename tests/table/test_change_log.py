@@ -183,3 +183,18 @@ def test_a_failed_write_keeps_no_change(client, monkeypatch):
     monkeypatch.setattr("companion.store.matches.keep_summary", broken)
     assert client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).status_code == 503
     assert changes(client, match_id) == []
+
+
+def test_one_change_and_a_page_of_them_are_read_alike(client, app):
+    """``store.change_row`` (the undo's and the change page's reading) and ``change_rows`` (the
+    log's) read a change one way: before, one change kept its organiser and API marks as the
+    0 and 1 of its row, a page of them as bools."""
+    match_id = new_match(client)
+    hand = client.post(f"/api/v1/matches/{match_id}/hands", json=HAND).get_json()["hand"]
+    client.put(f"/api/v1/matches/{match_id}/hands/{hand['id']}", json={**HAND, "version": 1})
+    with app.app_context():
+        db = store.get_db()
+        page = store.change_rows(db, match_id)
+        one = [store.change_row(db, match_id, row["id"]) for row in page]
+        assert one == page and len(page) == 2
+        assert all(row["organiser"] is True and row["api"] is True for row in one + page)

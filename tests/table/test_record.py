@@ -386,3 +386,38 @@ def test_two_phones_saving_the_same_hand_on_a_real_server_record_it_once(live):
         assert len(live_hands(base, match_id)) == 2
     with sqlite3.connect(database) as conn:
         assert conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 20
+
+
+# -- A hand gone between the refusal and its answer (issue 44: narrowed where the types said None)
+
+def test_the_hand_a_clash_names_deleted_meanwhile_is_said_not_a_crash(client, monkeypatch):
+    """The table's service answers that another phone recorded the hand (``Taken``), and that
+    hand is deleted before the clash is shown: before, the page read the missing hand's score
+    (500); now it says the hand is gone, nothing saved."""
+    from companion.table import service
+    match_id = new_match(client, options={"target": 1000})
+    gone = record(client, match_id, marked(1))
+    client.delete(f"/api/v1/matches/{match_id}/hands/{gone['id']}?version=1")
+    monkeypatch.setattr(service, "add_hand", lambda *args, **kwargs: service.Taken({"id": gone["id"]}))
+    answer = client.post(f"/matches/{match_id}/hands/new", data=counts_form(30, **FIVE_DENARI, number=1))
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/matches/{match_id}")
+    said = texts(client.get(f"/matches/{match_id}").get_data(as_text=True), ".flash")
+    assert "That hand was already deleted (perhaps on another phone): nothing was changed." in said
+    assert hands(client, match_id) == []
+
+
+def test_a_hand_or_match_gone_between_the_apis_reads_is_404_not_a_crash(client, monkeypatch):
+    """The API's write found the match, then read it again after another phone deleted it (its
+    row None), or a change was refused as stale without the hand's row (deleted meanwhile):
+    before, each was a 500; now 404 in words."""
+    from companion.api import matches as api_matches
+    from companion.table import service
+    match_id = new_match(client, options={"target": 1000})
+    hand = record(client, match_id, marked(1))
+    with monkeypatch.context() as patched:
+        patched.setattr(service, "change_hand", lambda *args, **kwargs: service.Stale(None))
+        stale = client.put(f"/api/v1/matches/{match_id}/hands/{hand['id']}", json={**marked(2), "version": 1})
+    assert stale.status_code == 404 and stale.get_json()["error"] == "no such hand (it may have been deleted)"
+    monkeypatch.setattr(api_matches.store, "match_row", lambda *args: None)
+    added = client.post(f"/api/v1/matches/{match_id}/hands", json=marked(2))
+    assert added.status_code == 404 and added.get_json()["error"] == "no such match"
