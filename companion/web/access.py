@@ -103,10 +103,12 @@ class TooManyTries(Limited):
 def try_pin(match_id: int, pin: str) -> bool:
     """Check a PIN; remember the match's access key for this phone when right. Raises
     TooManyTries when this address has tried too many wrong PINs."""
-    access = store.pin_and_key(store.get_db(), match_id)
-    if not access or not access[0] or not _right_pin(access[0], pin):
+    pin_hash, key = store.pin_and_key(store.get_db(), match_id) or (None, None)
+    # Every match has its access key (migration 005 gave the older ones theirs): one without
+    # would honour no phone's, PIN or not.
+    if not pin_hash or not key or not _right_pin(pin_hash, pin):
         return False
-    _remember(access[1])
+    _remember(key)
     session.permanent = True
     return True
 
@@ -115,12 +117,12 @@ def try_key(match_id: int, key: str) -> bool:
     """A scorer's link from the organiser's page (``key``, the match's access key): when it is
     this match's, this phone records in it from now on, no PIN typed. A wrong key counts as a
     wrong PIN (there is nothing to guess in 128 random bits, but nothing is tried for free)."""
-    access = store.pin_and_key(store.get_db(), match_id)
-    if not access or not access[1]:
+    _pin_hash, expected = store.pin_and_key(store.get_db(), match_id) or (None, None)
+    if not expected:
         return False
-    if not checked("pin", lambda: hmac.compare_digest(access[1].encode(), key.encode()), TooManyTries):
+    if not checked("pin", lambda: hmac.compare_digest(expected.encode(), key.encode()), TooManyTries):
         return False
-    _remember(access[1])
+    _remember(expected)
     session.permanent = True
     return True
 

@@ -9,7 +9,7 @@ import re
 import secrets
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from flask import session
 
@@ -46,6 +46,10 @@ def matches_in(held: Mapping[str, Any]) -> list[int]:
     return [m for m in played if isinstance(m, int) and not isinstance(m, bool)]
 
 
+@overload
+def phone_id(create: Literal[True] = True) -> str: ...
+@overload
+def phone_id(create: bool) -> str | None: ...
 def phone_id(create: bool = True) -> str | None:
     """This phone's own identity: a random id kept in its signed session cookie, made the first
     time it is needed (``create``) and kept as long as the cookie. Anything a phone does that the
