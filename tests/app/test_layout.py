@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from helpers import BROKEN_WORDS, SPILLING
+from helpers import BROKEN_WORDS, SPILLING, axe_violations
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -138,7 +138,7 @@ def test_names_cut_short_are_clean_for_axe(phone, long_names):
                  f"/matches/{long_names['four']}/hands/new?mode=tallies"]:
         page.goto(path)
         assert page.locator(".short-name").count() > 0, path
-        violations = Axe().run(page).response["violations"]
+        violations = axe_violations(page)
         found[path] = [f"{v['id']} ({v['impact']})" for v in violations
                        if v["impact"] in ("moderate", "serious", "critical")]
     assert {path: v for path, v in found.items() if v} == {}
@@ -326,7 +326,7 @@ def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, 
                 .map(td => parseFloat(getComputedStyle(td).fontSize))""")
             assert sizes[1] >= max(sizes), sizes        # the points (td 2) no smaller than the rest
             if Axe is not None:
-                violations = Axe().run(page).response["violations"]
+                violations = axe_violations(page)
                 assert [f"{v['id']} ({v['impact']})" for v in violations
                         if v["impact"] in ("moderate", "serious", "critical")] == [], lang
     finally:

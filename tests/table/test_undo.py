@@ -18,6 +18,7 @@ from helpers import (
     FOUR_NIL,
     FULL,
     api,
+    axe_violations,
     counts_form,
     new_match,
     notice,
@@ -555,7 +556,7 @@ def test_axe_finds_nothing_wrong_with_the_edit_button_and_the_undo_notices(brows
     and a delete's Undo, and on the home page with an archive's Undo. Without JavaScript the
     page's scripts are switched off through the DevTools protocol, and on only for axe (axe never
     settles in a context made without JavaScript)."""
-    axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
+    pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_violations
     expect = pytest.importorskip("playwright.sync_api").expect
     match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
     hands = [api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"] for _ in range(3)]
@@ -571,7 +572,7 @@ def test_axe_finds_nothing_wrong_with_the_edit_button_and_the_undo_notices(brows
     def violations() -> list[str]:
         page_scripts(True)
         try:
-            found = axe.run(page).response["violations"]
+            found = axe_violations(page)
         finally:
             page_scripts(False)
         return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
