@@ -241,3 +241,18 @@ def test_the_page_without_the_token_is_this_sites(live_server, path, there):
     answer = Phone(base, CLUB).ask("GET", path)
     assert answer.status == 303 and answer.headers["Location"] == there
     assert not urlsplit(answer.headers["Location"]).netloc
+
+
+def test_the_cookie_of_a_phone_let_in_copied_is_that_one_phone(live_server):
+    """Found in review (r41-qr): the cookie the QR gave held no phone id yet (one is made on the
+    first match), so a guest let in once copied it to programs, each of which was given an id
+    of its own on its first match: 20 new matches an hour each, against no ceiling, and the
+    address's 60 admissions never spent. A copy is the phone it was copied from."""
+    base, _ = live_server
+    first = Phone(base, CLUB)
+    let_in(first, the_night_link(base))
+    copies = [Phone(base, CLUB) for _ in range(3)]
+    for copy in copies:
+        copy.cookies = dict(first.cookies)
+    made = sum(copy.new_match() == 201 for copy in copies for _ in range(10))
+    assert made == 20
