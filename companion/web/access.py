@@ -188,14 +188,25 @@ def _right_pin(pin_hash: str, pin: str | None) -> bool:
             return True
     rank = _rank()
     if rank is None:        # refused at once; or, its minute just over, hashed after all others
-        return checked("pin", lambda: _in_turn(_LAST, right), TooManyTries)
+        try:
+            checked("pin", _not_refused, TooManyTries)
+        except _NotRefused:
+            pass
+        rank = _LAST
+    # The turn first, then the address's lock (``checked``), always in that order: taken the
+    # other way round (the lock held while waiting for a turn), the next in the queue, at an
+    # address sharing the lock, took the turn and waited for the lock, and nothing was hashed
+    # in that process again.
     with _hashing.turn(rank):
         return checked("pin", right, TooManyTries)
 
 
-def _in_turn(rank: int, check: Callable[[], bool]) -> bool:
-    with _hashing.turn(rank):
-        return check()
+class _NotRefused(Exception):
+    """``checked`` got as far as the check: the address has tries left (nothing was counted)."""
+
+
+def _not_refused() -> bool:
+    raise _NotRefused()
 
 
 def _remember(key: str) -> None:

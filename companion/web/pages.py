@@ -65,7 +65,8 @@ ECHOED = 2048
 def back_here() -> str:
     """The address to come back to this page: its path and query, the query only when it is no
     longer than ``ECHOED``, else the path alone (the language switch then reads the query from
-    the Referer).
+    the Referer); the home page for a path longer than ``ECHOED``, which is no page's (a page
+    not found, whose four language links each wrote 15 KB of path back).
 
     >>> from flask import Flask
     >>> with Flask(__name__).test_request_context("/players?period=month"):
@@ -74,7 +75,12 @@ def back_here() -> str:
     >>> with Flask(__name__).test_request_context("/players?junk=" + "x" * 5000):
     ...     back_here()
     '/players'
+    >>> with Flask(__name__).test_request_context("/" + "x" * 5000):
+    ...     back_here()
+    '/'
     """
+    if len(request.path) > ECHOED:
+        return request.script_root + "/"
     if len(request.query_string) > ECHOED:
         return request.path
     return request.full_path.rstrip("?")

@@ -98,6 +98,9 @@ def admitted() -> bool:
 
 def admit() -> None:
     """This phone opened the organiser's QR of the night: one of the club's, from now, for a
-    night."""
+    night. Its id is made now if it has none (``phone_id``), in the same signed cookie: a copy of
+    that cookie is this phone, with its limits, not a phone let in with an id of its own made on
+    its first match (one admission was as many phones as a guest made copies)."""
     session[ADMITTED_KEY] = int(time.time())
+    phone_id()
     session.permanent = True

@@ -49,13 +49,18 @@ def _word_file(app: Flask) -> Path:
     return Path(app.config["DATABASE"]).parent / "welcome"
 
 
-def _word(app: Flask) -> str:
-    """The word the tokens of now carry: the last renewal's, else ``_FIRST``."""
+def _word(app: Flask) -> str | None:
+    """The word the tokens of now carry: the last renewal's, else (no file: never renewed)
+    ``_FIRST``; None when the file is there and cannot be read, or does not hold a word, which no
+    token carries (falling back to ``_FIRST`` would let in again the tokens of before the first
+    renewal)."""
     try:
         kept = _word_file(app).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+    except FileNotFoundError:
         return _FIRST
-    return kept if kept.isalnum() and len(kept) <= 32 else _FIRST
+    except (OSError, UnicodeDecodeError):
+        return None
+    return kept if kept.isalnum() and len(kept) <= 32 else None
 
 
 def _signer(app: Flask) -> URLSafeTimedSerializer:
@@ -65,7 +70,7 @@ def _signer(app: Flask) -> URLSafeTimedSerializer:
 def token(app: Flask | None = None) -> str:
     """A token drawn now: it lets phones in for ``NIGHT``, unless the QR is renewed."""
     app = app or current_app._get_current_object()      # type: ignore[attr-defined]
-    return str(_signer(app).dumps(_word(app)))
+    return str(_signer(app).dumps(_word(app) or ""))
 
 
 def link(url: str, app: Flask | None = None) -> str:
@@ -90,7 +95,8 @@ def lets_in(given: str, app: Flask | None = None) -> bool:
         word = _signer(app).loads(given, max_age=NIGHT)
     except BadData:                 # badly signed, past its night, not a token at all
         return False
-    return isinstance(word, str) and hmac.compare_digest(word.encode(), _word(app).encode())
+    now = _word(app)
+    return isinstance(word, str) and now is not None and hmac.compare_digest(word.encode(), now.encode())
 
 
 def renew(app: Flask | None = None) -> bool:

@@ -104,3 +104,15 @@ def test_the_claim_recorded_is_the_claim_checked(app, client):
     recorded = client.post(f"/referee/claim?match={match_id}", data=fields)
     assert recorded.status_code == 303 and recorded.headers["Location"] == f"/matches/{match_id}"
     assert client.get(f"/api/v1/matches/{match_id}").get_json()["outcome"]["over"]
+
+
+def test_no_page_writes_a_long_path_back(app):
+    """Found in review (r41-qr): the language links of a page not found carried its path, each
+    of the four percent-encoded again, so a 404 asked with 15 KB of path answered 64 KB. No page
+    of the companion has a path of more than a few dozen characters: a longer one comes back to
+    the home page."""
+    guest = phone(app)
+    normal = guest.get("/rules/nothing")
+    long_path = guest.get("/rules/" + "%C3%A8" * 2600)
+    assert long_path.status_code == normal.status_code == 404
+    assert size(long_path) < size(normal) + 4096, (size(normal), size(long_path))

@@ -241,3 +241,34 @@ def test_the_page_without_the_token_is_this_sites(live_server, path, there):
     answer = Phone(base, CLUB).ask("GET", path)
     assert answer.status == 303 and answer.headers["Location"] == there
     assert not urlsplit(answer.headers["Location"]).netloc
+
+
+def test_the_cookie_of_a_phone_let_in_copied_is_that_one_phone(live_server):
+    """Found in review (r41-qr): the cookie the QR gave held no phone id yet (one is made on the
+    first match), so a guest let in once copied it to programs, each of which was given an id
+    of its own on its first match: 20 new matches an hour each, against no ceiling, and the
+    address's 60 admissions never spent. A copy is the phone it was copied from."""
+    base, _ = live_server
+    first = Phone(base, CLUB)
+    let_in(first, the_night_link(base))
+    copies = [Phone(base, CLUB) for _ in range(3)]
+    for copy in copies:
+        copy.cookies = dict(first.cookies)
+    made = sum(copy.new_match() == 201 for copy in copies for _ in range(10))
+    assert made == 20
+
+
+def test_a_renewal_that_cannot_be_read_lets_no_old_token_in(tmp_path):
+    """Found in review (r41-qr): the renewal's word read from its file fell back to the first
+    night's word on any error (a file it cannot open: out of descriptors, a directory in its
+    place), so the tokens drawn before the first renewal let phones in again. Only a file that
+    is not there (no renewal yet) means the first word; otherwise no token lets a phone in."""
+    app = Flask(__name__)
+    app.config.update(SECRET_KEY="k", DATABASE=str(tmp_path / "store.sqlite"))
+    first = welcome.token(app)
+    assert welcome.lets_in(first, app) and welcome.renew(app)
+    renewed = welcome.token(app)
+    assert welcome.lets_in(renewed, app) and not welcome.lets_in(first, app)
+    (tmp_path / "welcome").unlink()
+    (tmp_path / "welcome").mkdir()          # cannot be read as a file
+    assert not welcome.lets_in(first, app)

@@ -282,3 +282,49 @@ def test_only_the_first_16_languages_are_read(app, monkeypatch):
     assert 0 < len(asked) <= 15
     api = guest.get("/api/v1/matches", headers={"Accept-Language": "it," + ",".join(["en"] * 5000)})
     assert api.status_code == 200
+
+
+def test_a_pin_whose_minute_ends_while_it_is_read_never_stalls_the_queue(app, monkeypatch):
+    """Found in review (r41-qr): an address with no try left a moment ago (``_rank`` None) whose
+    minute was over when ``checked`` looked again waited for its turn holding its address's
+    lock; the next in the queue, of an address sharing that lock, took the turn and waited for
+    the lock: neither went on, nor any PIN hashed after them in that process. A hash is held in
+    progress; an address whose rank reads None (its minute ending) sends a PIN, then the same
+    address another (rank 0); the hash given back, both are answered and nobody waits."""
+    pin_hash = access.generate_password_hash(PIN)
+    in_progress, release, answers = threading.Event(), threading.Event(), {}
+    check, rank = access.check_password_hash, access._rank
+    ending = ["127.0.0.41"]         # its first rank read: no try left, its minute then over
+
+    def held_check(hashed: str, pin: str) -> bool:
+        if pin == "999999":
+            in_progress.set()
+            release.wait(5)
+        return check(hashed, pin)
+
+    monkeypatch.setattr(access, "check_password_hash", held_check)
+    def rank_read() -> int | None:
+        if access.address_key() in ending:
+            ending.remove(access.address_key())
+            return None
+        return rank()
+
+    monkeypatch.setattr(access, "_rank", rank_read)
+    monkeypatch.setattr(access, "_hashing", Turns())       # stalled, it stalls this test alone
+
+    def send(name: str, pin: str, address: str) -> None:
+        with app.test_request_context("/", environ_base={"REMOTE_ADDR": address}):
+            answers[name] = access._right_pin(pin_hash, pin)
+
+    threads = []
+    for number, (name, pin, address) in enumerate([("held", "999999", "127.0.0.40"),
+                                                   ("ending", "111111", "127.0.0.41"),
+                                                   ("next", PIN, "127.0.0.41")]):
+        threads.append(threading.Thread(target=send, args=(name, pin, address), daemon=True))
+        threads[-1].start()
+        assert in_progress.wait(5) and access._hashing.until_waiting(number, 5)
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert answers == {"held": False, "ending": False, "next": True}
+    assert access._hashing.waiting() == 0
