@@ -351,6 +351,13 @@ def lift(kind: str, scope: str, key: str) -> bool:
     return known
 
 
+def lift_every(kind: str) -> int:
+    """Every phone and address counted for ``kind`` may try again at once (the organiser's
+    renewed QR: its admissions start afresh); how many were. Those the organiser's list no
+    longer names (past its 4,096) keep their count."""
+    return sum(lift(kind, scope, key) for (counted, scope, key), _address in _seen.seen() if counted == kind)
+
+
 def reset() -> None:
     """Every count forgotten (the tests' ``fresh_rate_limit``)."""
     _windows.storage.reset()

@@ -12,8 +12,9 @@ organiser does).
   cookie says so, for a night) and sent on to the same address without the token, so that its
   address bar shows none to pass on. A token past its night, badly signed, or of a QR the
   organiser has renewed lets nothing in, and says nothing: the page just opens.
-- The organiser can renew the QR (``renew``): the tokens drawn before no longer let a phone in.
-  Phones already let in stay so for their night: renewing is for a QR seen by someone it should
+- The organiser can renew the QR (``renew``): the tokens drawn before no longer let a phone in,
+  and every address may let in ``limits.ADMISSIONS`` phones again, so a guest who spent them
+  with a photo of the old QR keeps nobody out. Phones already let in stay so for their night: renewing is for a QR seen by someone it should
   not have been, not a reason to make every phone of the club scan again.
 - Whoever holds the token can let in phones: at most ``limits.ADMISSIONS`` a night at one
   address (docs/running.md says what a guest with it can do).
@@ -114,6 +115,9 @@ def renew(app: Flask | None = None) -> bool:
         if temporary:
             Path(temporary).unlink(missing_ok=True)
         return False
+    # The admissions start afresh: whoever spent an address's with the old token (a photo of the
+    # board's QR) kept the club's later phones out until the organiser lifted it by hand.
+    limits.lift_every("admissions")
     return True
 
 

@@ -222,6 +222,23 @@ def test_an_address_lets_60_phones_in_a_night(live_server):
     assert "club's tonight" in let_in(again, link)
 
 
+def test_a_renewed_qr_lets_the_club_in_where_a_guest_spent_the_admissions(live_server):
+    """Found in review (r41-qr): whoever holds the token (a photo of the board's QR on the
+    wall) spent an address's 60 admissions in a second, and renewing the QR still let no phone
+    in there until the organiser also lifted the hold by hand. A renewed QR starts them afresh."""
+    base, _ = live_server
+    old = the_night_link(base)
+    for _ in range(60):
+        assert "club's tonight" in let_in(Phone(base, CLUB), old)
+    head = organiser(base)
+    page = head.ask("GET", "/organiser/qr").body.decode()
+    assert head.ask("POST", "/organiser/qr/renew", form=dict(form_data(page, '[data-testid="renew-qr"] form'))).status == 303
+    assert "club's tonight" not in let_in(Phone(base, CLUB), old)
+    club = Phone(base, CLUB)
+    assert "club's tonight" in let_in(club, the_night_link(base))
+    assert club.new_match() == 201
+
+
 def test_a_token_drawn_outside_a_request_lets_a_phone_in(live_server, live_config):
     """The terminal's QR (``cli.print_join``) is drawn before any request, from the app alone."""
     base, _ = live_server
