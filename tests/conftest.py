@@ -86,8 +86,7 @@ collect_ignore = ["benchmarks", "tools"]
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """The files handed to pytest-xdist's workers the heaviest first; and each schemathesis case
-    given a node id of its own.
+    """The files handed to pytest-xdist's workers the heaviest first.
 
     pytest-xdist's loadfile (pyproject's addopts): a file's tests run in one worker, so that a
     module's fixtures (its server, its filled store) are made once. (loadgroup, which grouped
@@ -98,22 +97,7 @@ def pytest_collection_modifyitems(items):
     first, then the others, each kind by its number of tests, the most first (what xdist's own
     order goes by). A browser test takes seconds: started last, a file of them was a worker's
     whole last minutes while the other had nothing left to do; run first, one after another,
-    they share a worker's Chromium (``Chromium``).
-
-    schemathesis names its cases ``test_x[POST /api/v1/score]``, but under pytest 9 their node
-    ids all read ``file::test_x``: pytest now builds an id from the function's original name and
-    its parametrization, and schemathesis gives it neither the operation. The id given here is
-    the case's address in the collection tree (the module, schemathesis's collector
-    ``test_x``, the case), so ``pytest 'file::test_x::test_x[POST /api/v1/score]'`` runs that
-    one case alone. Where the id already names the case (pytest 8), nothing changes."""
-    for item in items:
-        if getattr(item, "operation_label", None) and not item.nodeid.endswith("]"):
-            nodeid = f"{item.nodeid}::{item.name}"
-            if hasattr(item, "_id"):            # pytest 9 keeps a structured id
-                from _pytest.nodeid import NodeId
-                item._id = NodeId.parse(nodeid)
-            else:
-                item._nodeid = nodeid
+    they share a worker's Chromium (``Chromium``)."""
     groups: dict[str, list] = {}
     for item in items:
         groups.setdefault(item.nodeid.split("::")[0], []).append(item)
