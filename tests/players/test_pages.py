@@ -26,7 +26,7 @@ def test_the_stores_page_of_the_leaderboard_is_the_order_ranked_gives(app, clien
     names = [f"P{i:02d}" for i in range(24)]
     for _ in range(40):
         a, b = rng.sample(names, 2)
-        play(client, [a, b], hands=rng.choice((0, 1, 2, 3)), hand=HAND_FOR_FIRST, target=11)
+        play(client, [a, b], hands=rng.choice((0, 1, 2, 3)), hand=HAND_FOR_FIRST, options={"target": 11})
     with app.app_context():
         db = store.get_db()
         whole = [row["id"] for row in ranked(store.records(db))]
@@ -38,7 +38,7 @@ def test_the_stores_page_of_the_leaderboard_is_the_order_ranked_gives(app, clien
 def test_the_leaderboard_page_shows_a_page_and_leads_to_the_next(client, monkeypatch):
     monkeypatch.setattr(player_views, "PAGE", 3)
     for number in range(4):
-        play(client, [f"Winner{number}", f"Loser{number}"], hands=2, hand=HAND_FOR_FIRST, target=11)
+        play(client, [f"Winner{number}", f"Loser{number}"], hands=2, hand=HAND_FOR_FIRST, options={"target": 11})
     first = client.get("/players").get_data(as_text=True)
     assert first.count('<th scope="row">') == 3 and 'data-testid="more"' in first
     assert "/players?page=2" in first
@@ -73,7 +73,7 @@ def test_the_api_lists_players_a_page_at_a_time_in_the_leaderboards_order(app, c
     rng = random.Random(7)
     names = [f"P{i:02d}" for i in range(12)]
     for _ in range(20):
-        play(client, rng.sample(names, 2), hands=rng.choice((1, 2)), hand=HAND_FOR_FIRST, target=11)
+        play(client, rng.sample(names, 2), hands=rng.choice((1, 2)), hand=HAND_FOR_FIRST, options={"target": 11})
     whole = client.get("/api/v1/players?limit=500").get_json()
     assert whole["next"] is None and len(whole["players"]) == 12
     with app.app_context():
@@ -94,7 +94,7 @@ def test_a_merge_finds_the_other_player_by_name_never_from_a_list_of_all(app, cl
     """Issue 26: with 112,000 players each player's page was 5 MB, its merge list naming every
     player. The organiser types the other name and picks from at most 20 that hold it."""
     for names in (["Anna", "Bruno"], ["Annna", "Carla"], ["Giovanna", "Dario"], ["50%_off", "Elena"]):
-        play(client, names, hands=1, hand=HAND_FOR_FIRST, target=11)
+        play(client, names, hands=1, hand=HAND_FOR_FIRST, options={"target": 11})
     ids = {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
     page = client.get(f"/players/{ids['Annna']}").get_data(as_text=True)
     assert "Bruno</option>" not in page and 'name="find"' in page
