@@ -41,7 +41,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from .. import store
 from ..store.checks import hash_method_fits
 from . import limits
-from .limits import Limited, address_key, checked, match_deletes, new_matches, sent_from_another_site
+from .limits import Limited, checked, match_deletes, new_matches
 from .organiser import is_organiser
 from .pages import back_here
 from .turns import Turns
@@ -144,16 +144,9 @@ _LAST = max(item.amount for item in limits.TRIES)      # the rank of an address 
 def _rank() -> int | None:
     """This address's place in the queue for a hash: its wrong PINs this hour (0 for a phone
     that has not been wrong), or None when it is refused at once (another site's page sent it,
-    or it has no try left: ``checked`` says so without waiting for a turn). Read from the
-    limits' own windows (the file the processes share, with several)."""
-    if sent_from_another_site():
-        return None
-    key = address_key()
-    windows = limits._windows        # the counts ``checked`` keeps (shared_between_processes)
-    if not all(windows.test(item, "pin", "address", key) for item in limits.TRIES):
-        return None
-    hour = max(limits.TRIES, key=lambda item: item.get_expiry())
-    return hour.amount - windows.get_window_stats(hour, "pin", "address", key).remaining
+    or it has no try left). Read from the limits' own windows (the file the processes share,
+    with several)."""
+    return limits.wrong_tries("pin")
 
 
 def _right_pin(pin_hash: str, pin: str | None) -> bool:
@@ -188,10 +181,7 @@ def _right_pin(pin_hash: str, pin: str | None) -> bool:
             return True
     rank = _rank()
     if rank is None:        # refused at once; or, its minute just over, hashed after all others
-        try:
-            checked("pin", _not_refused, TooManyTries)
-        except _NotRefused:
-            pass
+        limits.refused("pin", TooManyTries)
         rank = _LAST
     # The turn first, then the address's lock (``checked``), always in that order: taken the
     # other way round (the lock held while waiting for a turn), the next in the queue, at an
@@ -199,14 +189,6 @@ def _right_pin(pin_hash: str, pin: str | None) -> bool:
     # in that process again.
     with _hashing.turn(rank):
         return checked("pin", right, TooManyTries)
-
-
-class _NotRefused(Exception):
-    """``checked`` got as far as the check: the address has tries left (nothing was counted)."""
-
-
-def _not_refused() -> bool:
-    raise _NotRefused()
 
 
 def _remember(key: str) -> None:

@@ -11,7 +11,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext as _, ngettext
 
 from ..i18n import for_api
-from ..rules.said import said, said_n
+from ..rules.said import Said, said, said_n
 from .limits import FromAnotherSite, TooMany
 
 FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
@@ -24,51 +24,52 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(TooMany)
     def too_many(error: TooMany):
         minutes = max(1, math.ceil(error.wait / 60))
-        retry = {"Retry-After": str(error.wait)}
-        api = request.path.startswith("/api/")
+
+        def refused(for_the_api: Said | None, for_the_page: str):
+            """The refusal in the API's words, or on the page (also an API request's, when it
+            has no words of its own: the API deletes no match)."""
+            retry = {"Retry-After": str(error.wait)}
+            if for_the_api is not None and request.path.startswith("/api/"):
+                return jsonify({"error": for_api(for_the_api)}), 429, retry
+            return render_template("error.html", message=for_the_page), 429, retry
+
         if error.scope == "address" and error.limit == "new phones":    # a phone new here, among too many
-            if api:
-                return jsonify({"error": for_api(said_n(
-                    "too many new phones at this address this hour: wait {n} minute, or ask the "
-                    "organiser for the QR of the night",
-                    "too many new phones at this address this hour: wait {n} minutes, or ask the "
-                    "organiser for the QR of the night", minutes))}), 429, retry
-            return render_template("error.html", message=ngettext(
+            return refused(said_n(
+                "too many new phones at this address this hour: wait {n} minute, or ask the "
+                "organiser for the QR of the night",
+                "too many new phones at this address this hour: wait {n} minutes, or ask the "
+                "organiser for the QR of the night", minutes), ngettext(
                 "Too many phones new to the companion have started or deleted matches from this "
                 "network this hour: wait %(num)d minute, or ask the organiser for the QR of the "
                 "night, which lets the club's phones go on.",
                 "Too many phones new to the companion have started or deleted matches from this "
                 "network this hour: wait %(num)d minutes, or ask the organiser for the QR of the "
-                "night, which lets the club's phones go on.", minutes)), 429, retry
+                "night, which lets the club's phones go on.", minutes))
         if error.scope == "address":        # the ceiling of the phones not let in by the QR
-            if api:
-                return jsonify({"error": for_api(said_n(
-                    "too many matches started or deleted from this address this hour: wait {n} "
-                    "minute, or ask the organiser for the QR of the night",
-                    "too many matches started or deleted from this address this hour: wait {n} "
-                    "minutes, or ask the organiser for the QR of the night", minutes))}), 429, retry
-            return render_template("error.html", message=ngettext(
+            return refused(said_n(
+                "too many matches started or deleted from this address this hour: wait {n} "
+                "minute, or ask the organiser for the QR of the night",
+                "too many matches started or deleted from this address this hour: wait {n} "
+                "minutes, or ask the organiser for the QR of the night", minutes), ngettext(
                 "Too many matches started or deleted from this network this hour: wait %(num)d "
                 "minute, or ask the organiser for the QR of the night, which lets the club's "
                 "phones go on.",
                 "Too many matches started or deleted from this network this hour: wait %(num)d "
                 "minutes, or ask the organiser for the QR of the night, which lets the club's "
-                "phones go on.", minutes)), 429, retry
+                "phones go on.", minutes))
         if error.kind == "match deletes":
-            return render_template("error.html", message=ngettext(
+            return refused(None, ngettext(
                 "Too many matches deleted from this phone: wait %(num)d minute, then try again, "
                 "or ask the organiser.",
                 "Too many matches deleted from this phone: wait %(num)d minutes, then try again, "
-                "or ask the organiser.", minutes)), 429, retry
-        if api:
-            return jsonify({"error": for_api(said_n(
-                "too many new matches from this address: wait {n} minute, then try again",
-                "too many new matches from this address: wait {n} minutes, then try again",
-                minutes))}), 429, retry
-        return render_template("error.html", message=ngettext(
+                "or ask the organiser.", minutes))
+        return refused(said_n(
+            "too many new matches from this address: wait {n} minute, then try again",
+            "too many new matches from this address: wait {n} minutes, then try again",
+            minutes), ngettext(
             "Too many new matches from this phone: wait %(num)d minute, then try again.",
             "Too many new matches from this phone: wait %(num)d minutes, then try again.",
-            minutes)), 429, retry
+            minutes))
 
     @app.errorhandler(FromAnotherSite)
     def from_another_site(_error: FromAnotherSite):

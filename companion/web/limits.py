@@ -208,19 +208,36 @@ def _wait(items: list[RateLimitItem], kind: str, scope: str, key: str) -> float:
     return max(waits, default=0.0)
 
 
+def refused(kind: str, refusal: type[Limited] = Limited) -> None:
+    """What ``checked`` refuses before it checks anything: FromAnotherSite for a request another
+    site's page sent, ``refusal`` when this address has no try of ``kind`` left."""
+    if sent_from_another_site():
+        raise FromAnotherSite()
+    if _enabled():
+        wait = _wait(TRIES, kind, "address", address_key())
+        if wait > 0:
+            raise refusal(wait)
+
+
+def wrong_tries(kind: str) -> int | None:
+    """This address's wrong tries of ``kind`` in the last hour (``web.access`` queues the PIN
+    hashes by it); None when it has no try left, or another site's page sent the request."""
+    key = address_key()
+    if sent_from_another_site() or not all(_windows.test(item, kind, "address", key) for item in TRIES):
+        return None
+    hour = max(TRIES, key=lambda item: item.get_expiry())
+    return hour.amount - _windows.get_window_stats(hour, kind, "address", key).remaining
+
+
 def checked(kind: str, right: Callable[[], bool], refusal: type[Limited] = Limited) -> bool:
     """``right()`` (a PIN's or a code's check), counted against this address's tries of
     ``kind`` when it is wrong. Raises ``refusal`` (a Limited), checking nothing, when the
     address has none left; FromAnotherSite, checking and counting nothing, for a request
     another site's page sent."""
-    if sent_from_another_site():
-        raise FromAnotherSite()
+    refused(kind, refusal)
     key = address_key()
     with _one_at_a_time(key):
-        if _enabled():
-            wait = _wait(TRIES, kind, "address", key)
-            if wait > 0:
-                raise refusal(wait)
+        refused(kind, refusal)
         if right():
             return True
         if _enabled():

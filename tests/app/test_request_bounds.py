@@ -18,7 +18,7 @@ import pytest
 from babel import Locale
 
 from companion import create_app
-from companion.web import access
+from companion.web import access, limits
 from companion.web.bounds import URL
 from companion.web.turns import Turns
 from helpers import HAND, new_match, phone, serving
@@ -304,8 +304,8 @@ def test_a_pin_whose_minute_ends_while_it_is_read_never_stalls_the_queue(app, mo
 
     monkeypatch.setattr(access, "check_password_hash", held_check)
     def rank_read() -> int | None:
-        if access.address_key() in ending:
-            ending.remove(access.address_key())
+        if limits.address_key() in ending:
+            ending.remove(limits.address_key())
             return None
         return rank()
 
