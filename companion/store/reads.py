@@ -1,4 +1,4 @@
-"""What a room's pages, the JSON API and the referee may ask of the store: reads alone, with the
+"""What a room's pages, the JSON API, the referee and the web kit may ask of the store: reads alone, with the
 connection they read through, the store's bounds and its failure; never a write.
 
 Every write goes through a room's service (``table.service``, ``table.match_service``,
@@ -29,6 +29,7 @@ from .players import (
 from .ratings import (
     chances_by_name,
     entrant_ratings,
+    finished_at,
     match_rating_changes,
     new_rating,
     rating_history,

@@ -38,7 +38,7 @@ from cachetools import TTLCache
 from flask import Flask, current_app, has_app_context, redirect, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .. import store
+from ..store import reads as store
 from ..store.checks import hash_method_fits
 from . import limits
 from .limits import Limited, checked, match_deletes, new_matches

@@ -34,13 +34,14 @@ from pydantic import (
     model_validator,
 )
 
-from .. import rules, store
+from .. import rules
 from ..matches import Match, score_entry
 from ..names import TEAM_NAME_MAX, name_fits
 from ..rules import HandScore, Rules, parse_cards, rules_for, score_piles, score_tallies
 from ..rules.said import said
 from ..rules.scoring import default_names
 from ..rules.tally import count_refused
+from ..store import reads as store
 from .requests import NAME_SCHEMA, Cards, LeftOut, Request, RulesAsked, card_words, refuse
 
 DECLARATION_FORM = '{"side": 0, "deal": 1, "cards": [three cards]}'

@@ -40,8 +40,8 @@ from typing import Any, Callable, Mapping
 
 from flask import Flask, current_app, g, has_request_context, render_template, request, session
 
-from .. import store
 from ..settings import normalised_code as normalised
+from ..store import organiser as phones, reads as store
 from .limits import FromAnotherSite, Limited, checked
 from .pages import back_here, on_this_site
 
@@ -102,7 +102,7 @@ def is_this_phone() -> bool:
     if not key:
         return False
     try:
-        known = store.is_organiser_phone(store.get_db(), key)
+        known = phones.is_organiser_phone(store.get_db(), key)
     except (store.StorageError, sqlite3.Error):     # a store that cannot be read: nobody's
         return False
     if known and session[UNTIL_KEY] - time.time() < NIGHT - RENEWED_AFTER:
@@ -130,7 +130,7 @@ def log_in() -> None:
     """This phone is the organiser's from now on, until it logs out or is left unused for 12
     hours."""
     key = secrets.token_urlsafe(24)
-    store.add_organiser_phone(store.get_db(), key)
+    phones.add_organiser_phone(store.get_db(), key)
     session[SESSION_KEY] = key
     session[UNTIL_KEY] = int(time.time()) + NIGHT
     session.permanent = True
@@ -142,14 +142,14 @@ def log_out() -> None:
     key = session.pop(SESSION_KEY, None)
     session.pop(UNTIL_KEY, None)
     if isinstance(key, str):
-        store.remove_organiser_phone(store.get_db(), key)
+        phones.remove_organiser_phone(store.get_db(), key)
     g.pop("organiser", None)
 
 
 def log_out_everyone() -> int:
     """Every phone is no longer the organiser's, this one too (a lost phone, another organiser
     next week): how many were."""
-    return store.remove_organiser_phones(store.get_db())
+    return phones.remove_organiser_phones(store.get_db())
 
 
 def _referrer() -> str:

@@ -13,9 +13,9 @@ from flask import current_app, flash, make_response, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
-from .. import store
 from ..i18n import colon, say
 from ..matches import Match, build
+from ..store import reads as store
 
 
 def load_match(match_id: int, missing: Callable[[], Exception] = NotFound) -> Match:

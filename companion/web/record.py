@@ -17,7 +17,7 @@ from typing import Callable
 from flask import current_app
 from flask_babel import gettext as _
 
-from .. import store
+from ..store import reads as store
 from .organiser import is_organiser, refuse
 
 RECORD_AFTER = timedelta(hours=3)       # a night's matches stay the players' to correct

@@ -90,7 +90,39 @@ BACK_ARROWS = {
     "a page imports the store whole": ("players/views.py", "from .. import store", {STORE_READS}),
     "an endpoint imports a writer's module": ("api/matches.py", "from ..store import trash",
                                               {STORE_READS}),
+    # The web kit reads as the rooms do (issue 44: web.organiser wrote the organiser's phones
+    # through the whole store, under no contract).
+    "the web kit imports the store whole": ("web/pages.py", "from .. import store", {STORE_READS}),
 }
+
+# What writes through a connection: sqlite3's and sqlite-utils' writers.
+WRITERS = {"execute", "executescript", "executemany", "insert", "insert_all", "upsert", "upsert_all",
+           "delete_where", "create_table", "add_column", "transform"}
+
+
+def test_no_page_endpoint_or_web_kit_writes_through_the_connection_it_reads_by():
+    """``store.reads`` hands the rooms, the API and the web kit the store's connection
+    (``get_db``) to read by: none of them calls a writer on anything (SQL included, which a
+    SELECT does not need: the reads are the store's functions). The services, which the
+    contract leaves out, are the doors; web.limit_store keeps the limits' counts in a file of
+    its own, not the store. A list's ``insert(0, x)`` (a position first) is no write."""
+    [reads] = [c for c in SETTINGS if c["name"] == STORE_READS]
+    doors = {line.split(" -> ")[0] for line in reads["ignore_imports"]} | {"companion.web.limit_store"}
+    found = []
+    for source in reads["source_modules"]:
+        folder = PACKAGE / source.removeprefix("companion.").replace(".", "/")
+        for path in sorted(folder.rglob("*.py")):
+            module = "companion." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+            if module in doors:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in WRITERS
+                        and not (node.func.attr == "insert" and node.args
+                                 and isinstance(node.args[0], ast.Constant)
+                                 and isinstance(node.args[0].value, int))):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.func.attr}(...)")
+    assert not found, "written outside a service:\n" + "\n".join(found)
 
 
 def test_every_migration_is_frozen_and_every_other_store_module_out_of_its_reach():
