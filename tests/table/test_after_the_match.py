@@ -14,6 +14,7 @@ The browser tests at 360 px, with JavaScript and without, are at the end."""
 import re
 
 import pytest
+from table_helpers import polled_now
 
 from helpers import FOUR_NIL, api, finish, match_form, new_match, phone_context as phone
 from markup import attr, attrs, form_data, nodes, one, text as text_of, words
@@ -215,6 +216,7 @@ def test_in_the_browser_a_table_leads_back_to_its_tournament(browser, server, sc
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
+        page.clock.install()                        # its polls made at once: polled_now
         page.goto(f"/matches/{match_id}")
         link = page.locator('[data-testid="from-tournament"] a')
         expect(link).to_have_text("Table 1 · Round 1 of Circolo Arci")
@@ -222,6 +224,8 @@ def test_in_the_browser_a_table_leads_back_to_its_tournament(browser, server, sc
         finish(server, match_id)          # the hands saved on another phone
         if not scripts:
             page.reload()
+        else:
+            polled_now(page)
         # With JavaScript the live region learns of it by itself (the poll, every 2 s).
         back = page.locator('[data-testid="back-to-tournament"]')
         expect(back).to_be_visible()

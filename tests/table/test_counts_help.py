@@ -395,10 +395,12 @@ def test_nothing_is_said_of_a_count_until_it_is_left(browser, server, lang, refu
         assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
         preview = page.locator("#preview")
         page.keyboard.type("22")                                  # the keyboard is up on Cards
-        with page.expect_response(lambda r: "/hands/preview" in r.url and "t_coins_0=1" in (r.request.post_data or "")):
-            page.locator("#t_coins_0").tap()
-            page.keyboard.type("12")                              # too many coins, still typing
-        page.wait_for_timeout(300)
+        # The preview of the 12 typed, swapped in (a key's own preview may come before it).
+        page.evaluate("""document.body.addEventListener("htmx:afterSettle", (event) => {
+            if (event.detail.requestConfig?.parameters?.t_coins_0 === "12") window.previewed12 = true; })""")
+        page.locator("#t_coins_0").tap()
+        page.keyboard.type("12")                                  # too many coins, still typing
+        page.wait_for_function("() => window.previewed12 === true")
         expect(page.locator("#t_coins_0")).to_be_focused()
         expect(preview.locator(".error")).to_have_count(0)
         expect(preview.locator('[data-testid="preview-waiting"]')).to_be_visible()

@@ -9,12 +9,12 @@ import random
 import signal
 import sqlite3
 import threading
-import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from table_helpers import polled_now
 
 from companion import create_app
 from helpers import HAND, counts_form, new_match, organiser, phone, start_companion
@@ -228,28 +228,33 @@ def test_a_crash_while_saving_loses_no_acknowledged_hand(tmp_path, run):
         _, match = post(f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"], "options": {"target": 1000}})
         acknowledged: list[str] = []
         stop = threading.Event()
+        # The crash comes at a random moment once saving is under way: after a random number
+        # of acknowledged saves, the other phones' saves caught wherever they are (a fixed wait
+        # killed the server before any save on a busy machine; a random one waited idle).
+        crash_after = random.randint(1, 20)
+        crash = threading.Event()
 
         def save(worker):
             i = 0
-            while not stop.is_set():
-                key = f"w{worker}-{i}"
-                try:
-                    status, _ = post(f"{base}/api/v1/matches/{match['id']}/hands", HAND, key=key, timeout=5)
-                except (OSError, ValueError, http.client.HTTPException):
-                    return              # the server died under us (maybe mid-answer: not acknowledged)
-                if status == 201:
-                    acknowledged.append(key)
-                i += 1
+            try:
+                while not stop.is_set():
+                    key = f"w{worker}-{i}"
+                    try:
+                        status, _ = post(f"{base}/api/v1/matches/{match['id']}/hands", HAND, key=key, timeout=5)
+                    except (OSError, ValueError, http.client.HTTPException):
+                        return          # the server died under us (maybe mid-answer: not acknowledged)
+                    if status == 201:
+                        acknowledged.append(key)
+                        if len(acknowledged) >= crash_after:
+                            crash.set()
+                    i += 1
+            finally:
+                crash.set()             # a phone that stops saving stops the wait too
 
         workers = [threading.Thread(target=save, args=(w,)) for w in range(4)]
         for worker in workers:
             worker.start()
-        # The crash comes at a random moment once saving is under way (the first saves can
-        # take over a second on a busy machine: a fixed wait killed the server before any).
-        deadline = time.monotonic() + 30
-        while not acknowledged and time.monotonic() < deadline and any(w.is_alive() for w in workers):
-            time.sleep(0.01)
-        time.sleep(random.uniform(0, 1.2))
+        crash.wait(timeout=30)
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=10)
         stop.set()
@@ -301,14 +306,17 @@ def test_a_watching_phone_sees_the_archive_sign_wherever_it_is_scrolled(browser,
     others = browser.new_context(base_url=server)
     try:
         page = context.new_page()
+        page.clock.install()                                   # its polls made at once: polled_now
         page.goto(f"/matches/{match_id}")
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         api(server, f"/matches/{match_id}/hands", HAND)       # the page is polling: it shows the hand
+        polled_now(page)
         expect(page.locator('[data-testid="total-0"]')).to_have_text("5")
         other = others.new_page()                                              # another phone archives it
         other.goto(f"/matches/{match_id}")
         other.get_by_role("button", name="Move to the archive").click()
         other.wait_for_url(f"{server}/")
+        polled_now(page)
         sign = page.locator('[data-testid="archived-sign"]')
         expect(sign).to_contain_text(ARCHIVED)
         expect(sign).to_be_in_viewport()

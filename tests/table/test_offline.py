@@ -8,6 +8,7 @@ import time
 from contextlib import ExitStack
 
 import pytest
+from table_helpers import sent_again_now
 
 from companion import create_app
 from companion.rules import deck
@@ -93,6 +94,7 @@ def test_a_save_while_the_server_is_stopped_is_sent_once_it_is_back(browser, tmp
         try:
             match_id = new_match(relay.address)
             page = context.new_page()
+            page.clock.install()                             # its next try made at once
             enter_counts(page, match_id)
             relay.cut()
             first.close()                                    # the server stops
@@ -101,6 +103,7 @@ def test_a_save_while_the_server_is_stopped_is_sent_once_it_is_back(browser, tmp
             counts_on_screen(page)
             with serving(create_app(config), threads=4) as again:   # started again
                 relay.join(again)
+                sent_again_now(page)
                 expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
                 expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
                 assert len(hands(again, match_id)) == 1
@@ -118,6 +121,7 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, ser
     try:
         match_id = new_match(server)
         page = context.new_page()
+        page.clock.install()                                    # its next try made at once
         enter_counts(page, match_id)
         page.evaluate("htmx.config.timeout = 2000")
         relay.deaf = True
@@ -127,6 +131,7 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, ser
         counts_on_screen(page)
         relay.cut()                                             # the deaf connections go
         relay.join(server)
+        sent_again_now(page)
         expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
         expect(page.locator(".flash").first).to_contain_text("conta una volta sola")
         assert len(hands(server, match_id)) == 1
@@ -139,6 +144,7 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, ser
 def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(context, server):
     match_id = new_match(server)
     page = context.new_page()
+    page.clock.install()                                        # its next try made at once
     page.goto(f"/matches/{match_id}/hands/new")
     anna = [str(c) for c in deck() if c.suit in "cs"][:18]
     for card in anna:
@@ -159,6 +165,7 @@ def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(co
     expect(page.locator('[data-testid="outbox"]')).to_contain_text("Manche 1")
     assert hands(server, match_id) == []
     page.unroute("**/hands/new")
+    sent_again_now(page)
     expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
     recorded = hands(server, match_id)
     assert len(recorded) == 1
@@ -309,6 +316,7 @@ def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(cont
     in the outbox and sends it, says it was sent, and stays where it is."""
     match_id = new_match(server)
     page = context.new_page()
+    page.clock.install()                                        # its next try made at once
     enter_counts(page, match_id)
     page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
                if route.request.method == "POST" else route.continue_())
@@ -318,6 +326,7 @@ def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(cont
     expect(page.locator('[data-testid="outbox"]')).to_contain_text("Anna – Bruno · Mano 1")
     assert hands(server, match_id) == []
     page.unroute("**/hands/new")
+    sent_again_now(page)
     expect(page.locator('[data-testid="sent"]')).to_have_text("Inviato: Anna – Bruno · Mano 1", timeout=SOON)
     expect(page.locator('[data-testid="outbox"]')).to_be_hidden()
     assert page.url.endswith("/matches")

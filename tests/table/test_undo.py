@@ -7,6 +7,7 @@ archiving a match still being played. An edit that makes a hand extreme asks fir
 hand does (tests/table/test_no_accident.py)."""
 
 import pytest
+from table_helpers import polled_now
 from werkzeug.datastructures import MultiDict
 
 from companion import store
@@ -481,6 +482,7 @@ def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts
     context = phone(browser, server, scripts)
     try:
         page = context.new_page()
+        page.clock.install()                        # its polls made at once: polled_now
         page.goto(f"/matches/{match_id}/hands/{first['id']}/delete")
         page.locator("form button.danger").tap()
         offer = page.locator('[data-testid="notice-action"]')
@@ -488,6 +490,7 @@ def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts
         api(server, f"/matches/{match_id}/hands", FOUR_NIL)                # another phone
         if scripts:
             # The next poll brings the new score and takes the Undo away; the words stay.
+            polled_now(page)
             expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
             expect(offer.locator('[data-testid="notice-button"]')).to_have_count(0)
             expect(offer).to_contain_text("Hand 1 deleted")
