@@ -233,7 +233,7 @@ def test_the_variant_chooses_its_seating_and_the_dealer_is_offered_by_name(phone
 
 def test_a_finished_match_offers_a_rematch_on_every_phone(phone, browser, server):
     page = phone.page
-    match_id = made(page, ("Anna", "Bruno"), target=3)       # a match started: other tests
+    match_id = made(page, ("Anna", "Bruno"), target=3)     # started from the page: other tests
     page.goto(f"/matches/{match_id}")
     other = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server)
     watcher = other.new_page()
