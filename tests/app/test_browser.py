@@ -81,9 +81,38 @@ def start_match(phone, names=("Anna", "Bruno"), preset=None, target=None):
 def next_change(page):
     """Waits (as a ``with`` block) for the answer to one of ``page``'s polls that brings a change
     (one the server did not answer with ``HX-Reswap: none``): an event, not a time, so that a
-    busy machine cannot fail the test. A poll every 2 s brings it."""
+    busy machine cannot fail the test. A poll every 2 s brings it (``poll_now``: at once)."""
     return page.expect_response(lambda answer: "/poll?since=" in answer.url and answer.status == 200
                                 and answer.headers.get("hx-reswap") != "none", timeout=60_000)
+
+
+def poll_now(page) -> None:
+    """The page's next poll, now: its timers are on Playwright's clock (``page.clock.install()``
+    before the page opened; time still flows as usual), so the poll due every 2 s is asked at
+    once rather than waited for. The page still follows by itself, through its own poll."""
+    page.clock.run_for(2_000)
+
+
+def made(page, players, *hands, **options) -> int:
+    """A match of ``players`` made through the JSON API (the first dealing), and ``hands`` (each
+    the API's body) saved in it: its id. The hands before the one a test enters on the page."""
+    match_id = page.request.post("/api/v1/matches", data={
+        "players": list(players), "first_dealer": 0, "options": options}).json()["id"]
+    for hand in hands:
+        answer = page.request.post(f"/api/v1/matches/{match_id}/hands", data=hand)
+        assert answer.status == 201, answer.text()
+    return match_id
+
+
+# The side that takes carte, denari, settebello and primiera in a hand by counts (the API's
+# tallies), and the side that takes none of them.
+EVERY_POINT = {"cards": 22, "coins": 6, "settebello": True, "primiera": True}
+NO_POINT = {"cards": 18, "coins": 4, "settebello": False, "primiera": False}
+
+
+def by_counts(first: dict, second: dict, sweeps=(0, 0)) -> dict:
+    """A hand by counts, as the API takes it: each side's tallies and sweeps."""
+    return {"tallies": [{**first, "sweeps": sweeps[0]}, {**second, "sweeps": sweeps[1]}]}
 
 
 def totals(page):
@@ -204,10 +233,12 @@ def test_the_variant_chooses_its_seating_and_the_dealer_is_offered_by_name(phone
 
 def test_a_finished_match_offers_a_rematch_on_every_phone(phone, browser, server):
     page = phone.page
-    match_id = start_match(phone, names=("Anna", "Bruno"), target=3)
+    match_id = made(page, ("Anna", "Bruno"), target=3)     # started from the page: other tests
+    page.goto(f"/matches/{match_id}")
     other = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server)
     watcher = other.new_page()
     try:
+        watcher.clock.install()
         watcher.goto(f"/matches/{match_id}")
         page.locator("a.button", has_text="Enter the counts").tap()
         expect(page.locator("#t_cards_0")).to_be_focused()
@@ -222,6 +253,7 @@ def test_a_finished_match_offers_a_rematch_on_every_phone(phone, browser, server
         new_id = page.url.rsplit("/", 1)[1]
         expect(page.locator(".next-hand")).to_contain_text("Bruno deals")
         # The other phone, polling the finished match, is offered the same match, not a new one.
+        poll_now(watcher)
         expect(watcher.locator('a[data-testid="rematch"]')).to_have_attribute("href", f"/matches/{new_id}")
     finally:
         other.close()
@@ -258,9 +290,9 @@ def tally_hand(phone, cards, coins, settebello, primiera, sweeps=(0, 0)):
 
 def test_editing_a_hand_and_reaching_a_win(phone):
     page = phone.page
-    start_match(phone, names=("Ivo", "Lia"))
-    tally_hand(phone, 22, 6, 0, 0, sweeps=(2, 0))          # Ivo 6
-    tally_hand(phone, 22, 6, 0, 0)                         # Ivo 10
+    match_id = made(page, ("Ivo", "Lia"), by_counts(EVERY_POINT, NO_POINT, sweeps=(2, 0)),   # Ivo 6
+                    by_counts(EVERY_POINT, NO_POINT))                                        # Ivo 10
+    page.goto(f"/matches/{match_id}")
     assert totals(page) == [10, 0]
     page.locator('li[data-number="1"] a').tap()          # the hand's page: its points, edit, delete
     expect(page.locator(".breakdown")).to_contain_text("Scope")
@@ -276,9 +308,9 @@ def test_editing_a_hand_and_reaching_a_win(phone):
 
 def test_a_tie_at_the_target_goes_on(phone):
     page = phone.page
-    start_match(phone, names=("Nina", "Otto"))
-    tally_hand(phone, 22, 6, 0, 0, sweeps=(1, 0))          # 5 - 0
-    tally_hand(phone, 18, 4, 1, 1, sweeps=(0, 1))          # 5 - 5
+    match_id = made(page, ("Nina", "Otto"), by_counts(EVERY_POINT, NO_POINT, sweeps=(1, 0)),   # 5 - 0
+                    by_counts(NO_POINT, EVERY_POINT, sweeps=(0, 1)))                         # 5 - 5
+    page.goto(f"/matches/{match_id}")
     tally_hand(phone, 22, 6, 1, 1, sweeps=(4, 4))          # 11 - 11
     assert totals(page) == [11, 11]
     assert page.text_content('[data-testid="outcome"]').strip() == "11 all: play another hand"
@@ -369,14 +401,15 @@ def test_a_hand_saved_on_one_phone_shows_on_another_at_its_next_poll(browser, se
                                   is_mobile=True, base_url=server) for _ in range(2)]
     try:
         watcher, scorer = (context.new_page() for context in phones)
-        scorer_phone = Phone(scorer)
-        match_id = start_match(scorer_phone, names=("Vera", "Zeno"))
+        match_id = made(scorer, ("Vera", "Zeno"))
+        scorer.goto(f"/matches/{match_id}")
+        watcher.clock.install()
         watcher.goto(f"/matches/{match_id}")
         expect(watcher.locator('[data-testid="total-0"]')).to_have_text("0")
         watcher.evaluate("window.__same_page = true")      # gone if the page reloads
         # An unchanged poll answers nothing to swap: the scoreboard stays as it is.
         with watcher.expect_response(lambda r: "/poll?since=" in r.url) as polled:
-            pass
+            poll_now(watcher)
         assert polled.value.status == 200 and polled.value.headers["hx-reswap"] == "none"
         expect(watcher.locator('[data-testid="total-0"]')).to_have_text("0")
         scorer.locator("a.button", has_text="Enter the counts").tap()
@@ -388,6 +421,7 @@ def test_a_hand_saved_on_one_phone_shows_on_another_at_its_next_poll(browser, se
         with next_change(watcher):
             scorer.locator('[data-testid="save"]').tap()
             scorer.wait_for_selector(".scoreboard")
+            poll_now(watcher)
         expect(watcher.locator('[data-testid="total-0"]')).to_have_text("4")
         assert watcher.evaluate("window.__same_page") is True
     finally:
@@ -400,8 +434,9 @@ def test_two_phones_entering_the_same_hand_choose_which_to_keep(browser, server)
                                   is_mobile=True, base_url=server) for _ in range(2)]
     try:
         first, second = (context.new_page() for context in phones)
-        match_id = start_match(Phone(second), names=("Ada", "Bea"))
-        tally_hand(Phone(second), 22, 6, 0, 0, sweeps=(1, 0))                   # Ada 5 - 0
+        match_id = made(second, ("Ada", "Bea"), by_counts(EVERY_POINT, NO_POINT, sweeps=(1, 0)))  # Ada 5 - 0
+        second.clock.install()
+        second.goto(f"/matches/{match_id}")
         first.goto(f"/matches/{match_id}")
         # Phone A starts entering hand 2: Ada's 6 (two sweeps) ...
         first.locator("a.button", has_text="Enter the counts").tap()
@@ -423,6 +458,7 @@ def test_two_phones_entering_the_same_hand_choose_which_to_keep(browser, server)
         with next_change(second):
             first.locator('[data-testid="replace"]').tap()
             first.wait_for_selector(".scoreboard")
+            poll_now(second)
         assert totals(first) == [11, 0]
         expect(first.locator('[data-testid="outcome"]')).to_have_text("Ada wins 11 to 0")
         expect(first.locator("ol.hands li")).to_have_count(2)
@@ -454,8 +490,11 @@ def test_a_french_table_plays_a_hand_in_french(browser, server):
         page.get_by_role("link", name="Touchez les cartes").tap()
         page.locator('.tile[data-card="7d"]').tap()
         expect(page.locator("#preview")).to_contain_text("Gisèle a le 7 de deniers")
-        for card in [f"{v}{s}" for s in "dc" for v in range(1, 11) if f"{v}{s}" != "7d"]:
-            page.locator(f'.tile[data-card="{card}"]').tap()
+        # The rest of the deniers and every coupe by their suits' names (a tap each: each tile
+        # tapped, as the other tests tap them, was a preview asked 19 times).
+        for suit in ("deniers", "coupes"):
+            page.get_by_role("button", name=f"toutes les cartes de {suit}").tap()
+        expect(page.locator('.pile-count[data-pile="0"]')).to_contain_text("20")
         page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()       # and a scopa
         page.locator('[data-testid="save"]').tap()
         # Every point with every denier: asked first (tests/table/test_undo.py), in French.
@@ -687,26 +726,36 @@ LOW_CONTRAST = """() => {
 }"""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_text_is_readable_in_light_and_dark(browser, server, scheme):
-    context = small_phone(browser, server, color_scheme=scheme)
+def test_every_text_is_readable_in_light_and_dark(browser, server):
+    """Each page opened once and read in both schemes: the phone's choice switched on the page
+    drawn (``emulate_media``), as a phone's setting changed does, its colours worked out again
+    by the browser without a second load."""
+    context = small_phone(browser, server)
     page = context.new_page()
+
+    def read(where: str) -> None:
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert page.evaluate("matchMedia('(prefers-color-scheme: %s)').matches" % scheme)
+            low[scheme, where] = page.evaluate(LOW_CONTRAST)
+
     try:
         playing = create_by_api(page, players=["Anna", "Bruno"])
         won = create_by_api(page, players=["Carla", "Dario"], options={"target": 3})
         locked = create_by_api(page, hand=False, players=["Elsa", "Fabio"], pin="246813")
+        low: dict[tuple[str, str], list[str]] = {}
         page.goto(f"/matches/{playing}/hands/new")
         for card in ["7d", "1c", "3s"]:
             page.locator(f'.tile[data-card="{card}"]').tap()        # tiles on a side's colour
         expect(page.locator("#preview .breakdown")).to_be_visible()
-        low = {"hand": page.evaluate(LOW_CONTRAST)}
+        read("hand")
         for path in ["/", "/matches/new", f"/matches/{playing}", f"/matches/{won}",
                      f"/matches/{playing}/hands/new?mode=tallies", f"/referee/captures?match={playing}",
                      f"/referee/primiera?match={playing}", f"/matches/{locked}/pin", "/no-such-page",
                      "/players", f"/players/{page.request.get('/api/v1/players').json()['players'][0]['id']}"]:
             page.goto(path)
-            low[path] = page.evaluate(LOW_CONTRAST)
-        assert {path: found for path, found in low.items() if found} == {}
+            read(path)
+        assert {where: found for where, found in low.items() if found} == {}
     finally:
         context.close()
 
@@ -723,6 +772,7 @@ def test_the_winner_is_celebrated_once_in_gold_not_at_every_poll(browser, server
     page = context.new_page()
     try:
         won = create_by_api(page, players=["Carla", "Dario"], options={"target": 3})
+        page.clock.install()
         page.goto(f"/matches/{won}")
         colours = page.evaluate("""() => { const colour = (s, p = "color") => getComputedStyle(document.querySelector(s))[p];
             return {outcome: colour(".outcome.over"), ink: colour("html"),
@@ -731,9 +781,12 @@ def test_the_winner_is_celebrated_once_in_gold_not_at_every_poll(browser, server
         # Playing (or just played, on a slow machine): a shine and two bursts of suits.
         assert [a.split()[0] for a in page.evaluate(CELEBRATION)] == ["burst::after", "burst::before", "shine"]
         page.evaluate("window.__winner = document.querySelector('.total.winner')")
-        for _ in range(2):                             # two polls, 4 s: the celebration is over
+        # Played to its end at once (its 1.9 s not waited out), then two polls, asked at once.
+        page.evaluate("""() => document.querySelector(".scoreboard").getAnimations({subtree: true})
+            .forEach(a => a.finish())""")
+        for _ in range(2):
             with page.expect_response(lambda r: "/poll?since=" in r.url):
-                pass
+                poll_now(page)
         assert page.evaluate("document.querySelector('.total.winner') === window.__winner")
         assert page.evaluate(CELEBRATION) == ["burst::after finished", "burst::before finished", "shine finished"]
     finally:
@@ -876,6 +929,7 @@ def test_a_phone_sent_only_what_changed_shows_what_a_fresh_page_shows(phone, ser
     for _ in range(6):
         api(server, f"{path}/hands", random_hand(2, rng))
     watcher = phone.page
+    watcher.clock.install()
     watcher.goto(path)
     fresh = watcher.context.new_page()
 
@@ -887,6 +941,7 @@ def test_a_phone_sent_only_what_changed_shows_what_a_fresh_page_shows(phone, ser
 
     def changed(in_place: bool) -> None:
         version = api(server, path)["version"]
+        poll_now(watcher)
         expect(watcher.locator("#live-poll")).to_have_attribute("data-version", str(version))
         fresh.goto(path)
         expect(watcher.locator("#live-hands > li")).to_have_count(fresh.locator("#live-hands > li").count())

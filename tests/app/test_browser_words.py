@@ -97,9 +97,11 @@ def test_a_match_won_on_another_phone_is_celebrated_when_the_poll_brings_it(brow
     try:
         match_id = page.request.post("/api/v1/matches", data={"players": ["Gino", "Ida"], "first_dealer": 0,
                                                               "options": {"target": 3}}).json()["id"]
+        page.clock.install()        # the poll due every 2 s asked at once (time still flows)
         page.goto(f"/matches/{match_id}")
         expect(page.locator(".scoreboard")).not_to_have_class(re.compile(r"\bcelebrate\b"))
         page.request.post(f"/api/v1/matches/{match_id}/hands", data={"piles": [EVERY_CARD, []], "sweeps": [1, 0]})
+        page.clock.run_for(2_000)
         expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"))
         page.reload()
         expect(page.locator(".scoreboard")).not_to_have_class(re.compile(r"\bcelebrate\b"))

@@ -49,82 +49,8 @@ def scorer_link(client, tournament: int, match_id: int) -> str:
     return attr(page, f'a[href*="/scorer/{match_id}?key="]', "href").removeprefix("http://localhost")
 
 
-def test_ten_gets_with_a_wrong_code_or_key_count_nothing_and_lock_nobody_out(app, client, table):
-    """Ten <img> of the organiser's link with a wrong code, and ten of a scorer's link with a
-    wrong key, as Chromium sends them over plain http (no Sec-Fetch-Site, no Origin, no
-    Referer): before, the fifth locked the address out (403 403 403 403 403 429...)."""
-    tournament, match_id = table
-    guest = phone(app, CLUB)
-    for _ in range(10):
-        answer = guest.get("/organiser?code=AAA-AAA")
-        assert answer.status_code == 200
-        assert dict(form_data(answer, "form[data-sends-itself]"))["code"] == "AAA-AAA"
-        assert guest.get(f"/tournaments/{tournament}/scorer/{match_id}?key=wrong").status_code == 200
-    assert limits.held() == []
-    assert guest.get("/tournaments/new").status_code == 403         # nothing tried: nobody's
-    member = phone(app, CLUB)
-    assert open_link(member, ORGANISER_LINK).status_code == 303
-    assert member.get("/tournaments/new").status_code == 200
-    scorer = phone(app, CLUB)
-    opened = open_link(scorer, scorer_link(client, tournament, match_id))
-    assert opened.status_code == 303 and opened.headers["Location"] == f"/matches/{match_id}"
-    assert scorer.get(f"/matches/{match_id}/hands/new").status_code == 200
-
-
-def test_the_links_post_counts_a_wrong_code_and_logs_a_right_one_in(app, client, table):
-    tournament, match_id = table
-    guesser = phone(app, CLUB)
-    answers = [open_link(guesser, "/organiser?code=AAA-AAA") for _ in range(6)]
-    assert [a.status_code for a in answers] == [403] * 5 + [429]
-    assert text(answers[0], '[data-testid="error"]') == "That is not the organiser's code."
-    assert [(h.kind, h.key) for h in limits.held()] == [("organiser code", CLUB)]
-    # Held: even the right code waits (the address's tries are spent), until the organiser lifts it.
-    assert open_link(phone(app, CLUB), ORGANISER_LINK).status_code == 429
-    organiser_phone = phone(app, "192.168.1.11")
-    assert open_link(organiser_phone, ORGANISER_LINK).status_code == 303
-    assert organiser_phone.get("/tournaments/new").status_code == 200
-    # A scorer's link: the POST counts a wrong key as a wrong PIN.
-    prowler = phone(app, "192.168.1.12")
-    keys = [open_link(prowler, f"/tournaments/{tournament}/scorer/{match_id}?key=wrong{i}").status_code
-            for i in range(6)]
-    assert keys == [403] * 5 + [429]
-    assert prowler.get(f"/matches/{match_id}/hands/new").status_code == 303    # still the PIN page
-
-
-def test_a_post_from_another_sites_form_has_no_token_and_counts_nothing(app, client, table):
-    """A cross-site form can POST to the companion, but holds no CSRF token of this phone's
-    session: refused (400) before any code is tried."""
-    tournament, match_id = table
-    guest = phone(app, CLUB)
-    guest.get("/organiser")                     # a member's phone, with its session cookie
-    for _ in range(10):
-        assert guest.post("/organiser", data={"code": "AAA-AAA"}).status_code == 400
-        assert guest.post(f"/tournaments/{tournament}/scorer/{match_id}", data={"key": "wrong"}).status_code == 400
-    assert limits.held() == []
-    assert open_link(guest, ORGANISER_LINK).status_code == 303
-
-
-def test_the_links_page_cannot_be_framed_and_its_cookie_is_not_sent_cross_site(app, client, table):
-    tournament, match_id = table
-    for link in (ORGANISER_LINK, f"/tournaments/{tournament}/scorer/{match_id}?key=any"):
-        answer = phone(app).get(link)
-        assert answer.headers["X-Frame-Options"] == "DENY"
-        assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
-        assert "SameSite=Lax" in answer.headers["Set-Cookie"]
-        # The page's own script, served by the app: no inline script (the CSP allows none).
-        assert sorted(s.attributes["src"].split("/")[-1].split(".")[0] for s in nodes(answer, "script")) == [
-            "bundle", "sends_itself"]
-        assert all(not s.text().strip() for s in nodes(answer, "script"))
-
-
-def test_a_phone_already_the_organisers_opening_the_link_again_goes_straight_on(app):
-    organiser_phone = phone(app)
-    assert open_link(organiser_phone, ORGANISER_LINK + "&next=/players").headers["Location"] == "/players"
-    again = organiser_phone.get(ORGANISER_LINK + "&next=/players")
-    assert again.status_code == 303 and again.headers["Location"] == "/players"
-
-
-# -- In a browser -----------------------------------------------------------------------------------
+# -- In a browser, first: a test without it before them would stop the worker's Chromium, to
+# be started again for them (tests/conftest.py's ``Chromium``) ---------------------------------
 
 @pytest.fixture(scope="module")
 def lan_server(tmp_path_factory, migrated_store):
@@ -213,3 +139,80 @@ def test_another_sites_page_with_five_images_of_the_link_locks_nobody_out(browse
         context.close()
         other.shutdown()
         other.server_close()
+
+
+# -- Without a browser ----------------------------------------------------------------------------
+
+def test_ten_gets_with_a_wrong_code_or_key_count_nothing_and_lock_nobody_out(app, client, table):
+    """Ten <img> of the organiser's link with a wrong code, and ten of a scorer's link with a
+    wrong key, as Chromium sends them over plain http (no Sec-Fetch-Site, no Origin, no
+    Referer): before, the fifth locked the address out (403 403 403 403 403 429...)."""
+    tournament, match_id = table
+    guest = phone(app, CLUB)
+    for _ in range(10):
+        answer = guest.get("/organiser?code=AAA-AAA")
+        assert answer.status_code == 200
+        assert dict(form_data(answer, "form[data-sends-itself]"))["code"] == "AAA-AAA"
+        assert guest.get(f"/tournaments/{tournament}/scorer/{match_id}?key=wrong").status_code == 200
+    assert limits.held() == []
+    assert guest.get("/tournaments/new").status_code == 403         # nothing tried: nobody's
+    member = phone(app, CLUB)
+    assert open_link(member, ORGANISER_LINK).status_code == 303
+    assert member.get("/tournaments/new").status_code == 200
+    scorer = phone(app, CLUB)
+    opened = open_link(scorer, scorer_link(client, tournament, match_id))
+    assert opened.status_code == 303 and opened.headers["Location"] == f"/matches/{match_id}"
+    assert scorer.get(f"/matches/{match_id}/hands/new").status_code == 200
+
+
+def test_the_links_post_counts_a_wrong_code_and_logs_a_right_one_in(app, client, table):
+    tournament, match_id = table
+    guesser = phone(app, CLUB)
+    answers = [open_link(guesser, "/organiser?code=AAA-AAA") for _ in range(6)]
+    assert [a.status_code for a in answers] == [403] * 5 + [429]
+    assert text(answers[0], '[data-testid="error"]') == "That is not the organiser's code."
+    assert [(h.kind, h.key) for h in limits.held()] == [("organiser code", CLUB)]
+    # Held: even the right code waits (the address's tries are spent), until the organiser lifts it.
+    assert open_link(phone(app, CLUB), ORGANISER_LINK).status_code == 429
+    organiser_phone = phone(app, "192.168.1.11")
+    assert open_link(organiser_phone, ORGANISER_LINK).status_code == 303
+    assert organiser_phone.get("/tournaments/new").status_code == 200
+    # A scorer's link: the POST counts a wrong key as a wrong PIN.
+    prowler = phone(app, "192.168.1.12")
+    keys = [open_link(prowler, f"/tournaments/{tournament}/scorer/{match_id}?key=wrong{i}").status_code
+            for i in range(6)]
+    assert keys == [403] * 5 + [429]
+    assert prowler.get(f"/matches/{match_id}/hands/new").status_code == 303    # still the PIN page
+
+
+def test_a_post_from_another_sites_form_has_no_token_and_counts_nothing(app, client, table):
+    """A cross-site form can POST to the companion, but holds no CSRF token of this phone's
+    session: refused (400) before any code is tried."""
+    tournament, match_id = table
+    guest = phone(app, CLUB)
+    guest.get("/organiser")                     # a member's phone, with its session cookie
+    for _ in range(10):
+        assert guest.post("/organiser", data={"code": "AAA-AAA"}).status_code == 400
+        assert guest.post(f"/tournaments/{tournament}/scorer/{match_id}", data={"key": "wrong"}).status_code == 400
+    assert limits.held() == []
+    assert open_link(guest, ORGANISER_LINK).status_code == 303
+
+
+def test_the_links_page_cannot_be_framed_and_its_cookie_is_not_sent_cross_site(app, client, table):
+    tournament, match_id = table
+    for link in (ORGANISER_LINK, f"/tournaments/{tournament}/scorer/{match_id}?key=any"):
+        answer = phone(app).get(link)
+        assert answer.headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+        assert "SameSite=Lax" in answer.headers["Set-Cookie"]
+        # The page's own script, served by the app: no inline script (the CSP allows none).
+        assert sorted(s.attributes["src"].split("/")[-1].split(".")[0] for s in nodes(answer, "script")) == [
+            "bundle", "sends_itself"]
+        assert all(not s.text().strip() for s in nodes(answer, "script"))
+
+
+def test_a_phone_already_the_organisers_opening_the_link_again_goes_straight_on(app):
+    organiser_phone = phone(app)
+    assert open_link(organiser_phone, ORGANISER_LINK + "&next=/players").headers["Location"] == "/players"
+    again = organiser_phone.get(ORGANISER_LINK + "&next=/players")
+    assert again.status_code == 303 and again.headers["Location"] == "/players"

@@ -46,43 +46,10 @@ def one_language(html: str, lang: str, where: str):
     assert giveaways(words, lang, "escoba") == [], (where, words)
 
 
-@pytest.mark.parametrize("lang, start, velo, won", LANGUAGES)
-def test_an_escobas_pages_say_everything_in_one_language(client, lang, start, velo, won):
-    """The words of every page of the match played in the browser below, in each language."""
-    client.set_cookie("lang", lang)
-    page = client.get("/matches/new").get_data(as_text=True)
-    assert start in visible(page)[1]
-    rules = client.get("/matches/new/rules?preset=escoba").get_data(as_text=True)
-    assert attr(rules, "select#pack option[selected]", "value") == "spanish"
-    one_language(page + rules, lang, "the new match with Escoba's rules")
-    made = client.post("/api/v1/matches", json={"variant": "escoba", "players": ["Lucía", "Martín"],
-                                                "first_dealer": 0}).get_json()
-    match = f"/matches/{made['id']}"
-    for number in (1, 2, 3, 4):
-        entry = BY_CARDS if number % 2 else BY_COUNTS
-        form = client.get(f"{match}/hands/new?mode={entry['mode']}").get_data(as_text=True)
-        # companion.js counts each pile in these words ("22 cartas, 6 oros")
-        forms = json.loads(attr(form, "form[data-count-forms]", "data-count-forms"))
-        counts = " ".join(text for text in forms.values() if isinstance(text, str))
-        preview = client.post(f"{match}/hands/preview", data=entry).get_data(as_text=True)
-        assert f"Lucía {6 * number}, Martín 0" in content(preview, '[data-testid="preview-totals"]'), number
-        if entry is BY_COUNTS:
-            assert velo in visible(form + preview)[1], number
-        one_language(form + preview + counts.replace("#", "1"), lang, f"hand {number}, its form and preview")
-        saved = client.post(f"{match}/hands/new", data={**entry, "save": "1"})
-        assert saved.status_code == 303, saved.get_data(as_text=True)
-        shown = client.get(match).get_data(as_text=True)
-        one_language(shown, lang, f"the match after hand {number}")
-    assert won in content(shown, '[data-testid="outcome"]')
-    last = max(int(h) for h in re.findall(rf'href="{match}/hands/(\d+)"', shown))
-    breakdown = client.get(f"{match}/hands/{last}").get_data(as_text=True)
-    assert "Setenta" in visible(breakdown)[1]
-    one_language(breakdown, lang, "the last hand's breakdown")
-
-
 @pytest.mark.browser
 def test_an_escoba_to_21_at_360_px(browser, server):
-    """The match played on a Spanish phone: by cards, by counts, to its end."""
+    """The match played on a Spanish phone: its first hand by cards, its last by counts, to
+    its end (the two between, the same two hands, saved through the API)."""
     context = phone_context(browser, server)
     context.add_cookies([{"name": "lang", "value": "es", "url": server}])
     page = context.new_page()
@@ -97,8 +64,14 @@ def test_an_escoba_to_21_at_360_px(browser, server):
     page.locator("button.primary", has_text="Empezar la partida").last.tap()
     page.wait_for_selector(".scoreboard")
     match = page.url
+    rest = [card for card in CARDS if card not in LUCIA]
 
     for number in (1, 2, 3, 4):
+        if number in (2, 3):    # the middle hands the same two ways: saved through the API
+            answer = page.request.post(match.replace("/matches/", "/api/v1/matches/") + "/hands",
+                                       data={"piles": [LUCIA, rest], "sweeps": [2, 0]})
+            assert answer.status == 201, answer.text()
+            continue
         if number % 2:          # by cards: Lucía's pile tapped, two escobas
             page.goto(match + "/hands/new?mode=piles")
             sota = page.locator('.tile[data-card="8c"]')
@@ -158,3 +131,39 @@ def test_an_escobas_pages_are_never_wider_than_the_phone_in_any_language(browser
                 assert not page.evaluate(WIDER), (lang, path)
     finally:
         context.close()
+
+
+# After the browser's tests: one without the browser before them would stop the worker's
+# Chromium, to be started again for them (tests/conftest.py's ``Chromium``).
+@pytest.mark.parametrize("lang, start, velo, won", LANGUAGES)
+def test_an_escobas_pages_say_everything_in_one_language(client, lang, start, velo, won):
+    """The words of every page of the match played in the browser below, in each language."""
+    client.set_cookie("lang", lang)
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert start in visible(page)[1]
+    rules = client.get("/matches/new/rules?preset=escoba").get_data(as_text=True)
+    assert attr(rules, "select#pack option[selected]", "value") == "spanish"
+    one_language(page + rules, lang, "the new match with Escoba's rules")
+    made = client.post("/api/v1/matches", json={"variant": "escoba", "players": ["Lucía", "Martín"],
+                                                "first_dealer": 0}).get_json()
+    match = f"/matches/{made['id']}"
+    for number in (1, 2, 3, 4):
+        entry = BY_CARDS if number % 2 else BY_COUNTS
+        form = client.get(f"{match}/hands/new?mode={entry['mode']}").get_data(as_text=True)
+        # companion.js counts each pile in these words ("22 cartas, 6 oros")
+        forms = json.loads(attr(form, "form[data-count-forms]", "data-count-forms"))
+        counts = " ".join(text for text in forms.values() if isinstance(text, str))
+        preview = client.post(f"{match}/hands/preview", data=entry).get_data(as_text=True)
+        assert f"Lucía {6 * number}, Martín 0" in content(preview, '[data-testid="preview-totals"]'), number
+        if entry is BY_COUNTS:
+            assert velo in visible(form + preview)[1], number
+        one_language(form + preview + counts.replace("#", "1"), lang, f"hand {number}, its form and preview")
+        saved = client.post(f"{match}/hands/new", data={**entry, "save": "1"})
+        assert saved.status_code == 303, saved.get_data(as_text=True)
+        shown = client.get(match).get_data(as_text=True)
+        one_language(shown, lang, f"the match after hand {number}")
+    assert won in content(shown, '[data-testid="outcome"]')
+    last = max(int(h) for h in re.findall(rf'href="{match}/hands/(\d+)"', shown))
+    breakdown = client.get(f"{match}/hands/{last}").get_data(as_text=True)
+    assert "Setenta" in visible(breakdown)[1]
+    one_language(breakdown, lang, "the last hand's breakdown")
