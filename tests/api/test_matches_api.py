@@ -91,7 +91,19 @@ schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis import checks as st_checks  # noqa: E402
 
-from helpers import examples  # noqa: E402
+from helpers import FUZZ, examples  # noqa: E402
+
+# What each operation is sent. schemathesis's coverage phase, whole in every run: each
+# operation's cases at every bound and past it that its schema defines (a field missing, of
+# another type, one past a limit, an enum's stranger, a method it does not take), some 2,100
+# in all, the same each run. Then its fuzzing phase: 8 random cases an operation in the suite
+# (40 before issue 44, and 25 more a read: they cost more to draw than the 2,100 to send).
+# Three faults planted at once were each found with 8 (a 500 on the matches listed with
+# state=finished, a new match of four players answered with its totals off the schema, a
+# 422 the document does not list for players?limit=501). SCOPA_FUZZ=1 gives the 40 back,
+# SCOPA_FUZZ=10 ten times as many (helpers.examples). The sequences of calls keep theirs: with
+# fewer, a fault their checks found was missed.
+FUZZED = examples(40) if FUZZ else 8
 
 
 @pytest.fixture(scope="module")
@@ -116,25 +128,18 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()
-@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=FUZZED, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_keeps_to_its_openapi_document(case):
+    """Every operation: no 500, each answer's status listed and its body of its schema; and a
+    read the document calls valid is answered (2xx, or 404 for a match or a hand that is not
+    there: the document is as strict as the real checks). The reads' check was a test of its
+    own, which drew and sent the reads' cases a second time."""
+    checks = [st_checks.not_a_server_error, st_checks.status_code_conformance,
+              st_checks.content_type_conformance, st_checks.response_schema_conformance]
+    if case.method == "GET":
+        checks.append(st_checks.positive_data_acceptance)
     # The WSGI transport does not decompress as an HTTP client does: ask for plain answers.
-    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[st_checks.not_a_server_error, st_checks.status_code_conformance,
-                                   st_checks.content_type_conformance,
-                                   st_checks.response_schema_conformance])
-
-
-_reads = schema.include(method="GET")
-
-
-@_reads.parametrize()
-@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_well_formed_read_is_answered(case):
-    # positive_data_acceptance: a request the document calls valid is accepted (2xx, or 404 for
-    # a match or hand that is not there): the document is as strict as the real checks.
-    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=[
-        st_checks.not_a_server_error, st_checks.positive_data_acceptance,
-        st_checks.response_schema_conformance])
+    case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=checks)
 
 
 def test_sequences_of_calls_keep_to_the_document(api_schema):

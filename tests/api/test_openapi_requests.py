@@ -6,11 +6,12 @@ words), and a body the schema refuses (past a bound, a required field left out, 
 a key no field has: every request's object is closed, ``additionalProperties: false``) is
 refused by the API with 400 and its words, never a 500.
 
-The bodies a schema takes are generated from the schema itself by hypothesis-jsonschema: 15 a
-request, the same on every run (the suite's Hypothesis profile is derandomized; SCOPA_FUZZ asks
-for more, and fresh ones). The bodies it refuses are made from a body it takes, one property at
-a time: past each bound, of another type, a required field left out, a key added that the
-schema does not list (and, generated, any key with any value). (Generated, from the
+The bodies a schema takes are generated from the schema itself by hypothesis-jsonschema: 5 a
+request, the same on every run (the suite's Hypothesis profile is derandomized; SCOPA_FUZZ=1
+gives the 15 of before issue 44 back, SCOPA_FUZZ=10 ten times as many, and fresh ones). The
+bodies it refuses are made from a body it takes, one property at a time: past each bound, of
+another type, a required field left out, a key added that the schema does not list (and,
+generated, any key with any value). (Generated, from the
 schema with its bounds moved out, the bodies each took minutes a request to shrink on a busy
 two-core machine, and were nearly all of one verdict: a dozen bodies at the bounds say more.)"""
 
@@ -34,7 +35,7 @@ from companion.web.hand_requests import HandChange, HandIn, ScoreRequest
 from companion.web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
 from companion.web.requests import NewMatch
 from companion.web.tournament_requests import EntrantChange, LateEntrant, NewTournament
-from helpers import FULL, HAND, examples
+from helpers import FULL, FUZZ, HAND, examples
 
 SCHEMAS = SPEC["components"]["schemas"]
 
@@ -100,7 +101,11 @@ def refused_for_the_schema(model, body) -> list:
     return []
 
 
-ONE_A_RUN = settings(max_examples=examples(15), suppress_health_check=list(HealthCheck))
+# Five bodies a request in the suite (fifteen before issue 44): the first, Hypothesis's
+# simplest, then four drawn across the schema. A body the schema takes that a model refuses
+# for a reason of its own (planted: NewMatch's variants other than classica refused by a
+# field validator's ValueError) still fails the test with five.
+ONE_A_RUN = settings(max_examples=examples(15) if FUZZ else 5, suppress_health_check=list(HealthCheck))
 
 
 @pytest.mark.parametrize("name", REQUESTS)

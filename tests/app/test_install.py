@@ -4,7 +4,6 @@ install again, and every match is still there)."""
 
 import json
 import os
-import shutil
 import site
 import subprocess
 import sys
@@ -49,9 +48,11 @@ def test_every_dependency_installed_is_one_pyproject_allows(extra):
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    """The companion's wheel, built by the backend pyproject.toml names, the one installed with
+    the tests (pip's isolated build environment filled hatchling from the index at every run)."""
     folder = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(ROOT)],
-                   check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                    "-w", str(folder), str(ROOT)], check=True, capture_output=True)
     return next(folder.glob("scopa_companion-*.whl"))
 
 
@@ -65,6 +66,13 @@ def install(venv: Path, wheel: Path) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
                     "--no-deps", "--no-index", str(wheel)], check=True, capture_output=True)
     return venv / ("Scripts" if os.name == "nt" else "bin") / "scopa-companion"
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory, wheel) -> Path:
+    """The wheel installed once for the module, its ``scopa-companion``: each test serves it with a
+    home of its own, and none changes the environment."""
+    return install(tmp_path_factory.mktemp("installed") / "venv", wheel)
 
 
 def serve(command: Path, home: Path):
@@ -81,10 +89,12 @@ def stop(process) -> str:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the fake HOME moves the data folder on Linux")
-def test_reinstalling_keeps_every_match(tmp_path, wheel):
-    home, venv = tmp_path / "home", tmp_path / "venv"
-    command = install(venv, wheel)
-    base, process = serve(command, home)
+def test_reinstalling_keeps_every_match(tmp_path, installed, wheel):
+    """A match made with one installation is there for a fresh one: nothing of it is kept in the
+    environment, which can be deleted and made again (the second is a new environment beside
+    the first, which nothing wrote into: the store is the data folder's alone)."""
+    home = tmp_path / "home"
+    base, process = serve(installed, home)
     request = urllib.request.Request(base + "/api/v1/matches", method="POST",
                                      data=json.dumps({"players": ["Anna", "Bruno"]}).encode(),
                                      headers={"Content-Type": "application/json"})
@@ -93,9 +103,10 @@ def test_reinstalling_keeps_every_match(tmp_path, wheel):
     banner = stop(process)
     where = home / ".local" / "share" / "scopa-companion" / "scopa.sqlite"
     assert f"scores kept in {where}" in banner and where.is_file()
+    venv = installed.parents[1]
+    assert not [path for path in venv.rglob("*") if ".sqlite" in path.name]
 
-    shutil.rmtree(venv)
-    base, process = serve(install(venv, wheel), home)
+    base, process = serve(install(tmp_path / "venv", wheel), home)
     try:
         with urllib.request.urlopen(f"{base}/api/v1/matches/{match_id}") as answer:
             assert json.load(answer)["sides"][0]["name"] == "Anna"
@@ -103,7 +114,7 @@ def test_reinstalling_keeps_every_match(tmp_path, wheel):
         stop(process)
 
 
-def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wheel):
+def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wheel, installed):
     """What ``pipx install .`` installs (docs/running.md, "With pipx"): the command, and a
     companion that serves its pages, their files and every language from inside the package."""
     import zipfile
@@ -111,8 +122,7 @@ def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wh
     for lang in ("it", "en", "fr", "es"):
         assert f"companion/translations/{lang}/LC_MESSAGES/messages.mo" in names
     assert {"companion/templates/base.html", "companion/static/companion.css"} <= names
-    command = install(tmp_path / "venv", wheel)
-    base, process = serve(command, tmp_path / "home")
+    base, process = serve(installed, tmp_path / "home")
     try:
         request = urllib.request.Request(base + "/", headers={"Accept-Language": "fr"})
         with urllib.request.urlopen(request) as answer:

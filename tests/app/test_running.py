@@ -3,6 +3,7 @@ install, the figures the docs give that the code decides (the restore limit, the
 variants), and the benchmarks' --help, which ran a whole benchmark."""
 
 import getpass
+import json
 import os
 import re
 import shutil
@@ -82,22 +83,40 @@ def test_the_count_of_variants_is_the_codes():
     assert counted >= 3
 
 
+# Each benchmark run as ``python bench_x.py --help`` would run it, one after the other in one
+# Python (which imports the companion once, not once a benchmark): its exit status and what it
+# printed, one JSON line each; on stderr the one started, to name one that runs on.
+ASK_EACH_FOR_HELP = """
+import contextlib, io, json, runpy, sys
+for path in sys.argv[1:]:
+    print(path, file=sys.stderr, flush=True)
+    sys.argv, printed, status = [path, "--help"], io.StringIO(), "ran to its end"
+    with contextlib.redirect_stdout(printed):
+        try:
+            runpy.run_path(path, run_name="__main__")
+        except SystemExit as stop:
+            status = stop.code or 0
+    print(json.dumps([path, status, printed.getvalue()]), flush=True)
+"""
+
+
 def test_each_benchmark_answers_help_without_running():
     """bench_pairing.py --help ran the benchmark: each benchmark's --help prints its usage and
-    exits 0 at once (all at the same time, each within a short time-out)."""
+    exits 0 at once (all within a short time-out)."""
     benchmarks = sorted((ROOT / "tests" / "benchmarks").glob("bench_*.py"))
     assert benchmarks
-    started = {bench.name: subprocess.Popen([sys.executable, str(bench), "--help"], stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
-               for bench in benchmarks}
-    for name, process in started.items():
-        try:
-            out, err = process.communicate(timeout=90)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-            pytest.fail(f"{name} --help ran on")
-        assert process.returncode == 0 and out.startswith(f"usage: {name}"), (name, err)
+    process = subprocess.Popen([sys.executable, "-c", ASK_EACH_FOR_HELP, *map(str, benchmarks)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        out, err = process.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _out, err = process.communicate()
+        pytest.fail(f"{Path(err.splitlines()[-1]).name} --help ran on")
+    answered = {Path(path).name: (status, printed) for path, status, printed in map(json.loads, out.splitlines())}
+    assert list(answered) == [bench.name for bench in benchmarks], err
+    for name, (status, printed) in answered.items():
+        assert status == 0 and printed.startswith(f"usage: {name}"), (name, status, printed[:200])
 
 
 def test_the_options_table_lists_every_setting_and_its_flag():
