@@ -11,7 +11,6 @@ from typing import Any, Callable, assert_never
 
 from .. import store
 from ..names import name_key, tidy
-from ..rules import rules_for
 from ..rules.rulesets import RulesError, check_seating
 from ..rules.said import Said, said
 from ..table.match_service import PairedStale, RoundMade, RoundTaken, round_tables
@@ -48,7 +47,7 @@ def create_from(sent: Any) -> Made | Refused:
     or Refused in words (nothing made)."""
     try:
         asked = NewTournament.read(sent)
-        rules = rules_for(asked.variant, asked.options or {})
+        rules = asked.rules
         checked = entrants_from(asked.given())
         check_seating(rules, 2, len(checked[0]["players"]))
     except (NotOfItsShape, TournamentError, RulesError) as refusal:

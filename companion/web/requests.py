@@ -60,7 +60,22 @@ from ..names import (
     tidy,
 )
 from ..rules import ScopaError, parse_card, rules_for
-from ..rules.rulesets import ITEMS, PRESETS, Rules, check_seating
+from ..rules.rulesets import (
+    BOUNDS,
+    BonusSuit,
+    CaptureRule,
+    DealScope,
+    Deck,
+    DeclarationRule,
+    MissingSuitRule,
+    NapolaRule,
+    Pack,
+    PrimieraMethod,
+    Rules,
+    Variant,
+    VoidDeal,
+    check_seating,
+)
 from ..rules.said import said
 from .refusals import Refusal, refusals
 
@@ -159,22 +174,26 @@ TeamName = Annotated[str, AfterValidator(team_named), WithJsonSchema(NAME_SCHEMA
 Cards = Annotated[list[str], WithJsonSchema(CARDS_SCHEMA)]
 
 
-def _sent_as_list(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    if value is None:
-        raise PydanticCustomError("list_type", "Input should be a valid list")
-    return handler(value)
-
-
 class LeftOut:
-    """A list a request may leave out (``Annotated[list[...] | None, LeftOut()]``: None, as
-    a default is not validated), never send as null: null is refused as a list is
-    (``list_type``, worded by the field's ``said_for``), and the document shows the list alone."""
+    """A field a request may leave out (``Annotated[X | None, LeftOut()]``: None, as a default
+    is not validated), never send as null: null is refused as the field's type is (a list's
+    ``list_type``, worded by the field's ``said_for``), and the document shows the field's type
+    alone, without null."""
+
+    def __init__(self, kind: str = "list_type", message: str = "Input should be a valid list"):
+        self.kind, self.message = kind, message
+
+    def _sent(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if value is None:
+            raise PydanticCustomError(self.kind, self.message)
+        return handler(value)
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        return core_schema.no_info_wrap_validator_function(_sent_as_list, handler(source))
+        return core_schema.no_info_wrap_validator_function(self._sent, handler(source))
 
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        return next(shown for shown in handler(schema)["anyOf"] if shown.get("type") != "null")
+        shown = [kind for kind in handler(schema)["anyOf"] if kind.get("type") != "null"]
+        return shown[0] if len(shown) == 1 else {"anyOf": shown}
 
 
 def _at(data: Any, path: tuple[str | int, ...]) -> Any:
@@ -231,14 +250,73 @@ def _variant_refused(data: Any, *_: Any) -> Any:
     return None
 
 
-def _rules_read(options: dict[str, Any] | None, info: ValidationInfo) -> dict[str, Any] | None:
+def _item_words(data: Any, path: tuple[str | int, ...], *_: Any) -> Any:
+    """The rules engine's words for a rule item refused, as sent ("primiera must be one of
+    standard, ...", "the target must be a whole number from 1 to 1000", "colour is not a rule
+    item; the items are ..."), or for the items not sent as an object."""
+    if len(path) < 2:
+        return said("options must be an object of rule items")
+    try:
+        rules_for("classica", {str(path[1]): _at(data, path)})
+    except ScopaError as refusal:
+        return refusal.args[0]
+    return None
+
+
+# Each item may be left out (the variant's own, then), never sent as null: but the number of
+# hands and the score of a double game, whose null says "none".
+_NOT_NULL = LeftOut("not_null", "Input should not be null")
+_TARGET, _HANDS, _DOUBLE_UNDER = (Field(ge=BOUNDS[item][0], le=BOUNDS[item][1])
+                                  for item in ("target", "hands", "double_under"))
+
+
+class RuleItems(Request):
+    """The rule items a request changes, each one of the values the rules engine takes
+    (``rules.rulesets``: its CHOICES, BOOLEANS and BOUNDS, said there once), each left out
+    unless changed. What no item says alone (napola with scalette, Cirulla without its twos)
+    the rules engine says, with the variant (``RulesAsked``)."""
+
+    deck: Annotated[Deck | None, _NOT_NULL] = None
+    bonus_suit: Annotated[BonusSuit | None, _NOT_NULL] = None
+    primiera: Annotated[PrimieraMethod | None, _NOT_NULL] = None
+    missing_suit: Annotated[MissingSuitRule | None, _NOT_NULL] = None
+    re_bello: Annotated[bool | None, _NOT_NULL] = None
+    napola: Annotated[NapolaRule | None, _NOT_NULL] = None
+    scalette: Annotated[bool | None, _NOT_NULL] = None
+    piva: Annotated[bool | None, _NOT_NULL] = None
+    declarations: Annotated[DeclarationRule | None, _NOT_NULL] = None
+    target: Annotated[Annotated[int, _TARGET] | None, _NOT_NULL] = None
+    hands: Annotated[int, _HANDS] | None = Field(None, description="null: played to the target")
+    cappotto: Annotated[bool | None, _NOT_NULL] = None
+    double_under: Annotated[int, _DOUBLE_UNDER] | None = Field(None, description="null: no double game")
+    claims: Annotated[bool | None, _NOT_NULL] = None
+    capture: Annotated[CaptureRule | None, _NOT_NULL] = None
+    void_deal: Annotated[VoidDeal | None, _NOT_NULL] = None
+    ace_takes_itself: Annotated[bool | None, _NOT_NULL] = None
+    pack: Annotated[Pack | None, _NOT_NULL] = None
+    grande_piccola: Annotated[bool | None, _NOT_NULL] = None
+    matta: Annotated[bool | None, _NOT_NULL] = None
+    deal_scope: Annotated[DealScope | bool | None, _NOT_NULL] = Field(
+        None, description="true is read as 15-30, false as off (as stored before 15-30-low)")
+
+    def changed(self) -> dict[str, Any]:
+        """The items sent, as the rules engine takes them.
+
+        >>> RuleItems.read({"target": 21, "hands": None}).changed()
+        {'target': 21, 'hands': None}
+        """
+        return self.model_dump(exclude_unset=True)
+
+
+def _rules_read(options: RuleItems | None, info: ValidationInfo) -> RuleItems | None:
     """The rule items changed, read with the variant by the rules engine (a rule across the
     two fields): refused in its words, at the item refused, else at the options together."""
     if "variant" in info.data:          # else the variant is refused already
+        changed = options.changed() if options is not None else {}
         try:
-            rules_for(info.data["variant"], options or {})
+            rules_for(info.data["variant"], changed)
         except ScopaError as refusal:
-            refuse(refusal.args[0], _item_refused(info.data["variant"], options or {}))
+            refuse(refusal.args[0], _item_refused(info.data["variant"], changed))
     return options
 
 
@@ -251,20 +329,30 @@ def _item_refused(variant: str, options: dict[str, Any]) -> tuple[str, ...]:
     return ()
 
 
+# The rule items asked for: none, or an object of them (the words for each refused: the rules
+# engine's), read with the variant.
+Options = Annotated[RuleItems | None, AfterValidator(_rules_read)]
+OPTIONS = Field(None, validate_default=True, description="rule items to change")
+OPTIONS_SAID: dict[tuple[str, ...], Any] = {("options",): _item_words}
+
+
+def rules_asked(variant: Variant, options: RuleItems | None) -> Rules:
+    """The rules of a variant with the items a request changed (already read by ``Options``)."""
+    return rules_for(variant, options.changed() if options is not None else {})
+
+
 class RulesAsked(Request):
     """A variant (Scopa classica unless said) and the rule items it changes, read together by
     the rules engine (``rules``). They come first: a refusal of them is said before any other."""
 
-    said_for = {("variant",): _variant_refused, ("options",): said("options must be an object of rule items")}
+    said_for = {("variant",): _variant_refused, **OPTIONS_SAID}
 
-    variant: Literal[tuple(PRESETS)] = "classica"   # type: ignore[valid-type]
-    options: Annotated[dict[str, Any] | None, AfterValidator(_rules_read)] = Field(
-        None, validate_default=True,
-        json_schema_extra={"description": f"rule items to change: {', '.join(ITEMS)}"})
+    variant: Variant = "classica"
+    options: Options = OPTIONS
 
     @property
     def rules(self) -> Rules:
-        return rules_for(self.variant, self.options or {})
+        return rules_asked(self.variant, self.options)
 
 
 # -- A new match ---------------------------------------------------------------------------
