@@ -31,6 +31,7 @@ from .parse import (
     body,
     created,
     listing,
+    no_body,
     query_number,
 )
 
@@ -180,12 +181,14 @@ def _tagged() -> int | None:
     return None
 
 
-def _made_from(version: int | None) -> int:
-    """The version an edit or delete was made from: If-Match's, else ``version`` as the
-    request's model read it (the body's, or the query's)."""
+def _made_from(sent: int | None = None) -> int:
+    """The version an edit or delete was made from: If-Match's, else the body's (``sent``, as
+    its model read it), else the query's (``?version=3``)."""
     made_from = _tagged()
     if made_from is None:
-        made_from = version
+        made_from = sent
+    if made_from is None:
+        made_from = MadeFrom.read({"version": request.args.get("version")}).version
     if made_from is None:
         raise BadRequest(said('say which version of the hand this was made from: "version" or an '
                                 'If-Match header with the hand\'s ETag'))
@@ -202,11 +205,8 @@ def one_hand(match_id: int, hand_id: int):
     _may_write(match_id)
     done: service.Changed | service.Deleted | service.Stale | service.NoSuchHand
     if request.method == "PUT":
-        data = body()
-        if _tagged() is not None:
-            data.pop("version", None)       # If-Match says it
         match = load(match_id)
-        change = HandChange.read({"version": request.args.get("version"), **data}, {"match": match})
+        change = HandChange.read(body(), {"match": match})
         made_from = _made_from(change.version)
         entry, score = change.scored(match)
         hand = match.hand(hand_id)
@@ -214,8 +214,7 @@ def one_hand(match_id: int, hand_id: int):
             raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
         done = service.change_hand(match_id, hand_id, entry, score, made_from)
     else:
-        done = service.delete_hands(match_id, {hand_id: _made_from(
-            MadeFrom.read({"version": request.args.get("version")}).version)})
+        done = service.delete_hands(match_id, {hand_id: _made_from()})
     match done:
         case service.Stale(row) if row is not None:
             return _hand_answer(match_id, hand_id, 409, said(
@@ -292,6 +291,7 @@ def undo_change_api(match_id: int, change_id: int):
     _version(match_id)
     organiser_only(said("only the organiser may undo a change: send the organiser's code in the "
                         "X-Scopa-Organiser header"))
+    no_body()
     done = service.undo_change(match_id, change_id)
     match done:
         case service.NoSuchChange():

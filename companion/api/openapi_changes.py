@@ -81,6 +81,7 @@ def change_paths(match_id: dict[str, Any], organiser: dict[str, Any], ok: Callab
             "summary": "Put the change's hand back as it was before it, whatever was done since (the "
                        "undo is a change of the log itself). The organiser only (X-Scopa-Organiser).",
             "parameters": [match_id, change_id, organiser],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
-                            "description": "{} (nothing is read: the JSON is what a form cannot send)"},
+            "requestBody": {"required": False, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/NoBody"}}},
+                "description": "{} or nothing (no key is taken: the JSON's Content-Type is what a form cannot send)"},
             "responses": {"200": ok("ChangeUndone", "undone"), **write_errors}}}}

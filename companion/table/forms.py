@@ -14,6 +14,7 @@ from ..i18n import VARIANT_TITLES, say
 from ..matches import Match, sides_for
 from ..names import PIN_MAX, team_name, tidy
 from ..rules import rules_for
+from ..rules.rulesets import BOUNDS
 from ..web.forms import PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
 from ..web.refusals import Refusal
 from ..web.requests import NewMatch
@@ -21,6 +22,12 @@ from ..web.requests import NewMatch
 # The seats of each layout: the form's, and companion.js's, which reads them from the page
 # (data-seats on the new match form) to offer as many dealers as there are seats.
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
+
+
+def between(item: str) -> dict[str, int]:
+    """A number item's bounds (rules.rulesets.BOUNDS), as its input's min and max."""
+    least, most = BOUNDS[item]
+    return {"min": least, "max": most}
 
 
 def rule_select(item: str, **kwargs: Any) -> SelectField:
@@ -61,12 +68,12 @@ class NewMatchForm(FlaskForm):
     scalette = BooleanField(RULE_LABELS["scalette"])
     piva = BooleanField(RULE_LABELS["piva"])
     declarations = rule_select("declarations")
-    # min and max for the phone's keyboard; the rules engine checks the bounds (NewMatch).
+    # min and max for the phone's keyboard, the bounds the request checks (NewMatch's RuleItems).
     target = IntegerField(RULE_LABELS["target"], [InputRequired(_l("Give the target score"))],
-                          render_kw={"min": 1, "max": 1000})
-    hands = IntegerField(RULE_LABELS["hands"], [Optional()], render_kw={"min": 1, "max": 100})
+                          render_kw=between("target"))
+    hands = IntegerField(RULE_LABELS["hands"], [Optional()], render_kw=between("hands"))
     cappotto = BooleanField(RULE_LABELS["cappotto"])
-    double_under = IntegerField(RULE_LABELS["double_under"], [Optional()], render_kw={"min": 1, "max": 1000})
+    double_under = IntegerField(RULE_LABELS["double_under"], [Optional()], render_kw=between("double_under"))
     claims = BooleanField(RULE_LABELS["claims"])
     capture = rule_select("capture")
     void_deal = rule_select("void_deal")

@@ -131,6 +131,11 @@ class Request(BaseModel):
         return request
 
 
+class NoBody(Request):
+    """A request that says nothing more than its address (a tournament's next round, the undo of
+    a change): ``{}``, or no body at all; a key is refused by its name, as by every request."""
+
+
 # -- Names, PINs, cards: the rules of names.py and the rules engine ------------------------
 
 NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}

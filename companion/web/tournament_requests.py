@@ -73,6 +73,10 @@ class EntrantChange(Request):
                     "they (the list changed meanwhile), nothing changes (409)")] = None
 
 
+# An entrant: a player's name, or a pair; anything else refused in the entrant's words.
+Entrant = Annotated[Annotated[EntrantName, Tag("str")] | Annotated[Pair, Tag("Pair")], Discriminator(_name_or_pair)]
+
+
 class LateEntrant(Request):
     """An entrant added to a tournament: a player's name, or a pair ``{"name", "players"}`` as
     the other entrants are; and the match points they are given for each round played before
@@ -84,7 +88,7 @@ class LateEntrant(Request):
     }
 
     entrant: Annotated[
-        Annotated[EntrantName, Tag("str")] | Annotated[Pair, Tag("Pair")], Discriminator(_name_or_pair),
+        Entrant,
         Field(description=f"a player's name (1 to {NAME_MAX} characters), or a pair {PAIR_FORM}, as "
                           "the tournament's other entrants are")]
     points_per_missed_round: Annotated[int, Field(ge=0, le=max(MISSED_POINTS))] = Field(
@@ -140,7 +144,7 @@ class NewTournament(Request):
     # Before, anything but an object (5, [1]) was taken as no rule item changed: refused now, as
     # a new match refuses it.
     options: Options = OPTIONS
-    entrants: Annotated[list[Annotated[str, WithJsonSchema(NAME_SCHEMA)] | Pair],
+    entrants: Annotated[list[Entrant],
                         Field(min_length=2, max_length=ENTRANTS_MOST,
                               description="players, or pairs of players (all one or the other); for "
                                           "a knockout, in seed order")]
