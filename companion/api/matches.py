@@ -32,8 +32,8 @@ from .parse import (
     created,
     listing,
     no_body,
-    query_number,
 )
+from .queries import ChangesQuery, HandsQuery, MatchesQuery
 
 
 def load(match_id: int) -> Match:
@@ -60,13 +60,8 @@ def list_matches():
     """Matches newest first, a page at a time (``limit``, at most 200; ``before``, the ``next``
     link's id), from the matches' stored summaries: the cost does not grow with the store.
     ``state``: playing, finished or all."""
-    state = request.args.get("state", "all")
-    if state not in ("all", "playing", "finished"):
-        raise BadRequest(said("state must be playing, finished or all"))
-    limit = query_number("limit", 50)
-    if limit > 200:
-        raise BadRequest(said("limit is at most {most}", most=200))
-    before = query_number("before", None)
+    asked = MatchesQuery.asked()
+    state, limit, before = asked.state, asked.limit, asked.before
     over = None if state == "all" else state == "finished"
     # Each match's summary is worded once per version and language, kept as its JSON text: a
     # page of 200 costs a read of their ids and versions (issue 41: 60 ms, 500 under load).
@@ -89,18 +84,13 @@ def create_match_api():
     return created(match_summary(load(made.match_id)), url_for("api.get_match", match_id=made.match_id))
 
 
-HANDS_MOST = 200     # a match's hands in one answer (issue 41): a match to 1,000 can have more
-
-
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int):
     """The match with its hands in the order they were played, a page at a time (``limit``,
     at most and by default 200; ``after``, a hand's number: the hands after it, as the
     ``hands_next`` link gives), each hand's breakdown worded once (``answers.hand_json_of``)."""
-    limit = query_number("limit", HANDS_MOST)
-    if limit > HANDS_MOST:
-        raise BadRequest(said("limit is at most {most}", most=HANDS_MOST))
-    after = query_number("after", 0)
+    asked = HandsQuery.asked()
+    limit, after = asked.limit, asked.after or 0
     version = _version(match_id)
     etag = f"m{match_id}-v{version}"
     if request.if_none_match.contains_weak(etag):
@@ -273,10 +263,9 @@ def match_changes(match_id: int):
     """The match's changes, newest first, a page at a time (``limit``, at most 200; ``before``,
     the ``next`` link's change): who changed which hand, when, and what it was before."""
     _version(match_id)
-    limit = query_number("limit", 50)
-    if not 0 < limit <= 200:
-        raise BadRequest(said("limit is at most {most}", most=200))
-    rows = store.change_rows(store.get_db(), match_id, query_number("before", None), limit + 1)
+    asked = ChangesQuery.asked()
+    limit = asked.limit
+    rows = store.change_rows(store.get_db(), match_id, asked.before, limit + 1)
     names = listed(_row(match_id)).names
     following = None
     if len(rows) > limit:
