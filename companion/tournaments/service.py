@@ -195,14 +195,11 @@ def _changed(tournament_id: int, change: Change) -> EntrantOutcome:
     return NotNow(said("the tournament changed meanwhile: try again"))
 
 
-def add_entrant(tournament_id: int, given: Any, points: int) -> EntrantOutcome:
-    """A late entrant (a name, or a pair ``{"name", "players"}``), paired from the next round
-    with ``points`` for each round before it; before round 1 simply one more entrant, seeded as
-    the tournament seeds."""
-    try:
-        entrant = entrant_from(given)
-    except TournamentError as problem:
-        return Refused(problem.args[0])
+def add_entrant(tournament_id: int, given: tournament_requests.Given, points: int) -> EntrantOutcome:
+    """A late entrant (its name and players, as ``LateEntrant.given`` gives them: a player's
+    name and itself, or a pair's), paired from the next round with ``points`` for each round
+    before it; before round 1 simply one more entrant, seeded as the tournament seeds."""
+    entrant = entrant_from(*given)
 
     def change(t: Tournament) -> tuple[list[dict[str, Any]] | None, EntrantOutcome]:
         try:

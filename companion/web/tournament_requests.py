@@ -73,6 +73,15 @@ class EntrantChange(Request):
                     "they (the list changed meanwhile), nothing changes (409)")] = None
 
 
+# An entrant as the tournament's room takes it, its shape checked here: its name and its players
+# (a player's own name alone, or a pair's two).
+Given = tuple[str, list[str]]
+
+
+def given(entrant: str | Pair) -> Given:
+    return (entrant, [entrant]) if isinstance(entrant, str) else (entrant.name, list(entrant.players))
+
+
 # An entrant: a player's name, or a pair; anything else refused in the entrant's words.
 Entrant = Annotated[Annotated[EntrantName, Tag("str")] | Annotated[Pair, Tag("Pair")], Discriminator(_name_or_pair)]
 
@@ -95,11 +104,9 @@ class LateEntrant(Request):
         0, description="the match points for each round played before they join: 0 (none), "
                        "1 (a draw's) or 2 (a win's)")
 
-    def given(self) -> str | dict[str, Any]:
+    def given(self) -> Given:
         """The entrant as the tournament's service takes it."""
-        if isinstance(self.entrant, Pair):
-            return {"name": self.entrant.name, "players": list(self.entrant.players)}
-        return self.entrant
+        return given(self.entrant)
 
 
 # -- A new tournament ----------------------------------------------------------------------
@@ -171,6 +178,6 @@ class NewTournament(Request):
     def rules(self) -> Rules:
         return rules_asked(self.variant, self.options)
 
-    def given(self) -> list[str | dict[str, Any]]:
+    def given(self) -> list[Given]:
         """The entrants as the room's entrants_from takes them."""
-        return [e if isinstance(e, str) else {"name": e.name, "players": list(e.players)} for e in self.entrants]
+        return [given(entrant) for entrant in self.entrants]
