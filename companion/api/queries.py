@@ -104,6 +104,8 @@ Since = Annotated[Annotated[str, AfterValidator(_since), WithJsonSchema({"type":
 MATCHES_MOST = 200      # matches, a match's hands, its changes in one answer
 PLAYERS_MOST = 500      # players, or points of a rating history, in one answer
 PAGES_MOST = 1_000_000
+MatchesLimit = Annotated[int, Field(ge=1, le=MATCHES_MOST), BeforeValidator(_digits)]
+PlayersLimit = Annotated[int, Field(ge=1, le=PLAYERS_MOST), BeforeValidator(_digits)]
 
 
 class MatchesQuery(Query):
@@ -113,7 +115,7 @@ class MatchesQuery(Query):
                 ("limit",): at_most("limit", MATCHES_MOST), ("before",): at_most("before", MATCHES_MOST)}
 
     state: Literal["all", "playing", "finished"] = "all"
-    limit: Annotated[int, Field(ge=1, le=MATCHES_MOST), BeforeValidator(_digits)] = 50
+    limit: MatchesLimit = 50
     before: Whole | None = Field(None, description="the next link's match: only the matches before it")
 
 
@@ -122,7 +124,7 @@ class HandsQuery(Query):
 
     said_for = {("limit",): at_most("limit", MATCHES_MOST), ("after",): at_most("after", MATCHES_MOST)}
 
-    limit: Annotated[int, Field(ge=1, le=MATCHES_MOST), BeforeValidator(_digits)] = Field(
+    limit: MatchesLimit = Field(
         MATCHES_MOST, description="how many hands: the first after `after`")
     after: Whole | None = Field(None, description="a hand's number: only the hands after it (hands_next gives it)")
 
@@ -132,7 +134,7 @@ class ChangesQuery(Query):
 
     said_for = {("limit",): at_most("limit", MATCHES_MOST), ("before",): at_most("before", MATCHES_MOST)}
 
-    limit: Annotated[int, Field(ge=1, le=MATCHES_MOST), BeforeValidator(_digits)] = 50
+    limit: MatchesLimit = 50
     before: Whole | None = Field(None, description="the next link's change: only the changes before it")
 
 
@@ -161,7 +163,7 @@ class PlayerQuery(Scoped):
 
     said_for = {("limit",): at_most("limit", PLAYERS_MOST), ("before",): at_most("before", PLAYERS_MOST)}
 
-    limit: Annotated[int, Field(ge=1, le=PLAYERS_MOST), BeforeValidator(_digits)] = Field(
+    limit: PlayersLimit = Field(
         50, description="how many points of rating_history: the newest")
     before: Whole | None = Field(None, description="a match's id: only the points of matches that finished "
                                                    "before it (rating_history_next gives it)")
@@ -173,7 +175,7 @@ class PlayersQuery(Scoped):
     said_for = {("limit",): at_most("limit", PLAYERS_MOST), ("page",): at_most("page", PAGES_MOST),
                 ("order",): said('order must be "won" or "rating"')}
 
-    limit: Annotated[int, Field(ge=1, le=PLAYERS_MOST), BeforeValidator(_digits)] = 200
+    limit: PlayersLimit = 200
     page: Annotated[int, Field(ge=1, le=PAGES_MOST), BeforeValidator(_digits)] = 1
     order: Literal["won", "rating"] = Field(
         "won", description="won: most matches won first; rating: the highest rating first")
