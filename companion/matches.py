@@ -307,9 +307,8 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]], kept: list[H
         hands.append(hand)
     outcome = (outcome_of(row["summary"]) if kept is not None else
                match_outcome([h.outcome_input() for h in hands], rules, names))
-    return Match(row["id"], row["created"], rules, row["sides"], row["first_dealer"], outcome,
-                 hands=hands, version=row.get("version") or 0, has_pin=bool(row.get("pin_hash")),
-                 recorded=len(hands), **links(row))
+    return Match(row["id"], row["created"], rules, row["sides"], row["first_dealer"], outcome, hands,
+                 row.get("version") or 0, bool(row.get("pin_hash")), len(hands), **links(row))
 
 
 def listed(row: dict[str, Any]) -> Match:

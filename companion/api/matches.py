@@ -18,10 +18,10 @@ from ..store import reads as store
 from ..table import match_service, service
 from ..web.access import needs_pin, new_match_limit, try_pin
 from ..web.hand_requests import HandChange, HandIn, MadeFrom
+from ..web.match_requests import NewMatch
 from ..web.pages import load_match
 from ..web.question_requests import Rated
 from ..web.record import may_change
-from ..web.requests import NewMatch
 from .answers import breakdown_json, change_json, hand_json_of, match_summary
 from .blueprint import bp, organiser_only
 from .parse import (

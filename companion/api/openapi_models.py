@@ -21,8 +21,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..web.hand_requests import HandChange, HandIn, ScoreRequest
+from ..web.match_requests import NewMatch
 from ..web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
-from ..web.requests import NewMatch, NoBody
+from ..web.requests import NoBody
 from ..web.tournament_requests import EntrantChange, LateEntrant, NewTournament
 
 REF = "#/components/schemas/{model}"

@@ -16,8 +16,8 @@ from ..names import PIN_MAX, team_name, tidy
 from ..rules import rules_for
 from ..rules.rulesets import BOUNDS
 from ..web.forms import PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
+from ..web.match_requests import NewMatch
 from ..web.refusals import Refusal
-from ..web.requests import NewMatch
 
 # The seats of each layout: the form's, and companion.js's, which reads them from the page
 # (data-seats on the new match form) to offer as many dealers as there are seats.
@@ -51,7 +51,7 @@ class NewMatchForm(FlaskForm):
     team1 = StringField(_l("Team %(number)s", number="A"))
     team2 = StringField(_l("Team %(number)s", number="B"))
     # Its choices are the names typed (see seat_choices). The fields below are the page's way of
-    # typing a new match's request (web.requests.NewMatch, which validates it: ``validate``);
+    # typing a new match's request (web.match_requests.NewMatch, which validates it: ``validate``);
     # they check only what the request cannot see (a target left empty, a number not a number).
     first_dealer = SelectField(_l("Who deals first"), default="random", validate_choice=False,
                                choices=options([("random", _l("drawn at random"))]))
@@ -141,7 +141,7 @@ class NewMatchForm(FlaskForm):
 
     def validate(self, extra_validators=None) -> bool:
         """The fields as typed (a number, a target given), and the request they make, validated
-        once by its model (``request``, a ``web.requests.NewMatch``: the one description of a new
+        once by its model (``request``, a ``web.match_requests.NewMatch``: the one description of a new
         match, the JSON API's too, which the table's service takes), each refusal shown by the
         field it names, in the words the API gives it (a field already refused as typed keeps
         that refusal alone)."""

@@ -31,8 +31,9 @@ from pydantic import ValidationError
 from companion.api.openapi import SPEC
 from companion.rules import ScopaError
 from companion.web.hand_requests import HandChange, HandIn, ScoreRequest
+from companion.web.match_requests import NewMatch
 from companion.web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
-from companion.web.requests import NewMatch, NoBody, RuleItems
+from companion.web.requests import NoBody, RuleItems
 from companion.web.tournament_requests import EntrantChange, LateEntrant, NewTournament
 from helpers import FULL, HAND, examples
 
