@@ -192,7 +192,8 @@ class Hand:
     def outcome_input(self) -> HandResult:
         if self.claim is not None:
             return HandResult(self.points, claim=self.claim)
-        return HandResult(self.points, self.result["outright"], self.result["reason"])  # type: ignore[index]  # set by build()
+        assert self.result is not None, "a hand of cards or counts is built with its points (build)"
+        return HandResult(self.points, self.result["outright"], self.result["reason"])
 
 
 def _json(value: str | dict[str, Any]) -> dict[str, Any]:
@@ -206,8 +207,8 @@ class Match:
     rules: Rules
     sides: list[dict[str, Any]]
     first_dealer: int
+    outcome: Outcome        # from the hands (build), or from the row's summary (listed)
     hands: list[Hand] = field(default_factory=list)
-    outcome: Outcome = None  # type: ignore[assignment]  # build() sets it once the hands are read
     version: int = 0          # bumped by every change to the hands
     has_pin: bool = False     # recording needs the match's edit PIN
     recorded: int = 0         # hands recorded (counted or not); ``hands`` may be left unread
@@ -284,31 +285,30 @@ def build(row: dict[str, Any], hand_rows: Sequence[dict[str, Any]], kept: list[H
     with each hand; a hand stored without them (by an older version) is scored here. ``kept``:
     the first hands, unchanged since an earlier version (store.built_match), before the rows;
     the outcome is then the one kept in the row's summary."""
-    match = Match(row["id"], row["created"], rules_from_dict(row["rules"]), row["sides"],
-                  row["first_dealer"], version=row.get("version") or 0,
-                  has_pin=bool(row.get("pin_hash")), hands=list(kept or []), **links(row))
-    names = match.names
-    totals = match.hands[-1].totals_after if match.hands else (0,) * len(match.sides)
-    for number, hand_row in enumerate(hand_rows, start=len(match.hands) + 1):
+    rules = rules_from_dict(row["rules"])
+    names = tuple(side["name"] for side in row["sides"])
+    hands = list(kept or [])
+    totals = hands[-1].totals_after if hands else (0,) * len(row["sides"])
+    for number, hand_row in enumerate(hand_rows, start=len(hands) + 1):
         stored = hand_row["entry"]
         result = _json(hand_row["result"]) if hand_row.get("result") else None
-        hand = Hand(hand_row["id"], number, stored, result, totals, match.rules, names,
+        hand = Hand(hand_row["id"], number, stored, result, totals, rules, names,
                     hand_row.get("version", 1), None, hand_row.get("previous"),
                     hand_row.get("updated", ""))
         # A claim is stored without points (they depend on the totals before it); so was every
         # hand by versions before points were stored: only these entries are read here.
         if result is None and hand.entry["mode"] == "claim":
-            hand.claim = claim_of(hand.entry, totals, match.rules, names)
+            hand.claim = claim_of(hand.entry, totals, rules, names)
         else:
             if result is None and (score := hand.score) is not None:     # not a claim: scored
                 hand.result = result_of(score)
             totals = tuple(t + p for t, p in zip(totals, hand.points))
             hand.totals_after = totals
-        match.hands.append(hand)
-    match.outcome = (outcome_of(row["summary"]) if kept is not None else
-                     match_outcome([h.outcome_input() for h in match.hands], match.rules, names))
-    match.recorded = len(match.hands)
-    return match
+        hands.append(hand)
+    outcome = (outcome_of(row["summary"]) if kept is not None else
+               match_outcome([h.outcome_input() for h in hands], rules, names))
+    return Match(row["id"], row["created"], rules, row["sides"], row["first_dealer"], outcome, hands,
+                 row.get("version") or 0, bool(row.get("pin_hash")), len(hands), **links(row))
 
 
 def listed(row: dict[str, Any]) -> Match:

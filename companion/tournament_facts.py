@@ -5,5 +5,8 @@ entrant past the most refused) both read them here, below the web kit and the ro
 ``names`` and ``stats`` are read.
 """
 
-FORMATS = ("round-robin", "swiss", "knockout")
+from typing import Literal, get_args
+
+Format = Literal["round-robin", "swiss", "knockout"]
+FORMATS: tuple[str, ...] = get_args(Format)
 ENTRANTS_MOST = 64      # entrants (players, or pairs) in one tournament at most

@@ -18,10 +18,10 @@ from ..store import reads as store
 from ..table import match_service, service
 from ..web.access import needs_pin, new_match_limit, try_pin
 from ..web.hand_requests import HandChange, HandIn, MadeFrom
+from ..web.match_requests import NewMatch
 from ..web.pages import load_match
 from ..web.question_requests import Rated
 from ..web.record import may_change
-from ..web.requests import NewMatch
 from .answers import breakdown_json, change_json, hand_json_of, match_summary
 from .blueprint import bp, organiser_only
 from .parse import (
@@ -31,8 +31,9 @@ from .parse import (
     body,
     created,
     listing,
-    query_number,
+    no_body,
 )
+from .queries import ChangesQuery, HandsQuery, MatchesQuery
 
 
 def load(match_id: int) -> Match:
@@ -59,13 +60,8 @@ def list_matches():
     """Matches newest first, a page at a time (``limit``, at most 200; ``before``, the ``next``
     link's id), from the matches' stored summaries: the cost does not grow with the store.
     ``state``: playing, finished or all."""
-    state = request.args.get("state", "all")
-    if state not in ("all", "playing", "finished"):
-        raise BadRequest(said("state must be playing, finished or all"))
-    limit = query_number("limit", 50)
-    if limit > 200:
-        raise BadRequest(said("limit is at most {most}", most=200))
-    before = query_number("before", None)
+    asked = MatchesQuery.asked()
+    state, limit, before = asked.state, asked.limit, asked.before
     over = None if state == "all" else state == "finished"
     # Each match's summary is worded once per version and language, kept as its JSON text: a
     # page of 200 costs a read of their ids and versions (issue 41: 60 ms, 500 under load).
@@ -88,18 +84,13 @@ def create_match_api():
     return created(match_summary(load(made.match_id)), url_for("api.get_match", match_id=made.match_id))
 
 
-HANDS_MOST = 200     # a match's hands in one answer (issue 41): a match to 1,000 can have more
-
-
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int):
     """The match with its hands in the order they were played, a page at a time (``limit``,
     at most and by default 200; ``after``, a hand's number: the hands after it, as the
     ``hands_next`` link gives), each hand's breakdown worded once (``answers.hand_json_of``)."""
-    limit = query_number("limit", HANDS_MOST)
-    if limit > HANDS_MOST:
-        raise BadRequest(said("limit is at most {most}", most=HANDS_MOST))
-    after = query_number("after", 0)
+    asked = HandsQuery.asked()
+    limit, after = asked.limit, asked.after or 0
     version = _version(match_id)
     etag = f"m{match_id}-v{version}"
     if request.if_none_match.contains_weak(etag):
@@ -180,12 +171,14 @@ def _tagged() -> int | None:
     return None
 
 
-def _made_from(version: int | None) -> int:
-    """The version an edit or delete was made from: If-Match's, else ``version`` as the
-    request's model read it (the body's, or the query's)."""
+def _made_from(sent: int | None = None) -> int:
+    """The version an edit or delete was made from: If-Match's, else the body's (``sent``, as
+    its model read it), else the query's (``?version=3``)."""
     made_from = _tagged()
     if made_from is None:
-        made_from = version
+        made_from = sent
+    if made_from is None:
+        made_from = MadeFrom.read({"version": request.args.get("version")}).version
     if made_from is None:
         raise BadRequest(said('say which version of the hand this was made from: "version" or an '
                                 'If-Match header with the hand\'s ETag'))
@@ -202,11 +195,8 @@ def one_hand(match_id: int, hand_id: int):
     _may_write(match_id)
     done: service.Changed | service.Deleted | service.Stale | service.NoSuchHand
     if request.method == "PUT":
-        data = body()
-        if _tagged() is not None:
-            data.pop("version", None)       # If-Match says it
         match = load(match_id)
-        change = HandChange.read({"version": request.args.get("version"), **data}, {"match": match})
+        change = HandChange.read(body(), {"match": match})
         made_from = _made_from(change.version)
         entry, score = change.scored(match)
         hand = match.hand(hand_id)
@@ -214,8 +204,7 @@ def one_hand(match_id: int, hand_id: int):
             raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
         done = service.change_hand(match_id, hand_id, entry, score, made_from)
     else:
-        done = service.delete_hands(match_id, {hand_id: _made_from(
-            MadeFrom.read({"version": request.args.get("version")}).version)})
+        done = service.delete_hands(match_id, {hand_id: _made_from()})
     match done:
         case service.Stale(row) if row is not None:
             return _hand_answer(match_id, hand_id, 409, said(
@@ -274,10 +263,9 @@ def match_changes(match_id: int):
     """The match's changes, newest first, a page at a time (``limit``, at most 200; ``before``,
     the ``next`` link's change): who changed which hand, when, and what it was before."""
     _version(match_id)
-    limit = query_number("limit", 50)
-    if not 0 < limit <= 200:
-        raise BadRequest(said("limit is at most {most}", most=200))
-    rows = store.change_rows(store.get_db(), match_id, query_number("before", None), limit + 1)
+    asked = ChangesQuery.asked()
+    limit = asked.limit
+    rows = store.change_rows(store.get_db(), match_id, asked.before, limit + 1)
     names = listed(_row(match_id)).names
     following = None
     if len(rows) > limit:
@@ -292,6 +280,7 @@ def undo_change_api(match_id: int, change_id: int):
     _version(match_id)
     organiser_only(said("only the organiser may undo a change: send the organiser's code in the "
                         "X-Scopa-Organiser header"))
+    no_body()
     done = service.undo_change(match_id, change_id)
     match done:
         case service.NoSuchChange():

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.rulesets import PRESETS
 from .answer_models import (
     Captures,
     Claim,
@@ -31,8 +30,17 @@ from .answer_models import (
 from .answer_players import PlayerRecord, Players
 from .openapi_changes import Changes, ChangeUndone, change_paths
 from .openapi_models import REQUESTS, components, merged
-from .openapi_ratings import HISTORY_PAGE, Ratings, rated_path, ratings_path
+from .openapi_ratings import Ratings, rated_path, ratings_path
 from .openapi_tournaments import Tournament, TournamentRefused, tournament_paths
+from .queries import (
+    ChangesQuery,
+    HandsQuery,
+    MatchesQuery,
+    PlayerQuery,
+    PlayersQuery,
+    RatingsQuery,
+    parameters,
+)
 
 # Every answer's schema, and those they refer to (Match, Hand, Player...).
 ANSWERS = components(Error, Score, Captures, Deal, Claim, Variants, Matches, MatchWithHands, HandSaved,
@@ -53,13 +61,6 @@ def ok(schema: str | list[str], description: str = "the answer") -> dict:
 def body(schema: str) -> dict:
     return {"required": True,
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
-
-
-PLAYER_SCOPE = [
-    {"name": "variant", "in": "query", "required": False, "schema": {"type": "string", "enum": list(PRESETS)},
-     "description": "only the matches of this variant"},
-    {"name": "since", "in": "query", "required": False, "schema": {"type": "string", "format": "date"},
-     "description": "only the matches started on or after this date"}]
 
 
 def question(summary: str, request: str, answer: str) -> dict:
@@ -100,13 +101,7 @@ SPEC: dict[str, Any] = {     # a JSON document
             "responses": {"200": ok("Variants")}}},
         "/api/v1/matches": {
             "get": {"summary": "Matches, newest first, a page at a time",
-                    "parameters": [
-                        {"name": "state", "in": "query", "required": False,
-                         "schema": {"type": "string", "enum": ["all", "playing", "finished"]}},
-                        {"name": "limit", "in": "query", "required": False,
-                         "schema": {"type": "integer", "minimum": 1, "maximum": 200}},
-                        {"name": "before", "in": "query", "required": False,
-                         "schema": {"type": "integer", "minimum": 1}}],
+                    "parameters": parameters(MatchesQuery),
                     "responses": {"200": ok("Matches"), "400": ERROR}},
             "post": {"summary": "Start a match", "operationId": "createMatch", "requestBody": body("NewMatch"),
                      "responses": {"201": {**ok("Match", "the match"), "links": {
@@ -118,13 +113,7 @@ SPEC: dict[str, Any] = {     # a JSON document
         "/api/v1/matches/{match_id}": {"get": {
             "summary": "A match with its hands, a page at a time (ETag: If-None-Match answers 304 "
                        "when unchanged)",
-            "operationId": "getMatch", "parameters": [
-                MATCH_ID,
-                {"name": "limit", "in": "query", "required": False,
-                 "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 200},
-                 "description": "how many hands: the first after `after`"},
-                {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
-                 "description": "a hand's number: only the hands after it (hands_next gives it)"}],
+            "operationId": "getMatch", "parameters": [MATCH_ID, *parameters(HandsQuery)],
             "responses": {"200": ok("MatchWithHands"), "304": {"description": "unchanged"}, "400": ERROR,
                           "404": ERROR}}},
         "/api/v1/matches/{match_id}/hands": {"post": {
@@ -165,23 +154,16 @@ SPEC: dict[str, Any] = {     # a JSON document
             "summary": "The players' records, most matches won first, a page at a time (names "
                        "typed in matches are matched as they read: trimmed, in any case, look-alike letters "
                        "as the letters they look like)",
-            "parameters": [*PLAYER_SCOPE,
-                           {"name": "order", "in": "query", "required": False,
-                            "schema": {"type": "string", "enum": ["won", "rating"], "default": "won"},
-                            "description": "won: most matches won first; rating: the highest rating first"},
-                           {"name": "limit", "in": "query", "required": False,
-                            "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 200}},
-                           {"name": "page", "in": "query", "required": False,
-                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 1}}],
+            "parameters": parameters(PlayersQuery),
             "responses": {"200": ok("Players"), "400": ERROR}}},
         "/api/v1/players/{player_id}": {"get": {
             "summary": "A player's record, with the head-to-head against each opponent",
             "parameters": [{"name": "player_id", "in": "path", "required": True,
-                            "schema": {"type": "integer"}}, *PLAYER_SCOPE, *HISTORY_PAGE],
+                            "schema": {"type": "integer"}}, *parameters(PlayerQuery)],
             "responses": {"200": ok("PlayerRecord"), "400": ERROR, "404": ERROR}}},
-        "/api/v1/ratings": ratings_path(PLAYER_SCOPE[0], ok, ERROR),
+        "/api/v1/ratings": ratings_path(parameters(RatingsQuery), ok, ERROR),
         "/api/v1/matches/{match_id}/rated": rated_path([MATCH_ID, ORGANISER], ok, body, WRITE_ERRORS),
-        **change_paths(MATCH_ID, ORGANISER, ok, ERROR, WRITE_ERRORS),
+        **change_paths(MATCH_ID, ORGANISER, ok, ERROR, WRITE_ERRORS, parameters(ChangesQuery)),
     },
     "components": {"schemas": merged(REQUESTS, ANSWERS)},
 }

@@ -65,22 +65,19 @@ class ChangeUndone(Closed):
 
 
 def change_paths(match_id: dict[str, Any], organiser: dict[str, Any], ok: Callable[..., Any],
-                 error: Any, write_errors: dict[str, Any]) -> dict[str, Any]:
+                 error: Any, write_errors: dict[str, Any], query: list[dict[str, Any]]) -> dict[str, Any]:
     change_id = {"name": "change_id", "in": "path", "required": True, "schema": {"type": "integer"}}
     return {
         "/api/v1/matches/{match_id}/changes": {"get": {
             "summary": "The match's changes, newest first, a page at a time: who changed which hand, "
                        "when, and what it was before",
-            "parameters": [match_id,
-                           {"name": "limit", "in": "query", "required": False,
-                            "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}},
-                           {"name": "before", "in": "query", "required": False,
-                            "schema": {"type": "integer", "minimum": 1}}],
+            "parameters": [match_id, *query],
             "responses": {"200": ok("Changes"), "400": error, "404": error}}},
         "/api/v1/matches/{match_id}/changes/{change_id}/undo": {"post": {
             "summary": "Put the change's hand back as it was before it, whatever was done since (the "
                        "undo is a change of the log itself). The organiser only (X-Scopa-Organiser).",
             "parameters": [match_id, change_id, organiser],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
-                            "description": "{} (nothing is read: the JSON is what a form cannot send)"},
+            "requestBody": {"required": False, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/NoBody"}}},
+                "description": "{} or nothing (no key is taken: the JSON's Content-Type is what a form cannot send)"},
             "responses": {"200": ok("ChangeUndone", "undone"), **write_errors}}}}

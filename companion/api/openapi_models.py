@@ -21,8 +21,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..web.hand_requests import HandChange, HandIn, ScoreRequest
+from ..web.match_requests import NewMatch
 from ..web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
-from ..web.requests import NewMatch
+from ..web.requests import NoBody
 from ..web.tournament_requests import EntrantChange, LateEntrant, NewTournament
 
 REF = "#/components/schemas/{model}"
@@ -37,10 +38,18 @@ def untitled(schema: Any) -> Any:
     out = {key: untitled(value) for key, value in schema.items() if key != "title"}
     if "properties" in schema:
         out["properties"] = {name: untitled(value) for name, value in schema["properties"].items()}
-    kinds = out.get("type")
-    if "default" in out and out["default"] is None and kinds and "null" not in kinds:
+    if "default" in out and out["default"] is None and not _takes_null(out):
         del out["default"]      # left out, the field is not sent: not a null the schema takes
     return out
+
+
+def _takes_null(schema: dict[str, Any]) -> bool:
+    """Whether a schema takes null: of its types, or of a union's branches (one of no type,
+    a reference, is taken as not)."""
+    kinds = schema.get("type")
+    if kinds is not None:
+        return "null" in kinds
+    return any(_takes_null(branch) for branch in schema.get("anyOf", []) if "type" in branch or "anyOf" in branch)
 
 
 def components(*models: type[BaseModel]) -> dict[str, Any]:
@@ -66,4 +75,4 @@ def merged(*parts: dict[str, Any]) -> dict[str, Any]:
 
 
 REQUESTS = components(NewMatch, HandIn, HandChange, ScoreRequest, CapturesAsked, DealAsked, ClaimAsked,
-                      Rated, NewTournament, LateEntrant, EntrantChange)
+                      Rated, NewTournament, LateEntrant, EntrantChange, NoBody)

@@ -49,16 +49,6 @@ class RatingPoint(Closed):
 RATING_HISTORY = Field(description="their rating after each finished match (of the variant asked for, or "
                                    "all), in the order they finished: the newest limit points (50 by "
                                    "default) before the match before, if given")
-# A page of a player's rating history (api.players._rating_history).
-HISTORY_PAGE = [
-    {"name": "limit", "in": "query", "required": False,
-     "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
-     "description": "how many points of rating_history: the newest"},
-    {"name": "before", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
-     "description": "a match's id: only the points of matches that finished before it "
-                    "(rating_history_next gives it)"}]
-
-
 class RatedPlayer(Rating):
     """A rated player, as the leaderboard lists them."""
 
@@ -73,12 +63,12 @@ class Ratings(Closed):
                                              "each the highest rating first")
 
 
-def ratings_path(variant: dict[str, Any], ok: Callable[..., Any], error: Any) -> dict[str, Any]:
+def ratings_path(parameters: list[dict[str, Any]], ok: Callable[..., Any], error: Any) -> dict[str, Any]:
     return {"get": {
         "summary": "Every rated player's rating (OpenSkill, Plackett-Luce), the settled players "
                    "first, then the provisional ones, each the highest rating first: all variants "
                    "together, or one variant's",
-        "parameters": [variant], "responses": {"200": ok("Ratings"), "400": error}}}
+        "parameters": parameters, "responses": {"200": ok("Ratings"), "400": error}}}
 
 
 def rated_path(parameters: list[Any], ok: Callable[..., Any], body: Callable[..., Any],

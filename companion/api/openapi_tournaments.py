@@ -134,11 +134,12 @@ def tournament_paths(ok, body, error: dict, write_errors: dict, organiser: dict)
             "summary": "Start the next round, the first included: one match per table (each with the "
                        "tournament's PIN, if it has one). The organiser only (X-Scopa-Organiser).",
             "operationId": "startRound", "parameters": [TOURNAMENT_ID, ORGANISER],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}},
-                            "description": "{} (nothing is read: the JSON is what a form cannot send)"},
+            "requestBody": {"required": False, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/NoBody"}}},
+                "description": "{} or nothing (no key is taken: the JSON's Content-Type is what a form cannot send)"},
             "responses": {"201": ok("Tournament", "started"),
                           "409": ok("TournamentRefused", "a round is being played, or the tournament is over"),
-                          "403": {**ERROR, "description": "not the organiser"}, "404": ERROR,
+                          "400": ERROR, "403": {**ERROR, "description": "not the organiser"}, "404": ERROR,
                           "429": ERROR, "503": WRITE_ERRORS["503"]}}},
         "/api/v1/tournaments/{tournament_id}/entrants": {"post": {
             "summary": "Add a late entrant: before round 1 of any format, or before any round but "

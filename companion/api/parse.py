@@ -15,6 +15,7 @@ from flask.json.provider import DefaultJSONProvider
 from ..rules import ScopaError
 from ..rules.said import said
 from ..store import reads as store
+from ..web.requests import NoBody
 
 
 class BadRequest(ScopaError):
@@ -55,6 +56,12 @@ def body() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadRequest(said("the request body must be a JSON object"))
     return data
+
+
+def no_body() -> None:
+    """A request that says nothing (``web.requests.NoBody``): no body, or ``{}``; else 400 in
+    words, a key named."""
+    NoBody.read(body() if request.get_data() else {})
 
 
 def _depth(value: Any) -> int:

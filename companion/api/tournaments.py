@@ -37,7 +37,7 @@ from ..web.exports import to_csv
 from ..web.pages import csv_answer
 from ..web.tournament_requests import EntrantChange, LateEntrant
 from .blueprint import bp, organiser_only
-from .parse import BadRequest, NotFoundError, body, created
+from .parse import BadRequest, NotFoundError, body, created, no_body
 
 
 def _tournament(tournament_id: int):
@@ -77,6 +77,7 @@ def start_round_api(tournament_id: int):
     found = _tournament(tournament_id)
     organiser_only(said("only the organiser may start a round: send the organiser's code in the "
                         "X-Scopa-Organiser header"))
+    no_body()
     match (outcome := start_next_round(found)):
         case NotNow(reason):
             return _refused(tournament_id, reason)

@@ -16,28 +16,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping, get_args
 
 from .cards import ScopaError
 from .said import said
 
-PRIMIERA_METHODS = ("standard", "half", "hurrikan", "no-figures", "sevens-sixes", "count-down",
-                    "sevens")
-MISSING_SUIT_RULES = ("loses", "void", "zero")
-NAPOLA = ("off", "to-six", "to-horse")
-DECLARATIONS = ("off", "bazzica", "sbarazzina", "cirulla")
-CAPTURE_RULES = (
+# Each choice item's values, said once as a type (the request's model, web.requests.RuleItems,
+# takes them as they are) and as the tuple the checks and the pages read (``get_args``).
+PrimieraMethod = Literal["standard", "half", "hurrikan", "no-figures", "sevens-sixes", "count-down",
+                         "sevens"]
+MissingSuitRule = Literal["loses", "void", "zero"]
+NapolaRule = Literal["off", "to-six", "to-horse"]
+DeclarationRule = Literal["off", "bazzica", "sbarazzina", "cirulla"]
+CaptureRule = Literal[
     "standard", "fewest", "fewest-any", "quindici-1", "quindici-2", "quindici-3",
     "asso-pigliatutto", "scopa-d-assi", "corse", "cirulla", "escoba",
-)
+]
 # What voids a first table (RULES §7): three or four Kings (standard), three or more cards of
 # one value (Chkobba), any Ace as well as the Kings (Scopa d'Assi option), two or more Aces
 # (Cirulla), or nothing.
-VOID_DEALS = ("kings", "equal", "aces", "two-aces", "off")
-PACKS = ("italian", "french", "chkobba", "spanish")
+VoidDeal = Literal["kings", "equal", "aces", "two-aces", "off"]
+Pack = Literal["italian", "french", "chkobba", "spanish"]
 # The dealer's scope from the first table (RULES §11): none; 15 one, 30 two; and a table adding
 # up to 9 or less three (the Cirulla default). ``true``, as stored before, is read as 15-30.
-DEAL_SCOPES = ("off", "15-30", "15-30-low")
+DealScope = Literal["off", "15-30", "15-30-low"]
+Deck = Literal[40, 36]
+BonusSuit = Literal["d", "c", "s", "b"]
+Variant = Literal["classica", "sco-papa", "sco-papa-primiera", "scopone", "re-bello", "napola",
+                  "scalette", "scopa-d-assi", "asso-pigliatutto", "quindici", "bazzica",
+                  "sbarazzina", "piva", "corse", "chkobba", "hurrikan", "cirulla", "escoba"]
+
+PRIMIERA_METHODS: tuple[str, ...] = get_args(PrimieraMethod)
+MISSING_SUIT_RULES: tuple[str, ...] = get_args(MissingSuitRule)
+NAPOLA: tuple[str, ...] = get_args(NapolaRule)
+DECLARATIONS: tuple[str, ...] = get_args(DeclarationRule)
+CAPTURE_RULES: tuple[str, ...] = get_args(CaptureRule)
+VOID_DEALS: tuple[str, ...] = get_args(VoidDeal)
+PACKS: tuple[str, ...] = get_args(Pack)
+DEAL_SCOPES: tuple[str, ...] = get_args(DealScope)
 
 
 class RulesError(ScopaError):
@@ -85,7 +101,8 @@ class Rules:
 _FIELDS = tuple(f.name for f in fields(Rules))
 ITEMS = _FIELDS[1:]     # every item but the preset
 
-PRESETS: dict[str, dict[str, Any]] = {
+# Every variant (``Variant``), in the order the pages list them.
+PRESETS: dict[Variant, dict[str, Any]] = {
     "classica": {},
     "sco-papa": {"primiera": "sevens-sixes", "capture": "fewest"},
     "sco-papa-primiera": {"missing_suit": "zero", "capture": "fewest"},
@@ -135,9 +152,12 @@ PRESET_TITLES = {
     "escoba": "Escoba",
 }
 
-_CHOICES: dict[str, tuple] = {
-    "deck": (40, 36),
-    "bonus_suit": ("d", "c", "s", "b"),
+# The values each item takes: a choice's (``CHOICES``), true or false (``BOOLEANS``), a whole
+# number within its bounds (``BOUNDS``: hands and double_under may also be None, not counted).
+# The request's model (web.requests.RuleItems) and its schema are made from them.
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "deck": get_args(Deck),
+    "bonus_suit": get_args(BonusSuit),
     "primiera": PRIMIERA_METHODS,
     "missing_suit": MISSING_SUIT_RULES,
     "napola": NAPOLA,
@@ -147,43 +167,44 @@ _CHOICES: dict[str, tuple] = {
     "pack": PACKS,
     "deal_scope": DEAL_SCOPES,
 }
-_BOOLEANS = ("re_bello", "scalette", "piva", "cappotto", "claims", "ace_takes_itself",
+BOOLEANS = ("re_bello", "scalette", "piva", "cappotto", "claims", "ace_takes_itself",
              "grande_piccola", "matta")
+BOUNDS = {"target": (1, 1000), "hands": (1, 100), "double_under": (1, 1000)}
 # Cirulla's seats (pagat.com, regoledelgioco.com): 2 or 3 players, or two teams of two.
 CIRULLA_SEATS = ((2, 1), (3, 1), (2, 2))
+
+
+# A number item refused, in words (the numbers are BOUNDS').
+_NUMBER_REFUSED = {
+    # Said alike on the new match's page and by the API (issue 44): the target in words.
+    "target": said("the target must be a whole number from 1 to 1000"),
+    "hands": said("the number of hands must be a whole number from 1 to 100, or none to play to "
+                  "the target"),
+    "double_under": said("the score under which a loss is a double game must be a whole number "
+                         "from 1 to 1000, or none"),
+}
 
 
 def _check_item(name: str, value: Any) -> Any:
     if name == "deal_scope" and isinstance(value, bool):
         return "15-30" if value else "off"      # as stored before there was a low table
-    if name in _CHOICES:
-        choices = _CHOICES[name]
+    if name in CHOICES:
+        choices = CHOICES[name]
         # JSON has no int/str distinction problems here, but a bool is an int in Python.
         if isinstance(value, bool) or value not in choices:
             raise RulesError(said("{name} must be one of {choices}", name=name,
                                   choices=", ".join(str(c) for c in choices)))
         return value
-    if name in _BOOLEANS:
+    if name in BOOLEANS:
         if not isinstance(value, bool):
             raise RulesError(said("{name} must be true or false", name=name))
         return value
-    if name == "target":
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
-            # Said alike on the new match's page and by the API (issue 44): the target in words.
-            raise RulesError(said("the target must be a whole number from 1 to 1000"))
-        return value
-    if name == "hands":
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or not 1 <= value <= 100):
-            raise RulesError(said("the number of hands must be a whole number from 1 to 100, or "
-                                  "none to play to the target"))
-        return value
-    if name == "double_under":
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or not 1 <= value <= 1000):
-            raise RulesError(said("the score under which a loss is a double game must be a whole "
-                                  "number from 1 to 1000, or none"))
-        return value
+    if name in BOUNDS:
+        least, most = BOUNDS[name]
+        if (value is None and name != "target") or (
+                not isinstance(value, bool) and isinstance(value, int) and least <= value <= most):
+            return value
+        raise RulesError(_NUMBER_REFUSED[name])
     raise RulesError(said("{name} is not a rule item; the items are {items}", name=name,
                           items=", ".join(ITEMS)))
 

@@ -14,13 +14,20 @@ from ..i18n import VARIANT_TITLES, say
 from ..matches import Match, sides_for
 from ..names import PIN_MAX, team_name, tidy
 from ..rules import rules_for
+from ..rules.rulesets import BOUNDS
 from ..web.forms import PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
+from ..web.match_requests import NewMatch
 from ..web.refusals import Refusal
-from ..web.requests import NewMatch
 
 # The seats of each layout: the form's, and companion.js's, which reads them from the page
 # (data-seats on the new match form) to offer as many dealers as there are seats.
 PLAYER_COUNTS = {"2": 2, "3": 3, "4": 4, "2x2": 4, "2x3": 6}
+
+
+def between(item: str) -> dict[str, int]:
+    """A number item's bounds (rules.rulesets.BOUNDS), as its input's min and max."""
+    least, most = BOUNDS[item]
+    return {"min": least, "max": most}
 
 
 def rule_select(item: str, **kwargs: Any) -> SelectField:
@@ -44,7 +51,7 @@ class NewMatchForm(FlaskForm):
     team1 = StringField(_l("Team %(number)s", number="A"))
     team2 = StringField(_l("Team %(number)s", number="B"))
     # Its choices are the names typed (see seat_choices). The fields below are the page's way of
-    # typing a new match's request (web.requests.NewMatch, which validates it: ``validate``);
+    # typing a new match's request (web.match_requests.NewMatch, which validates it: ``validate``);
     # they check only what the request cannot see (a target left empty, a number not a number).
     first_dealer = SelectField(_l("Who deals first"), default="random", validate_choice=False,
                                choices=options([("random", _l("drawn at random"))]))
@@ -61,12 +68,12 @@ class NewMatchForm(FlaskForm):
     scalette = BooleanField(RULE_LABELS["scalette"])
     piva = BooleanField(RULE_LABELS["piva"])
     declarations = rule_select("declarations")
-    # min and max for the phone's keyboard; the rules engine checks the bounds (NewMatch).
+    # min and max for the phone's keyboard, the bounds the request checks (NewMatch's RuleItems).
     target = IntegerField(RULE_LABELS["target"], [InputRequired(_l("Give the target score"))],
-                          render_kw={"min": 1, "max": 1000})
-    hands = IntegerField(RULE_LABELS["hands"], [Optional()], render_kw={"min": 1, "max": 100})
+                          render_kw=between("target"))
+    hands = IntegerField(RULE_LABELS["hands"], [Optional()], render_kw=between("hands"))
     cappotto = BooleanField(RULE_LABELS["cappotto"])
-    double_under = IntegerField(RULE_LABELS["double_under"], [Optional()], render_kw={"min": 1, "max": 1000})
+    double_under = IntegerField(RULE_LABELS["double_under"], [Optional()], render_kw=between("double_under"))
     claims = BooleanField(RULE_LABELS["claims"])
     capture = rule_select("capture")
     void_deal = rule_select("void_deal")
@@ -134,7 +141,7 @@ class NewMatchForm(FlaskForm):
 
     def validate(self, extra_validators=None) -> bool:
         """The fields as typed (a number, a target given), and the request they make, validated
-        once by its model (``request``, a ``web.requests.NewMatch``: the one description of a new
+        once by its model (``request``, a ``web.match_requests.NewMatch``: the one description of a new
         match, the JSON API's too, which the table's service takes), each refusal shown by the
         field it names, in the words the API gives it (a field already refused as typed keeps
         that refusal alone)."""

@@ -24,9 +24,9 @@ from ..matches import Ledger, MatchOver, result_of
 from ..rules import HandScore
 from ..rules.said import Said
 from ..web.access import hash_pin, new_access_key
+from ..web.match_requests import NewMatch
 from ..web.organiser import is_organiser
 from ..web.phone import phone_id
-from ..web.requests import NewMatch
 
 # -- What became of a write ----------------------------------------------------------------
 

@@ -19,7 +19,7 @@ What an arbiter does, and refuses:
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, Sequence
 
 from ..names import NAME_REFUSED, name_fits, name_key, names_clash, tidy
 from ..rules.said import said
@@ -29,25 +29,16 @@ from .model import Tournament, TournamentError
 MISSED_POINTS = (0, 1, 2)       # for each round a late entrant missed: nothing, a draw's, a win's
 
 
-def entrant_from(given: Any) -> dict[str, Any]:
-    """One entrant as the API gives it (a name, or a pair ``{"name", "players"}``) as
-    ``{"name", "players"}``, tidied. TournamentError in words when it is not of that form."""
-    if isinstance(given, str):
-        return {"name": tidy(given), "players": [tidy(given)]}
-    if (isinstance(given, dict) and isinstance(given.get("name"), str)
-            and isinstance(given.get("players"), list) and len(given["players"]) == 2
-            and all(isinstance(p, str) for p in given["players"])):
-        return {"name": tidy(given["name"]), "players": [tidy(p) for p in given["players"]]}
-    raise TournamentError(said('each entrant is a name, or a pair {form}',
-                               form='{"name": ..., "players": [two names]}'))
+def entrant_from(name: str, players: Sequence[str]) -> dict[str, Any]:
+    """One entrant, its shape checked by the request (``web.tournament_requests``: a player's
+    name and itself, or a pair's name and its two players), as ``{"name", "players"}``, tidied."""
+    return {"name": tidy(name), "players": [tidy(p) for p in players]}
 
 
-def entrants_from(given: Any) -> list[dict[str, Any]]:
-    """Entrants as the API gives them (names, or pairs): each as ``{"name", "players"}``.
-    TournamentError in words when they are not of that form."""
-    if not isinstance(given, list) or not 2 <= len(given) <= ENTRANTS_MOST:
-        raise TournamentError(said("entrants must be a list of 2 to {most} names or pairs", most=ENTRANTS_MOST))
-    entrants = [entrant_from(entrant) for entrant in given]
+def entrants_from(given: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str, Any]]:
+    """Entrants as the request gave them (``entrant_from``), their names checked together
+    (``check_names``): TournamentError in words."""
+    entrants = [entrant_from(name, players) for name, players in given]
     check_names(entrants)
     return entrants
 

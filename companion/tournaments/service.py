@@ -11,7 +11,6 @@ from typing import Any, Callable, assert_never
 
 from .. import store
 from ..names import name_key, tidy
-from ..rules import rules_for
 from ..rules.rulesets import RulesError, check_seating
 from ..rules.said import Said, said
 from ..table.match_service import PairedStale, RoundMade, RoundTaken, round_tables
@@ -48,7 +47,7 @@ def create_from(sent: Any) -> Made | Refused:
     or Refused in words (nothing made)."""
     try:
         asked = NewTournament.read(sent)
-        rules = rules_for(asked.variant, asked.options or {})
+        rules = asked.rules
         checked = entrants_from(asked.given())
         check_seating(rules, 2, len(checked[0]["players"]))
     except (NotOfItsShape, TournamentError, RulesError) as refusal:
@@ -196,14 +195,11 @@ def _changed(tournament_id: int, change: Change) -> EntrantOutcome:
     return NotNow(said("the tournament changed meanwhile: try again"))
 
 
-def add_entrant(tournament_id: int, given: Any, points: int) -> EntrantOutcome:
-    """A late entrant (a name, or a pair ``{"name", "players"}``), paired from the next round
-    with ``points`` for each round before it; before round 1 simply one more entrant, seeded as
-    the tournament seeds."""
-    try:
-        entrant = entrant_from(given)
-    except TournamentError as problem:
-        return Refused(problem.args[0])
+def add_entrant(tournament_id: int, given: tournament_requests.Given, points: int) -> EntrantOutcome:
+    """A late entrant (its name and players, as ``LateEntrant.given`` gives them: a player's
+    name and itself, or a pair's), paired from the next round with ``points`` for each round
+    before it; before round 1 simply one more entrant, seeded as the tournament seeds."""
+    entrant = entrant_from(*given)
 
     def change(t: Tournament) -> tuple[list[dict[str, Any]] | None, EntrantOutcome]:
         try:

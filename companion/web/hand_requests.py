@@ -245,7 +245,6 @@ def _digits(value: Any) -> Any:
 
 # A hand's number, a version: a whole number from 1 to the store's largest id.
 Whole = Annotated[int, Field(ge=1, le=store.MAX_ID)]
-Version = Annotated[Whole, BeforeValidator(_digits)]
 
 
 def _whole_from_1(field: str) -> Any:
@@ -350,16 +349,21 @@ class HandIn(HandEntry):
 
 
 class MadeFrom(Request):
-    """The version a hand's change or delete was made from: ``version`` in the body or the
-    query (digits, as a query writes them), where no If-Match header says it."""
+    """The version a hand's change or delete was made from as the query says it (``?version=3``:
+    digits, as a query writes them), where neither an If-Match header nor the body says it."""
 
     said_for = {("version",): _whole_from_1("version")}
 
-    version: Version | None = Field(None, description="the version this was made from (or If-Match)")
+    version: Annotated[Whole, BeforeValidator(_digits)] | None = None
 
 
-class HandChange(HandEntry, MadeFrom):
-    """A hand's new entry, from the version it was made from (``version``, or If-Match)."""
+class HandChange(HandEntry):
+    """A hand's new entry, from the version it was made from (``version``: a number, as the
+    document says, not "3"; or If-Match, which the view reads)."""
+
+    said_for = {("version",): _whole_from_1("version")}
+
+    version: Whole | None = Field(None, description="the version this was made from (or If-Match)")
 
 
 class ScoreRequest(HandEntry, RulesAsked):

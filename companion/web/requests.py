@@ -1,5 +1,6 @@
-"""What a request may say, described once: a new match (the page's form and ``POST
-/api/v1/matches``) here, a hand as the JSON API takes it and a hand to score (``POST
+"""What a request may say, described once: the kit every request's model is made with, and the
+rules asked for (``RulesAsked``, its ``RuleItems``) here; a new match (the page's form and ``POST
+/api/v1/matches``) in ``match_requests``, a hand as the JSON API takes it and a hand to score (``POST
 /api/v1/score``) in ``hand_requests``, the rules engine's questions in ``question_requests``, a
 tournament's in ``tournament_requests``.
 
@@ -13,20 +14,11 @@ across its fields (the rules asked for, the seating a variant needs). ``read`` v
 the order the request is read: the rules, then the sides; ``check`` gives every refusal, each
 with the field it names (``Refusal.at``), for a page to show by that field.
 
->>> NewMatch.read({"players": ["Anna", " Bruno "], "first_dealer": 1}).sides()
-[{'name': 'Anna', 'players': ['Anna']}, {'name': 'Bruno', 'players': ['Bruno']}]
->>> NewMatch.read({"players": ["Anna", "x" * 25]})
-Traceback (most recent call last):
-...
-companion.web.requests.Refused: A name has at most 24 characters: shorten this one
->>> [(r.at, str(r.said)) for r in NewMatch.check({"players": ["Anna", "anna"], "pin": "12"})[1]]
-[(('players',), 'Two players have the same name: the score would be unclear'), (('pin',), 'A PIN is 6 to 8 digits from 0 to 9')]
 """
 
 from __future__ import annotations
 
-import random
-from typing import Annotated, Any, ClassVar, Literal, Mapping, NoReturn, Self
+from typing import Annotated, Any, ClassVar, Mapping, NoReturn, Self
 
 from pydantic import (
     AfterValidator,
@@ -40,7 +32,6 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WithJsonSchema,
     WrapValidator,
-    model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
@@ -49,18 +40,27 @@ from ..names import (
     NAME_MAX,
     NAME_REFUSED,
     NAME_TOO_LONG,
-    PIN_MAX,
-    PIN_MIN,
     PIN_PATTERN,
-    PIN_REFUSED,
-    TEAMS_ALIKE,
     name_fits,
     names_clash,
-    team_name,
     tidy,
 )
 from ..rules import ScopaError, parse_card, rules_for
-from ..rules.rulesets import ITEMS, PRESETS, Rules, check_seating
+from ..rules.rulesets import (
+    BOUNDS,
+    BonusSuit,
+    CaptureRule,
+    DealScope,
+    Deck,
+    DeclarationRule,
+    MissingSuitRule,
+    NapolaRule,
+    Pack,
+    PrimieraMethod,
+    Rules,
+    Variant,
+    VoidDeal,
+)
 from ..rules.said import said
 from .refusals import Refusal, refusals
 
@@ -116,6 +116,11 @@ class Request(BaseModel):
         return request
 
 
+class NoBody(Request):
+    """A request that says nothing more than its address (a tournament's next round, the undo of
+    a change): ``{}``, or no body at all; a key is refused by its name, as by every request."""
+
+
 # -- Names, PINs, cards: the rules of names.py and the rules engine ------------------------
 
 NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}
@@ -159,22 +164,26 @@ TeamName = Annotated[str, AfterValidator(team_named), WithJsonSchema(NAME_SCHEMA
 Cards = Annotated[list[str], WithJsonSchema(CARDS_SCHEMA)]
 
 
-def _sent_as_list(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    if value is None:
-        raise PydanticCustomError("list_type", "Input should be a valid list")
-    return handler(value)
-
-
 class LeftOut:
-    """A list a request may leave out (``Annotated[list[...] | None, LeftOut()]``: None, as
-    a default is not validated), never send as null: null is refused as a list is
-    (``list_type``, worded by the field's ``said_for``), and the document shows the list alone."""
+    """A field a request may leave out (``Annotated[X | None, LeftOut()]``: None, as a default
+    is not validated), never send as null: null is refused as the field's type is (a list's
+    ``list_type``, worded by the field's ``said_for``), and the document shows the field's type
+    alone, without null."""
+
+    def __init__(self, kind: str = "list_type", message: str = "Input should be a valid list"):
+        self.kind, self.message = kind, message
+
+    def _sent(self, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if value is None:
+            raise PydanticCustomError(self.kind, self.message)
+        return handler(value)
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        return core_schema.no_info_wrap_validator_function(_sent_as_list, handler(source))
+        return core_schema.no_info_wrap_validator_function(self._sent, handler(source))
 
     def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
-        return next(shown for shown in handler(schema)["anyOf"] if shown.get("type") != "null")
+        shown = [kind for kind in handler(schema)["anyOf"] if kind.get("type") != "null"]
+        return shown[0] if len(shown) == 1 else {"anyOf": shown}
 
 
 def _at(data: Any, path: tuple[str | int, ...]) -> Any:
@@ -231,14 +240,73 @@ def _variant_refused(data: Any, *_: Any) -> Any:
     return None
 
 
-def _rules_read(options: dict[str, Any] | None, info: ValidationInfo) -> dict[str, Any] | None:
+def _item_words(data: Any, path: tuple[str | int, ...], *_: Any) -> Any:
+    """The rules engine's words for a rule item refused, as sent ("primiera must be one of
+    standard, ...", "the target must be a whole number from 1 to 1000", "colour is not a rule
+    item; the items are ..."), or for the items not sent as an object."""
+    if len(path) < 2:
+        return said("options must be an object of rule items")
+    try:
+        rules_for("classica", {str(path[1]): _at(data, path)})
+    except ScopaError as refusal:
+        return refusal.args[0]
+    return None
+
+
+# Each item may be left out (the variant's own, then), never sent as null: but the number of
+# hands and the score of a double game, whose null says "none".
+_NOT_NULL = LeftOut("not_null", "Input should not be null")
+_TARGET, _HANDS, _DOUBLE_UNDER = (Field(ge=BOUNDS[item][0], le=BOUNDS[item][1])
+                                  for item in ("target", "hands", "double_under"))
+
+
+class RuleItems(Request):
+    """The rule items a request changes, each one of the values the rules engine takes
+    (``rules.rulesets``: its CHOICES, BOOLEANS and BOUNDS, said there once), each left out
+    unless changed. What no item says alone (napola with scalette, Cirulla without its twos)
+    the rules engine says, with the variant (``RulesAsked``)."""
+
+    deck: Annotated[Deck | None, _NOT_NULL] = None
+    bonus_suit: Annotated[BonusSuit | None, _NOT_NULL] = None
+    primiera: Annotated[PrimieraMethod | None, _NOT_NULL] = None
+    missing_suit: Annotated[MissingSuitRule | None, _NOT_NULL] = None
+    re_bello: Annotated[bool | None, _NOT_NULL] = None
+    napola: Annotated[NapolaRule | None, _NOT_NULL] = None
+    scalette: Annotated[bool | None, _NOT_NULL] = None
+    piva: Annotated[bool | None, _NOT_NULL] = None
+    declarations: Annotated[DeclarationRule | None, _NOT_NULL] = None
+    target: Annotated[Annotated[int, _TARGET] | None, _NOT_NULL] = None
+    hands: Annotated[int, _HANDS] | None = Field(None, description="null: played to the target")
+    cappotto: Annotated[bool | None, _NOT_NULL] = None
+    double_under: Annotated[int, _DOUBLE_UNDER] | None = Field(None, description="null: no double game")
+    claims: Annotated[bool | None, _NOT_NULL] = None
+    capture: Annotated[CaptureRule | None, _NOT_NULL] = None
+    void_deal: Annotated[VoidDeal | None, _NOT_NULL] = None
+    ace_takes_itself: Annotated[bool | None, _NOT_NULL] = None
+    pack: Annotated[Pack | None, _NOT_NULL] = None
+    grande_piccola: Annotated[bool | None, _NOT_NULL] = None
+    matta: Annotated[bool | None, _NOT_NULL] = None
+    deal_scope: Annotated[DealScope | bool | None, _NOT_NULL] = Field(
+        None, description="true is read as 15-30, false as off (as stored before 15-30-low)")
+
+    def changed(self) -> dict[str, Any]:
+        """The items sent, as the rules engine takes them.
+
+        >>> RuleItems.read({"target": 21, "hands": None}).changed()
+        {'target': 21, 'hands': None}
+        """
+        return self.model_dump(exclude_unset=True)
+
+
+def _rules_read(options: RuleItems | None, info: ValidationInfo) -> RuleItems | None:
     """The rule items changed, read with the variant by the rules engine (a rule across the
     two fields): refused in its words, at the item refused, else at the options together."""
     if "variant" in info.data:          # else the variant is refused already
+        changed = options.changed() if options is not None else {}
         try:
-            rules_for(info.data["variant"], options or {})
+            rules_for(info.data["variant"], changed)
         except ScopaError as refusal:
-            refuse(refusal.args[0], _item_refused(info.data["variant"], options or {}))
+            refuse(refusal.args[0], _item_refused(info.data["variant"], changed))
     return options
 
 
@@ -251,125 +319,27 @@ def _item_refused(variant: str, options: dict[str, Any]) -> tuple[str, ...]:
     return ()
 
 
+# The rule items asked for: none, or an object of them (the words for each refused: the rules
+# engine's), read with the variant.
+Options = Annotated[RuleItems | None, AfterValidator(_rules_read)]
+OPTIONS = Field(None, validate_default=True, description="rule items to change")
+OPTIONS_SAID: dict[tuple[str, ...], Any] = {("options",): _item_words}
+
+
+def rules_asked(variant: Variant, options: RuleItems | None) -> Rules:
+    """The rules of a variant with the items a request changed (already read by ``Options``)."""
+    return rules_for(variant, options.changed() if options is not None else {})
+
+
 class RulesAsked(Request):
     """A variant (Scopa classica unless said) and the rule items it changes, read together by
     the rules engine (``rules``). They come first: a refusal of them is said before any other."""
 
-    said_for = {("variant",): _variant_refused, ("options",): said("options must be an object of rule items")}
+    said_for = {("variant",): _variant_refused, **OPTIONS_SAID}
 
-    variant: Literal[tuple(PRESETS)] = "classica"   # type: ignore[valid-type]
-    options: Annotated[dict[str, Any] | None, AfterValidator(_rules_read)] = Field(
-        None, validate_default=True,
-        json_schema_extra={"description": f"rule items to change: {', '.join(ITEMS)}"})
+    variant: Variant = "classica"
+    options: Options = OPTIONS
 
     @property
     def rules(self) -> Rules:
-        return rules_for(self.variant, self.options or {})
-
-
-# -- A new match ---------------------------------------------------------------------------
-
-TEAM_FORM = '{"name": ..., "players": [2 or 3 names]}'
-
-
-def _seats_in(data: Any) -> int:
-    """The seats a new match's data asks for, as far as it can be read (for a refusal's words)."""
-    if isinstance(data, dict):
-        if isinstance(data.get("players"), list):
-            return len(data["players"])
-        if isinstance(data.get("teams"), list):
-            return sum(len(t["players"]) for t in data["teams"]
-                       if isinstance(t, dict) and isinstance(t.get("players"), list))
-    return 2
-
-
-def _same_size(teams: list[Team]) -> list[Team]:
-    if len(teams[0].players) != len(teams[1].players):
-        refuse(said("the two teams must have 2 or 3 players each"))
-    return teams
-
-
-def _teams_named(teams: list[Team]) -> list[Team]:
-    """Every seat named, no two players alike, and two teams not alike, as the page asks."""
-    seats = [p for team in teams for p in team.players]
-    named_all(seats, len(seats))
-    if names_clash([team.named() for team in teams]):
-        refuse(TEAMS_ALIKE)
-    return teams
-
-
-class Team(Request):
-    name: Annotated[TeamName | None, Field(description='left out: the team is named after its players, '
-                                                       '"Anna & Carla"')] = None
-    players: Annotated[list[Seat], Field(min_length=2, max_length=3, json_schema_extra={"uniqueItems": True})]
-
-    def named(self) -> str:
-        """Its name as given, else its players' ("Anna & Carla"), as on the page."""
-        return team_name(self.players) if self.name is None else self.name
-
-
-def _dealer_refused(data: Any, *_: Any) -> Any:
-    return said("Choose one of the {count} players to deal first", count=_seats_in(data))
-
-
-class NewMatch(RulesAsked):
-    """A new match: its rules, its players (or two teams), who deals first, its edit PIN."""
-
-    said_for = {
-        ("players",): said("players must be a list of 2 to 4 names"),
-        ("players", "*"): NAME_REFUSED,
-        ("teams",): said("teams must be two objects {form}", form=TEAM_FORM),
-        ("teams", "*", "players"): said("the two teams must have 2 or 3 players each"),
-        ("teams", "*", "players", "*"): NAME_REFUSED,
-        ("teams", "*", "name"): said("a team's name is text, or left out: {form}",
-                                     form='{"name": ..., "players": [...]}'),
-        ("first_dealer",): _dealer_refused,
-        ("pin",): PIN_REFUSED,
-    }
-
-    players: Annotated[list[Seat], Field(min_length=2, max_length=4, json_schema_extra={"uniqueItems": True},
-                                         description="2 to 4 players, no two with the same name"),
-                       AfterValidator(_all_named)] | None = None
-    teams: Annotated[list[Team], Field(min_length=2, max_length=2),
-                     AfterValidator(_same_size), AfterValidator(_teams_named)] | None = None
-    first_dealer: Annotated[int, Field(ge=0, le=5)] | Literal["random"] = Field(
-        "random", description="a seat from 0, or random")
-    pin: Annotated[str, Field(pattern=f"^{PIN_PATTERN}$")] | None = Field(
-        None, description=f"{PIN_MIN} to {PIN_MAX} digits")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _players_or_teams(cls, data: Any) -> Any:
-        """Players or teams, not both (the rules refused come first: then this is not said)."""
-        if (isinstance(data, dict) and (data.get("players") is None) == (data.get("teams") is None)
-                and rules_readable(data)):
-            refuse(said('give "players" (2 to 4 names) or "teams" (two teams of 2 or 3)'))
-        return data
-
-    @model_validator(mode="after")
-    def _seated(self) -> Self:
-        """The seating the variant needs, then a dealer in a seat."""
-        sides = self.sides()
-        try:
-            check_seating(self.rules, len(sides), len(sides[0]["players"]))
-        except ScopaError as refusal:
-            refuse(refusal.args[0], ("players",))
-        if self.first_dealer != "random" and not self.first_dealer < self.seats:
-            refuse(said("Choose one of the {count} players to deal first", count=self.seats),
-                   ("first_dealer",))
-        return self
-
-    def sides(self) -> list[dict[str, Any]]:
-        """The sides as the store keeps them, every name tidied."""
-        if self.players is not None:
-            return [{"name": tidy(name), "players": [tidy(name)]} for name in self.players]
-        return [{"name": tidy(team.named()), "players": [tidy(p) for p in team.players]}
-                for team in self.teams or []]
-
-    @property
-    def seats(self) -> int:
-        return sum(len(side["players"]) for side in self.sides())
-
-    def dealer(self) -> int:
-        """The seat dealing first: as asked, or drawn."""
-        return random.randrange(self.seats) if self.first_dealer == "random" else self.first_dealer
+        return rules_asked(self.variant, self.options)

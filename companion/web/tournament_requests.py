@@ -15,11 +15,10 @@ companion.web.requests.Refused: points_per_missed_round must be 0, 1 (a draw's) 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal, Self, get_args
 
 from pydantic import (
     AfterValidator,
-    BeforeValidator,
     Discriminator,
     Field,
     Tag,
@@ -28,10 +27,11 @@ from pydantic import (
 )
 
 from ..names import NAME_MAX, PIN_PATTERN, PIN_REFUSED, TOURNAMENT_NAME_MAX, tidy
-from ..rules.rulesets import ITEMS, PRESETS
+from ..rules import Rules
+from ..rules.rulesets import PRESETS, Variant
 from ..rules.said import said
-from ..tournament_facts import ENTRANTS_MOST, FORMATS
-from .requests import NAME_SCHEMA, Name, Request, _rules_read, fits, refuse
+from ..tournament_facts import ENTRANTS_MOST, FORMATS, Format
+from .requests import NAME_SCHEMA, OPTIONS, OPTIONS_SAID, Name, Options, Request, fits, refuse, rules_asked
 
 PAIR_FORM = '{"name": ..., "players": [two names]}'
 MISSED_POINTS = (0, 1, 2)
@@ -73,6 +73,19 @@ class EntrantChange(Request):
                     "they (the list changed meanwhile), nothing changes (409)")] = None
 
 
+# An entrant as the tournament's room takes it, its shape checked here: its name and its players
+# (a player's own name alone, or a pair's two).
+Given = tuple[str, list[str]]
+
+
+def given(entrant: str | Pair) -> Given:
+    return (entrant, [entrant]) if isinstance(entrant, str) else (entrant.name, list(entrant.players))
+
+
+# An entrant: a player's name, or a pair; anything else refused in the entrant's words.
+Entrant = Annotated[Annotated[EntrantName, Tag("str")] | Annotated[Pair, Tag("Pair")], Discriminator(_name_or_pair)]
+
+
 class LateEntrant(Request):
     """An entrant added to a tournament: a player's name, or a pair ``{"name", "players"}`` as
     the other entrants are; and the match points they are given for each round played before
@@ -84,36 +97,30 @@ class LateEntrant(Request):
     }
 
     entrant: Annotated[
-        Annotated[EntrantName, Tag("str")] | Annotated[Pair, Tag("Pair")], Discriminator(_name_or_pair),
+        Entrant,
         Field(description=f"a player's name (1 to {NAME_MAX} characters), or a pair {PAIR_FORM}, as "
                           "the tournament's other entrants are")]
     points_per_missed_round: Annotated[int, Field(ge=0, le=max(MISSED_POINTS))] = Field(
         0, description="the match points for each round played before they join: 0 (none), "
                        "1 (a draw's) or 2 (a win's)")
 
-    def given(self) -> str | dict[str, Any]:
+    def given(self) -> Given:
         """The entrant as the tournament's service takes it."""
-        if isinstance(self.entrant, Pair):
-            return {"name": self.entrant.name, "players": list(self.entrant.players)}
-        return self.entrant
+        return given(self.entrant)
 
 
 # -- A new tournament ----------------------------------------------------------------------
 
 # The seedings a tournament may have (service.SEEDINGS); its formats and most entrants are the
 # room's too, in companion.tournament_facts.
-SEEDINGS = ("order", "draw", "rating")
+Seeding = Literal["order", "draw", "rating"]
+SEEDINGS: tuple[str, ...] = get_args(Seeding)
 
 
 def _tournament_name(name: str) -> str:
     if not 0 < len(tidy(name)) <= TOURNAMENT_NAME_MAX:
         refuse(said("a tournament needs a name of 1 to {most} characters", most=TOURNAMENT_NAME_MAX))
     return name
-
-
-def _options(value: Any) -> Any:
-    """Rule items: anything but an object is taken as none (as tournaments always took it)."""
-    return value if isinstance(value, dict) else None
 
 
 def _rounds_refused(data: Any, *_: Any) -> Any:
@@ -129,6 +136,7 @@ class NewTournament(Request):
         ("name",): said("a tournament needs a name of 1 to {most} characters", most=TOURNAMENT_NAME_MAX),
         ("format",): said("format must be one of: {names}", names=", ".join(FORMATS)),
         ("variant",): said("variant must be one of: {names}", names=", ".join(PRESETS)),
+        **OPTIONS_SAID,
         ("entrants",): said("entrants must be a list of 2 to {most} names or pairs", most=ENTRANTS_MOST),
         ("entrants", "*"): said("each entrant is a name, or a pair {form}", form=PAIR_FORM),
         ("rounds",): _rounds_refused,
@@ -138,17 +146,17 @@ class NewTournament(Request):
 
     name: Annotated[str, AfterValidator(_tournament_name),
                     Field(json_schema_extra={"minLength": 1, "maxLength": TOURNAMENT_NAME_MAX})]
-    format: Literal[FORMATS]        # type: ignore[valid-type]
-    variant: Literal[tuple(PRESETS)] = "classica"   # type: ignore[valid-type]
-    options: Annotated[dict[str, Any] | None, BeforeValidator(_options), AfterValidator(_rules_read)] = Field(
-        None, validate_default=True,
-        json_schema_extra={"description": f"rule items to change: {', '.join(ITEMS)}"})
-    entrants: Annotated[list[Annotated[str, WithJsonSchema(NAME_SCHEMA)] | Pair],
+    format: Format
+    variant: Variant = "classica"
+    # Before, anything but an object (5, [1]) was taken as no rule item changed: refused now, as
+    # a new match refuses it.
+    options: Options = OPTIONS
+    entrants: Annotated[list[Entrant],
                         Field(min_length=2, max_length=ENTRANTS_MOST,
                               description="players, or pairs of players (all one or the other); for "
                                           "a knockout, in seed order")]
     rounds: Annotated[int, Field(ge=1, description="a Swiss's rounds (fewer than the entrants)")] | None = None
-    seeding: Literal[SEEDINGS] | None = Field(   # type: ignore[valid-type]
+    seeding: Seeding | None = Field(
         None, description="the seeds: in the order written, drawn (a knockout's bracket), or by rating "
                           "(the highest first, entrants without one last); left out, by rating when "
                           "every entrant has one, else in the order written")
@@ -166,6 +174,10 @@ class NewTournament(Request):
             self.rounds = None
         return self
 
-    def given(self) -> list[str | dict[str, Any]]:
+    @property
+    def rules(self) -> Rules:
+        return rules_asked(self.variant, self.options)
+
+    def given(self) -> list[Given]:
         """The entrants as the room's entrants_from takes them."""
-        return [e if isinstance(e, str) else {"name": e.name, "players": list(e.players)} for e in self.entrants]
+        return [given(entrant) for entrant in self.entrants]

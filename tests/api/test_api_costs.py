@@ -9,6 +9,7 @@ import pytest
 
 from companion import store
 from companion.api import answers, matches as api_matches
+from companion.api.queries import HandsQuery, MatchesLimit
 from companion.rules.rulesets import RulesError, rules_for, rules_from_dict
 from helpers import HAND, new_match
 
@@ -46,7 +47,9 @@ def test_a_matchs_hands_come_a_page_at_a_time(client):
 
 
 def test_a_match_of_more_hands_than_a_page_is_paged_by_default(client, monkeypatch):
-    monkeypatch.setattr(api_matches, "HANDS_MOST", 4)
+    class FourAPage(HandsQuery):        # a page of 4 hands by default (200 in the real one)
+        limit: MatchesLimit = 4
+    monkeypatch.setattr(api_matches, "HandsQuery", FourAPage)
     match_id = new_match(client, options={"target": 1000})
     ids = hands_of(client, match_id, 6)
     first = client.get(f"/api/v1/matches/{match_id}").get_json()

@@ -32,8 +32,9 @@ from pydantic import ValidationError
 from companion.api.openapi import SPEC
 from companion.rules import ScopaError
 from companion.web.hand_requests import HandChange, HandIn, ScoreRequest
+from companion.web.match_requests import NewMatch
 from companion.web.question_requests import CapturesAsked, ClaimAsked, DealAsked, Rated
-from companion.web.requests import NewMatch
+from companion.web.requests import NoBody, RuleItems
 from companion.web.tournament_requests import EntrantChange, LateEntrant, NewTournament
 from helpers import FULL, FUZZ, HAND, examples
 
@@ -66,6 +67,7 @@ REQUESTS = {
     "NewTournament": (NewTournament, {"name": "Sera", "format": "round-robin", "entrants": ["Anna", "Bruno"]}, None),
     "LateEntrant": (LateEntrant, {"entrant": "Zoe"}, None),
     "EntrantChange": (EntrantChange, {}, None),
+    "NoBody": (NoBody, {}, None),
 }
 
 
@@ -76,10 +78,12 @@ def test_the_document_is_valid_openapi_3_1(client):
 
 
 def test_every_request_body_is_generated_from_its_model():
-    bodies = {operation["requestBody"]["content"]["application/json"]["schema"].get("$ref", "").split("/")[-1]
+    """Every body the API reads is one of the requests' models, closed: before, POST .../rounds
+    and .../changes/{id}/undo said {"type": "object"} by hand, and took any body."""
+    bodies = [operation["requestBody"]["content"]["application/json"]["schema"].get("$ref", "").split("/")[-1]
               for operations in SPEC["paths"].values() for operation in operations.values()
-              if "requestBody" in operation}
-    assert set(REQUESTS) <= bodies
+              if "requestBody" in operation]
+    assert set(bodies) == set(REQUESTS)
     for name, (model, base, _path) in REQUESTS.items():
         assert SCHEMAS[name]["properties"].keys() == model.model_json_schema()["properties"].keys()
         jsonschema.validate(base, schema_of(name))      # the bases are bodies the schema takes
@@ -117,9 +121,46 @@ def test_a_body_the_schema_takes_is_refused_only_by_a_rule(name):
     taken()
 
 
-def wrong(schema: dict, value) -> list:
-    """Values the property's schema refuses: past its bounds, of another type."""
-    found = []
+def resolved(schema: dict, defs: dict) -> dict:
+    while "$ref" in schema:
+        schema = defs[schema["$ref"].split("/")[-1]]
+    return schema
+
+
+def example(schema: dict, defs: dict, n: int = 0) -> Any:
+    """A value the schema takes, made from it (``n`` tells apart a list's items)."""
+    schema = resolved(schema, defs)
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if branches:
+        return example(next(b for b in branches if b.get("type") != "null"), defs, n)
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "object":
+        return {key: example(schema["properties"][key], defs) for key in schema.get("required", [])}
+    if kind == "array":
+        return [example(schema.get("items", {}), defs, i) for i in range(max(schema.get("minItems", 1), 1))]
+    if kind == "integer":
+        return max(schema.get("minimum", 0), 0)
+    if kind == "boolean":
+        return False
+    if kind == "string":
+        return "123456" if "0-9" in schema.get("pattern", "") else f"Anna{'abcdefgh'[n % 8] * (n // 8 + 1)}"
+    return None
+
+
+def wrong(schema: dict, value: Any, defs: dict) -> list:
+    """Values the property's schema refuses, each with what is wrong in it: past its bounds, of
+    another type, not one of its choices; and within it: a branch of a union made wrong, an
+    object's property made wrong (its own bounds and types, walked down) or left out, a key it
+    does not list, a list's item made wrong. ``value``: one the schema takes (made if None)."""
+    schema = resolved(schema, defs)
+    if value is None:
+        value = example(schema, defs)
+    found: list = []
+    for branch in schema.get("anyOf", []) + schema.get("oneOf", []):
+        taken = value if jsonschema.Draft202012Validator({**branch, "$defs": defs}).is_valid(value) else None
+        found.extend(wrong(branch, taken, defs))
     kinds = schema.get("type")
     if "maximum" in schema:
         found.append(schema["maximum"] + 1)
@@ -127,31 +168,44 @@ def wrong(schema: dict, value) -> list:
         found.append(schema["minimum"] - 1)
     if "maxLength" in schema:
         found.append("x" * (schema["maxLength"] + 1))
+    if "pattern" in schema:
+        found.append(" ")
     if "maxItems" in schema and isinstance(value, list) and value:
         found.append(value + [value[-1]] * (schema["maxItems"] + 1 - len(value)))
     if "minItems" in schema and isinstance(value, list):
         found.append(value[:schema["minItems"] - 1])
     if "enum" in schema:
         found.append("nope")
-    if kinds in ("integer", "boolean", "array", "object"):
+    if kinds in ("integer", "boolean", "array", "object") or "enum" in schema:
         found.append("1")
-    if kinds == "string":
+    if kinds in ("string", "object") or "enum" in schema:
         found.append(7)
+    if kinds == "array" and isinstance(value, list) and value:
+        for item in wrong(schema.get("items", {}), value[0], defs):
+            found.append([item, *value[1:]])
+    if kinds == "object" and isinstance(value, dict):
+        for key in schema.get("required", []):
+            found.append({k: v for k, v in value.items() if k != key})
+        if schema.get("additionalProperties") is False:
+            found.append({**value, "colour": "red"})
+        for key, shape in schema.get("properties", {}).items():
+            for item in wrong(shape, value.get(key), defs):
+                found.append({**value, key: item})
     return found
 
 
 def bodies_refused(name: str):
-    """Bodies the schema refuses, each the base with one property made wrong, a required one
-    left out, or one it does not list added."""
+    """Bodies the schema refuses, each the base with one property made wrong (walked down its
+    unions, objects and lists), a required one left out, or one it does not list added."""
     schema = schema_of(name)
     base = REQUESTS[name][1]
     for field in schema.get("required", []):
         yield f"without {field}", {k: v for k, v in base.items() if k != field}
     yield "with a key it does not list", {**copy.deepcopy(base), "sweep": [1, 0]}
     for field, property_schema in schema["properties"].items():
-        for value in wrong(property_schema, base.get(field)):
+        for value in wrong(property_schema, base.get(field), schema["$defs"]):
             body = {**copy.deepcopy(base), field: value}
-            yield f"{field}={json.dumps(value)[:30]}", body
+            yield f"{field}={json.dumps(value)[:40]}", body
 
 
 CASES = [(name, label, body) for name in REQUESTS for label, body in bodies_refused(name)
@@ -162,7 +216,7 @@ CASES = [(name, label, body) for name in REQUESTS for label, body in bodies_refu
 def test_a_body_the_schema_refuses_the_request_refuses_in_words(client, name, label, body):
     model, _base, path = REQUESTS[name]
     refused = model.check(body)[1]
-    if path is None:            # a write: its model refuses it (the API's 400 is its first refusal)
+    if path is None:            # a write: its model refuses it; its endpoint, below
         assert refused and all(str(refusal.said) for refusal in refused)
         return
     # A question: refused by its model, or past it by the rules engine (a deal of 3 cards, the
@@ -171,6 +225,65 @@ def test_a_body_the_schema_refuses_the_request_refuses_in_words(client, name, la
     assert answer.status_code == 400 and answer.get_json()["error"]
     if refused:
         assert answer.get_json()["error"] == str(refused[0].said)
+
+
+def test_every_property_of_every_request_has_bodies_the_schema_refuses():
+    """Every property, however deep (a union's branches, an object's properties, a list's
+    items: NewMatch's players, teams, first_dealer, pin, options and each rule item), gets a
+    value its schema refuses: before, only a property's top keys were read, and 22 got none."""
+    for name in REQUESTS:
+        schema = schema_of(name)
+        made = {label.split("=")[0] for case, label, _body in CASES if case == name}
+        assert set(schema["properties"]) <= made, name
+    items = {item for name, _label, body in CASES if name == "NewMatch" and isinstance(body.get("options"), dict)
+             for item in body["options"]}
+    assert set(RuleItems.model_fields) <= items
+
+
+def _writes(client):
+    """Each write request's endpoint (method, path) and a reading of what it may change."""
+    match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()
+    at = f"/api/v1/matches/{match['id']}"
+    hand = client.post(f"{at}/hands", json=HAND).get_json()["hand"]
+    change = client.get(f"{at}/changes").get_json()["changes"][0]["id"]
+    tournament = client.post("/api/v1/tournaments", json={"name": "Sera", "format": "swiss",
+                                                           "entrants": ["Anna", "Bruno", "Carla"]}).get_json()
+    tat = f"/api/v1/tournaments/{tournament['id']}"
+
+    def state():
+        return (client.get(at).get_json(), client.get(f"{at}/changes").get_json(), client.get(tat).get_json(),
+                [m["id"] for m in client.get("/api/v1/matches").get_json()["matches"]])
+    return state, {
+        "NewMatch": [("POST", "/api/v1/matches")],
+        "HandIn": [("POST", f"{at}/hands")],
+        "HandChange": [("PUT", f"{at}/hands/{hand['id']}")],
+        "Rated": [("PUT", f"{at}/rated")],
+        "NewTournament": [("POST", "/api/v1/tournaments")],
+        "LateEntrant": [("POST", f"{tat}/entrants")],
+        "EntrantChange": [("POST", f"{tat}/entrants/1/withdraw"), ("POST", f"{tat}/entrants/1/reinstate")],
+        "NoBody": [("POST", f"{tat}/rounds"), ("POST", f"{at}/changes/{change}/undo")],
+    }
+
+
+def test_the_writes_refuse_every_body_their_schema_refuses_and_change_nothing(client):
+    """The API's own verdicts, not only its models': every body a write's schema refuses is
+    refused by its endpoint (400, in the words of the model's first refusal: a hand's name the
+    match's sides, which the model read alone does not know), and nothing changes. Before, POST /api/v1/tournaments took options 5 or [1] (201, the options dropped),
+    PUT .../hands/{id} a version "3", and .../rounds and .../undo any body at all."""
+    state, writes = _writes(client)
+    before = state()
+    assert set(writes) == {name for name, (_model, _base, path) in REQUESTS.items() if path is None}
+    wrongly = []
+    for name, label, body in CASES:
+        for method, path in writes.get(name, ()):
+            answer = client.open(path, method=method, json=body)
+            refused = REQUESTS[name][0].check(body)[1]
+            error = (answer.get_json() or {}).get("error")
+            worded = name in ("HandIn", "HandChange") or (refused and error == str(refused[0].said))
+            if answer.status_code != 400 or not error or not worded:
+                wrongly.append((name, label, method, path, answer.status_code, error))
+    assert wrongly == []
+    assert state() == before
 
 
 def test_the_bodies_made_are_many():

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from werkzeug.datastructures import ImmutableMultiDict
 
+from companion.api import queries
 from companion.rules.rulesets import ITEMS
 from helpers import HAND, new_match, phone
 
@@ -44,6 +45,9 @@ def parameters_read() -> frozenset[str]:
         names |= set(re.findall(r'request\.args(?:\.get)?[\(\[]"(\w+)"', text))
         names |= set(re.findall(r'"(\w+)" (?:not )?in request\.args', text))
         names |= set(re.findall(r'query_number\("(\w+)"', text))
+    # The API's listings read their queries through one model each (api/queries.py).
+    names |= {name for model in vars(queries).values() if isinstance(model, type) and issubclass(model, queries.Query)
+              for name in model.model_fields}
     return frozenset(names)
 
 

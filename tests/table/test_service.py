@@ -13,7 +13,7 @@ from companion import store
 from companion.matches import score_entry
 from companion.rules import deck, rules_for
 from companion.table import service
-from companion.web.requests import NewMatch
+from companion.web.match_requests import NewMatch
 from helpers import counts_form, new_match
 
 RULES = rules_for("classica")
@@ -153,7 +153,7 @@ TEAMS_FORM = {"layout": "2x2", "player1": "Anna", "player2": "Bruno", "player3":
 
 
 def test_the_page_and_the_api_make_the_same_match_from_one_description(client):
-    """The new match's form is read into the API's own request (web.requests.NewMatch): the
+    """The new match's form is read into the API's own request (web.match_requests.NewMatch): the
     same sides (teams sitting alternately, a team without a name named after its players), the
     same dealer. A team may bear one of its players' names on both doors (the API refused it
     before the two doors shared one description; the page took it)."""

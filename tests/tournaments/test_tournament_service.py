@@ -69,17 +69,17 @@ def test_a_tournament_not_of_its_form_is_refused_in_words_and_nothing_made(in_re
 
 def test_a_late_entrant_joins_from_the_next_round_with_the_points_given(in_request):
     night = made()
-    assert service.add_entrant(night, "Elena", 0) == service.Joined("Elena", 1, 0)     # before round 1
+    assert service.add_entrant(night, ("Elena", ["Elena"]), 0) == service.Joined("Elena", 1, 0)     # before round 1
     started(night)
-    assert service.add_entrant(night, "Fabio", 1) == service.Joined("Fabio", 2, 1)
+    assert service.add_entrant(night, ("Fabio", ["Fabio"]), 1) == service.Joined("Fabio", 2, 1)
     assert service.load(night).names[-2:] == ["Elena", "Fabio"]
 
 
 def test_a_late_entrant_not_of_the_form_is_refused_and_nothing_changes(in_request):
     night = made()
-    refused = service.add_entrant(night, {"name": "Nord", "players": ["Anna"]}, 0)
+    refused = service.add_entrant(night, ("Nord", ["Elena", "Fabio"]), 0)     # a pair among players
     assert isinstance(refused, service.Refused)
-    refused = service.add_entrant(night, "anna", 0)         # named like an entrant
+    refused = service.add_entrant(night, ("anna", ["anna"]), 0)         # named like an entrant
     assert isinstance(refused, service.Refused)
     assert service.load(night).names == ENTRANTS
 
@@ -87,13 +87,13 @@ def test_a_late_entrant_not_of_the_form_is_refused_and_nothing_changes(in_reques
 def test_a_round_robin_under_way_takes_no_late_entrant(in_request):
     night = made("round-robin")
     started(night)
-    refused = service.add_entrant(night, "Elena", 0)
+    refused = service.add_entrant(night, ("Elena", ["Elena"]), 0)
     assert isinstance(refused, service.NotNow) and "round robin's schedule" in str(refused.reason)
     assert service.load(night).names == ENTRANTS
 
 
 def test_no_change_to_a_tournament_not_there(in_request):
-    assert service.add_entrant(999_999, "Elena", 0) == service.NoSuchTournament()
+    assert service.add_entrant(999_999, ("Elena", ["Elena"]), 0) == service.NoSuchTournament()
     assert service.withdraw(999_999, 1) == service.NoSuchTournament()
     assert service.bring_back(999_999, 1) == service.NoSuchTournament()
 
