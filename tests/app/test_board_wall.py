@@ -102,12 +102,15 @@ def wall(browser, server, width: int = 1280, height: int = 720, script: bool = T
 
 
 def watch(page, seconds: int = 40) -> tuple[set[str], set[str], list[str]]:
-    """The board watched for ``seconds``, a second at a time on Playwright's clock: every table
-    and every row of the standings seen, and what was wrong at any moment."""
+    """The board watched for ``seconds`` on Playwright's clock, looked at when it opens and at
+    each turn of its pages after (its ``data-turn`` seconds: board.js moves nothing between
+    two turns): every table and every row of the standings seen, and what was wrong at any
+    of those moments. (It was looked at every second: eight looks a page, seven alike.)"""
     height = page.viewport_size["height"]
     width = page.viewport_size["width"]
+    turn = int(page.get_attribute("#board-live", "data-turn"))
     tables, rows, problems = set(), set(), []
-    for second in range(seconds):
+    for second in range(0, seconds, turn):
         seen = page.evaluate(SHOWN)
         tables |= set(seen["tables"])
         rows |= set(seen["rows"])
@@ -125,31 +128,39 @@ def watch(page, seconds: int = 40) -> tuple[set[str], set[str], list[str]]:
             problems.append(f"{second} s: a name {seen['smallestName']} px high, under {height / 30:.1f}")
         if not seen["smallestScore"] > seen["largestName"]:
             problems.append(f"{second} s: a score {seen['smallestScore']} px, a name {seen['largestName']}")
-        page.clock.run_for(1000)
+        page.clock.run_for(turn * 1000)
     return tables, rows, problems
 
 
 @pytest.mark.parametrize("count", [16, 32, 60])
-@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: "x".join(map(str, s)))
 @read_back
-def test_every_table_of_a_night_is_on_the_wall_within_40_s(browser, server, nights, size, count):
-    width, height = size
-    with wall(browser, server, width, height) as page:
+def test_every_table_of_a_night_is_on_the_wall_within_40_s(browser, server, nights, count):
+    """At 1280x720, then the same screen resized to 1920x1080 (the board's layout is its CSS:
+    board.js only turns the pages the server cut) and watched for 40 s again."""
+    found = {}
+    with wall(browser, server) as page:
         page.goto(f"/lang/it?next=/tournaments/{nights[count]}/board")
-        [seen] = qr_codes_seen(page)        # the organiser's screen: the QR of the night's token in it
-        assert seen.startswith(f"{server}/tournaments/{nights[count]}?welcome=")
         tables = page.locator("[data-testid=board-tables] li").count()
         assert tables == count // 2
-        seen_tables, seen_rows, problems = watch(page)
-        assert problems == []
-        assert seen_tables == {str(n) for n in range(1, tables + 1)}
-        assert seen_rows == {str(n) for n in range(1, count + 1)}
-        if count == 16:             # sixteen on one screen, as the issue asked
-            assert page.locator("[data-testid=page-number]").count() == 0
-        if count == 60 and width == 1280 and Axe is not None:     # a page of many, for axe-core
-            violations = axe_violations(page)
-            assert [f"{v['id']} ({v['impact']})" for v in violations
-                    if v["impact"] in ("moderate", "serious", "critical")] == []
+        for width, height in ((1280, 720), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            read = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
+            problems = [] if len(read) == 1 and read[0].startswith(f"{server}/tournaments/{nights[count]}?welcome=") \
+                else [f"the QR code read as {read}"]
+            seen_tables, seen_rows, watched = watch(page)
+            problems += watched
+            if seen_tables != {str(n) for n in range(1, tables + 1)}:
+                problems.append(f"tables seen: {sorted(seen_tables, key=int)}")
+            if seen_rows != {str(n) for n in range(1, count + 1)}:
+                problems.append(f"rows seen: {sorted(seen_rows, key=int)}")
+            if count == 16 and page.locator("[data-testid=page-number]").count():
+                problems.append("sixteen in pages")         # sixteen on one screen, as the issue asked
+            if count == 60 and width == 1280 and Axe is not None:     # a page of many, for axe-core
+                problems += [f"{v['id']} ({v['impact']})" for v in axe_violations(page)
+                             if v["impact"] in ("moderate", "serious", "critical")]
+            if problems:
+                found[f"{width}x{height}"] = problems
+    assert found == {}
 
 
 @read_back

@@ -13,12 +13,13 @@ the screen, the tables' names whole, a standings' name cut only where it does no
 address beside the QR code never broken inside a word, and the QR code read back.
 
 Measured in the page: the text drawn against the whole names, and each word's client rects. One
-browser and one server for the module (tests/conftest.py), one page for each size."""
+browser and one server for the module (tests/conftest.py), one load of a page for the sizes of a
+screen (the page resized: its layout is its CSS)."""
 
 import re
 
 import pytest
-from test_layout import ENTRANTS, play_round, qr_codes_seen, zxingcpp
+from test_layout import ENTRANTS, WALL_SIZES, play_round, qr_codes_seen, zxingcpp
 
 from helpers import words_on_two_lines
 
@@ -65,9 +66,14 @@ def matches(browser, server):
     return {"teams": teams, "four": four, "two": two}
 
 
-@pytest.mark.parametrize("width", [360, 390])
-def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, tournaments, width):
-    context = browser.new_context(viewport={"width": width, "height": 800}, base_url=server, is_mobile=True,
+PHONES = (360, 390)
+
+
+def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, tournaments):
+    """Each page loaded once on a phone of 360 px, measured, then the screen widened to 390 px
+    and measured again: the pages' layout is their CSS (names are cut short by the server, no
+    script measures the screen), so the second width needs no second load."""
+    context = browser.new_context(viewport={"width": PHONES[0], "height": 800}, base_url=server, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
     found = {}
@@ -79,37 +85,46 @@ def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, to
             for path in (f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/", "/rules/classica",
                          f"/matches/{matches['two']}/hands/new", f"/matches/{matches['two']}/hands/new?mode=tallies",
                          f"/tournaments/{tournaments[8]}"):
+                page.set_viewport_size({"width": PHONES[0], "height": 800})
                 page.goto(f"/lang/{lang}?next={path}")
-                shown = page.evaluate("document.body.innerText")
-                problems = [f"cut: {word}" for word in cut_words(shown)]
-                problems += [f"split: {word}" for word in page.evaluate(SPLIT)]
-                if path == f"/matches/{matches['teams']}":
-                    # The result names both players whole, its score on one line.
-                    outcome = page.locator('[data-testid="outcome"]')
-                    expect(outcome).to_contain_text("Jean-Baptiste & Bartolomeo Giangiacomo")
-                    score = outcome.locator(".nowrap", has_text=re.compile(r"^\d+ (a|à|to) \d+$"))
-                    expect(score).to_have_count(1)
-                    # Each team's box: the players' names whole where they fit, the whole name
-                    # to a screen reader where one is cut short (never with a full stop).
-                    for name in page.locator(".total-name").all():
-                        short = name.locator("[aria-hidden=true]")
-                        if short.count():
-                            assert short.inner_text().endswith("…")
-                            assert name.locator(".visually-hidden").inner_text() in (
-                                " & ".join(TEAM_A), " & ".join(TEAM_B))
-                    assert page.locator(".total-name").first.inner_text().replace("\n", " ") == " & ".join(TEAM_A)
-                if path.endswith("mode=tallies"):
-                    problems += [f"cut: {name}" for name in page.locator(".tally-name").all_inner_texts() if "…" in name]
-                if path in (f"/matches/{matches['four']}", f"/matches/{matches['teams']}"):
-                    problems += [f"row of {n} lines" for n in page.evaluate(ROW_LINES) if n > 2]
-                # No row of the hand list has a line holding only the "·" between two sides (the
-                # Scopone of two long team names: "Giangiacomo 6" then a lone "·").
-                problems += [f"lone separator in hand {n}" for n in page.evaluate(LONE_SEPARATOR)]
-                if problems:
-                    found[f"{lang} {path}"] = problems
+                for width in PHONES:
+                    page.set_viewport_size({"width": width, "height": 800})
+                    problems = names_on_a_phone(page, path, matches)
+                    if problems:
+                        found[f"{width} {lang} {path}"] = problems
     finally:
         context.close()
     assert found == {}
+
+
+def names_on_a_phone(page, path: str, matches: dict) -> list[str]:
+    """What is wrong with the names on ``page`` (at ``path``) as the screen now shows it."""
+    shown = page.evaluate("document.body.innerText")
+    problems = [f"cut: {word}" for word in cut_words(shown)]
+    problems += [f"split: {word}" for word in page.evaluate(SPLIT)]
+    if path == f"/matches/{matches['teams']}":
+        # The result names both players whole, its score on one line.
+        outcome = page.locator('[data-testid="outcome"]')
+        expect(outcome).to_contain_text("Jean-Baptiste & Bartolomeo Giangiacomo")
+        score = outcome.locator(".nowrap", has_text=re.compile(r"^\d+ (a|à|to) \d+$"))
+        expect(score).to_have_count(1)
+        # Each team's box: the players' names whole where they fit, the whole name
+        # to a screen reader where one is cut short (never with a full stop).
+        for name in page.locator(".total-name").all():
+            short = name.locator("[aria-hidden=true]")
+            if short.count():
+                assert short.inner_text().endswith("…")
+                assert name.locator(".visually-hidden").inner_text() in (
+                    " & ".join(TEAM_A), " & ".join(TEAM_B))
+        assert page.locator(".total-name").first.inner_text().replace("\n", " ") == " & ".join(TEAM_A)
+    if path.endswith("mode=tallies"):
+        problems += [f"cut: {name}" for name in page.locator(".tally-name").all_inner_texts() if "…" in name]
+    if path in (f"/matches/{matches['four']}", f"/matches/{matches['teams']}"):
+        problems += [f"row of {n} lines" for n in page.evaluate(ROW_LINES) if n > 2]
+    # No row of the hand list has a line holding only the "·" between two sides (the
+    # Scopone of two long team names: "Giangiacomo 6" then a lone "·").
+    problems += [f"lone separator in hand {n}" for n in page.evaluate(LONE_SEPARATOR)]
+    return problems
 
 
 # The hand rows (their numbers) with a line whose only words are separators: each word's first
@@ -205,40 +220,43 @@ def tournaments(browser, server):
     return made
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (1366, 768), (1920, 1080)], ids=lambda s: "x".join(map(str, s)))
-def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournaments, size):
+def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournaments):
+    """Each board loaded once, then the screen resized to each of the common wall screens and
+    measured again (the board's layout is its CSS: board.js measures nothing)."""
     if zxingcpp is None:
         pytest.skip("zxing-cpp is not installed (pip install -e '.[test]')")
-    width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    context = browser.new_context(viewport=dict(zip(("width", "height"), WALL_SIZES[0])), base_url=server)
     page = context.new_page()
     found = {}
     try:
         for count, lang in ((16, "it"), (8, "fr"), (16, "es")):
             tournament = tournaments[count]
+            page.set_viewport_size(dict(zip(("width", "height"), WALL_SIZES[0])))
             page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
             expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(count)
-            seen = page.evaluate(MEASURED)
-            problems = []
-            if seen["smallestName"] < height / 32:
-                problems.append(f"a name {seen['smallestName']} px, under {height / 32}")
-            if seen["smallestNote"] < height / 32:
-                problems.append(f"a heading or tie-break note {seen['smallestNote']} px")
-            if min(seen["tablesReach"], seen["standingsReach"]) < 2 * height / 3:
-                problems.append(f"the last rows end at {seen['tablesReach']} and {seen['standingsReach']} px")
-            problems += [f"cut on a table: {name}" for name in seen["cutOnTables"]]
-            problems += [f"cut though it fits: {name}" for name in seen["cutButFits"]]
-            if seen["addressPieces"] != [1, 1]:
-                problems.append(f"the address broken inside a word: {seen['addressPieces']}")
-            read = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
-            if len(read) != 1 or not read[0].startswith(f"{server}/tournaments/{tournament}?welcome="):
-                problems.append("the QR code not read")
-            if page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]") \
-                    != [width, height]:
-                problems.append("the board scrolls")
-            if problems:
-                found[f"{count} {lang}"] = problems
-            assert seen["names"] == count + 2 * (count // 2)
+            for width, height in WALL_SIZES:
+                page.set_viewport_size({"width": width, "height": height})
+                seen = page.evaluate(MEASURED)
+                problems = []
+                if seen["smallestName"] < height / 32:
+                    problems.append(f"a name {seen['smallestName']} px, under {height / 32}")
+                if seen["smallestNote"] < height / 32:
+                    problems.append(f"a heading or tie-break note {seen['smallestNote']} px")
+                if min(seen["tablesReach"], seen["standingsReach"]) < 2 * height / 3:
+                    problems.append(f"the last rows end at {seen['tablesReach']} and {seen['standingsReach']} px")
+                problems += [f"cut on a table: {name}" for name in seen["cutOnTables"]]
+                problems += [f"cut though it fits: {name}" for name in seen["cutButFits"]]
+                if seen["addressPieces"] != [1, 1]:
+                    problems.append(f"the address broken inside a word: {seen['addressPieces']}")
+                read = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
+                if len(read) != 1 or not read[0].startswith(f"{server}/tournaments/{tournament}?welcome="):
+                    problems.append("the QR code not read")
+                if page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]") \
+                        != [width, height]:
+                    problems.append("the board scrolls")
+                if problems:
+                    found[f"{count} {lang} {width}x{height}"] = problems
+                assert seen["names"] == count + 2 * (count // 2)
     finally:
         context.close()
     assert found == {}
