@@ -255,6 +255,7 @@ def claim():
     valid = form.validate()
     claimer, piles, sweeps, totals = form.asked(valid, list(match.totals) if match is not None else None)
     checked = error = None
+    status = 400
     if not valid:
         error = first_error(form)
     elif any(piles) or posted or "claimer" in request.args:
@@ -272,12 +273,14 @@ def claim():
                 error = say(refusal)
             case service.NoSuchMatch():
                 abort(404)          # deleted meanwhile on another phone, as a hand's page says
+            case service.NotSaved(why):
+                error, status = say(why), 503
             case _: assert_never(outcome)
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
                       checked=checked, error=error, totals=totals, items=ITEMS, n=len(ctx.names),
                       rows=card_rows(form.c), pack=ctx.rules.pack)
     if error and (posted or not valid):
-        response.status_code = 400
+        response.status_code = status
     return response
 
 

@@ -18,7 +18,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import Field, FormField, HiddenField, IntegerField, RadioField, SelectField
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import Optional
 from wtforms.widgets import HiddenInput
 
 from ..i18n import card_in_words, item_label, suit_words
@@ -40,7 +40,10 @@ HOLDERS = ("settebello", "re_bello", "piva", "primiera")
 
 
 def count_field(most: int):
-    return IntegerField(validators=[Optional(), NumberRange(0, most)])
+    """A count as typed; its bounds are the hand's request's and the rules engine's, in their
+    words (a whole number from 0; no more than the deck holds): ``min``/``max`` only bring up
+    the phone's number keyboard."""
+    return IntegerField(validators=[Optional()], render_kw={"min": 0, "max": most})
 
 
 class HandForm(FlaskForm):
@@ -164,6 +167,32 @@ class HandForm(FlaskForm):
     def holders(self) -> dict[str, RadioField]:
         """Who holds the cards and the point these rules ask about (``HOLDERS``)."""
         return {name: self[name] for name in HOLDERS if name in self}
+
+    def field_for(self, at: tuple[str | int, ...]) -> Field | None:
+        """The field a refusal of the hand's request names (its ``loc``, as ``HandEntry``
+        reads the hand the form makes): a side's scope (``("sweeps", 1)``, ``("tallies", 1,
+        "sweeps")``: ``sweeps_1``), a side's count (``("tallies", 0, "cards")``: ``t_cards_0``;
+        ``scaletta_alta``: ``t_alta_0``). None for what no one field says (a pile, a
+        declaration, the hand as a whole): the page says it at the top."""
+        counts = {RUNS.get(row, row): fields for row, fields in self.count_rows().items()}
+        match at:
+            case ("sweeps", int(side), *_) | ("tallies", int(side), "sweeps", *_):
+                fields = self.sweeps
+            case ("tallies", int(side), str(count), *_) if count in counts:
+                fields = counts[count]
+            case _:
+                return None
+        return fields[side] if 0 <= side < len(fields) else None
+
+    def drawn_with_errors(self) -> set[str]:
+        """The fields the page draws with their refusals under them (the rest are said at the
+        top, ``web.pages.first_error``): the scope, the counts, the holders, the declarations'
+        side and deal, and of more than two sides the one that gets the rest."""
+        drawn = [*self.sweeps, *(field for row in self.count_rows().values() for field in row),
+                 *self.holders().values(), *(part for row in self.decl or () for part in (row.side, row.deal))]
+        if len(self.match.sides) > 2:
+            drawn.append(self.rest)
+        return {field.name for field in drawn}
 
     def carried(self, posted: MultiDict) -> list[tuple[str, str]]:
         """What of a post is this form's own fields (but the CSRF token), in the post's order,
