@@ -254,8 +254,7 @@ def claim():
     form = ClaimForm(ctx.rules, ctx.names, match is not None, request.form if posted else request.args)
     valid = form.validate()
     claimer, piles, sweeps, totals = form.asked(valid, list(match.totals) if match is not None else None)
-    checked = error = None
-    status = 400
+    checked, error, status = None, None, 400
     if not valid:
         error = first_error(form)
     elif any(piles) or posted or "claimer" in request.args:
@@ -269,12 +268,10 @@ def claim():
             case service.Added():
                 played_here(match.id)
                 return claim_recorded(match, claimer, checked.holds)
-            case service.Over(refusal):
-                error = say(refusal)
+            case service.Over(why) | service.NotSaved(why):     # a store that cannot save: 503
+                error, status = say(why), 503 if isinstance(outcome, service.NotSaved) else 400
             case service.NoSuchMatch():
                 abort(404)          # deleted meanwhile on another phone, as a hand's page says
-            case service.NotSaved(why):
-                error, status = say(why), 503
             case _: assert_never(outcome)
     response = answer("referee/claim.html", "referee/_claim_answer.html", ctx=ctx, form=form,
                       checked=checked, error=error, totals=totals, items=ITEMS, n=len(ctx.names),

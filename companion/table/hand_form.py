@@ -168,32 +168,6 @@ class HandForm(FlaskForm):
         """Who holds the cards and the point these rules ask about (``HOLDERS``)."""
         return {name: self[name] for name in HOLDERS if name in self}
 
-    def field_for(self, at: tuple[str | int, ...]) -> Field | None:
-        """The field a refusal of the hand's request names (its ``loc``, as ``HandEntry``
-        reads the hand the form makes): a side's scope (``("sweeps", 1)``, ``("tallies", 1,
-        "sweeps")``: ``sweeps_1``), a side's count (``("tallies", 0, "cards")``: ``t_cards_0``;
-        ``scaletta_alta``: ``t_alta_0``). None for what no one field says (a pile, a
-        declaration, the hand as a whole): the page says it at the top."""
-        counts = {RUNS.get(row, row): fields for row, fields in self.count_rows().items()}
-        match at:
-            case ("sweeps", int(side), *_) | ("tallies", int(side), "sweeps", *_):
-                fields = self.sweeps
-            case ("tallies", int(side), str(count), *_) if count in counts:
-                fields = counts[count]
-            case _:
-                return None
-        return fields[side] if 0 <= side < len(fields) else None
-
-    def drawn_with_errors(self) -> set[str]:
-        """The fields the page draws with their refusals under them (the rest are said at the
-        top, ``web.pages.first_error``): the scope, the counts, the holders, the declarations'
-        side and deal, and of more than two sides the one that gets the rest."""
-        drawn = [*self.sweeps, *(field for row in self.count_rows().values() for field in row),
-                 *self.holders().values(), *(part for row in self.decl or () for part in (row.side, row.deal))]
-        if len(self.match.sides) > 2:
-            drawn.append(self.rest)
-        return {field.name for field in drawn}
-
     def carried(self, posted: MultiDict) -> list[tuple[str, str]]:
         """What of a post is this form's own fields (but the CSRF token), in the post's order,
         as it was typed: what the referee's primiera tool carries (``web.forms.PrimieraTrip``)."""

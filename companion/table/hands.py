@@ -3,29 +3,29 @@ the live preview, and what happens when two phones record the same hand."""
 
 from __future__ import annotations
 
-import itertools
 import uuid
 from typing import Any, assert_never
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from ..i18n import explain, say, sentence
+from ..i18n import say, sentence
 from ..matches import Extreme, Hand, Match, extreme_of, score_entry
 from ..rules import ScopaError
 from ..rules.said import said
 from ..rules.scoring import ITEMS
 from ..store import reads as store
 from ..web.access import pin_required
-from ..web.forms import PrimieraTrip, shown_at
+from ..web.forms import PrimieraTrip
 from ..web.hand_requests import MadeFrom
-from ..web.pages import error_at_top, first_error, flash_action, load_match, under_match
+from ..web.pages import error_at_top, flash_action, load_match, under_match
 from ..web.phone import played_here
 from ..web.posts import AfterEnd, Replacing, Versions, posted
 from ..web.record import record_guarded
 from . import service
 from .conflict import differences, moved_cards, same_hand
 from .hand_form import HandForm
+from .hand_said import drawn_with_errors, preview_of, refused
 from .views import bp
 
 
@@ -93,19 +93,11 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
     if "work_out" in request.form:        # "Who has it? Work it out": the referee's tool
         return redirect(primiera_tool(current, form, hand), code=303)
     if not form.validate_on_submit():
-        return hand_page(current, form, number, hand, 400, error=error_at_top(form, form.drawn_with_errors()))
+        return hand_page(current, form, number, hand, 400, error=error_at_top(form, drawn_with_errors(form)))
     try:
         return save(form.entry())
     except ScopaError as refusal:
         return hand_page(current, form, number, hand, 400, error=refused(form, refusal))
-
-
-def refused(form: HandForm, refusal: ScopaError) -> str | None:
-    """A refusal of the hand, shown by the field its request's ``loc`` names (a side's count, its
-    scope: ``HandForm.field_for``), as a new match's are; else returned, for the top."""
-    field = form.field_for(getattr(refusal, "at", ()))
-    drawn = field is not None and field.name in form.drawn_with_errors()
-    return shown_at(field if drawn else None, explain(refusal, form.match.rules.pack))
 
 
 def asks_first(form, hand: Hand | None = None) -> Extreme | None:
@@ -230,27 +222,6 @@ def preview(match_id: int):
         formdata.pop(typing)
         shown = preview_of(current, HandForm(current, formdata=formdata), editing)
     return render_template("table/_preview.html", match=current, items=ITEMS, replaced=replaced, **shown)
-
-
-def preview_of(current: Match, form, editing: int | None) -> dict:
-    """What the preview shows for a hand form: nothing before anything is entered; else the
-    hand's breakdown as far as it is entered, what it still waits for and the totals it leads
-    to; else the refusal, which is a real contradiction, never a count not entered yet
-    (``editing``: the id of the hand it replaces)."""
-    if form.is_blank():
-        return {"blank": True}
-    try:
-        if not form.validate():
-            raise ScopaError(first_error(form))
-        hand, waiting = form.so_far()
-    except ScopaError as error:
-        return {"error": explain(error, current.rules.pack)}
-    # A new hand follows them all; an edited one follows the hands before it.
-    earlier = current.hands
-    if editing is not None:
-        earlier = list(itertools.takewhile(lambda h: h.id != editing, current.hands))
-    before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
-    return {"hand": hand, "waiting": waiting, "totals": [t + p for t, p in zip(before, hand.totals)]}
 
 
 def primiera_tool(current: Match, form: HandForm, hand: Hand | None) -> str:
