@@ -147,6 +147,8 @@ def add_hand_api(match_id: int):
             return _hand_answer(match_id, hand_id, 200)
         case service.Added(hand_id, number, summary):
             return _added(match_id, hand_id, number, summary, entry, score)
+        case service.NotSaved(why):
+            return jsonify({"error": for_api(why)}), 503
         case _: assert_never(outcome)
 
 
@@ -193,15 +195,12 @@ def one_hand(match_id: int, hand_id: int):
         _version(match_id)
         return _hand_answer(match_id, hand_id, 200)
     _may_write(match_id)
-    done: service.Changed | service.Deleted | service.Stale | service.NoSuchHand
+    done: service.Changed | service.Deleted | service.Stale | service.NoSuchHand | service.ClaimKept | service.NotSaved
     if request.method == "PUT":
         match = load(match_id)
         change = HandChange.read(body(), {"match": match})
         made_from = _made_from(change.version)
         entry, score = change.scored(match)
-        hand = match.hand(hand_id)
-        if hand is not None and hand.claim:
-            raise BadRequest(said("a claim cannot be edited: delete it and record it again"))
         done = service.change_hand(match_id, hand_id, entry, score, made_from)
     else:
         done = service.delete_hands(match_id, {hand_id: _made_from()})
@@ -216,6 +215,10 @@ def one_hand(match_id: int, hand_id: int):
             return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
         case service.Changed():
             return _hand_answer(match_id, hand_id, 200)
+        case service.ClaimKept(why):
+            raise BadRequest(why)
+        case service.NotSaved(why):
+            return jsonify({"error": for_api(why)}), 503
         case _: assert_never(done)
 
 

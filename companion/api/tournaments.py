@@ -81,8 +81,8 @@ def start_round_api(tournament_id: int):
     match (outcome := start_next_round(found)):
         case NotNow(reason):
             return _refused(tournament_id, reason)
-        case RoundTaken():
-            return _refused(tournament_id, said("that round was started meanwhile"))
+        case RoundTaken() as taken:
+            return _refused(tournament_id, taken.said)
         case RoundMade():
             response = jsonify(tournament_json(_tournament(tournament_id)))
             response.status_code = 201

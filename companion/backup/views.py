@@ -29,6 +29,7 @@ from ..store import reads as store
 from ..web import exports
 from ..web.organiser import organiser_required
 from ..web.pages import csv_answer
+from ..web.posts import Confirmed, posted
 from . import parts, service
 
 bp = Blueprint("backup", __name__)
@@ -89,7 +90,7 @@ def restore():
     if sent is None and (upload is None or not upload.filename):
         flash(_("Choose the backup file to restore."))
         return redirect(url_for("backup.page"), code=303)
-    if request.form.get("confirm") != "y":
+    if posted(Confirmed).confirm != "y":
         flash(_("Tick the box to confirm: restoring replaces every match."))
         return redirect(url_for("backup.page"), code=303)
 

@@ -21,6 +21,7 @@ from ..rules.rulesets import PRESETS, rules_for
 from ..store import reads as store
 from ..web.organiser import organiser_required
 from ..web.pages import query_kept
+from ..web.posts import Into, posted
 from . import service
 from .forms import MergeForm, RenameForm
 from .rating_chart import rating_chart
@@ -169,7 +170,7 @@ def merge(player_id: int):
         typed = (form.find.data or "").strip() if form.validate() else ""
         return render_template("players/merge_pick.html", player=found, form=form, typed=typed,
                                found=store.find_players(store.get_db(), typed, found["id"]) if typed else [])
-    into = store.player_row(store.get_db(), request.values.get("into", type=int) or 0)
+    into = store.player_row(store.get_db(), posted(Into, request.values).into or 0)
     if into is None or into["id"] == found["id"]:
         flash(_("Choose the player %(name)s is the same person as.", name=found["name"]))
         return redirect(url_for("players.player", player_id=found["id"]), code=303)

@@ -110,7 +110,10 @@ class ClaimForm(QueryForm):
 
     claimer = SelectField(default="0")
     c = FieldsFor(SelectField(default=""), each_card)      # a tile: the side, "" if not tapped
-    sweeps = FieldsFor(IntegerField(validators=[Optional(), NumberRange(0, 20)], default=0), each_side)
+    # A number as typed; refused by the rules engine, in the API's words ("the sweeps of Anna
+    # must be a whole number, 0 or more"); min/max only bring up the phone's number keyboard.
+    sweeps = FieldsFor(IntegerField(validators=[Optional()], default=0, render_kw={"min": 0, "max": 20}),
+                       each_side)
     total = FieldsFor(IntegerField(validators=[Optional()], default=0), each_side)
 
     def __init__(self, rules: Rules, names: tuple[str, ...], in_match: bool, *args: Any, **kwargs: Any):

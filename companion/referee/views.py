@@ -254,7 +254,7 @@ def claim():
     form = ClaimForm(ctx.rules, ctx.names, match is not None, request.form if posted else request.args)
     valid = form.validate()
     claimer, piles, sweeps, totals = form.asked(valid, list(match.totals) if match is not None else None)
-    checked = error = None
+    checked, error, status = None, None, 400
     if not valid:
         error = first_error(form)
     elif any(piles) or posted or "claimer" in request.args:
@@ -268,8 +268,8 @@ def claim():
             case service.Added():
                 played_here(match.id)
                 return claim_recorded(match, claimer, checked.holds)
-            case service.Over(refusal):
-                error = say(refusal)
+            case service.Over(why) | service.NotSaved(why):     # a store that cannot save: 503
+                error, status = say(why), 503 if isinstance(outcome, service.NotSaved) else 400
             case service.NoSuchMatch():
                 abort(404)          # deleted meanwhile on another phone, as a hand's page says
             case _: assert_never(outcome)
@@ -277,7 +277,7 @@ def claim():
                       checked=checked, error=error, totals=totals, items=ITEMS, n=len(ctx.names),
                       rows=card_rows(form.c), pack=ctx.rules.pack)
     if error and (posted or not valid):
-        response.status_code = 400
+        response.status_code = status
     return response
 
 

@@ -18,7 +18,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import Field, FormField, HiddenField, IntegerField, RadioField, SelectField
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import Optional
 from wtforms.widgets import HiddenInput
 
 from ..i18n import card_in_words, item_label, suit_words
@@ -40,7 +40,10 @@ HOLDERS = ("settebello", "re_bello", "piva", "primiera")
 
 
 def count_field(most: int):
-    return IntegerField(validators=[Optional(), NumberRange(0, most)])
+    """A count as typed; its bounds are the hand's request's and the rules engine's, in their
+    words (a whole number from 0; no more than the deck holds): ``min``/``max`` only bring up
+    the phone's number keyboard."""
+    return IntegerField(validators=[Optional()], render_kw={"min": 0, "max": most})
 
 
 class HandForm(FlaskForm):

@@ -3,14 +3,13 @@ the live preview, and what happens when two phones record the same hand."""
 
 from __future__ import annotations
 
-import itertools
 import uuid
 from typing import Any, assert_never
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from ..i18n import explain, say
+from ..i18n import say, sentence
 from ..matches import Extreme, Hand, Match, extreme_of, score_entry
 from ..rules import ScopaError
 from ..rules.said import said
@@ -18,12 +17,15 @@ from ..rules.scoring import ITEMS
 from ..store import reads as store
 from ..web.access import pin_required
 from ..web.forms import PrimieraTrip
-from ..web.pages import first_error, flash_action, load_match, under_match
+from ..web.hand_requests import MadeFrom
+from ..web.pages import error_at_top, flash_action, load_match, under_match
 from ..web.phone import played_here
+from ..web.posts import AfterEnd, Replacing, Versions, posted
 from ..web.record import record_guarded
 from . import service
 from .conflict import differences, moved_cards, same_hand
 from .hand_form import HandForm
+from .hand_said import drawn_with_errors, preview_of, refused
 from .views import bp
 
 
@@ -90,14 +92,12 @@ def submitted(current: Match, form, number: int, hand: Hand | None, save):
                          preview=preview_of(current, form, hand.id if hand else None))
     if "work_out" in request.form:        # "Who has it? Work it out": the referee's tool
         return redirect(primiera_tool(current, form, hand), code=303)
+    if not form.validate_on_submit():
+        return hand_page(current, form, number, hand, 400, error=error_at_top(form, drawn_with_errors(form)))
     try:
-        if not form.validate_on_submit():
-            raise ScopaError(first_error(form))
         return save(form.entry())
-    except store.StorageError as failure:
-        return hand_page(current, form, number, hand, 503, error=say(failure.message))
-    except ScopaError as error:
-        return hand_page(current, form, number, hand, 400, error=explain(error, current.rules.pack))
+    except ScopaError as refusal:
+        return hand_page(current, form, number, hand, 400, error=refused(form, refusal))
 
 
 def asks_first(form, hand: Hand | None = None) -> Extreme | None:
@@ -140,6 +140,8 @@ def save_new(current: Match, form, entry: dict, number: int | None):
         case service.Repeated():
             flash(_("That hand was already saved (the form was sent twice): it is counted once."))
             played_here(current.id)
+        case service.NotSaved(why):             # the form stays as it was left, to send again
+            return hand_page(current, form, number or current.next_number, None, 503, error=say(why))
         case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
@@ -172,8 +174,8 @@ def hand_taken(match_id: int, form, recorded: dict[str, Any] | None):
 
 def replace_hand(current: Match, form, entry: dict):
     """The player chose to replace the hand another phone recorded with this entry."""
-    hand_id = request.form.get("replace_id", type=int)
-    version = request.form.get("replace_version", type=int)
+    asked = posted(Replacing)
+    hand_id, version = asked.replace_id, asked.replace_version
     if hand_id is None or version is None:
         raise ScopaError(said("say which hand to replace"))
     match (outcome := service.change_hand(current.id, hand_id, entry, form.score, version, replacing=True)):
@@ -187,6 +189,10 @@ def replace_hand(current: Match, form, entry: dict):
             flash(saved_message(load_match(current.id), hand_id,
                                 _("Hand %(number)s replaced with yours; the totals are worked out again."),
                                 _("The hand was replaced with yours; the totals are worked out again.")))
+        case service.ClaimKept(why):
+            flash(sentence(say(why)))
+        case service.NotSaved(why):
+            return hand_page(current, form, form.number.data or current.next_number, None, 503, error=say(why))
         case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
@@ -218,27 +224,6 @@ def preview(match_id: int):
     return render_template("table/_preview.html", match=current, items=ITEMS, replaced=replaced, **shown)
 
 
-def preview_of(current: Match, form, editing: int | None) -> dict:
-    """What the preview shows for a hand form: nothing before anything is entered; else the
-    hand's breakdown as far as it is entered, what it still waits for and the totals it leads
-    to; else the refusal, which is a real contradiction, never a count not entered yet
-    (``editing``: the id of the hand it replaces)."""
-    if form.is_blank():
-        return {"blank": True}
-    try:
-        if not form.validate():
-            raise ScopaError(first_error(form))
-        hand, waiting = form.so_far()
-    except ScopaError as error:
-        return {"error": explain(error, current.rules.pack)}
-    # A new hand follows them all; an edited one follows the hands before it.
-    earlier = current.hands
-    if editing is not None:
-        earlier = list(itertools.takewhile(lambda h: h.id != editing, current.hands))
-    before = earlier[-1].totals_after if earlier else (0,) * len(current.sides)
-    return {"hand": hand, "waiting": waiting, "totals": [t + p for t, p in zip(before, hand.totals)]}
-
-
 def primiera_tool(current: Match, form: HandForm, hand: Hand | None) -> str:
     """The referee's primiera tool for this hand: under the match's rules, with the sides'
     names, carrying what the hand's form holds (``PrimieraTrip``) so that its answer comes
@@ -252,8 +237,8 @@ def primiera_tool(current: Match, form: HandForm, hand: Hand | None) -> str:
 @pin_required
 def edit_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
-    if hand.claim is not None:
-        flash(_("A claim cannot be edited: delete it, and check it again with the referee."))
+    if hand.claim is not None:          # what the service would answer, before the form is shown
+        flash(sentence(say(service.ClaimKept().said)))
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
         return hand_page(current, edit_form(current, hand), hand.number, hand)
@@ -268,7 +253,7 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
     extreme = asks_first(form, hand)
     if extreme is not None:
         return hand_page(current, form, hand.number, hand, extreme=extreme)
-    made_from = request.form.get("version", type=int)
+    made_from = posted(MadeFrom).version
     match (outcome := service.change_hand(current.id, hand.id, entry, form.score, made_from)):
         case service.NoSuchHand():
             raise HandGone(current.id)
@@ -282,6 +267,10 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
         case service.Changed():
             played_here(current.id)
             flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
+        case service.ClaimKept(why):
+            flash(sentence(say(why)))
+        case service.NotSaved(why):
+            return hand_page(current, form, hand.number, hand, 503, error=say(why))
         case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=current.id), code=303)
 
@@ -293,7 +282,7 @@ def delete_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
     if request.method == "GET":
         return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS)
-    match (outcome := service.delete_hands(match_id, {hand_id: request.form.get("version", type=int)})):
+    match (outcome := service.delete_hands(match_id, {hand_id: posted(MadeFrom).version})):
         case service.Stale():
             return render_template("table/delete_hand.html", match=current, hand=hand, items=ITEMS,
                                    error=_("Another phone changed hand %(number)s since you "
@@ -323,8 +312,8 @@ def offer_undo(match_id: int, hand_ids: list[int], version: int, text: str) -> N
 def restore_hands(match_id: int):
     """Undo a delete: the hands come back with their ids and entries, in their places, if
     nothing else has changed the match since (``version``, the one the delete left)."""
-    hand_ids = request.form.getlist("hand", type=int)
-    version = request.form.get("version", type=int)
+    asked = posted(Versions)
+    hand_ids, version = asked.hand, asked.version
     if not hand_ids or version is None:
         abort(400)
     match (outcome := service.restore_hands(match_id, hand_ids, version)):
@@ -348,12 +337,7 @@ def restore_hands(match_id: int):
 @pin_required
 def delete_after_end(match_id: int):
     """Remove the hands played after the end, as they were when the page showed them."""
-    chosen: dict[int, int] = {}
-    for value in request.form.getlist("hand"):
-        hand_id, __, version = value.partition(":")        # not "_": that is gettext here
-        if not all(part.isascii() and part.isdigit() for part in (hand_id, version)):
-            abort(400)      # "²" is a digit to isdigit, never to int()
-        chosen[store.number_from(hand_id)] = store.number_from(version)
+    chosen = dict(posted(AfterEnd).hand)        # hand id -> version, as the page showed them
     current = load_match(match_id)
     if not chosen or not set(chosen) <= {h.id for h in current.after_end}:
         flash(_("Those hands are counted now (the match changed meanwhile): nothing was deleted."))
@@ -375,7 +359,7 @@ def delete_after_end(match_id: int):
 def undo_edit(match_id: int, hand_id: int):
     """Put back the entry a hand had before its last edit."""
     current, hand = load_hand(match_id, hand_id)
-    made_from = request.form.get("version", type=int)
+    made_from = posted(MadeFrom).version
     if hand.previous is None or made_from is None:
         abort(400)
     previous = score_entry(hand.previous, current.rules, current.names)
@@ -387,6 +371,8 @@ def undo_edit(match_id: int, hand_id: int):
             raise HandGone(match_id)
         case service.Changed():
             flash(_("The edit of hand %(number)s is undone; the totals are worked out again.", number=hand.number))
+        case service.ClaimKept(why) | service.NotSaved(why):
+            flash(sentence(say(why)))
         case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=match_id), code=303)
 

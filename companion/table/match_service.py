@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from .. import store
 from ..matches import Ledger
-from ..rules.said import Said
+from ..rules.said import Said, said
 from ..web.access import new_access_key
 from .service import NoSuchMatch, Stale
 
@@ -111,9 +111,14 @@ class RoundMade:
 
 @dataclass(frozen=True)
 class RoundTaken:
-    """Round ``number`` was started already (asked twice, or from two phones): nothing made."""
+    """Round ``number`` was started already (asked twice, or from two phones): nothing made.
+    ``said``: that in words, the page's and the API's alike."""
 
     number: int
+
+    @property
+    def said(self) -> Said:
+        return said("round {number} was already started (perhaps on another phone)", number=self.number)
 
 
 @dataclass(frozen=True)

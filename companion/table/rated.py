@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from flask import abort, flash, redirect, request, url_for
+from flask import abort, flash, redirect, url_for
 from flask_babel import gettext as _
 
 from ..web.organiser import organiser_required
 from ..web.pages import load_match
+from ..web.posts import RatedPost, posted
 from . import match_service
 from .views import bp
 
@@ -20,7 +21,7 @@ from .views import bp
 @organiser_required(lambda: _("Ask the organiser to leave a match out of the ratings."))
 def set_rated(match_id: int):
     current = load_match(match_id)
-    match (outcome := match_service.set_rated(match_id, request.form.get("rated") == "1")):
+    match (outcome := match_service.set_rated(match_id, posted(RatedPost).rated)):
         case match_service.NoSuchMatch():
             abort(404)
         case match_service.Rated(True):

@@ -16,6 +16,7 @@ from ..i18n import say
 from ..store import reads as store
 from ..web.organiser import organiser_required
 from ..web.pages import flash_action, on_this_site
+from ..web.posts import Ticked, posted
 from . import match_service
 from .views import bp
 
@@ -24,8 +25,8 @@ MOST = store.AT_ONCE        # matches at once: a page shows at most 40 (in play 
 
 def ticked() -> list[int] | None:
     """The matches ticked (``match``, each an id), or None when there are more than ``MOST``.
-    A value that is not an id is left out (werkzeug skips what ``int`` refuses)."""
-    ids = [i for i in dict.fromkeys(request.form.getlist("match", type=int)) if 0 < i <= store.MAX_ID]
+    A value that is not an id is refused (``web.posts``), nothing deleted."""
+    ids = list(dict.fromkeys(posted(Ticked).match))
     return ids if len(ids) <= MOST else None
 
 

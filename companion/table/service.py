@@ -5,7 +5,9 @@ Each write returns what became of it as one of a closed set of values (below), n
 and never an exception for what a phone may meet at a busy table (another phone's hand, a
 match deleted meanwhile, a form sent twice). The pages and the API only word them, each in its
 own way (a page, a status and a JSON error); a ``match`` statement over the types says which.
-A failure of the store itself still raises ``store.StorageError``, as every write does.
+A failure of the store itself still raises ``store.StorageError``, as every write does, but
+for a hand added or changed: the hand's page keeps the form as it was left, so that store's
+failure is one of their outcomes (``NotSaved``).
 
 What a hand is, as both doors hand it over: its entry as stored (``{"mode": "piles", ...}``)
 and its ``HandScore``, worked out once from it by ``matches.score_entry`` (the hand form's
@@ -14,6 +16,7 @@ and its ``HandScore``, worked out once from it by ``matches.score_entry`` (the h
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -22,7 +25,7 @@ from flask import has_request_context, request
 from .. import store
 from ..matches import Ledger, MatchOver, result_of
 from ..rules import HandScore
-from ..rules.said import Said
+from ..rules.said import Said, said
 from ..web.access import hash_pin, new_access_key
 from ..web.match_requests import NewMatch
 from ..web.organiser import is_organiser
@@ -130,6 +133,22 @@ class NoSuchChange:
 
 
 @dataclass(frozen=True)
+class ClaimKept:
+    """The hand to change is a chiamarsi fuori, checked by the referee's rules as it was
+    recorded: it is never edited (``said``, in words: delete it, and check it again)."""
+
+    said: Said = said("a claim cannot be edited: delete it, and check it again with the referee")
+
+
+@dataclass(frozen=True)
+class NotSaved:
+    """The store could not save (its disk full, read-only, busy...): nothing was kept.
+    ``said``: why, in words (``store.StorageError``'s message)."""
+
+    said: Said
+
+
+@dataclass(frozen=True)
 class Over:
     """The match was won (perhaps meanwhile on another phone): no hand is added to it. ``said``,
     the refusal in the rules' words ("The match is over: Anna wins 11 to 7...")."""
@@ -138,7 +157,7 @@ class Over:
 
 
 Outcome = (Created | Added | Repeated | Changed | Deleted | Restored | Taken | Duplicate | Stale
-           | NoSuchHand | NoSuchMatch | Over | Undone | NoSuchChange)
+           | NoSuchHand | NoSuchMatch | Over | Undone | NoSuchChange | ClaimKept | NotSaved)
 
 
 # -- Who writes ----------------------------------------------------------------------------
@@ -170,28 +189,30 @@ def new_match(request: NewMatch) -> Created:
 
 
 def add_hand(match_id: int, entry: dict[str, Any], score: HandScore, *, key: str | None = None,
-             number: int | None = None) -> Added | Repeated | Taken | Duplicate | Over | NoSuchMatch:
+             number: int | None = None) -> Added | Repeated | Taken | Duplicate | Over | NoSuchMatch | NotSaved:
     """A new hand (``key``, the form's one-time key; ``number``, the hand the form was opened
     for): another phone's hand is never counted twice nor overwritten."""
     return _added(match_id, entry, result_of(score), key, number)
 
 
 def claim(match_id: int, claimer: int, piles: list[list[str]],
-          sweeps: list[int]) -> Added | Over | NoSuchMatch:
+          sweeps: list[int]) -> Added | Over | NoSuchMatch | NotSaved:
     """A checked chiamarsi fuori, recorded as the match's next hand (the model works out whether
     it ends the match)."""
     entry = {"mode": "claim", "claimer": claimer, "piles": piles, "sweeps": sweeps}
     outcome = _added(match_id, entry, None, None, None)
     # without a form's key or number: never Repeated, Duplicate nor Taken
-    assert isinstance(outcome, Added | Over | NoSuchMatch), outcome
+    assert isinstance(outcome, Added | Over | NoSuchMatch | NotSaved), outcome
     return outcome
 
 
 def _added(match_id: int, entry: dict[str, Any], result: dict[str, Any] | None, key: str | None,
-           number: int | None) -> Added | Repeated | Taken | Duplicate | Over | NoSuchMatch:
+           number: int | None) -> Added | Repeated | Taken | Duplicate | Over | NoSuchMatch | NotSaved:
     try:
         saved = store.add_hand(store.get_db(), match_id, entry, result, Ledger, key=key,
                                number=number, by=by())
+    except store.StorageError as failure:
+        return NotSaved(failure.message)
     except store.Taken as taken:
         return Taken(taken.row)
     except store.KeyReused as reused:
@@ -207,23 +228,36 @@ def _added(match_id: int, entry: dict[str, Any], result: dict[str, Any] | None, 
 
 
 def change_hand(match_id: int, hand_id: int, entry: dict[str, Any], score: HandScore | None,
-                made_from: int | None, *, replacing: bool = False) -> Changed | Stale | NoSuchHand:
+                made_from: int | None, *,
+                replacing: bool = False) -> Changed | Stale | NoSuchHand | ClaimKept | NotSaved:
     """Replace a hand's entry, only from the version the change was made from (``made_from``;
     None cannot be checked, so it is Stale): an edit never overwrites another phone's. The entry
     it replaces is kept, so the edit can be undone; the same change sent twice is done once.
+    A claim is never changed (``ClaimKept``: only added, it never becomes another hand).
     ``replacing``: the conflict screen's choice, replacing another phone's hand (so logged)."""
     db = store.get_db()
+    row = store.hand_row(db, match_id, hand_id)
+    if row is not None and is_claim(row):
+        return ClaimKept()
     if made_from is None:
-        return Stale(store.hand_row(db, match_id, hand_id))
+        return Stale(row)
     try:
         version = store.update_hand(db, match_id, hand_id, entry,
                                     None if score is None else result_of(score), made_from, Ledger,
                                     by=by(), kind="replaced" if replacing else "changed")
+    except store.StorageError as failure:
+        return NotSaved(failure.message)
     except store.Conflict as conflict:
         return Stale(conflict.row)
     except store.Gone:
         return NoSuchHand()
     return Changed(hand_id, version)
+
+
+def is_claim(row: dict[str, Any]) -> bool:
+    """Whether a stored hand is a chiamarsi fuori (its entry's mode)."""
+    entry: dict[str, Any] = json.loads(row["entry"])
+    return entry.get("mode") == "claim"
 
 
 def delete_hands(match_id: int, versions: Mapping[int, int | None]) -> Deleted | Stale | NoSuchHand:

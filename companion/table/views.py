@@ -33,6 +33,7 @@ from ..web.pages import (
     under_match,
 )
 from ..web.phone import matches_here, played_here
+from ..web.posts import Archived, MatchAt, posted
 from ..web.record import record_guarded
 from . import changelog, live, match_service, service
 from .forms import PLAYER_COUNTS, NewMatchForm, PinForm, RulesPreviewForm
@@ -231,7 +232,7 @@ def archive(match_id: int):
     """Put a match out of the lists, or back (to ``next``, the page the player was on). A match
     still being played vanishes from "In play": its notice offers the Undo that puts it back."""
     current = load_match(match_id)
-    match (outcome := match_service.archive(match_id, request.form.get("archived") == "1")):
+    match (outcome := match_service.archive(match_id, posted(Archived).archived)):
         case match_service.NoSuchMatch():
             abort(404)
         case match_service.Archived(False):
@@ -266,7 +267,7 @@ def delete_match(match_id: int):
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
         return render_template("table/delete_match.html", match=current)
-    match (outcome := match_service.delete_match(match_id, request.form.get("version", type=int))):
+    match (outcome := match_service.delete_match(match_id, posted(MatchAt).version)):
         case match_service.Stale():
             return render_template("table/delete_match.html", match=current,
                                    error=_("The match changed on another phone since you opened "

@@ -50,7 +50,11 @@ def create_from(sent: Any) -> Made | Refused:
         rules = asked.rules
         checked = entrants_from(asked.given())
         check_seating(rules, 2, len(checked[0]["players"]))
-    except (NotOfItsShape, TournamentError, RulesError) as refusal:
+    except NotOfItsShape as refusal:
+        return Refused(refusal.args[0], refusal.at)
+    except TournamentError as refusal:          # the entrants together: a name twice...
+        return Refused(refusal.args[0], ("entrants",))
+    except RulesError as refusal:               # the rules and the seating together
         return Refused(refusal.args[0])
     checked, chosen = seeded(checked, asked.seeding)
     pin_hash = hash_pin(asked.pin) if asked.pin else None
@@ -153,8 +157,11 @@ class NotNow:
 @dataclass(frozen=True)
 class Refused:
     """A tournament, or an entrant, not of the tournament's form, or an entrant named like
-    another (400 at the API): nothing was made or changed."""
+    another (400 at the API): nothing was made or changed. ``at``: the field of the request it
+    names, as its model's ``loc`` does (``("rounds",)``; none: the request as a whole), where a
+    page shows it."""
     reason: Said
+    at: tuple[str | int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -206,7 +213,7 @@ def add_entrant(tournament_id: int, given: tournament_requests.Given, points: in
             entrants = with_late_entrant(t, entrant, points)
         except TournamentError as problem:
             refused = late_entry_refused(t)
-            return None, NotNow(refused) if refused is not None else Refused(problem.args[0])
+            return None, NotNow(refused) if refused is not None else Refused(problem.args[0], ("entrant",))
         if not t.rounds:
             entrants, _ = seeded(entrants, t.seeding)
         joined = len(t.rounds) + 1

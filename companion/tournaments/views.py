@@ -17,8 +17,11 @@ from ..store import reads as store
 from ..web import organiser, welcome
 from ..web.access import TooManyTries, try_key
 from ..web.exports import to_csv
+from ..web.forms import shown_at
 from ..web.organiser import organiser_required
 from ..web.pages import csv_answer, join_url, qr_svg
+from ..web.posts import RoundAsked, posted
+from ..web.requests import Refused as NotOfItsShape
 from ..web.tournament_requests import PAIR_FORM, EntrantChange, LateEntrant
 from . import board as wall
 from .entrants import actions, late_entry_refused
@@ -120,8 +123,8 @@ def new_tournament():
                               form.pin.data or None)):
             case Made(tournament_id):
                 return redirect(url_for("tournaments.tournament", tournament_id=tournament_id), code=303)
-            case Refused(reason):
-                error = refusal(reason)
+            case Refused(reason, at):
+                error = shown_at(form.field_for(at), refusal(reason))
             case _:
                 assert_never(made)
     refused = error or form.errors
@@ -153,14 +156,14 @@ def start_round(tournament_id: int):
     """The next round's tables, made by the organiser (the tournament's PIN is the scorers':
     it guards its tables' matches)."""
     t = the(tournament_id)
-    if request.form.get("round", type=int) != len(t.rounds) + 1:
-        flash(_("Round %(number)s was already started (perhaps on another phone).", number=len(t.rounds)))
+    if posted(RoundAsked).round != len(t.rounds) + 1:
+        flash(sentence(say(RoundTaken(len(t.rounds)).said)))
         return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
     match (outcome := start_next_round(t)):
         case NotNow(reason):
             flash(sentence(say(reason)))
-        case RoundTaken(number):
-            flash(_("Round %(number)s was already started (perhaps on another phone).", number=number))
+        case RoundTaken() as taken:
+            flash(sentence(say(taken.said)))
         case RoundMade(number):
             flash(_("Round %(number)s started: the tables are below.", number=number))
         case _:
@@ -343,16 +346,18 @@ def entrants(tournament_id: int):
     t = the(tournament_id)
     form, error = LateEntrantForm(), None
     if form.validate_on_submit():
+        # Each refusal by the field it names (the points only where the page asks for them).
         try:
             asked = LateEntrant.read(form.asked())
-        except ScopaError as problem:
-            error = refusal(problem)
+        except NotOfItsShape as problem:
+            error = shown_at(form.field_for(problem.at, bool(t.rounds)), refusal(problem))
         else:
             outcome = add_entrant(t.id, asked.given(), asked.points_per_missed_round)
             if isinstance(outcome, Joined):
                 flash(outcome_words(outcome))
                 return redirect(url_for("tournaments.entrants", tournament_id=t.id), code=303)
-            error = outcome_words(outcome)
+            at = outcome.at if isinstance(outcome, Refused) else ()
+            error = shown_at(form.field_for(at, bool(t.rounds)), outcome_words(outcome))
     refused = late_entry_refused(t)
     return render_template("tournaments/entrants.html", t=t, names=t.names, form=form, error=error,
                            actions=actions(t), refused=None if refused is None else say(refused),

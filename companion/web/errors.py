@@ -11,8 +11,9 @@ from flask import Flask, render_template, request
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException, SecurityError
 
-from ..i18n import http_message, say
+from ..i18n import http_message, say, sentence
 from ..store import reads as store
+from .posts import BadPost
 
 # Every answer's, the static files' included (web.assets sets them on those once).
 SECURITY_HEADERS = {
@@ -65,6 +66,11 @@ def init_app(app: Flask) -> None:
         if answers:
             return answers[1](error)
         return render_template("error.html", message=say(error.message)), 503
+
+    @app.errorhandler(BadPost)
+    def bad_post(error: BadPost):
+        """A value no page sends (``web.posts``): said, nothing changed."""
+        return render_template("error.html", message=sentence(say(error.args[0]))), 400
 
     @app.after_request
     def security_headers(response):

@@ -32,6 +32,16 @@ from ..rules import deck, rules_for, seating_of
 from ..rules.cards import SUITS, Card
 
 
+def shown_at(field: Field | None, words: str) -> str | None:
+    """A refusal shown by the field its request's ``loc`` names (``field``, whose macro draws
+    its errors under it): None; or ``words`` back, for the top of the page, where the form has
+    no field for it."""
+    if field is None:
+        return words
+    field.errors = [*field.errors, words]
+    return None
+
+
 def options(pairs) -> list[SelectChoice]:
     """(value, label) pairs as WTForms choices."""
     return [SelectChoice(str(value), label) for value, label in pairs]

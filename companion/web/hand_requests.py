@@ -245,6 +245,8 @@ def _digits(value: Any) -> Any:
 
 # A hand's number, a version: a whole number from 1 to the store's largest id.
 Whole = Annotated[int, Field(ge=1, le=store.MAX_ID)]
+# The same, as a header, a query string or a page's post writes it ("3"); a body's JSON says a number.
+Version = Annotated[Whole, BeforeValidator(_digits)]
 
 
 def _whole_from_1(field: str) -> Any:
@@ -354,7 +356,7 @@ class MadeFrom(Request):
 
     said_for = {("version",): _whole_from_1("version")}
 
-    version: Annotated[Whole, BeforeValidator(_digits)] | None = None
+    version: Version | None = None
 
 
 class HandChange(HandEntry):

@@ -5,7 +5,7 @@ form's first error, a CSV answer, and a notice that offers an action (an Undo)."
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import Any, Callable, Container
 from urllib.parse import urlsplit
 
 import segno
@@ -117,13 +117,14 @@ def qr_svg(url: str, scalable: bool = False) -> str:
     return segno.make(url, error="m").svg_inline(scale=5, omitsize=scalable, dark="#1d1d1b", light="#fffdf5")
 
 
-def first_error(form) -> str:
+def first_error(form, passing_over: Container[str] = ()) -> str:
     """A form's first refusal, named by its field ("Player 1: a name has at most...", in French
     "Joueur 1 : un nom..."). The message goes on the sentence the label starts: its first letter
     small, unless its second is a capital too (a PIN). A refusal of the whole form (one
-    ``validate()`` adds to ``form_errors``: a rules' ``Said`` or a sentence) is said alone."""
+    ``validate()`` adds to ``form_errors``: a rules' ``Said`` or a sentence) is said alone.
+    ``passing_over``: fields whose refusals are said elsewhere (``error_at_top``)."""
     for field in form:
-        if field.errors:
+        if field.errors and field.name not in passing_over:
             message = str(field.errors[0])
             if field.name in ("csrf_token", "layout"):
                 return message
@@ -133,6 +134,14 @@ def first_error(form) -> str:
     if form.form_errors:
         return say(form.form_errors[0])
     return _("Something in the form is not right")
+
+
+def error_at_top(form, drawn: Container[str]) -> str | None:
+    """What a page says at the top of a form whose fields ``drawn`` show their own refusals under
+    them: the first refusal of the others (``first_error``), or None when each is at its field."""
+    if form.form_errors or any(field.errors for field in form if field.name not in drawn):
+        return first_error(form, drawn)
+    return None
 
 
 def csv_answer(text: str, filename: str):

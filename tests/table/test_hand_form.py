@@ -109,3 +109,40 @@ def test_the_primiera_tool_asked_without_a_hand_form_or_with_too_much_goes_back_
     tool = client.get("/referee/primiera", query_string={"match": match_id, "keep": keep, "best_0_d": "7"})
     assert tool.status_code == 200
     assert attrs(tool, "[data-testid=back-to-hand]", "class") == []
+
+
+# -- Each refusal by its field (issue 44) --------------------------------------------------
+
+@pytest.mark.parametrize("fields, at, said", [
+    ({"mode": "tallies", "t_cards_0": "-1", "t_coins_0": "6", "settebello": "0", "primiera": "0"},
+     "t_cards_0", "The cards of Anna must be a whole number, 0 or more"),
+    ({"mode": "tallies", "t_cards_0": "22", "t_coins_0": "-2", "settebello": "0", "primiera": "0"},
+     "t_coins_0", "The coins of Anna must be a whole number, 0 or more"),
+    ({"mode": "tallies", "t_cards_0": "22", "t_coins_0": "6", "settebello": "0", "primiera": "0",
+      "sweeps_1": "-1"}, "sweeps_1", "The sweeps of Bruno must be a whole number, 0 or more"),
+    ({"mode": "piles", "rest": "1", "c_7d": "0", "sweeps_0": "-4"},
+     "sweeps_0", "The sweeps of Anna must be a whole number, 0 or more"),
+])
+def test_a_refused_count_is_said_by_its_own_field(client, fields, at, said):
+    """The hand's request names the count it refuses (its loc: ``("tallies", 0, "cards")``):
+    the page says it in that field's own error element, which the field names, and not at the
+    top. Before, every refusal was at the top, the first only."""
+    match_id = new_match(client)
+    page = client.post(f"/matches/{match_id}/hands/new", data={**fields, "save": "1"})
+    assert page.status_code == 400
+    assert text(page, f"#{at}-error") == said
+    assert attrs(page, f"#{at}", "aria-describedby") == [f"{at}-error"]
+    assert attrs(page, f"#{at}", "aria-invalid") == ["true"]
+    assert attrs(page, "[data-testid=error]", "class") == []         # nothing at the top
+    assert client.get(f"/api/v1/matches/{match_id}").get_json()["hands"] == []
+
+
+def test_a_refusal_no_field_says_is_at_the_top(client):
+    """A card in two piles names no one field: it stays at the top, and no field is marked."""
+    match_id = new_match(client)
+    page = client.post(f"/matches/{match_id}/hands/new", data={
+        "mode": "tallies", "t_cards_0": "22", "t_coins_0": "11", "settebello": "0", "primiera": "0",
+        "save": "1"})
+    assert page.status_code == 400
+    assert text(page, "[data-testid=error]") == "The coins entered add up to more than 10"
+    assert attrs(page, "[aria-invalid]", "id") == []

@@ -195,7 +195,8 @@ def test_a_hand_from_counts_with_the_other_side_worked_out(client):
 
 
 @pytest.mark.parametrize("fields, message", [   # a refusal said alone starts a sentence (issue 42)
-    (dict(t_cards_0=41, t_coins_0=6, settebello=0), "Cards of Anna: number must be between 0 and 40"),
+    (dict(t_cards_0=41, t_coins_0=6, settebello=0), "The cards entered add up to more than 40"),
+    (dict(t_cards_0=-1, t_coins_0=6, settebello=0), "The cards of Anna must be a whole number, 0 or more"),
     (dict(t_cards_0=4, t_coins_0=2, settebello=0, sweeps_0=3), "Anna cannot have made 3 sweeps: 4 cards taken"),
     (dict(t_cards_0=22, t_coins_0=6), "Exactly one side has the settebello"),
     (dict(t_coins_0=6, settebello=0), "Enter the cards of each side"),

@@ -447,7 +447,7 @@ def test_the_organisers_page_withdraws_and_adds_and_the_next_round_follows(clien
     said = " ".join(texts(client.get(page_url).get_data(as_text=True), ".flash"))
     assert "Zoe joins from round 2, with 2 points for the rounds missed." in said
     refused = client.post(page_url, data={"entrant": "Carla", "points": "0"})
-    assert refused.status_code == 400 and texts(refused.get_data(as_text=True), '[data-testid="error"]')
+    assert refused.status_code == 400 and texts(refused.get_data(as_text=True), "#field-late-entrant p.error")
     second = start(client, tournament["id"])["rounds"][1]
     assert seated(second) == {"Anna", "Carla", "Dario", "Zoe"}
     # Zoe's 2 points put her among the winners of round 1: she meets one of them.

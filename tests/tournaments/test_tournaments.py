@@ -336,3 +336,52 @@ def test_a_rename_reads_only_the_tournaments_that_name_the_player(app, client):
         assert name in [e["name"] for e in entrants]
     other = client.get(f"/api/v1/tournaments/{mine['id'] - 1}").get_json()
     assert [e["name"] for e in other["entrants"]] == ["Carla", "Dario"]
+
+
+# -- Each refusal by its field (issue 44) --------------------------------------------------
+
+NIGHT = {"name": "Circolo", "format": "swiss", "variant": "classica", "entrants": "Anna\nBruno\nCarla",
+         "seeding": "order"}
+
+
+@pytest.mark.parametrize("changes, field, said", [
+    ({"rounds": "5"}, "t-rounds", "A Swiss tournament of 3 entrants has 1 to 2 rounds"),
+    ({"name": " "}, "t-name", "A tournament needs a name of 1 to"),
+    ({"pin": "12"}, "t-pin", "A PIN is 6 to 8 digits"),
+    ({"entrants": "Anna\nanna"}, "t-entrants", "Two players have the same name"),
+    ({"format": "nope"}, "format", "Format must be one of: round-robin, swiss, knockout"),
+])
+def test_a_new_tournament_refused_says_it_by_the_field_it_names(client, changes, field, said):
+    """``NewTournament``'s refusal keeps its loc through ``service.create_from`` (``Refused.at``),
+    and the page shows it under that field, as the new match's page does. Before, every refusal
+    was at the top."""
+    answer = client.post("/tournaments/new", data={**NIGHT, **changes})
+    assert answer.status_code == 400
+    assert [text.startswith(said) for text in texts(answer, f"#field-{field} p.error")] == [True], texts(answer, "p.error")
+    assert texts(answer, "[data-testid=error]") == []
+
+
+def test_a_new_tournament_refused_by_no_one_field_says_it_at_the_top(client):
+    """Scopone's tables are two teams of two: entrants who are players, not pairs, are refused by
+    the rules and the entrants together, which no one field says."""
+    answer = client.post("/tournaments/new", data={**NIGHT, "variant": "scopone"})
+    assert answer.status_code == 400
+    assert len(texts(answer, "[data-testid=error]")) == 1
+    assert texts(answer, ".field p.error") == []
+
+
+def test_a_late_entrant_refused_says_it_by_its_field_or_at_the_top(client):
+    """The entrant's name by its field; the points by theirs once a round is played (before,
+    the page does not ask for them: at the top)."""
+    tournament = client.post("/api/v1/tournaments", json={
+        "name": "Circolo", "format": "swiss", "entrants": ["Anna", "Bruno", "Carla", "Dario"]}).get_json()
+    page_url = f"/tournaments/{tournament['id']}/entrants"
+    answer = client.post(page_url, data={"entrant": "anna", "points": "0"})
+    assert answer.status_code == 400 and len(texts(answer, "#field-late-entrant p.error")) == 1
+    answer = client.post(page_url, data={"entrant": "Zoe", "points": "9"})
+    assert answer.status_code == 400 and len(texts(answer, "[data-testid=error]")) == 1
+    client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={})
+    answer = client.post(page_url, data={"entrant": "Zoe", "points": "9"})
+    assert answer.status_code == 400 and texts(answer, "[data-testid=error]") == []
+    assert texts(answer, "#field-points p.error") == [
+        "Points_per_missed_round must be 0, 1 (a draw's) or 2 (a win's)"]
