@@ -9,7 +9,7 @@ from typing import Any, assert_never
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from ..i18n import say, sentence
+from ..i18n import say
 from ..matches import Extreme, Hand, Match, extreme_of, score_entry
 from ..rules import ScopaError
 from ..rules.said import said
@@ -18,7 +18,7 @@ from ..store import reads as store
 from ..web.access import pin_required
 from ..web.forms import PrimieraTrip
 from ..web.hand_requests import MadeFrom
-from ..web.pages import error_at_top, flash_action, load_match, under_match
+from ..web.pages import error_at_top, flash_action, flash_said, load_match, under_match
 from ..web.phone import played_here
 from ..web.posts import AfterEnd, Replacing, Versions, posted
 from ..web.record import record_guarded
@@ -190,7 +190,7 @@ def replace_hand(current: Match, form, entry: dict):
                                 _("Hand %(number)s replaced with yours; the totals are worked out again."),
                                 _("The hand was replaced with yours; the totals are worked out again.")))
         case service.ClaimKept(why):
-            flash(sentence(say(why)))
+            flash_said(why)
         case service.NotSaved(why):
             return hand_page(current, form, form.number.data or current.next_number, None, 503, error=say(why))
         case _: assert_never(outcome)
@@ -238,7 +238,7 @@ def primiera_tool(current: Match, form: HandForm, hand: Hand | None) -> str:
 def edit_hand(match_id: int, hand_id: int):
     current, hand = load_hand(match_id, hand_id)
     if hand.claim is not None:          # what the service would answer, before the form is shown
-        flash(sentence(say(service.ClaimKept().said)))
+        flash_said(service.ClaimKept().said)
         return redirect(url_for("table.match", match_id=match_id), code=303)
     if request.method == "GET":
         return hand_page(current, edit_form(current, hand), hand.number, hand)
@@ -268,7 +268,7 @@ def save_edit(current: Match, hand: Hand, form, entry: dict):
             played_here(current.id)
             flash(_("Hand %(number)s changed; the totals are worked out again.", number=hand.number))
         case service.ClaimKept(why):
-            flash(sentence(say(why)))
+            flash_said(why)
         case service.NotSaved(why):
             return hand_page(current, form, hand.number, hand, 503, error=say(why))
         case _: assert_never(outcome)
@@ -372,7 +372,7 @@ def undo_edit(match_id: int, hand_id: int):
         case service.Changed():
             flash(_("The edit of hand %(number)s is undone; the totals are worked out again.", number=hand.number))
         case service.ClaimKept(why) | service.NotSaved(why):
-            flash(sentence(say(why)))
+            flash_said(why)
         case _: assert_never(outcome)
     return redirect(url_for("table.match", match_id=match_id), code=303)
 

@@ -11,14 +11,11 @@ from wtforms.validators import Optional
 
 from ..i18n import VARIANT_TITLES
 from ..web.forms import options
+from ..web.tournament_requests import NewTournament
 
 FORMAT_WORDS = {"round-robin": _l("Round robin (everyone meets everyone)"),
                 "swiss": _l("Swiss (a set number of rounds)"),
                 "knockout": _l("Knockout (a bracket)")}
-
-
-# The new tournament's fields named as its request's (web.tournament_requests.NewTournament).
-REQUEST_FIELDS = ("name", "format", "variant", "entrants", "rounds", "seeding", "pin")
 
 
 class NewTournamentForm(FlaskForm):
@@ -45,7 +42,7 @@ class NewTournamentForm(FlaskForm):
         """The field a refusal of ``NewTournament`` names (its ``loc``: the fields have the
         request's names); None for what no field asks (the rules together), said at the top."""
         name = at[0] if at else None
-        return self[name] if isinstance(name, str) and name in REQUEST_FIELDS else None
+        return self[name] if name in NewTournament.model_fields and name in self else None
 
     def entrant_list(self) -> list[Any]:
         """One entrant a line: a name, or a pair written "Nord: Anna, Bruno"."""

@@ -10,7 +10,7 @@ from typing import Any, assert_never
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _, ngettext
 
-from ..i18n import explain, how_long, say, sentence, variant_title
+from ..i18n import explain, how_long, say, variant_title
 from ..names import drawn_width
 from ..rules import ScopaError
 from ..store import reads as store
@@ -19,7 +19,7 @@ from ..web.access import TooManyTries, try_key
 from ..web.exports import to_csv
 from ..web.forms import shown_at
 from ..web.organiser import organiser_required
-from ..web.pages import csv_answer, join_url, qr_svg
+from ..web.pages import csv_answer, flash_said, join_url, qr_svg
 from ..web.posts import RoundAsked, posted
 from ..web.requests import Refused as NotOfItsShape
 from ..web.tournament_requests import PAIR_FORM, EntrantChange, LateEntrant
@@ -157,13 +157,13 @@ def start_round(tournament_id: int):
     it guards its tables' matches)."""
     t = the(tournament_id)
     if posted(RoundAsked).round != len(t.rounds) + 1:
-        flash(sentence(say(RoundTaken(len(t.rounds)).said)))
+        flash_said(RoundTaken(len(t.rounds)).said)
         return redirect(url_for("tournaments.tournament", tournament_id=t.id), code=303)
     match (outcome := start_next_round(t)):
         case NotNow(reason):
-            flash(sentence(say(reason)))
+            flash_said(reason)
         case RoundTaken() as taken:
-            flash(sentence(say(taken.said)))
+            flash_said(taken.said)
         case RoundMade(number):
             flash(_("Round %(number)s started: the tables are below.", number=number))
         case _:

@@ -13,7 +13,7 @@ from flask import current_app, flash, make_response, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
-from ..i18n import colon, say
+from ..i18n import colon, say, sentence
 from ..matches import Match, build
 from ..store import reads as store
 
@@ -150,6 +150,12 @@ def csv_answer(text: str, filename: str):
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def flash_said(refusal: Any) -> None:
+    """Flash what a service said (a rules' ``Said``, its first letter small as it also goes
+    inside sentences) as a notice of its own: in the page's language, as a sentence."""
+    flash(sentence(say(refusal)))
 
 
 def flash_action(text: str, action: str, label: str, fields: list[tuple[str, str | int]],

@@ -40,7 +40,6 @@ from ..names import (
     NAME_MAX,
     NAME_REFUSED,
     NAME_TOO_LONG,
-    PIN_PATTERN,
     name_fits,
     names_clash,
     tidy,
@@ -124,8 +123,6 @@ class NoBody(Request):
 # -- Names, PINs, cards: the rules of names.py and the rules engine ------------------------
 
 NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "pattern": "\\S"}
-# The digits a client should send, as the pages ask for them (names.PIN_PATTERN).
-PIN_SCHEMA = {"type": "string", "pattern": f"^{PIN_PATTERN}$"}
 CARDS_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "description": "cards such as 7d, 10b"}
 
 
