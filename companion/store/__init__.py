@@ -3,7 +3,8 @@
 - ``db``: the connection (a ``Store``: sqlite-utils' Database with its path and the calls to make
   after a write commits; one per server thread), ``writing`` and ``reading`` transactions,
   ``StorageError``;
-- ``migrations``: the schema, as numbered migrations;
+- ``migrations``: the schema, as numbered migrations, and the summaries they ask today's code
+  to work out after them (``settle_summaries``);
 - ``matches``: matches and their hands, and their summaries;
 - ``undo``: hands deleted a moment ago brought back, and the organiser's undo of any change;
 - ``changes``: every change to a hand, kept with who made it and the hand before it;
@@ -93,7 +94,7 @@ from .matches import (
     series_rows,
     update_hand,
 )
-from .migrations import MIGRATIONS, migrate
+from .migrations import MIGRATIONS, migrate, settle_summaries
 from .organiser import (
     add_organiser_phone,
     is_organiser_phone,
@@ -164,8 +165,9 @@ from .undo import NoSuchChange, restore_hands, undo_hand_change
 
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:
-    """Bring the store to this version's schema (``ledger``, the model's, works out what a
-    migration adds to each match), and close each request's use of its connection. A store
+    """Bring the store to this version's schema, then work out with ``ledger`` (the model's) the
+    summaries the migrations asked for, now or by a start that stopped before it was done, and
+    the ratings asked for; close each request's use of its connection. A store
     that fails SQLite's quick check, of a newer version than this one, or whose schema holds
     what this version does not make (a trigger of its own), is refused (Unfit) before anything
     is written to it: ``checks.examine`` reads it read-only. What an interrupted restore or
@@ -177,7 +179,8 @@ def init_app(app: Flask, ledger: MakeLedger) -> None:
         db = connect(app.config["DATABASE"])
         try:
             made_private_store(app.config["DATABASE"])     # before anything is written to it
-            migrate(db, ledger)
+            migrate(db)
+            settle_summaries(db, ledger)    # what the migrations asked of today's rules
             purge_deleted(db)       # matches deleted more than a day ago: gone for good
             settle_ratings(db)      # ratings a write asked for before a crash: worked out now
         finally:

@@ -80,7 +80,7 @@ def at_level(path: str, level: int, rows_from: str) -> None:
         db.execute("PRAGMA synchronous = OFF")      # a file made for a test: no need to wait for the disk
         db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
         for version, step in enumerate(store.MIGRATIONS[:level], start=1):
-            step(db, Ledger)
+            step(db)
             db.table("migrations").insert({"version": version, "applied": store.now()})
         triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
         db.execute("ATTACH DATABASE ? AS today", [rows_from])
