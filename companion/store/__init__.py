@@ -26,7 +26,8 @@
 A hand row keeps what the players entered and the points it was scored at when saved; the rules
 of the game are never applied here. Every write that changes a match is handed the model's
 ``Ledger`` (``companion.matches``), which works out, inside the write's transaction, what the
-write does to the match. Callers use ``store.x`` whatever module ``x`` lives in.
+write does to the match; so is the start-up, for the summaries the migrations asked for (a
+migration is handed the store alone). Callers use ``store.x`` whatever module ``x`` lives in.
 """
 
 from __future__ import annotations
