@@ -16,6 +16,8 @@ tournaments a store older than m009 had none of.
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
 
 import pytest
@@ -24,6 +26,8 @@ from flask import Flask
 
 from companion import create_app, store
 from companion.matches import Ledger
+from companion.store import rerating
+from companion.store.ratings import places
 from helpers import HAND, finish, new_match, organiser
 
 TIMES = {"created", "updated", "finished", "applied"}
@@ -238,3 +242,51 @@ def test_a_backup_from_before_the_summaries_is_restored_with_them_worked_out(mad
         assert contents(str(fresh), 3) == contents(made_today, 3)
     finally:
         fresh.unlink()
+
+
+def other_winner(db, match_id: int) -> None:
+    """The match kept with a summary that says the other side won (as an older version's scoring
+    could have it), placed and rated so."""
+    summary = json.loads(db.execute("SELECT summary FROM matches WHERE id = ?", [match_id]).fetchone()[0])
+    summary["winner"] = 1 - summary["winner"]
+    db.execute("UPDATE matches SET summary = ? WHERE id = ?", [json.dumps(summary), match_id])
+    db.execute("UPDATE rated_matches SET places = ? WHERE match_id = ?", [json.dumps(places(summary)), match_id])
+
+
+def test_a_summary_worked_out_again_whose_places_change_asks_for_the_ratings(made_today, tmp_path, monkeypatch):
+    """A summary a migration asked for that the work finds with other places (match 1, kept as
+    won by the other side and rated so) keeps its place in the order and asks for the ratings
+    from it on (``rating_work``), as a save does; worked out, they are the store made today's."""
+    path = str(tmp_path / "stale.sqlite")
+    shutil.copy(made_today, path)
+    db = store.connect(path)
+    try:
+        with store.writing(db):
+            other_winner(db, 1)
+            store.rerate(db)
+            db.execute("INSERT INTO summary_work (match_id) VALUES (1)")
+        finished = db.execute("SELECT finished FROM rated_matches WHERE match_id = 1").fetchone()[0]
+        monkeypatch.setattr(rerating, "settle_ratings", lambda db: 0)      # the asks left to see
+        assert store.settle_summaries(db, Ledger) == 1
+        assert db.execute("SELECT finished, match_id FROM rating_work").fetchall() == [(finished, 1)]
+        assert db.execute("SELECT finished FROM rated_matches WHERE match_id = 1").fetchone() == (finished,)
+        monkeypatch.undo()
+        store.settle_ratings(db)
+    finally:
+        db.conn.close()
+    level = len(store.MIGRATIONS)
+    assert asked(path) == [] and contents(path, level) == contents(made_today, level)
+
+
+def test_a_store_from_before_m006_is_rated_from_its_summaries_worked_out_again(made_today, tmp_path):
+    """A store of level 5 whose match 1 is kept with a summary today's rules do not give (the
+    other side won): m013 runs before the work the migrations asked for, and whatever it made of
+    that summary, the store ends with today's summary, places, seats and ratings."""
+    path = str(tmp_path / "level-5.sqlite")
+    at_level(path, 5, made_today)
+    with sqlite3.connect(path) as conn:
+        summary = json.loads(conn.execute("SELECT summary FROM matches WHERE id = 1").fetchone()[0])
+        summary["winner"] = 1 - summary["winner"]
+        conn.execute("UPDATE matches SET summary = ? WHERE id = 1", [json.dumps(summary)])
+    started(path)
+    assert contents(path, 5) == contents(made_today, 5)
