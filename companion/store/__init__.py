@@ -3,7 +3,8 @@
 - ``db``: the connection (a ``Store``: sqlite-utils' Database with its path and the calls to make
   after a write commits; one per server thread), ``writing`` and ``reading`` transactions,
   ``StorageError``;
-- ``migrations``: the schema, as numbered migrations;
+- ``migrations``: the schema, as numbered migrations, and the summaries they ask today's code
+  to work out after them (``settle_summaries``);
 - ``matches``: matches and their hands, and their summaries;
 - ``undo``: hands deleted a moment ago brought back, and the organiser's undo of any change;
 - ``changes``: every change to a hand, kept with who made it and the hand before it;
@@ -25,7 +26,8 @@
 A hand row keeps what the players entered and the points it was scored at when saved; the rules
 of the game are never applied here. Every write that changes a match is handed the model's
 ``Ledger`` (``companion.matches``), which works out, inside the write's transaction, what the
-write does to the match. Callers use ``store.x`` whatever module ``x`` lives in.
+write does to the match; so is the start-up, for the summaries the migrations asked for (a
+migration is handed the store alone). Callers use ``store.x`` whatever module ``x`` lives in.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ from .matches import (
     series_rows,
     update_hand,
 )
-from .migrations import MIGRATIONS, migrate
+from .migrations import MIGRATIONS, migrate, settle_summaries
 from .organiser import (
     add_organiser_phone,
     is_organiser_phone,
@@ -164,8 +166,9 @@ from .undo import NoSuchChange, restore_hands, undo_hand_change
 
 
 def init_app(app: Flask, ledger: MakeLedger) -> None:
-    """Bring the store to this version's schema (``ledger``, the model's, works out what a
-    migration adds to each match), and close each request's use of its connection. A store
+    """Bring the store to this version's schema, then work out with ``ledger`` (the model's) the
+    summaries the migrations asked for, now or by a start that stopped before it was done, and
+    the ratings asked for; close each request's use of its connection. A store
     that fails SQLite's quick check, of a newer version than this one, or whose schema holds
     what this version does not make (a trigger of its own), is refused (Unfit) before anything
     is written to it: ``checks.examine`` reads it read-only. What an interrupted restore or
@@ -177,7 +180,8 @@ def init_app(app: Flask, ledger: MakeLedger) -> None:
         db = connect(app.config["DATABASE"])
         try:
             made_private_store(app.config["DATABASE"])     # before anything is written to it
-            migrate(db, ledger)
+            migrate(db)
+            settle_summaries(db, ledger)    # what the migrations asked of today's rules
             purge_deleted(db)       # matches deleted more than a day ago: gone for good
             settle_ratings(db)      # ratings a write asked for before a crash: worked out now
         finally:

@@ -22,7 +22,7 @@ from .checks import Unfit, examine, text_over_limit, time_in_future
 from .db import StorageError, Store, connect, made_private, parsed_match, writing
 from .ledger import MakeLedger
 from .matches import hand_rows
-from .migrations import migrate
+from .migrations import migrate, settle_summaries
 from .organiser import keep_organiser_phones, organiser_phone_rows
 from .rerating import rerate
 
@@ -83,7 +83,7 @@ def check_backup(path: str, ledger: MakeLedger) -> Path:
         _remove_store(fresh)
         made = connect(str(fresh))
         try:
-            migrate(made, ledger)
+            migrate(made)           # empty: nothing asked of settle_summaries
         finally:
             made.conn.close()
         copy_rows(path, str(fresh))
@@ -99,10 +99,12 @@ def check_backup(path: str, ledger: MakeLedger) -> Path:
 
 def _bring_up(path: str, ledger: MakeLedger) -> None:
     """The checked file brought to this version's schema by the migrations (their own code: its
-    schema is this version's at its level, checked just before)."""
+    schema is this version's at its level, checked just before), and the summaries they asked for
+    worked out by this version's rules, before its rows are copied and checked."""
     db = connect(path)
     try:
-        migrate(db, ledger)
+        migrate(db)
+        settle_summaries(db, ledger)
     except Exception as problem:     # anything at all: the backup is refused, never served
         raise NotABackup(said("it cannot be read ({problem})", problem=str(problem))) from None
     finally:
@@ -252,7 +254,8 @@ def restore_from(path: str, backup: str, ledger: MakeLedger) -> Path:
         _remove_store(fresh)
     db = connect(path)
     try:
-        migrate(db, ledger)     # already done on the checked copy; kept for safety
+        migrate(db)     # already done on the checked copy; kept for safety
+        settle_summaries(db, ledger)
     finally:
         db.conn.close()
     keep_organiser_phones(path, phones)

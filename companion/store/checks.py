@@ -18,13 +18,11 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import sqlite_utils
 
 from ..names import KEY_MAX, NAME_MAX, TEAM_NAME_MAX, TOURNAMENT_NAME_MAX
 from ..rules.said import Said, said
-from .ledger import MakeLedger
 from .migrations import MIGRATIONS
 
 
@@ -123,12 +121,8 @@ def schema_of(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
     return found
 
 
-def _no_ledger(row: dict[str, Any]) -> Any:
-    raise AssertionError("the migrations of an empty store work out no match")
-
-
 @lru_cache(maxsize=None)
-def schema_at(level: int, ledger: MakeLedger = _no_ledger) -> dict[tuple[str, str], str]:
+def schema_at(level: int) -> dict[tuple[str, str], str]:
     """The schema this version builds at a migration level: the migrations applied to an empty
     store in memory (once per level: the start-up compares every store with it). Treat the
     answer as read-only: it is shared."""
@@ -137,7 +131,7 @@ def schema_at(level: int, ledger: MakeLedger = _no_ledger) -> dict[tuple[str, st
         db = sqlite_utils.Database(conn)
         db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
         for step in MIGRATIONS[:level]:
-            step(db, ledger)
+            step(db)
         return schema_of(conn)
     finally:
         conn.close()

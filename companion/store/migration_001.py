@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m001_matches_and_hands(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m001_matches_and_hands(db: sqlite_utils.Database) -> None:
     db.table("matches").create({
         "id": int, "created": str, "rules": str, "sides": str, "first_dealer": int,
     }, pk="id", not_null={"created", "rules", "sides", "first_dealer"})

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m002_versions_and_pins(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m002_versions_and_pins(db: sqlite_utils.Database) -> None:
     # version: bumped by every write to a match's hands, so a phone polling the match learns
     # whether anything changed from one primary-key read. pin_hash: the edit PIN, if any.
     db.table("matches").add_column("version", int, not_null_default=0)

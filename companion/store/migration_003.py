@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m003_hand_identity(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m003_hand_identity(db: sqlite_utils.Database) -> None:
     # deleted: a deleted hand stays as a marked row, so its id is never reused (SQLite gives a
     # new row the largest id + 1) and a late or repeated delete cannot reach another hand.
     # previous: the entry an edit replaced, so the edit can be undone.

@@ -6,10 +6,8 @@ import secrets
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m005_access_keys(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m005_access_keys(db: sqlite_utils.Database) -> None:
     # access_key: what a phone that entered the PIN keeps in its cookie, random for each match,
     # so a phone unlocked for match 3 of one store is not for match 3 of a restored or other one.
     db.table("matches").add_column("access_key", str)

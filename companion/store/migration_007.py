@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m007_rematches_archive_and_deletes(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m007_rematches_archive_and_deletes(db: sqlite_utils.Database) -> None:
     # follows / followed_by: a "Rivincita" and the match it follows (the finished match's page
     # links to it). archived: kept, but out of the lists. deleted: a deleted match keeps its
     # row, emptied, so its id is never given to another match (an old link or a phone unlocked

@@ -1,9 +1,9 @@
-"""Migration 8, frozen (issue 44): the players and their seats, each match's sides seated and its
-figures kept in them. The seating and the keeping of that day are copied here (the players'
-key is ``migration_names``'), so a later change to the live ones changes no released migration;
-the match's summary is the model's ``Ledger``'s (handed in: the rules of the game are not the
-store's). Migrations 17 and 19 keep seats the same way, with what m013 added: they import
-``keep_seats`` from here."""
+"""Migration 8, frozen (issue 44): the players and their seats, each match's sides seated. The
+seating of that day is copied here (the players' key is ``migration_names``'), so a later change
+to the live one changes no released migration. The seats' figures come from each match's
+summary, worked out again from its hands scored afresh: the rules of the game, which are the
+live code's, so asked for (``ask_summaries``), and kept in the seats by the start-up after the
+migrations, as a save keeps them."""
 
 from __future__ import annotations
 
@@ -13,15 +13,13 @@ from typing import Any
 
 import sqlite_utils
 
-from .ledger import MakeLedger
-from .migration_004 import hand_rows, parsed_match, rescore, set_summary
+from .migration_004 import ask_summaries, parsed_match
 from .migration_names import name_key, tidy
 
 # The seats' figures as m008 made their columns, kept as released: a figure added to
 # companion.stats later comes with a migration of its own that adds its column.
 M008_SUMS = ("hands", "points", "sweeps", "carte", "denari", "settebello", "primiera", "re_bello",
              "napola", "declarations")
-M008_STATS = (*M008_SUMS, "best", "worst")
 
 
 def now() -> str:
@@ -58,18 +56,7 @@ def seat_players(db: sqlite_utils.Database, match_id: int, sides: list[dict[str,
     return known
 
 
-def keep_seats(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
-    """Each side's figures and result in its players' seats."""
-    over, winner = bool(summary["over"]), summary["winner"]
-    for side, stats in enumerate(summary.get("stats") or []):
-        db.execute("UPDATE seats SET over = ?, won = ?, drawn = ?, "
-                   + ", ".join(f"{name} = ?" for name in M008_STATS)
-                   + " WHERE match_id = ? AND side = ?",
-                   [int(over), int(over and winner == side), int(over and winner is None),
-                    *[stats[name] for name in M008_STATS], match_id, side])
-
-
-def m008_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m008_players(db: sqlite_utils.Database) -> None:
     # players: the people who sit at the tables, known across matches by their name trimmed and
     # case-folded (key). A player merged into another keeps its row (merged_into), so its
     # number is never given to someone else and an old link finds whom it became.
@@ -88,14 +75,13 @@ def m008_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
                        defaults={name: 0 for name in ("over", "won", "drawn", *M008_SUMS)})
     db.table("seats").create_index(["player_id", "match_id"])
     db.table("seats").create_index(["variant"])         # the variants a record can be filtered by
-    # Each summary is worked out from its hands' points as scored just above, its outcome and
-    # its figures alike, so that the two agree even where points were stored by an older scoring.
-    for row in list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id")):
+    # Each summary is worked out from its hands' points as scored afresh, its outcome and its
+    # figures alike, so that the two agree even where points were stored by an older scoring:
+    # asked, for today's code to do after the migrations, which keeps the figures in the seats.
+    matches = list(db.query("SELECT * FROM matches WHERE deleted IS NULL ORDER BY id"))
+    for row in matches:
         row = parsed_match(row)
-        rescore(db, ledger, row)
         sides = seat_players(db, row["id"], row["sides"], row["rules"].get("preset", ""))
         if sides != row["sides"]:       # "anna" is the known "Anna": the outcome says so too
             db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(sides), row["id"]])
-        summary = ledger({**row, "sides": sides}).after_change(hand_rows(db, row["id"]))
-        set_summary(db, row["id"], summary)
-        keep_seats(db, row["id"], summary)
+    ask_summaries(db, [row["id"] for row in matches], rescore=True)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m009_tournaments(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m009_tournaments(db: sqlite_utils.Database) -> None:
     # A tournament: its rules and entrants (a player, or a pair of players, each {name,
     # players}), its format and, for a Swiss, the rounds to play. Its rounds and their tables:
     # each table is an ordinary match (tournament_tables.match_id) between two entrants, by

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 from .migration_names import name_key
 
 
-def m010_tidy_name_keys(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m010_tidy_name_keys(db: sqlite_utils.Database) -> None:
     # A player's key now ignores what shows as nothing and how an accent was typed
     # (names.tidy): each player's key is worked out again. Two players whose keys would now be
     # one ("Anna" and "An\u200bna") keep their own, and stay two players until merged.

@@ -8,7 +8,6 @@ from typing import Any
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 from .migration_names import name_key
 
 
@@ -20,7 +19,7 @@ def index_entrants(db: sqlite_utils.Database, tournament_id: int,
         ({"tournament_id": tournament_id, "key": key} for key in sorted(keys)), ignore=True)
 
 
-def m011_tournament_players(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m011_tournament_players(db: sqlite_utils.Database) -> None:
     # Which players' names each tournament's entrants hold, by their key: a rename reads only
     # the tournaments that name the player (store.tournaments.rename_entrants). A key stays
     # after a rename: it only ever makes a rename read one tournament more.

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m012_organiser_and_player_changes(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m012_organiser_and_player_changes(db: sqlite_utils.Database) -> None:
     # organiser_phones: the phones that opened the organiser's link (or typed its code), each by
     # the hash of the random key its cookie carries, until it logs out; kept in the store so a
     # restart with a fresh code does not log the organiser's phone out in the middle of a night.

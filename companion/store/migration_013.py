@@ -1,8 +1,13 @@
 """Migration 13, frozen (issue 44): the players' ratings, every finished match rated in the order
 they finished. The places and the rating of that day are copied here (OpenSkill's
 Plackett-Luce with the library's defaults, as ``store.rerating``'s), so a later change to the
-live ones changes no released migration. Migrations 17 and 19 place a match the same way: they
-import ``places`` from here."""
+live ones changes no released migration.
+
+A match whose summary an earlier migration of the same run asked to be worked out again
+(``summary_work``: a store from before m004 has none, one from before m006 or m008 an older
+one) is not placed from it: its ask keeps the moment it finished as far as the store knows (its
+last hand, as every other here), and the start-up, once it has worked the summary out, places it
+there if it is finished, and asks for the ratings from it on."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from typing import Any
 import sqlite_utils
 from openskill.models import PlackettLuce
 
-from .ledger import MakeLedger
+from .migration_004 import asked
 
 _MODEL = PlackettLuce()
 
@@ -66,7 +71,7 @@ def _rate_all(db: sqlite_utils.Database) -> None:
                         [(*key, mu, sigma, count, mu - 3 * sigma) for key, (mu, sigma, count) in state.items()])
 
 
-def m013_ratings(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m013_ratings(db: sqlite_utils.Database) -> None:
     # Players' ratings (store.ratings). rated_matches: each finished match's moment and its
     # sides' places, the order the ratings follow; a match that is no longer finished keeps its
     # row without places. rating_changes: each player's mu and sigma before and after each match,
@@ -86,11 +91,16 @@ def m013_ratings(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
                           "matches": int, "ordinal": float}, pk=("player_id", "variant"),
                          not_null={"mu", "sigma", "matches", "ordinal"})
     db.table("ratings").create_index(["variant", "ordinal"])
-    for match_id, created, summary, last in list(db.execute(
-            "SELECT m.id, m.created, m.summary, (SELECT MAX(h.created) FROM hands h "
-            "WHERE h.match_id = m.id AND h.deleted IS NULL) FROM matches m WHERE m.over = 1")):
+    last = "COALESCE((SELECT MAX(h.created) FROM hands h WHERE h.match_id = m.id AND h.deleted IS NULL), m.created)"
+    waiting = ""
+    if asked(db):           # worked out after the migrations: placed then, at this moment
+        db.execute(f"UPDATE summary_work SET finished = (SELECT {last} FROM matches m "
+                   "WHERE m.id = summary_work.match_id)")
+        waiting = " AND m.id NOT IN (SELECT match_id FROM summary_work)"
+    for match_id, summary, finished in list(db.execute(
+            f"SELECT m.id, m.summary, {last} FROM matches m WHERE m.over = 1{waiting}")):
         ranks = places(json.loads(summary)) if summary else None
         if ranks:
-            db.table("rated_matches").insert({"match_id": match_id, "finished": last or created,
+            db.table("rated_matches").insert({"match_id": match_id, "finished": finished,
                                         "places": json.dumps(ranks)})
     _rate_all(db)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 from .migration_008 import M008_SUMS
 
 # The seats' sums as m014 keeps them in player_totals, kept as released (a migration never
@@ -15,7 +14,7 @@ from .migration_008 import M008_SUMS
 _M014_SUMS = M008_SUMS
 
 
-def m014_kept_not_worked_out_again(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m014_kept_not_worked_out_again(db: sqlite_utils.Database) -> None:
     # player_totals: each player's seats added up, one row per player and variant (the
     # leaderboard's filter), so that the leaderboard, a player's record and the API read a few
     # rows per player, however many matches were played. "seats" counts them; "over", "won",

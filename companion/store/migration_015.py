@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m015_rating_work_and_unrated(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m015_rating_work_and_unrated(db: sqlite_utils.Database) -> None:
     # rating_work: the re-rating a write asked for, from one match on (finished, match_id; both
     # NULL: every match), done after the write, outside its lock (store.rerate), and taken away
     # once done; kept in the store, so work a crash interrupted is done at the next start.

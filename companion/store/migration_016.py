@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m016_chances_as_the_round_started(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m016_chances_as_the_round_started(db: sqlite_utils.Database) -> None:
     # tournament_tables.chances: each side's chance to win as its round started (a JSON list,
     # from the ratings then), what the pages show until the table begins: a result or a
     # correction elsewhere, once the round is paired, moves the ratings but not a table's odds.

@@ -1,23 +1,17 @@
-"""Migration 17, frozen (issue 44): a team's name cut before issue 35 written whole. The names and
-the keeping of a summary of that day are copied here (``keep_summary``: the seats as m008 keeps
-them, the match placed for the ratings as m013 places it), so a later change to the live ones
-changes no released migration; migration 19 keeps its summaries the same way, from here. The
-summary itself is the model's ``Ledger``'s, handed in: the rules of the game are not the
-store's. The ratings are the live code's to work out: a migration that changes what they are
-worked out from asks for them (``rating_work``, m015), as a write does, and the start-up works
-them out after the migrations (``store.init_app``; a restore rates every match again)."""
+"""Migration 17, frozen (issue 44): a team's name cut before issue 35 written whole. The names of
+that day are copied here, so a later change to the live ones changes no released migration. The
+match's summary, whose outcome names the team, is the rules of the game's, which are the live
+code's: asked for (``ask_summaries``, m004), and worked out by the start-up after the
+migrations, as a save keeps it (the seats, and the ratings asked for if its places change)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Iterable
 
 import sqlite_utils
 
-from .ledger import MakeLedger
-from .migration_004 import hand_rows, parsed_match, set_summary
-from .migration_008 import keep_seats, now
-from .migration_013 import places
+from .migration_004 import ask_summaries, parsed_match
 from .migration_names import tidy
 
 
@@ -42,33 +36,12 @@ def team_name_cut(players: Iterable[str]) -> str:
     return " & ".join(names)
 
 
-def keep_summary(db: sqlite_utils.Database, match_id: int, summary: dict[str, Any]) -> None:
-    """The match's new summary, each side's figures in its seats, and, if whether it is over or
-    its places changed, its place in the order of ratings kept and the ratings from it on asked
-    for. A match finishing now finishes now; one corrected keeps the moment it finished."""
-    set_summary(db, match_id, summary)
-    keep_seats(db, match_id, summary)
-    row = db.execute("SELECT finished, places FROM rated_matches WHERE match_id = ?", [match_id]).fetchone()
-    new = places(summary)
-    old = json.loads(row[1]) if row and row[1] else None
-    if new == old:
-        return
-    if new is None:                 # no longer finished: out of the order until it ends again
-        finished = row[0]
-        db.execute("UPDATE rated_matches SET places = NULL WHERE match_id = ?", [match_id])
-    else:
-        finished = row[0] if old is not None else now()
-        db.execute("INSERT INTO rated_matches (match_id, finished, places) VALUES (?, ?, ?) "
-                   "ON CONFLICT (match_id) DO UPDATE SET finished = excluded.finished, "
-                   "places = excluded.places", [match_id, finished, json.dumps(new)])
-    db.execute("INSERT INTO rating_work (finished, match_id) VALUES (?, ?)", [finished, match_id])
-
-
-def m017_team_names_whole(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m017_team_names_whole(db: sqlite_utils.Database) -> None:
     # A team named after its players was cut to 24 characters with a full stop before issue 35
     # ("Jean-Bapt. & Bartolomeo."); such a name, exactly as that rule made it, is written whole
-    # (names.team_name), and its summary, whose outcome names it, worked out again. A name the
-    # players typed is left as it is.
+    # (names.team_name), and its summary, whose outcome names it, worked out again (asked).
+    # A name the players typed is left as it is.
+    changed_matches = []
     for row in list(db.query("SELECT * FROM matches WHERE sides LIKE '%.%'")):
         match, changed = parsed_match(row), False
         for side in match["sides"]:
@@ -77,4 +50,5 @@ def m017_team_names_whole(db: sqlite_utils.Database, ledger: MakeLedger) -> None
                 side["name"], changed = team_name(players), True
         if changed:
             db.execute("UPDATE matches SET sides = ? WHERE id = ?", [json.dumps(match["sides"]), row["id"]])
-            keep_summary(db, row["id"], ledger(match).after_change(hand_rows(db, row["id"])))
+            changed_matches.append(row["id"])
+    ask_summaries(db, changed_matches)

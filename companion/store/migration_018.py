@@ -9,12 +9,11 @@ import json
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 from .migration_011 import index_entrants
 from .migration_names import name_key
 
 
-def m018_hand_changes_and_look_alikes(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m018_hand_changes_and_look_alikes(db: sqlite_utils.Database) -> None:
     # hand_changes: every change to a hand (saved, a claim, changed, replaced in a conflict,
     # deleted, brought back, undone by the organiser), when, by which phone, and the hand as it
     # was before (entry, result, deleted; NULL for a hand that was not there), written in the

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 
-
-def m020_matches_versions_indexed(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m020_matches_versions_indexed(db: sqlite_utils.Database) -> None:
     # The lists that keep each match's worked-out line per version (store.built.each_match: the
     # CSV of every match, the API's list of matches) read the ids and versions of the matches
     # not deleted: without an index that holds them, every row of matches was read whole (their

@@ -15,7 +15,6 @@ from typing import Any
 
 import sqlite_utils
 
-from .ledger import MakeLedger
 from .migration_names import _IGNORED, _folded, _looks, tidy
 
 # The store's bound on a key (names.KEY_MAX when released: store.checks refuses a restore over
@@ -64,7 +63,7 @@ def flagged_key(key: str, player_id: int) -> str:
     return key[:_KEY_MAX - len(suffix)] + suffix
 
 
-def m021_look_alikes_in_compatibility_forms(db: sqlite_utils.Database, ledger: MakeLedger) -> None:
+def m021_look_alikes_in_compatibility_forms(db: sqlite_utils.Database) -> None:
     # A player's key now takes each character as the letter it stands for (NFKC: "Ａｎｎａ" in
     # fullwidth letters, "ᴬnna", "Player ¹", "Player ₁" and "Player １" are Anna and Player 1),
     # and a capital I between a letter and a small letter as the l it is drawn as ("PIayer 1").

@@ -121,7 +121,7 @@ def test_a_backup_of_an_older_level_still_restores(tmp_path):
     db = store.connect(str(path))
     db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
     for version, step in enumerate(store.MIGRATIONS[:12], start=1):
-        step(db, Ledger)
+        step(db)
         db["migrations"].insert({"version": version, "applied": "2025-01-01"})
     db.conn.close()
     conn.close()
@@ -131,7 +131,7 @@ def test_a_backup_of_an_older_level_still_restores(tmp_path):
     names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite%'")}
     conn.close()
     assert level == len(store.MIGRATIONS)
-    assert names == {name for _, name in schema_at(len(store.MIGRATIONS), Ledger) if not name.startswith("sqlite")}
+    assert names == {name for _, name in schema_at(len(store.MIGRATIONS)) if not name.startswith("sqlite")}
 
 
 def test_a_backup_of_another_page_size_restores(app, client, tmp_path):

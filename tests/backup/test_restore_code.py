@@ -16,7 +16,6 @@ from werkzeug.security import generate_password_hash
 
 import companion
 from companion import store, upkeep
-from companion.matches import Ledger
 from companion.settings import Settings
 from companion.store.checks import schema_at, schema_of
 from helpers import HAND, ORGANISER_CODE, new_match, phone, restore_backup
@@ -61,7 +60,7 @@ def triggers(path) -> list[str]:
         conn.close()
 
 
-OURS = sorted(name for kind, name in schema_at(len(store.MIGRATIONS), Ledger) if kind == "trigger")
+OURS = sorted(name for kind, name in schema_at(len(store.MIGRATIONS)) if kind == "trigger")
 
 
 def still_the_victims(app, match_id: int) -> None:
@@ -124,12 +123,12 @@ def test_a_restore_copies_rows_into_a_store_made_afresh(app, client, tmp_path):
     crafted(backup)
     fresh = tmp_path / "fresh.sqlite"
     made = store.connect(str(fresh))
-    store.migrate(made, Ledger)
+    store.migrate(made)
     made.conn.close()
     store.copy_rows(str(backup), str(fresh))
     conn = sqlite3.connect(fresh)
     try:
-        assert schema_of(conn) == schema_at(len(store.MIGRATIONS), Ledger)
+        assert schema_of(conn) == schema_at(len(store.MIGRATIONS))
         copied = conn.execute("SELECT id, pin_hash, sides FROM matches").fetchall()
         hands = conn.execute("SELECT id, entry, changed, added FROM hands").fetchall()
     finally:

@@ -13,7 +13,6 @@ import unicodedata
 import pytest
 
 from companion import create_app, store
-from companion.matches import Ledger
 from companion.names import KEY_MAX, NAME_MAX, name_key
 from companion.store.checks import text_over_limit
 from helpers import ORGANISER_CODE, match_form, organiser
@@ -70,7 +69,7 @@ def old_store(path) -> None:
     db = store.connect(str(path))
     db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
     for version, step in enumerate(store.MIGRATIONS[:17], start=1):
-        step(db, Ledger)
+        step(db)
         db["migrations"].insert({"version": version, "applied": "2026-01-01T00:00:00+00:00"})
     for name in ("Anna", f"{CYRILLIC_A}nna", "Bruno", "Anna\ufe0f"):
         db["players"].insert({"name": name, "key": name.casefold(), "created": "2026-01-01T00:00:00+00:00"})
@@ -217,7 +216,7 @@ def store_of_version_20(path) -> None:
     db = store.connect(str(path))
     db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied TEXT)")
     for version, step in enumerate(store.MIGRATIONS[:20], start=1):
-        step(db, Ledger)
+        step(db)
         db["migrations"].insert({"version": version, "applied": "2026-01-01T00:00:00+00:00"})
     for name in ("Anna", FULLWIDTH_ANNA, "Bruno", "PIayer 1", "Player 1"):
         db["players"].insert({"name": name, "key": m018_key(name), "created": "2026-01-01T00:00:00+00:00"})
