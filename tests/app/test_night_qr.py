@@ -15,16 +15,34 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
-from test_new_phones import CLUB, ELSEWHERE, MATCH, Phone, fresh
+from test_new_phones import (
+    CLUB,
+    ELSEWHERE,
+    MATCH,
+    Phone,
+    admissions,
+    ceiling,
+    fresh,
+    new_phones,
+    per_phone,
+    smaller,
+)
 
 from companion.web import limits, welcome
 from helpers import ORGANISER_HEADERS, api
 from markup import form_data, nodes
 
-pytestmark = pytest.mark.usefixtures("fresh_rate_limit")
+pytestmark = pytest.mark.usefixtures("fresh_rate_limit", "smaller_limits")
 zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp reads the QR codes back (pip install -e '.[test]')")
 
 ORGANISER = "127.0.0.9"
+
+
+@pytest.fixture
+def smaller_limits(monkeypatch):
+    """An address's limits at a quarter of their figures or less, as in test_new_phones.py
+    (whose SMALLER says why, and what holds the figures themselves)."""
+    smaller(monkeypatch)
 
 
 def qr_read(svg: str) -> list[str]:
@@ -74,7 +92,7 @@ def the_night_link(base: str) -> str:
 def flooded(base: str) -> None:
     """A guest's 30 matches with cookies the companion never signed: its address's new phones
     spent for the hour, the next new phone refused."""
-    for _ in range(30):
+    for _ in range(new_phones()):
         assert fresh(base).new_match() == 201
     assert fresh(base).new_match() == 429
 
@@ -98,7 +116,7 @@ def test_a_phone_let_in_by_the_organisers_qr_starts_its_match_after_a_flood(live
     club = fresh(base)
     assert "Welcome: this phone is one of the club's tonight." in let_in(club, link)
     # Its own 20 new matches an hour, and nothing the guest's new phones did.
-    assert [club.new_match() for _ in range(20)] == [201] * 20
+    assert [club.new_match() for _ in range(per_phone())] == [201] * per_phone()
     assert club.new_match() == 429
     # Any page with the token does it: a tournament's page, its query kept.
     other = fresh(base)
@@ -179,7 +197,7 @@ def test_an_address_makes_120_matches_an_hour_without_the_qr_and_the_organiser_l
     while program.new_match() == 201:          # 20: the address's phone without a cookie
         made += 1
     kept = []
-    while len(kept) < 29 and made < 200:       # fresh cookies: each a new phone, then known
+    while len(kept) < new_phones() - 1 and made < 200:     # fresh cookies: each a new phone, then known
         phone = fresh(base)
         if phone.new_match() != 201:
             break
@@ -188,7 +206,7 @@ def test_an_address_makes_120_matches_an_hour_without_the_qr_and_the_organiser_l
     for phone in kept:                         # the known phones, each up to its own 20
         while made < 1000 and phone.new_match() == 201:
             made += 1
-    assert made == 120
+    assert made == ceiling()
     refused = kept[-1].ask("POST", "/api/v1/matches", MATCH)
     assert refused.status == 429 and 3500 < int(refused.headers["Retry-After"]) <= 3600
     assert "too many matches started or deleted from this address" in refused.body.decode()
@@ -212,7 +230,7 @@ def test_an_address_lets_60_phones_in_a_night(live_server):
     with 20 matches an hour of its own. The 61st opens the page as any phone does."""
     base, _ = live_server
     link = the_night_link(base)
-    for _ in range(60):
+    for _ in range(admissions()):
         assert "club's tonight" in let_in(Phone(base, CLUB), link)
     phone = Phone(base, CLUB)
     assert "club's tonight" not in let_in(phone, link)
@@ -228,7 +246,7 @@ def test_a_renewed_qr_lets_the_club_in_where_a_guest_spent_the_admissions(live_s
     in there until the organiser also lifted the hold by hand. A renewed QR starts them afresh."""
     base, _ = live_server
     old = the_night_link(base)
-    for _ in range(60):
+    for _ in range(admissions()):
         assert "club's tonight" in let_in(Phone(base, CLUB), old)
     head = organiser(base)
     page = head.ask("GET", "/organiser/qr").body.decode()
@@ -271,8 +289,8 @@ def test_the_cookie_of_a_phone_let_in_copied_is_that_one_phone(live_server):
     copies = [Phone(base, CLUB) for _ in range(3)]
     for copy in copies:
         copy.cookies = dict(first.cookies)
-    made = sum(copy.new_match() == 201 for copy in copies for _ in range(10))
-    assert made == 20
+    made = sum(copy.new_match() == 201 for copy in copies for _ in range(per_phone() // 2))
+    assert made == per_phone()
 
 
 def test_a_renewal_that_cannot_be_read_lets_no_old_token_in(tmp_path):

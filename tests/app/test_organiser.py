@@ -256,8 +256,10 @@ def test_wrong_codes_are_limited_per_address_and_never_lock_the_right_one_out(ap
     assert "wait 1 minute" in blocked.get_data(as_text=True)
     api = guesser.post("/api/v1/tournaments", json={}, headers={"X-Scopa-Organiser": CODE})
     assert api.status_code == 429 and "wait 1 minute" in api.get_json()["error"]
-    # Many guessers from many addresses: the organiser's own code still opens at once.
-    for address in range(2, 40):
+    # Guessers from other addresses: the organiser's own code still opens at once. With the
+    # first guesser's, 20 wrong tries, past the hour's 10 were they counted per code and not
+    # per address (38 addresses' 190 before: issue 44, the same lock-out found with fewer).
+    for address in range(2, 5):
         for _ in range(5):
             phone(app, f"10.0.0.{address}").post("/organiser", data={"code": "BBB-BBB"})
     assert log_in_by_link(app).get("/tournaments/new").status_code == 200

@@ -12,12 +12,14 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from io import BytesIO
+from contextlib import redirect_stderr, redirect_stdout
+from io import BytesIO, StringIO
+from unittest import mock
 
 import pytest
 
 import companion
-from companion import store
+from companion import cli, store
 from companion.matches import Ledger
 from helpers import HAND, api, grown_store, new_match, organiser, start_companion
 
@@ -29,11 +31,21 @@ def launch(db, tmp_path):
                            output=subprocess.PIPE)
 
 
-def command(*args, tmp_path):
-    """``scopa-companion ARGS`` run to its end."""
-    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], text=True,
-                          capture_output=True, timeout=120,
-                          env=dict(os.environ, SCOPA_DATA=str(tmp_path / "data")))
+def command(*args, tmp_path) -> subprocess.CompletedProcess:
+    """``scopa-companion ARGS`` run to its end in this process: ``cli.main``, whose return the
+    command's ``python -m companion`` exits with, and what it printed. Nothing here is a
+    process's own (a signal, a port held, a stop): a process of its own cost each call a second
+    of imports. The umask the command closes for its files is given back after it."""
+    out, err = StringIO(), StringIO()
+    umask = os.umask(0o077)
+    os.umask(umask)
+    try:
+        with mock.patch.dict(os.environ, SCOPA_DATA=str(tmp_path / "data")), \
+                redirect_stdout(out), redirect_stderr(err):
+            code = cli.main([*map(str, args)])
+    finally:
+        os.umask(umask)
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def hands_in(path) -> int:

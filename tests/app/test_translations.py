@@ -192,7 +192,7 @@ VARIANT_OF = {f"the rules of {name}": name for name in PRESETS}    # the pages o
 @pytest.fixture(scope="module")
 def tour(tmp_path_factory):
     """A store with a finished match scoring every bonus at once, a match in play with the
-    Scalette and a hand, and a match with a PIN."""
+    Scalette and a hand, and a match with a PIN; and the pages drawn from it so far (render)."""
     app = create_app({"TESTING": True, "SECRET_KEY": "tour", "WTF_CSRF_ENABLED": False,
                       "DATABASE": str(tmp_path_factory.mktemp("tour") / "t.sqlite")})
     api = organiser(app)
@@ -216,15 +216,20 @@ def tour(tmp_path_factory):
     pinned = api.post("/api/v1/matches", json={"players": ["Elena", "Franco"], "pin": "432198"}).get_json()
     ids = {"m": every["id"], "h": hand["hand"]["id"], "s": scalette["id"],
            "sh": second["hand"]["id"], "p": pinned["id"]}
-    return app, ids
+    return app, ids, {}
 
 
 def render(tour, path: str, lang: str) -> tuple[int, str]:
-    app, ids = tour
-    client = organiser(app)
-    client.set_cookie("lang", lang)
-    answer = client.get(path.format(**ids), follow_redirects=True)
-    return answer.status_code, answer.get_data(as_text=True)
+    """The page at ``path`` in ``lang``, drawn once for the module: the tests of the tour only
+    read its store (GETs), so a page drawn again is the same page. (Issue 44: every page was
+    drawn in Italian, French and Spanish twice, and in Spanish three times.)"""
+    app, ids, drawn = tour
+    if (path, lang) not in drawn:
+        client = organiser(app)
+        client.set_cookie("lang", lang)
+        answer = client.get(path.format(**ids), follow_redirects=True)
+        drawn[path, lang] = answer.status_code, answer.get_data(as_text=True)
+    return drawn[path, lang]
 
 
 # Cards in words on the pages that name cards: the settebello, Re Bello and Piva of the

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from companion import store
-from companion.matches import score_entry
+from companion.matches import Match, build, score_entry
 from companion.rules import deck, rules_for
 from companion.table import service
 from companion.web.match_requests import NewMatch
@@ -201,3 +201,83 @@ def test_a_hand_from_the_page_is_the_hand_the_api_is_sent(client, by):
     assert client.post(f"/api/v1/matches/{match_id}/hands", json=sent).status_code == 201
     page, api = (hand["entry"] for hand in client.get(f"/api/v1/matches/{match_id}").get_json()["hands"])
     assert page == api
+
+
+# -- What a save does to the match (from test_table.py, issue 44: the rules a save applies are
+#    checked on the service and the match model; test_table.py keeps what the pages draw) ------
+
+def counted(cards: int, coins: int, settebello: int, primiera: int, sweeps=(0, 0)) -> dict:
+    """A hand by counts as the page's form and the API store it: Anna's ``cards`` and ``coins``
+    (Bruno's the rest of 40 and of 10); ``settebello`` and ``primiera`` the side that has it."""
+    left = {"re_bello": False, "sevens": None, "sixes": None, "aces": None, "napola": 0,
+            "scaletta_alta": 0, "piva": False}
+    return {"mode": "tallies", "tallies": [
+        {**left, "cards": (cards, 40 - cards)[side], "coins": (coins, 10 - coins)[side],
+         "settebello": settebello == side, "primiera": primiera == side, "sweeps": sweeps[side]}
+        for side in (0, 1)]}
+
+
+def add_counted(match_id: int, *counts, **how):
+    hand = counted(*counts, **how)
+    return service.add_hand(match_id, hand, score_entry(hand, RULES, NAMES))
+
+
+def built(match_id: int) -> Match:
+    db = store.get_db()
+    return build(store.match_row(db, match_id), store.hand_rows(db, match_id))
+
+
+def test_a_tie_at_the_target_plays_another_hand(match_id):
+    """RULES §6: "If two or more sides tie for the highest total at or above the target, hands
+    go on until one side alone has the highest total at the end of a hand"."""
+    add_counted(match_id, 22, 6, 0, 0, sweeps=(1, 0))       # Anna 5
+    add_counted(match_id, 18, 4, 1, 1, sweeps=(0, 1))       # Bruno 5
+    # Anna carte and denari, Bruno settebello and primiera, 4 scope each: 6 each.
+    assert isinstance(add_counted(match_id, 22, 6, 1, 1, sweeps=(4, 4)), service.Added)
+    tied = built(match_id)
+    assert tied.totals == (11, 11) and not tied.over
+    assert isinstance(add_counted(match_id, 22, 6, 0, 0), service.Added)     # another hand
+    won = built(match_id)
+    assert won.totals == (15, 11) and won.over
+
+
+def test_reaching_the_target_ends_the_match_and_an_edit_below_it_reopens_it(match_id):
+    """RULES §6: "at the end of a hand, if the highest total is at or above the target and no
+    other side has the same total, that side wins"; an edit scores the match again."""
+    add_counted(match_id, 22, 6, 0, 0, sweeps=(2, 0))       # 6
+    second = add_counted(match_id, 22, 6, 0, 0, sweeps=(1, 0))      # 11: won
+    assert built(match_id).totals == (11, 0) and built(match_id).over
+    assert isinstance(add_counted(match_id, 22, 6, 0, 0), service.Over)
+    hand = counted(22, 6, 0, 0)                               # its sweep taken out: 10
+    assert isinstance(service.change_hand(match_id, second.hand_id, hand,
+                                          score_entry(hand, RULES, NAMES), 1), service.Changed)
+    reopened = built(match_id)
+    assert reopened.totals == (10, 0) and not reopened.over
+
+
+def test_a_hand_deleted_leaves_the_totals_and_the_hands_after_it_move_up(match_id):
+    """The hands after a deleted one are numbered again from their place, and keep their ids
+    (links name the hand, not its place)."""
+    made = [add_counted(match_id, 22, 6, 0, 0, sweeps=(sweeps, 0)) for sweeps in (2, 0, 1)]
+    assert built(match_id).totals == (15, 0) and built(match_id).over      # 6 + 4 + 5
+    assert isinstance(service.delete_hands(match_id, {made[0].hand_id: 1}), service.Deleted)
+    after = built(match_id)
+    assert after.totals == (9, 0) and not after.over
+    assert [(hand.id, hand.number) for hand in after.hands] == [(made[1].hand_id, 1), (made[2].hand_id, 2)]
+
+
+def test_teams_sit_alternately_and_the_deal_goes_round(app):
+    """Partners sit opposite each other; the deal passes to the next player each hand, and the
+    player after the dealer plays first (the page says it: test_table.py)."""
+    with app.test_request_context():
+        made = service.new_match(NewMatch.read({"teams": [{"players": ["Anna", "Carla"]},
+                                                          {"players": ["Bruno", "Dario"]}],
+                                                "first_dealer": 1}))
+        match = built(made.match_id)
+        assert [name for name, _side in match.seats] == ["Anna", "Bruno", "Carla", "Dario"]
+        assert match.dealer(match.next_number) == ("Bruno", "Carla")
+        hand = entry("7d")
+        assert isinstance(service.add_hand(made.match_id, hand, score_entry(hand, RULES, match.names)),
+                          service.Added)
+        after = built(made.match_id)
+        assert after.dealer(after.next_number) == ("Carla", "Dario")
