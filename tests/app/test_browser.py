@@ -565,7 +565,11 @@ def create_by_api(page, hand=True, **match):
 
 def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
     """The longest names wrap (or are cut short on screen, whole in the page's text): no page is
-    wider than a 360 px phone, and the hand's Save button is on screen."""
+    wider than a 360 px phone, and the hand's Save button is on screen. The hand's forms are
+    each match's hands', opened to be edited (the first by cards, the second by counts): filled
+    as they open, their preview draws the breakdown with the names at once (where a new hand's
+    waited for a tap or two counts, and for the preview asked again after them: a second a
+    form)."""
     context = small_phone(browser, server)
     page = context.new_page()
     try:
@@ -573,7 +577,7 @@ def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
         teams = create_by_api(page, teams=[
             {"name": LONG_NAMES[0], "players": ["Giovannibattista" + "a" * 8, "Anna Maria Carlotta Ros", "Ugo"]},
             {"name": LONG_NAMES[1], "players": ["Bo", "Cy", "Pierfrancesco" + "o" * 11]}])
-        three = create_by_api(page, hand=False, players=LONG_NAMES + ["Sara"])
+        three = create_by_api(page, players=LONG_NAMES + ["Sara"])
         page.goto(f"/matches/{players}")
         hand_page = page.get_attribute('li[data-number="1"] a', "href")
         known = {p["name"]: p["id"] for p in page.request.get("/api/v1/players").json()["players"]}
@@ -586,17 +590,20 @@ def test_names_of_any_length_never_widen_a_page_at_360_px(browser, server):
         for path in pages:
             page.goto(path)
             widths[path] = page.evaluate("document.documentElement.scrollWidth")
-        for match_id in (players, teams, three):
-            for mode in ("piles", "tallies"):
-                path = f"/matches/{match_id}/hands/new?mode={mode}"
+        for match_id, sides in ((players, 2), (teams, 2), (three, 3)):
+            # A second hand by counts: the denari and the settebello to the first side, the
+            # primiera to the second, the cards shared (a third side takes none).
+            tallies = [{"cards": 20, "coins": 10, "settebello": True, "primiera": False, "sweeps": 0},
+                       {"cards": 20, "coins": 0, "settebello": False, "primiera": True, "sweeps": 0},
+                       {"cards": 0, "coins": 0, "settebello": False, "primiera": False, "sweeps": 0}][:sides]
+            answer = page.request.post(f"/api/v1/matches/{match_id}/hands", data={"tallies": tallies})
+            assert answer.status == 201, answer.text()
+            hands = [hand["id"] for hand in page.request.get(f"/api/v1/matches/{match_id}").json()["hands"]]
+            for mode, hand in (("piles", hands[0]), ("tallies", hands[1])):
+                path = f"/matches/{match_id}/hands/{hand}/edit?mode={mode}"
                 page.goto(path)
-                # Something entered, so that the preview shows the breakdown with the names.
-                if mode == "piles":
-                    page.locator('.tile[data-card="7d"]').click()
-                else:
-                    page.fill("#t_cards_0", "14")
-                    page.fill("#t_coins_0", "6")
-                expect(page.locator("#preview > p.hint")).to_have_count(0)     # the preview is in
+                # The hand entered: the preview shows the breakdown with the names.
+                expect(page.locator("#preview .breakdown")).to_be_visible()
                 widths[path] = page.evaluate("document.documentElement.scrollWidth")
                 box = page.locator('[data-testid="save"]').bounding_box()
                 saves[path] = (round(box["x"]), round(box["x"] + box["width"]))
