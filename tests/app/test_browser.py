@@ -758,47 +758,6 @@ def test_every_text_is_readable_in_light_and_dark(read_at_360):
     assert {where: found for where, found in read_at_360.low.items() if found} == {}
 
 
-CELEBRATION = """() => document.querySelector(".scoreboard").getAnimations({subtree: true})
-    .map(a => `${a.animationName}${a.effect.pseudoElement || ""} ${a.playState}`).sort()"""
-
-
-def test_the_winner_is_celebrated_once_in_gold_not_at_every_poll(browser, server):
-    """The winner in gold on a gold band (no side's colour, not the errors' red), with a shine
-    and a burst of suits as the finished match shows; the polls every 2 s do not replay it, and
-    a phone that asks for reduced motion gets none."""
-    context = small_phone(browser, server)
-    page = context.new_page()
-    try:
-        won = create_by_api(page, players=["Carla", "Dario"], options={"target": 3})
-        page.clock.install()
-        page.goto(f"/matches/{won}")
-        colours = page.evaluate("""() => { const colour = (s, p = "color") => getComputedStyle(document.querySelector(s))[p];
-            return {outcome: colour(".outcome.over"), ink: colour("html"),
-                    band: colour(".total.winner", "backgroundColor"), loser: colour(".total:not(.winner)", "backgroundColor")}; }""")
-        assert colours["outcome"] == colours["ink"] and colours["band"] != colours["loser"]
-        # Playing (or just played, on a slow machine): a shine and two bursts of suits.
-        assert [a.split()[0] for a in page.evaluate(CELEBRATION)] == ["burst::after", "burst::before", "shine"]
-        page.evaluate("window.__winner = document.querySelector('.total.winner')")
-        # Played to its end at once (its 1.9 s not waited out), then two polls, asked at once.
-        page.evaluate("""() => document.querySelector(".scoreboard").getAnimations({subtree: true})
-            .forEach(a => a.finish())""")
-        for _ in range(2):
-            with page.expect_response(lambda r: "/poll?since=" in r.url):
-                poll_now(page)
-        assert page.evaluate("document.querySelector('.total.winner') === window.__winner")
-        assert page.evaluate(CELEBRATION) == ["burst::after finished", "burst::before finished", "shine finished"]
-    finally:
-        context.close()
-    calm = small_phone(browser, server, reduced_motion="reduce")
-    try:
-        page = calm.new_page()
-        page.goto(f"/matches/{won}")
-        expect(page.locator(".outcome.over")).to_be_visible()
-        assert page.evaluate(CELEBRATION) == []
-    finally:
-        calm.close()
-
-
 @pytest.mark.parametrize("scripts", [True, False], ids=["script", "no-script"])
 def test_a_players_page_and_a_matchs_chart_at_360_px(browser, server, scripts):
     """Issue 13: the leaderboard, a filter by variant, a player's page; the match's chart has a
