@@ -55,21 +55,46 @@ def won_match(page, players=("Carla", "Dario")):
     return match_id
 
 
-def test_the_celebration_plays_once_on_a_phone_and_never_over_the_score(browser, server):
+PLAYED = """() => document.querySelector(".scoreboard").getAnimations({subtree: true})
+    .map(a => `${a.animationName}${a.effect.pseudoElement || ""} ${a.playState}`).sort()"""
+
+
+def test_the_celebration_plays_once_on_a_phone_in_gold_and_never_over_the_score(browser, server):
+    """The winner in gold on a gold band (no side's colour, not the errors' red), with a shine
+    and a burst of suits as the finished match shows, inside the winner's total and behind its
+    figures; the polls every 2 s do not replay it, nor does the page opened again; another
+    match won, or another phone, has its own first time, and a phone that asks for reduced
+    motion gets no movement."""
     context = phone(browser, server)
     page = context.new_page()
     try:
         won = won_match(page)
+        page.clock.install()        # the poll due every 2 s asked at once (time still flows)
         page.goto(f"/matches/{won}")
         board = page.locator(".scoreboard")
         expect(board).to_have_attribute("data-celebrated", "true")
         expect(board).to_have_class(re.compile(r"\bcelebrate\b"))
         assert page.evaluate(CELEBRATION) == ["burst::after", "burst::before", "shine"]
+        colours = page.evaluate("""() => { const colour = (s, p = "color") => getComputedStyle(document.querySelector(s))[p];
+            return {outcome: colour(".outcome.over"), ink: colour("html"),
+                    band: colour(".total.winner", "backgroundColor"), loser: colour(".total:not(.winner)", "backgroundColor")}; }""")
+        assert colours["outcome"] == colours["ink"] and colours["band"] != colours["loser"]
         # Inside the winner's total and behind its figures: nothing covers a score.
         layers = page.evaluate("""() => { const total = document.querySelector(".total.winner");
             return {clip: getComputedStyle(total).overflow, burst: getComputedStyle(total, "::before").zIndex,
                     figures: getComputedStyle(total.querySelector(".total-points")).zIndex}; }""")
         assert layers == {"clip": "hidden", "burst": "0", "figures": "1"}
+        # Played to its end at once (its 1.9 s not waited out), then two polls, asked at once: a
+        # poll that replayed it would show running animations, one that drew the scoreboard
+        # again a new winner's box.
+        page.evaluate("window.__winner = document.querySelector('.total.winner')")
+        page.evaluate("""() => document.querySelector(".scoreboard").getAnimations({subtree: true})
+            .forEach(a => a.finish())""")
+        for _ in range(2):
+            with page.expect_response(lambda r: "/poll?since=" in r.url):
+                page.clock.run_for(2_000)
+        assert page.evaluate("document.querySelector('.total.winner') === window.__winner")
+        assert page.evaluate(PLAYED) == ["burst::after finished", "burst::before finished", "shine finished"]
         # Opened again on this phone: the gold band, no celebration.
         page.reload()
         expect(board).to_have_attribute("data-celebrated", "true")
@@ -81,12 +106,14 @@ def test_the_celebration_plays_once_on_a_phone_and_never_over_the_score(browser,
         expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"))
     finally:
         context.close()
-    # Another phone has its own first time.
-    second = phone(browser, server)
+    # Another phone has its own first time; this one asks for reduced motion: no movement.
+    second = phone(browser, server, reduced_motion="reduce")
     try:
         page = second.new_page()
         page.goto(f"/matches/{won}")
         expect(page.locator(".scoreboard")).to_have_class(re.compile(r"\bcelebrate\b"))
+        expect(page.locator(".outcome.over")).to_be_visible()
+        assert page.evaluate(CELEBRATION) == []
     finally:
         second.close()
 

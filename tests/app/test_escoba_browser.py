@@ -61,6 +61,7 @@ def test_an_escoba_to_21_at_360_px(browser, server):
     page.select_option("#first_dealer", "0")
     page.select_option("#preset", "escoba")
     expect(page.locator("#rules select#pack")).to_have_value("spanish")      # htmx swapped the rules in
+    assert not page.evaluate(WIDER), "the new match with Escoba's rules is wider than the phone"
     page.locator("button.primary", has_text="Empezar la partida").last.tap()
     page.wait_for_selector(".scoreboard")
     match = page.url
@@ -77,8 +78,14 @@ def test_an_escoba_to_21_at_360_px(browser, server):
             sota = page.locator('.tile[data-card="8c"]')
             expect(sota.locator(".tile-value")).to_have_text("10")
             expect(sota.locator(".tile-worth")).to_have_text("= 8")
-            for card in LUCIA:
-                page.locator(f'.tile[data-card="{card}"]').tap()
+            # Her oros, copas and espadas each taken by its suit's name, the few of them
+            # she has not tapped back (a tile each): 11 taps for her 22 cards, where each
+            # tile tapped asked the preview again.
+            for suit in "dcs":
+                page.locator(f'.suit-pick[data-suit="{suit}"]').tap()
+            for card in (f"{value}{suit}" for suit in "dcs" for value in range(1, 11)):
+                if card not in LUCIA:
+                    page.locator(f'.tile[data-card="{card}"]').tap()
             expect(page.locator('.tile[data-card="7d"]')).to_have_attribute("data-side", "0")
             expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("22 cartas, 6 oros")
         else:                   # by counts: Lucía's counts, Martín's left blank
@@ -113,7 +120,9 @@ def test_an_escobas_pages_are_never_wider_than_the_phone_in_any_language(browser
     """Each language's words on the pages of the match above, at 360 px: the new match with
     Escoba's rules, each way of entering a hand, the match over, a hand's breakdown (the preview
     draws the same breakdown). The match is played through the API and the pages reached by
-    their address (the new match's rules as a phone without JavaScript asks for them)."""
+    their address (the new match's rules as a phone without JavaScript asks for them). Spanish's
+    are the pages the match above is played on, each checked there (with the new hand's
+    heading where these are an edit's)."""
     made = api(server, "/matches", {"variant": "escoba", "players": ["Lucía", "Martín"], "first_dealer": 0})
     match = f"/matches/{made['id']}"
     while not api(server, match)["outcome"]["over"]:
@@ -122,7 +131,7 @@ def test_an_escobas_pages_are_never_wider_than_the_phone_in_any_language(browser
     context = phone_context(browser, server)
     page = context.new_page()
     try:
-        for lang, *_ in LANGUAGES:
+        for lang in ("en", "it"):
             context.add_cookies([{"name": "lang", "value": lang, "url": server}])
             for path in ("/matches/new?preset=escoba", f"{match}/hands/{hand}/edit?mode=piles",
                          f"{match}/hands/{hand}/edit?mode=tallies", match, f"{match}/hands/{hand}"):
