@@ -12,6 +12,7 @@ import table_helpers
 from table_helpers import sent_again_now
 
 from companion import create_app
+from companion.i18n import COOKIE
 from companion.rules import deck
 from helpers import Relay, api, new_match, phone_context, serving
 
@@ -21,6 +22,14 @@ expect = playwright_api.expect
 pytestmark = pytest.mark.browser
 
 phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
+
+
+def phone_in(phone_page, server: str, locale: str):
+    """A page on the module's phone, in ``locale``'s language (its cookie, as the page's language
+    links set it): one phone kept for the three languages (a phone's first page is its slowest)."""
+    page = phone_page()
+    page.context.add_cookies([{"name": COOKIE, "value": locale[:2], "url": server}])
+    return page
 
 # What each language says when a save cannot be sent, and the banner's first words.
 UNSENT = {"it-IT": "Non inviato: l'app non è raggiungibile. Resta su questo telefono",
@@ -61,7 +70,7 @@ def counts_on_screen(page) -> None:
 
 def test_a_save_while_offline_stays_on_screen_and_is_sent_once_back_online(phone_page, server):
     match_id = new_match(server)
-    page = phone_page("it-IT")
+    page = phone_in(phone_page, server, "it-IT")
     context = page.context
     enter_counts(page, match_id)
     context.set_offline(True)
@@ -138,7 +147,7 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, ser
 
 def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(phone_page, server):
     match_id = new_match(server)
-    page = phone_page("fr-FR")
+    page = phone_in(phone_page, server, "fr-FR")
     page.clock.install()                                        # its next try made at once
     page.goto(f"/matches/{match_id}/hands/new")
     anna = [str(c) for c in deck() if c.suit in "cs"][:18]
@@ -169,7 +178,7 @@ def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(ph
 
 def test_a_card_hand_saved_offline_is_sent_with_every_card(phone_page, server):
     match_id = new_match(server)
-    page = phone_page("it-IT")
+    page = phone_in(phone_page, server, "it-IT")
     context = page.context
     page.goto(f"/matches/{match_id}/hands/new")
     bruno = [str(c) for c in deck() if c.suit in "bd"][:15]
@@ -189,7 +198,7 @@ def test_a_card_hand_saved_offline_is_sent_with_every_card(phone_page, server):
 
 def test_a_hand_waiting_while_another_phone_records_it_brings_the_conflict_screen(phone_page, server):
     match_id = new_match(server)
-    page = phone_page("en-GB")
+    page = phone_in(phone_page, server, "en-GB")
     context = page.context
     enter_counts(page, match_id)
     context.set_offline(True)
@@ -211,7 +220,7 @@ def test_a_hand_waiting_while_another_phone_records_it_brings_the_conflict_scree
 
 def test_a_waiting_hand_may_be_discarded_and_is_never_sent(phone_page, server):
     match_id = new_match(server)
-    page = phone_page("en-GB")
+    page = phone_in(phone_page, server, "en-GB")
     context = page.context
     enter_counts(page, match_id)
     context.set_offline(True)
@@ -232,7 +241,7 @@ def test_a_watching_phone_offline_says_since_when_then_catches_up(phone_page, se
     """Ten seconds offline, passed on the page's own clock: the banner comes once, the polls back
     off, and the next poll that gets through brings the score and takes the banner away."""
     match_id = new_match(server)
-    page = phone_page(locale)
+    page = phone_in(phone_page, server, locale)
     page.clock.install()
     page.goto(f"/matches/{match_id}")
     banner = page.locator('[data-testid="offline"]')
@@ -261,7 +270,7 @@ def test_a_delete_and_its_undo_sent_offline_wait_and_land_once(phone_page, serve
             {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
             {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]})
     second = hands(server, match_id)[1]["id"]
-    page = phone_page("fr-FR")
+    page = phone_in(phone_page, server, "fr-FR")
     context = page.context
     page.goto(f"/matches/{match_id}/hands/{second}/delete")
     context.set_offline(True)
@@ -305,7 +314,7 @@ def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(phon
     """The hand's page left for another (here the list of matches): that page finds the hand
     in the outbox and sends it, says it was sent, and stays where it is."""
     match_id = new_match(server)
-    page = phone_page("it-IT")
+    page = phone_in(phone_page, server, "it-IT")
     page.clock.install()                                        # its next try made at once
     enter_counts(page, match_id)
     page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
