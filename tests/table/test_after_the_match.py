@@ -14,11 +14,167 @@ The browser tests at 360 px, with JavaScript and without, are at the end."""
 import re
 
 import pytest
+import table_helpers
 from table_helpers import polled_now
+from werkzeug.datastructures import MultiDict
 
-from helpers import FOUR_NIL, api, finish, match_form, new_match, phone_context as phone
+from helpers import FOUR_NIL, api, finish, new_match
 from markup import attr, attrs, form_data, nodes, one, text as text_of, words
 
+# -- In the browser, at 360 px (first: a test without the browser before them stops Chromium) ----
+
+phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
+
+
+def below(upper, lower) -> bool:
+    """``lower``'s box starts below ``upper``'s: the two never overlap."""
+    a, b = upper.bounding_box(), lower.bounding_box()
+    return a["y"] + a["height"] <= b["y"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_in_the_browser_a_table_leads_back_to_its_tournament(phone_page, server, scripts):
+    """Without JavaScript too: Share is another box there (the text to copy, .js-hide)."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    made = api(server, "/tournaments", {"name": "Circolo Arci", "format": "round-robin",
+                                         "options": {"target": 3}, "entrants": ["Anna", "Bruno"]})
+    tournament = api(server, f"/tournaments/{made['id']}/rounds", {})
+    match_id = tournament["rounds"][0]["tables"][0]["match"]
+    page = phone_page(scripts=scripts)
+    page.clock.install()                        # its polls made at once: polled_now
+    page.goto(f"/matches/{match_id}")
+    link = page.locator('[data-testid="from-tournament"] a')
+    expect(link).to_have_text("Table 1 · Round 1 of Circolo Arci")
+    expect(page.get_by_text("Delete…")).to_have_count(0)
+    finish(server, match_id)          # the hands saved on another phone
+    if not scripts:
+        page.reload()
+    else:
+        polled_now(page)
+    # With JavaScript the live region learns of it by itself (the poll, every 2 s).
+    back = page.locator('[data-testid="back-to-tournament"]')
+    expect(back).to_be_visible()
+    expect(back).to_contain_text("Back to the tournament")
+    expect(page.locator('[data-testid="rematch"]')).to_have_count(0)
+    expect(page.get_by_text("Delete…")).to_have_count(0)
+    # The main button, as wide as the score's card; Share under it, smaller.
+    card = page.locator(".scoreboard").bounding_box()
+    assert back.bounding_box()["width"] > card["width"] - 2 * 20
+    share = page.locator('[data-testid="share"]' if scripts else '[data-testid="share-text"] > summary')
+    assert below(back, share) and share.bounding_box()["width"] < back.bounding_box()["width"]
+    assert page.evaluate("document.documentElement.scrollWidth <= 360")
+    back.click()
+    expect(page).to_have_url(re.compile(rf"/tournaments/{made['id']}$"))
+
+
+@pytest.mark.browser
+def test_in_the_browser_same_players_as_last_time_in_one_tap(phone_page, server):
+    """With JavaScript (a boosted link): without it, the link is followed and the form sent as
+    test_same_players_fills_names_seating_variant_rules_and_the_deal_passing_on follows and sends them."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    names = ["Giulia", "Marco", "Luca"]
+    last = api(server, "/matches", {"players": names, "first_dealer": 2, "options": {"target": 5}})
+    page = phone_page()
+    page.goto("/matches/new")
+    offer = page.locator('[data-testid="same-players"]')
+    expect(offer).to_contain_text(f"Same players as last time {', '.join(names)} · Scopa classica")
+    offer.click()                                                     # tap 1
+    expect(page.locator('[data-testid="same-filled"]')).to_be_visible()
+    for seat, name in enumerate(names, start=1):
+        expect(page.locator(f"#player{seat}")).to_have_value(name)
+    expect(page.locator('input[name="layout"][value="3"]')).to_be_checked()
+    expect(page.locator("#preset")).to_have_value("classica")
+    expect(page.locator("#target")).to_have_value("5")
+    expect(page.locator("#first_dealer")).to_have_value("2")          # no hand played: Luca still
+    page.locator('[data-testid="start"]').click()                    # tap 2
+    page.wait_for_selector(".scoreboard")
+    new_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    started = api(server, f"/matches/{new_id}")
+    assert new_id != last["id"] and started["sides"] == last["sides"] and started["rules"] == last["rules"]
+    assert started["next_hand"]["dealer"] == names[2]
+
+
+STUB_SHARE = """Object.defineProperty(Navigator.prototype, "share", { configurable: true,
+  value: (data) => { window.shared = data; return Promise.resolve(); } });"""
+STUB_CLIPBOARD = """Object.defineProperty(Navigator.prototype, "share", { configurable: true, value: undefined });
+Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true,
+  get: () => ({ writeText: (text) => { window.copied = text; return Promise.resolve(); } }) });"""
+NEITHER = """Object.defineProperty(Navigator.prototype, "share", { configurable: true, value: undefined });
+Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true, value: undefined });"""
+
+
+@pytest.fixture(scope="module")
+def finished(server):
+    """A finished casual match: its id, the line it shares and its address."""
+    match_id = new_match(server, players=["Giulia", "Marco"], options={"target": 3})
+    finish(server, match_id)
+    return match_id, "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
+
+
+def phone_that(phone_page, script: str):
+    """A page on the module's phone with ``script`` run before the page's own in every document
+    it opens (a phone with, or without, a share sheet or a clipboard)."""
+    page = phone_page()
+    page.add_init_script(script)
+    return page
+
+
+@pytest.mark.browser
+def test_in_the_browser_share_uses_the_phones_share_sheet(phone_page, server, finished):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    page = phone_that(phone_page, STUB_SHARE)
+    page.goto(f"/matches/{match_id}")
+    share = page.locator('[data-testid="share"]')
+    assert below(page.locator('[data-testid="rematch"]'), share)
+    share.click()
+    page.wait_for_function("window.shared !== undefined")
+    assert page.evaluate("window.shared") == {"title": "Giulia – Marco", "text": line, "url": url}
+    expect(page.locator('[data-testid="share-text"]')).to_be_hidden()
+
+
+@pytest.mark.browser
+def test_in_the_browser_share_copies_where_there_is_no_share_sheet(phone_page, server, finished):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    page = phone_that(phone_page, STUB_CLIPBOARD)
+    page.goto(f"/matches/{match_id}")
+    page.locator('[data-testid="share"]').click()
+    expect(page.locator('[data-testid="share-status"]')).to_have_text("Copied: paste it in a message.")
+    assert page.evaluate("window.copied") == f"{line}\n{url}"
+
+
+@pytest.mark.browser
+def test_in_the_browser_share_over_plain_http_shows_the_text_selected(phone_page, server, finished):
+    """A phone on the table's Wi-Fi opens http://192.168...: no share sheet, no clipboard API.
+    The text is shown, selected (and copied the old way where the browser still allows it)."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    page = phone_that(phone_page, NEITHER)
+    page.goto(f"/matches/{match_id}")
+    page.locator('[data-testid="share"]').click()
+    area = page.locator('[data-testid="share-text"] textarea')
+    expect(area).to_be_visible()
+    expect(area).to_have_value(f"{line}\n{url}")
+    assert area.evaluate("a => a.selectionStart === 0 && a.selectionEnd === a.value.length")
+
+
+@pytest.mark.browser
+def test_without_javascript_the_shared_text_is_there_to_copy(phone_page, server, finished):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id, line, url = finished
+    page = phone_page(scripts=False)
+    page.goto(f"/matches/{match_id}")
+    expect(page.locator('[data-testid="share"]')).to_be_hidden()
+    page.locator('[data-testid="share-text"] > summary').click()
+    area = page.get_by_label("Select the text and copy it:")
+    expect(area).to_be_visible()
+    expect(area).to_have_value(f"{line}\n{url}")
+    assert page.evaluate("document.documentElement.scrollWidth <= 360")
+
+
+# -- The pages and the forms -----------------------------------------------------------------
 
 def tournament_table(client, name="Circolo Arci", target=3):
     """A tournament of Anna and Bruno, its first round started: (its id, its one table's
@@ -144,10 +300,9 @@ def test_same_players_fills_names_seating_variant_rules_and_the_deal_passing_on(
     assert values["target"] == "3" and values["capture"] == "fewest"
     # The deal passes on as a rematch's would: Bruno dealt hand 1, so Carla (seat 2) deals.
     assert values["first_dealer"] == "2"
-    # Started as it is: the same sides, rules and dealer.
-    form = {**match_form("scopone", layout="2x2", player3="Carla", player4="Dario", team1="Noi",
-                         team2="Voi", target="3", capture="fewest", first_dealer="2")}
-    started = client.post("/matches/new", data=form)
+    # Started as it is (its form as a browser sends it, with JavaScript or without): the same
+    # sides, rules and dealer.
+    started = client.post("/matches/new", data=MultiDict(form_data(filled, "form.new-match")))
     assert started.status_code == 303
     new = client.get(f"/api/v1{started.headers['Location']}").get_json()
     old = client.get(f"/api/v1/matches/{match_id}").get_json()
@@ -194,171 +349,3 @@ def test_the_shared_address_is_the_one_the_phones_open(app, client):
     made = new_match(client, players=["Giulia", "Marco"], options={"target": 3})
     finish(client, made)
     assert share_of(text(client.get(f"/matches/{made}")))[1] == f"http://192.168.1.23:8000/matches/{made}"
-
-
-# -- In the browser, at 360 px, with JavaScript and without ------------------------------------
-
-
-def below(upper, lower) -> bool:
-    """``lower``'s box starts below ``upper``'s: the two never overlap."""
-    a, b = upper.bounding_box(), lower.bounding_box()
-    return a["y"] + a["height"] <= b["y"]
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_in_the_browser_a_table_leads_back_to_its_tournament(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    made = api(server, "/tournaments", {"name": "Circolo Arci", "format": "round-robin",
-                                         "options": {"target": 3}, "entrants": ["Anna", "Bruno"]})
-    tournament = api(server, f"/tournaments/{made['id']}/rounds", {})
-    match_id = tournament["rounds"][0]["tables"][0]["match"]
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.clock.install()                        # its polls made at once: polled_now
-        page.goto(f"/matches/{match_id}")
-        link = page.locator('[data-testid="from-tournament"] a')
-        expect(link).to_have_text("Table 1 · Round 1 of Circolo Arci")
-        expect(page.get_by_text("Delete…")).to_have_count(0)
-        finish(server, match_id)          # the hands saved on another phone
-        if not scripts:
-            page.reload()
-        else:
-            polled_now(page)
-        # With JavaScript the live region learns of it by itself (the poll, every 2 s).
-        back = page.locator('[data-testid="back-to-tournament"]')
-        expect(back).to_be_visible()
-        expect(back).to_contain_text("Back to the tournament")
-        expect(page.locator('[data-testid="rematch"]')).to_have_count(0)
-        expect(page.get_by_text("Delete…")).to_have_count(0)
-        # The main button, as wide as the score's card; Share under it, smaller.
-        card = page.locator(".scoreboard").bounding_box()
-        assert back.bounding_box()["width"] > card["width"] - 2 * 20
-        share = page.locator('[data-testid="share"]' if scripts else '[data-testid="share-text"] > summary')
-        assert below(back, share) and share.bounding_box()["width"] < back.bounding_box()["width"]
-        assert page.evaluate("document.documentElement.scrollWidth <= 360")
-        back.click()
-        expect(page).to_have_url(re.compile(rf"/tournaments/{made['id']}$"))
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_in_the_browser_same_players_as_last_time_in_one_tap(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    names = ["Giulia", "Marco", "Luca"] if scripts else ["Sara", "Teo", "Ugo"]
-    last = api(server, "/matches", {"players": names, "first_dealer": 2, "options": {"target": 5}})
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.goto("/matches/new")
-        offer = page.locator('[data-testid="same-players"]')
-        expect(offer).to_contain_text(f"Same players as last time {', '.join(names)} · Scopa classica")
-        offer.click()                                                     # tap 1
-        expect(page.locator('[data-testid="same-filled"]')).to_be_visible()
-        for seat, name in enumerate(names, start=1):
-            expect(page.locator(f"#player{seat}")).to_have_value(name)
-        expect(page.locator('input[name="layout"][value="3"]')).to_be_checked()
-        expect(page.locator("#preset")).to_have_value("classica")
-        expect(page.locator("#target")).to_have_value("5")
-        expect(page.locator("#first_dealer")).to_have_value("2")          # no hand played: Luca still
-        page.locator('[data-testid="start"]').click()                    # tap 2
-        page.wait_for_selector(".scoreboard")
-        new_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
-        started = api(server, f"/matches/{new_id}")
-        assert new_id != last["id"] and started["sides"] == last["sides"] and started["rules"] == last["rules"]
-        assert started["next_hand"]["dealer"] == names[2]
-    finally:
-        context.close()
-
-
-STUB_SHARE = """Object.defineProperty(Navigator.prototype, "share", { configurable: true,
-  value: (data) => { window.shared = data; return Promise.resolve(); } });"""
-STUB_CLIPBOARD = """Object.defineProperty(Navigator.prototype, "share", { configurable: true, value: undefined });
-Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true,
-  get: () => ({ writeText: (text) => { window.copied = text; return Promise.resolve(); } }) });"""
-NEITHER = """Object.defineProperty(Navigator.prototype, "share", { configurable: true, value: undefined });
-Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true, value: undefined });"""
-
-
-@pytest.fixture(scope="module")
-def finished(server):
-    """A finished casual match: its id, the line it shares and its address."""
-    match_id = new_match(server, players=["Giulia", "Marco"], options={"target": 3})
-    finish(server, match_id)
-    return match_id, "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
-
-
-@pytest.mark.browser
-def test_in_the_browser_share_uses_the_phones_share_sheet(browser, server, finished):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    context = phone(browser, server)
-    context.add_init_script(STUB_SHARE)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}")
-        share = page.locator('[data-testid="share"]')
-        assert below(page.locator('[data-testid="rematch"]'), share)
-        share.click()
-        page.wait_for_function("window.shared !== undefined")
-        assert page.evaluate("window.shared") == {"title": "Giulia – Marco", "text": line, "url": url}
-        expect(page.locator('[data-testid="share-text"]')).to_be_hidden()
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-def test_in_the_browser_share_copies_where_there_is_no_share_sheet(browser, server, finished):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    context = phone(browser, server)
-    context.add_init_script(STUB_CLIPBOARD)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}")
-        page.locator('[data-testid="share"]').click()
-        expect(page.locator('[data-testid="share-status"]')).to_have_text("Copied: paste it in a message.")
-        assert page.evaluate("window.copied") == f"{line}\n{url}"
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-def test_in_the_browser_share_over_plain_http_shows_the_text_selected(browser, server, finished):
-    """A phone on the table's Wi-Fi opens http://192.168...: no share sheet, no clipboard API.
-    The text is shown, selected (and copied the old way where the browser still allows it)."""
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    context = phone(browser, server)
-    context.add_init_script(NEITHER)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}")
-        page.locator('[data-testid="share"]').click()
-        area = page.locator('[data-testid="share-text"] textarea')
-        expect(area).to_be_visible()
-        expect(area).to_have_value(f"{line}\n{url}")
-        assert area.evaluate("a => a.selectionStart === 0 && a.selectionEnd === a.value.length")
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-def test_without_javascript_the_shared_text_is_there_to_copy(browser, server, finished):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    context = phone(browser, server, scripts=False)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}")
-        expect(page.locator('[data-testid="share"]')).to_be_hidden()
-        page.locator('[data-testid="share-text"] > summary').click()
-        area = page.get_by_label("Select the text and copy it:")
-        expect(area).to_be_visible()
-        expect(area).to_have_value(f"{line}\n{url}")
-        assert page.evaluate("document.documentElement.scrollWidth <= 360")
-    finally:
-        context.close()

@@ -5,11 +5,33 @@ four sides every side is typed, and the JSON API still takes both figures, refus
 they cannot be."""
 
 import pytest
+import table_helpers
 from werkzeug.datastructures import MultiDict
 
-from helpers import FOUR_NIL, api, new_match, phone_context
+from helpers import FOUR_NIL, api, new_match
 from markup import count, form_data, text
 
+# -- In the browser (first: a test without the browser before it stops Chromium) ------------
+
+phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
+
+
+@pytest.mark.browser
+def test_in_the_browser_the_other_sides_figure_follows_as_it_is_typed(phone_page, server):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server)
+    hand_id = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]["id"]
+    page = phone_page()
+    page.goto(f"/matches/{match_id}/hands/{hand_id}/edit")
+    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("4")
+    page.fill("#t_coins_0", "5")
+    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("5")
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator(".flash")).to_contain_text("Hand 1")
+    assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][1]["coins"] == 5
+
+
+# -- The forms and the API ---------------------------------------------------------------------
 
 def recorded(client) -> tuple[int, int]:
     """A match of Anna and Bruno with one hand by counts: Anna 22 cards, 6 coins."""
@@ -76,22 +98,3 @@ def test_the_api_still_takes_both_figures_and_refuses_them_where_they_cannot_be(
     wrong = [{**FOUR_NIL["tallies"][0], "coins": 5}, FOUR_NIL["tallies"][1]]
     refused = client.post("/api/v1/score", json={"tallies": wrong})
     assert refused.status_code == 400 and refused.get_json()["error"] == "the denari add up to 9, not 10"
-
-
-@pytest.mark.browser
-def test_in_the_browser_the_other_sides_figure_follows_as_it_is_typed(browser, server):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server)
-    hand_id = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]["id"]
-    context = phone_context(browser, server, True)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}/hands/{hand_id}/edit")
-        expect(page.locator('[data-testid="rest-coins"]')).to_have_text("4")
-        page.fill("#t_coins_0", "5")
-        expect(page.locator('[data-testid="rest-coins"]')).to_have_text("5")
-        page.locator('[data-testid="save"]').tap()
-        expect(page.locator(".flash")).to_contain_text("Hand 1")
-        assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][1]["coins"] == 5
-    finally:
-        context.close()

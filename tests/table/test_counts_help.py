@@ -16,6 +16,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
+import table_helpers
 from werkzeug.datastructures import MultiDict
 
 from companion.matches import score_entry
@@ -30,6 +31,174 @@ NAMES = ("Anna", "Bruno")
 
 def line(hand, item):
     return next(line for line in hand.lines if line.item == item)
+
+
+# -- In the browser, at 360 px (first: a test without the browser before them stops Chromium) ----
+# With JavaScript, where the page's script does the work: without it, the form is sent as a test
+# client sends it, and the tests below post what the pages draw (the tool's way there and back, a
+# count refused by its field in the page's language, the preview's words in Italian). axe runs
+# on both.
+
+phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
+
+
+def open_counts(page, server, lang="en"):
+    """A new match's first hand, in counts mode, in ``lang``: the match's id."""
+    match_id = new_match(server)
+    page.goto(f"/lang/{lang}?next=" + urllib.parse.quote(f"/matches/{match_id}/hands/new?mode=tallies"))
+    return match_id
+
+
+def no_console_errors(page) -> list:
+    """Console errors but a refused save's 400 (on purpose)."""
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
+            and "status of 400" not in msg.text else None)
+    return errors
+
+
+@pytest.mark.browser
+def test_nothing_is_said_of_a_count_until_it_is_left(phone_page, server):
+    """In English; the same refusal in Italian is test_a_count_being_typed_is_judged_once_it_is_left's."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    page = phone_page()
+    errors = no_console_errors(page)
+    open_counts(page, server)
+    assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
+    preview = page.locator("#preview")
+    page.keyboard.type("22")                                  # the keyboard is up on Cards
+    # The preview of the 12 typed, swapped in (a key's own preview may come before it).
+    page.evaluate("""document.body.addEventListener("htmx:afterSettle", (event) => {
+        if (event.detail.requestConfig?.parameters?.t_coins_0 === "12") window.previewed12 = true; })""")
+    page.locator("#t_coins_0").tap()
+    page.keyboard.type("12")                                  # too many coins, still typing
+    page.wait_for_function("() => window.previewed12 === true")
+    expect(page.locator("#t_coins_0")).to_be_focused()
+    expect(preview.locator(".error")).to_have_count(0)
+    expect(preview.locator('[data-testid="preview-waiting"]')).to_be_visible()
+    expect(preview.locator(".breakdown")).to_contain_text("22")
+    # Left (the next tap is the settebello): now the reason, in the page's language.
+    page.locator('label:has(input[name="settebello"][value="0"])').tap()
+    expect(preview.locator('[data-testid="preview-error"]')).to_have_text("The coins entered add up to more than 10")
+    # Put right: the error goes, the score comes.
+    page.locator("#t_coins_0").fill("6")
+    page.locator('label:has(input[name="primiera"][value="0"])').tap()
+    expect(preview.locator('[data-testid="preview-totals"]')).to_be_visible()
+    expect(preview.locator(".error")).to_have_count(0)
+    assert errors == []
+
+
+@pytest.mark.browser
+def test_save_answers_with_the_servers_message_never_the_browsers_bubble(phone_page, server):
+    """A number out of range is sent (no browser bubble stops it, in the phone's language) and
+    the server says why, in the page's language (Italian), by the form; the form stays as it was.
+    (Without JavaScript the form is posted as test_the_form_leaves_the_messages_to_the_server_in_the_pages_language
+    posts it: its ``novalidate`` lets the browser send it.)"""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    page = phone_page()
+    open_counts(page, server, "it")
+    page.locator("#t_cards_0").fill("-1")          # below the field's min: a bubble, were it not for novalidate
+    page.locator("#t_coins_0").fill("6")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/hands/new")) as sent:
+        page.locator('[data-testid="save"]').click()
+    assert sent.value.status == 400                          # the server answered
+    expect(page.locator("#t_cards_0-error")).to_have_text(       # by its field (issue 44)
+        "Le carte di Anna: ci vuole un numero intero, 0 o più")
+    assert page.input_value("#t_cards_0") == "-1" and page.input_value("#t_coins_0") == "6"
+    assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
+
+
+@pytest.mark.browser
+def test_the_primiera_tool_fills_the_counts_form_with_one_tap(phone_page, server):
+    """With JavaScript the tool answers as its best cards are chosen; without it, its form is
+    sent and "Use this" posted as test_the_tools_answer_comes_back_into_the_form_with_everything_typed
+    sends them."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    page = phone_page()
+    match_id = open_counts(page, server)
+    page.locator("#t_cards_0").fill("22")
+    page.locator("#t_coins_0").fill("6")
+    page.locator('label:has(input[name="settebello"][value="0"])').click()
+    page.locator("#sweeps_0").fill("1")
+    page.locator('[data-testid="work-out"]').click()
+    page.wait_for_url("**/referee/primiera?**")
+    expect(page.locator('[data-testid="for-hand"]')).to_contain_text("For hand 1")
+    expect(page.locator("legend.side-name")).to_have_text(list(NAMES))
+    # Anna 7d 6c 1s 5b = 70; Bruno 6d 10c 6s 7b = 67.
+    for side, cards in enumerate(({"d": "7", "c": "6", "s": "1", "b": "5"},
+                                  {"d": "6", "c": "10", "s": "6", "b": "7"})):
+        for suit, value in cards.items():
+            page.select_option(f"#best_{side}_{suit}", value)
+    use = page.locator('[data-testid="use-this"]')
+    # The answer to every card chosen (each choice is sent as it is made: an answer to the first
+    # few also says "Anna has the primiera").
+    expect(page.locator(f'{USE_THIS} input[name="primiera_best"]')).to_have_value("7d 6c 1s 5b/6d 10c 6s 7b")
+    expect(use).to_contain_text("Use this: Anna has the primiera")
+    use.click()                                               # the one tap back
+    page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
+    assert page.input_value("#t_cards_0") == "22" and page.input_value("#t_coins_0") == "6"
+    assert page.input_value("#sweeps_0") == "1"
+    expect(page.locator('input[name="settebello"][value="0"]')).to_be_checked()
+    expect(page.locator('input[name="primiera"][value="0"]')).to_be_checked()
+    expect(page.locator('[data-testid="worked-out"]')).to_have_text("Worked out by the referee: Anna 70 – Bruno 67")
+    page.locator('[data-testid="save"]').click()
+    page.wait_for_selector(".scoreboard")
+    expect(page.locator(".breakdown")).to_contain_text("70 to 67, worked out by the referee")
+    hand = api(server, f"/matches/{match_id}")["hands"][0]
+    assert hand["points"] == [5, 0]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_the_counts_form_and_the_primiera_tool_are_axe_clean(phone_page, server, scripts):
+    """The counts form with a refusal in its preview, and the primiera tool with its answer to
+    take back: no moderate, serious or critical violation at 360 px. (The preview waiting for
+    what is not entered is the same part of the page, drawn by the same template, checked as
+    tests/app/test_accessibility.py's "hand-shown-score".)"""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_violations
+
+    page = phone_page()
+    # Without JavaScript, the page's scripts are off, and on only for axe (as
+    # tests/app/test_accessibility.py does: axe never settles in a context without scripts).
+    devtools = None if scripts else page.context.new_cdp_session(page)
+
+    def scripts_on(on: bool):
+        if devtools:
+            devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+    def violations(page) -> list:
+        scripts_on(True)
+        try:
+            found = axe_violations(page)
+        finally:
+            scripts_on(False)
+        return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in found
+                if v["impact"] in ("moderate", "serious", "critical")]
+
+    scripts_on(False)
+    match_id = open_counts(page, server)
+    pages = {}
+    page.locator("#t_cards_0").fill("22")
+    page.locator("#t_coins_0").fill("12")
+    if scripts:
+        page.locator('label:has(input[name="settebello"][value="0"])').click()
+    else:
+        page.locator('button[name="check"]').click()
+    expect(page.locator('[data-testid="preview-error"]')).to_be_visible()
+    pages["refused"] = violations(page)
+    page.locator("#t_coins_0").fill("6")
+    page.locator('[data-testid="work-out"]').click()
+    page.wait_for_url("**/referee/primiera?**")
+    page.goto(page.url + "&best_0_d=7&best_1_c=7&best_1_s=6")
+    expect(page.locator('[data-testid="use-this"]')).to_be_visible()
+    pages["tool"] = violations(page)
+    page.locator('[data-testid="use-this"]').click()
+    page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
+    expect(page.locator('[data-testid="worked-out"]')).to_be_visible()
+    pages["back"] = violations(page)
+    assert all(found == [] for found in pages.values()), pages
 
 
 # -- The rules: a hand so far, and the best cards the referee worked it out from ---------------
@@ -155,7 +324,11 @@ def test_a_count_being_typed_is_judged_once_it_is_left(client):
     assert 'data-testid="preview-error"' not in while_typing
     assert "Waiting for: Coins, Primiera" in words(while_typing)
     left = preview(client, match_id, **typed, typing="")
-    assert "The coins entered add up to more than 10" in words(left)
+    assert text(left, '[data-testid="preview-error"]') == "The coins entered add up to more than 10"
+    client.get("/lang/it")                                  # said alone, a sentence, in the page's language
+    left = preview(client, match_id, **typed, typing="")
+    assert text(left, '[data-testid="preview-error"]') == "Il totale di denari inserito supera 10"
+    client.get("/lang/en")
     # A number out of range, likewise: nothing while typed, the reason once left.
     assert "preview-error" not in preview(client, match_id, t_cards_0="50", typing="t_cards_0")
     assert "The cards entered add up to more than 40" in words(preview(client, match_id, t_cards_0="50"))
@@ -193,6 +366,13 @@ def test_the_form_leaves_the_messages_to_the_server_in_the_pages_language(client
     assert saved.status_code == 400
     error = texts(saved, '[data-testid="error"]')[0]
     assert error == "Il totale di carte inserito supera 40"     # the rules' words, not WTForms' (issue 44)
+    # A number below the field's min is sent (``novalidate``: no browser bubble) and refused by
+    # its field, what was typed kept.
+    saved = client.post(f"/matches/{match_id}/hands/new", data={
+        "mode": "tallies", "t_cards_0": "-1", "t_coins_0": "6", "save": "1", "key": "k", "number": "1"})
+    assert saved.status_code == 400
+    assert text(saved, "#t_cards_0-error") == "Le carte di Anna: ci vuole un numero intero, 0 o più"
+    assert (attr(saved, "#t_cards_0", "value"), attr(saved, "#t_coins_0", "value")) == ("-1", "6")
     # Save still refuses what is missing, as before (the preview only waits for it).
     saved = client.post(f"/matches/{match_id}/hands/new", data={
         "mode": "tallies", "t_cards_0": "22", "t_coins_0": "6", "save": "1", "key": "k", "number": "1"})
@@ -355,188 +535,3 @@ def test_the_api_refuses_best_cards_that_cannot_be(client, change, problem):
     body = {"tallies": [{**WITH_BEST["tallies"][0], **change}, WITH_BEST["tallies"][1]]}
     answer = client.post("/api/v1/score", json=body)
     assert answer.status_code == 400 and problem in answer.get_json()["error"]
-
-
-# -- In the browser, at 360 px, with JavaScript and without -----------------------------------
-
-
-def phone(browser, server, scripts: bool):
-    return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
-                               is_mobile=True, base_url=server, java_script_enabled=scripts)
-
-
-def open_counts(page, server, lang="en"):
-    """A new match's first hand, in counts mode, in ``lang``: the match's id."""
-    match_id = new_match(server)
-    page.goto(f"/lang/{lang}?next=" + urllib.parse.quote(f"/matches/{match_id}/hands/new?mode=tallies"))
-    return match_id
-
-
-def no_console_errors(page) -> list:
-    """Console errors but a refused save's 400 (on purpose)."""
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
-            and "status of 400" not in msg.text else None)
-    return errors
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("lang, refusal", [     # said alone: a sentence (issue 42)
-    ("en", "The coins entered add up to more than 10"),
-    ("it", "Il totale di denari inserito supera 10")])
-def test_nothing_is_said_of_a_count_until_it_is_left(browser, server, lang, refusal):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    context = phone(browser, server, True)
-    try:
-        page = context.new_page()
-        errors = no_console_errors(page)
-        open_counts(page, server, lang)
-        assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
-        preview = page.locator("#preview")
-        page.keyboard.type("22")                                  # the keyboard is up on Cards
-        # The preview of the 12 typed, swapped in (a key's own preview may come before it).
-        page.evaluate("""document.body.addEventListener("htmx:afterSettle", (event) => {
-            if (event.detail.requestConfig?.parameters?.t_coins_0 === "12") window.previewed12 = true; })""")
-        page.locator("#t_coins_0").tap()
-        page.keyboard.type("12")                                  # too many coins, still typing
-        page.wait_for_function("() => window.previewed12 === true")
-        expect(page.locator("#t_coins_0")).to_be_focused()
-        expect(preview.locator(".error")).to_have_count(0)
-        expect(preview.locator('[data-testid="preview-waiting"]')).to_be_visible()
-        expect(preview.locator(".breakdown")).to_contain_text("22")
-        # Left (the next tap is the settebello): now the reason, in the page's language.
-        page.locator('label:has(input[name="settebello"][value="0"])').tap()
-        expect(preview.locator('[data-testid="preview-error"]')).to_have_text(refusal)
-        # Put right: the error goes, the score comes.
-        page.locator("#t_coins_0").fill("6")
-        page.locator('label:has(input[name="primiera"][value="0"])').tap()
-        expect(preview.locator('[data-testid="preview-totals"]')).to_be_visible()
-        expect(preview.locator(".error")).to_have_count(0)
-        assert errors == []
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_save_answers_with_the_servers_message_never_the_browsers_bubble(browser, server, scripts):
-    """A number out of range is sent (no browser bubble stops it, in the phone's language) and
-    the server says why, in the page's language (Italian), by the form; the form stays as it was."""
-    expect = pytest.importorskip("playwright.sync_api").expect
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        open_counts(page, server, "it")
-        page.locator("#t_cards_0").fill("-1")          # below the field's min: a bubble, were it not for novalidate
-        page.locator("#t_coins_0").fill("6")
-        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/hands/new")) as sent:
-            page.locator('[data-testid="save"]').click()
-        assert sent.value.status == 400                          # the server answered
-        expect(page.locator("#t_cards_0-error")).to_have_text(       # by its field (issue 44)
-            "Le carte di Anna: ci vuole un numero intero, 0 o più")
-        assert page.input_value("#t_cards_0") == "-1" and page.input_value("#t_coins_0") == "6"
-        assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_the_primiera_tool_fills_the_counts_form_with_one_tap(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        match_id = open_counts(page, server)
-        page.locator("#t_cards_0").fill("22")
-        page.locator("#t_coins_0").fill("6")
-        page.locator('label:has(input[name="settebello"][value="0"])').click()
-        page.locator("#sweeps_0").fill("1")
-        page.locator('[data-testid="work-out"]').click()
-        page.wait_for_url("**/referee/primiera?**")
-        expect(page.locator('[data-testid="for-hand"]')).to_contain_text("For hand 1")
-        expect(page.locator("legend.side-name")).to_have_text(list(NAMES))
-        # Anna 7d 6c 1s 5b = 70; Bruno 6d 10c 6s 7b = 67.
-        for side, cards in enumerate(({"d": "7", "c": "6", "s": "1", "b": "5"},
-                                      {"d": "6", "c": "10", "s": "6", "b": "7"})):
-            for suit, value in cards.items():
-                page.select_option(f"#best_{side}_{suit}", value)
-        if not scripts:
-            page.locator("form.referee button[type=submit]").click()
-        use = page.locator('[data-testid="use-this"]')
-        expect(use).to_contain_text("Use this: Anna has the primiera")
-        use.click()                                               # the one tap back
-        page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
-        assert page.input_value("#t_cards_0") == "22" and page.input_value("#t_coins_0") == "6"
-        assert page.input_value("#sweeps_0") == "1"
-        expect(page.locator('input[name="settebello"][value="0"]')).to_be_checked()
-        expect(page.locator('input[name="primiera"][value="0"]')).to_be_checked()
-        expect(page.locator('[data-testid="worked-out"]')).to_have_text("Worked out by the referee: Anna 70 – Bruno 67")
-        page.locator('[data-testid="save"]').click()
-        page.wait_for_selector(".scoreboard")
-        expect(page.locator(".breakdown")).to_contain_text("70 to 67, worked out by the referee")
-        hand = api(server, f"/matches/{match_id}")["hands"][0]
-        assert hand["points"] == [5, 0]
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_the_counts_form_and_the_primiera_tool_are_axe_clean(browser, server, scripts):
-    """The counts form with its preview waiting, with a refusal, and the primiera tool with its
-    answer to take back: no moderate, serious or critical violation at 360 px."""
-    expect = pytest.importorskip("playwright.sync_api").expect
-    pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_violations
-
-    context = phone(browser, server, True)
-    page = context.new_page()
-    # Without JavaScript, the page's scripts are off, and on only for axe (as
-    # tests/app/test_accessibility.py does: axe never settles in a context without scripts).
-    devtools = None if scripts else context.new_cdp_session(page)
-
-    def scripts_on(on: bool):
-        if devtools:
-            devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
-
-    def violations(page) -> list:
-        scripts_on(True)
-        try:
-            found = axe_violations(page)
-        finally:
-            scripts_on(False)
-        return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in found
-                if v["impact"] in ("moderate", "serious", "critical")]
-
-    try:
-        scripts_on(False)
-        match_id = open_counts(page, server)
-        page.locator("#t_cards_0").fill("22")
-        if scripts:
-            page.locator("#t_coins_0").focus()
-            expect(page.locator('[data-testid="preview-waiting"]')).to_be_visible()
-        else:
-            page.locator('button[name="check"]').click()
-            expect(page.locator('[data-testid="preview-waiting"]')).to_be_visible()
-        pages = {"waiting": violations(page)}
-        page.locator("#t_coins_0").fill("12")
-        if scripts:
-            page.locator('label:has(input[name="settebello"][value="0"])').click()
-        else:
-            page.locator('button[name="check"]').click()
-        expect(page.locator('[data-testid="preview-error"]')).to_be_visible()
-        pages["refused"] = violations(page)
-        page.locator("#t_coins_0").fill("6")
-        page.locator('[data-testid="work-out"]').click()
-        page.wait_for_url("**/referee/primiera?**")
-        page.goto(page.url + "&best_0_d=7&best_1_c=7&best_1_s=6")
-        expect(page.locator('[data-testid="use-this"]')).to_be_visible()
-        pages["tool"] = violations(page)
-        page.locator('[data-testid="use-this"]').click()
-        page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
-        expect(page.locator('[data-testid="worked-out"]')).to_be_visible()
-        pages["back"] = violations(page)
-        assert pages == {"waiting": [], "refused": [], "tool": [], "back": []}
-    finally:
-        context.close()

@@ -9,16 +9,94 @@ when both phones entered the very same hand; its preview says what the totals wo
 phone's hand replaced the one recorded, not as if it were added."""
 
 
+import urllib.parse
+
 import pytest
+import table_helpers
 
 from companion.i18n import card_words
 from companion.matches import score_entry, takes_every_card
 from companion.rules import Rules
 from companion.rules.cards import parse_card
-from helpers import FOUR_NIL, FULL, HAND, api, new_match, phone_context as phone
+from helpers import FOUR_NIL, FULL, HAND, api, new_match
 from markup import attr, attrs, content, nodes, text, texts
 
 NAMES = ("Anna", "Bruno")
+
+
+# -- In the browser, at 360 px (first: a test without the browser before them stops Chromium) ----
+# With JavaScript: without it the hand's form is posted as test_an_untouched_save_asks_and_records_nothing_until_confirmed
+# posts it (the question, its filled safe answer, nothing saved until confirmed). The layout
+# measured here has no rule of companion.css that depends on JavaScript (``.js``).
+
+phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
+
+
+@pytest.mark.browser
+def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(phone_page, server):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server)
+    page = phone_page()
+    page.goto(f"/matches/{match_id}/hands/new")
+    page.locator('[data-testid="save"]').click()
+    question = page.locator('[data-testid="extreme"]')
+    expect(question).to_contain_text("Bruno took all 40 cards?")
+    assert api(server, f"/matches/{match_id}")["hands"] == []
+    # The safe answer first, the whole width and the larger; the one that saves under it;
+    # nothing else to save with.
+    back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
+    expect(save).to_have_text("Yes, save Bruno 4 – Anna 0")
+    b, s = back.bounding_box(), save.bounding_box()
+    assert b["y"] + b["height"] <= s["y"] and b["width"] >= s["width"] and b["height"] >= s["height"]
+    big = page.evaluate("e => [getComputedStyle(e[0]).fontSize, getComputedStyle(e[1]).fontSize]",
+                        [back.element_handle(), save.element_handle()])
+    assert float(big[0].rstrip("px")) > float(big[1].rstrip("px"))
+    expect(page.locator('[data-testid="save"]')).to_have_count(0)
+    # Going back: the form as it was, still nothing recorded.
+    back.click()
+    expect(page.locator('[data-testid="save"]')).to_be_visible()
+    expect(question).to_have_count(0)
+    assert api(server, f"/matches/{match_id}")["hands"] == []
+    # Asked again, and this time meant: one more tap records it.
+    page.locator('[data-testid="save"]').click()
+    page.locator('[data-testid="extreme-save"]').click()
+    page.wait_for_selector(".scoreboard")
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
+    assert [h["points"] for h in api(server, f"/matches/{match_id}")["hands"]] == [[0, 4]]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "it", "fr"])
+def test_the_conflict_screen_keeps_one_hand_first_and_never_cuts_a_header(phone_page, server, lang):
+    """In each language, chosen on the page (its cookie), on the module's one phone."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
+    page = phone_page()
+    page.goto(f"/lang/{lang}?next=" + urllib.parse.quote(f"/matches/{match_id}/hands/new?mode=tallies"))
+    page.fill("#t_cards_0", "18")
+    page.fill("#t_coins_0", "4")
+    page.locator('label:has(input[name="settebello"][value="1"])').click()
+    page.locator('label:has(input[name="primiera"][value="1"])').click()
+    api(server, f"/matches/{match_id}/hands", FOUR_NIL)          # another phone, meanwhile
+    page.locator('[data-testid="save"]').click()
+    taken = page.locator('[data-testid="taken"]')
+    expect(taken).to_be_visible()
+    assert page.evaluate("document.documentElement.lang") == lang
+    # The one filled button keeps one hand; adding a second is a plain link-styled button.
+    primary = taken.locator(".button.primary")
+    expect(primary).to_have_count(1)
+    expect(primary).to_have_attribute("data-testid", "keep")
+    append = taken.locator('[data-testid="append"]')
+    if lang == "en":
+        expect(append).to_have_text("They are two different hands: add mine as hand 2")
+    assert "primary" not in append.get_attribute("class")
+    # Nothing in the comparison is cut at 360 px, in any language.
+    for cell in taken.locator("table.compare th").all():
+        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth"), cell.text_content()
+    assert page.evaluate("document.documentElement.scrollWidth <= 360")
+    primary.click()
+    page.wait_for_selector(".scoreboard")
+    assert len(api(server, f"/matches/{match_id}")["hands"]) == 1
 
 
 # -- The model: which entries are extreme -----------------------------------------------------
@@ -165,83 +243,3 @@ def test_the_preview_under_the_conflict_says_what_replacing_would_give(client):
     assert content(shown, "[data-testid=preview-totals]") == "If yours replaced hand 1: Anna 2, Bruno 4"
     added = client.post(f"/matches/{match_id}/hands/preview", data=MY_COUNTS)
     assert content(added, "[data-testid=preview-totals]") == "After this hand: Anna 6, Bruno 4"
-
-
-# -- In the browser, at 360 px, with JavaScript and without -----------------------------------
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server)
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}/hands/new")
-        page.locator('[data-testid="save"]').click()
-        question = page.locator('[data-testid="extreme"]')
-        expect(question).to_contain_text("Bruno took all 40 cards?")
-        assert api(server, f"/matches/{match_id}")["hands"] == []
-        # The safe answer first, the whole width and the larger; the one that saves under it;
-        # nothing else to save with.
-        back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
-        expect(save).to_have_text("Yes, save Bruno 4 – Anna 0")
-        b, s = back.bounding_box(), save.bounding_box()
-        assert b["y"] + b["height"] <= s["y"] and b["width"] >= s["width"] and b["height"] >= s["height"]
-        big = page.evaluate("e => [getComputedStyle(e[0]).fontSize, getComputedStyle(e[1]).fontSize]",
-                            [back.element_handle(), save.element_handle()])
-        assert float(big[0].rstrip("px")) > float(big[1].rstrip("px"))
-        expect(page.locator('[data-testid="save"]')).to_have_count(0)
-        # Going back: the form as it was, still nothing recorded.
-        back.click()
-        expect(page.locator('[data-testid="save"]')).to_be_visible()
-        expect(question).to_have_count(0)
-        assert api(server, f"/matches/{match_id}")["hands"] == []
-        # Asked again, and this time meant: one more tap records it.
-        page.locator('[data-testid="save"]').click()
-        page.locator('[data-testid="extreme-save"]').click()
-        page.wait_for_selector(".scoreboard")
-        expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
-        assert [h["points"] for h in api(server, f"/matches/{match_id}")["hands"]] == [[0, 4]]
-    finally:
-        context.close()
-
-
-# -- The conflict screen ----------------------------------------------------------------------
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("locale", ["en-GB", "it-IT", "fr-FR"])
-def test_the_conflict_screen_keeps_one_hand_first_and_never_cuts_a_header(browser, server, locale):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
-    context = phone(browser, server, True, locale)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}/hands/new?mode=tallies")
-        page.fill("#t_cards_0", "18")
-        page.fill("#t_coins_0", "4")
-        page.locator('label:has(input[name="settebello"][value="1"])').click()
-        page.locator('label:has(input[name="primiera"][value="1"])').click()
-        api(server, f"/matches/{match_id}/hands", FOUR_NIL)          # another phone, meanwhile
-        page.locator('[data-testid="save"]').click()
-        taken = page.locator('[data-testid="taken"]')
-        expect(taken).to_be_visible()
-        # The one filled button keeps one hand; adding a second is a plain link-styled button.
-        primary = taken.locator(".button.primary")
-        expect(primary).to_have_count(1)
-        expect(primary).to_have_attribute("data-testid", "keep")
-        append = taken.locator('[data-testid="append"]')
-        if locale == "en-GB":
-            expect(append).to_have_text("They are two different hands: add mine as hand 2")
-        assert "primary" not in append.get_attribute("class")
-        # Nothing in the comparison is cut at 360 px, in any language.
-        for cell in taken.locator("table.compare th").all():
-            assert cell.evaluate("e => e.scrollWidth <= e.clientWidth"), cell.text_content()
-        assert page.evaluate("document.documentElement.scrollWidth <= 360")
-        primary.click()
-        page.wait_for_selector(".scoreboard")
-        assert len(api(server, f"/matches/{match_id}")["hands"]) == 1
-    finally:
-        context.close()

@@ -8,9 +8,11 @@ import time
 from contextlib import ExitStack
 
 import pytest
+import table_helpers
 from table_helpers import sent_again_now
 
 from companion import create_app
+from companion.i18n import COOKIE
 from companion.rules import deck
 from helpers import Relay, api, new_match, phone_context, serving
 
@@ -18,6 +20,16 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
+
+phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
+
+
+def phone_in(phone_page, server: str, locale: str):
+    """A page on the module's phone, in ``locale``'s language (its cookie, as the page's language
+    links set it): one phone kept for the three languages (a phone's first page is its slowest)."""
+    page = phone_page()
+    page.context.add_cookies([{"name": COOKIE, "value": locale[:2], "url": server}])
+    return page
 
 # What each language says when a save cannot be sent, and the banner's first words.
 UNSENT = {"it-IT": "Non inviato: l'app non è raggiungibile. Resta su questo telefono",
@@ -56,17 +68,10 @@ def counts_on_screen(page) -> None:
     expect(page.locator('input[name="settebello"][value="0"]')).to_be_checked()
 
 
-@pytest.fixture
-def context(browser, server, request):
-    made = phone_context(browser, server, locale=getattr(request, "param", "en-GB"))
-    yield made
-    made.close()
-
-
-@pytest.mark.parametrize("context", ["it-IT"], indirect=True)
-def test_a_save_while_offline_stays_on_screen_and_is_sent_once_back_online(context, server):
+def test_a_save_while_offline_stays_on_screen_and_is_sent_once_back_online(phone_page, server):
     match_id = new_match(server)
-    page = context.new_page()
+    page = phone_in(phone_page, server, "it-IT")
+    context = page.context
     enter_counts(page, match_id)
     context.set_offline(True)
     page.locator('[data-testid="save"]').tap()
@@ -140,10 +145,9 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, ser
         relay.close()
 
 
-@pytest.mark.parametrize("context", ["fr-FR"], indirect=True)
-def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(context, server):
+def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(phone_page, server):
     match_id = new_match(server)
-    page = context.new_page()
+    page = phone_in(phone_page, server, "fr-FR")
     page.clock.install()                                        # its next try made at once
     page.goto(f"/matches/{match_id}/hands/new")
     anna = [str(c) for c in deck() if c.suit in "cs"][:18]
@@ -172,10 +176,10 @@ def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(co
     assert sorted(recorded[0]["entry"]["piles"][0]) == sorted(anna)
 
 
-@pytest.mark.parametrize("context", ["it-IT"], indirect=True)
-def test_a_card_hand_saved_offline_is_sent_with_every_card(context, server):
+def test_a_card_hand_saved_offline_is_sent_with_every_card(phone_page, server):
     match_id = new_match(server)
-    page = context.new_page()
+    page = phone_in(phone_page, server, "it-IT")
+    context = page.context
     page.goto(f"/matches/{match_id}/hands/new")
     bruno = [str(c) for c in deck() if c.suit in "bd"][:15]
     page.locator('input[name="rest"][value="0"]').check()   # tap Bruno's pile
@@ -192,10 +196,10 @@ def test_a_card_hand_saved_offline_is_sent_with_every_card(context, server):
     assert sorted(recorded[0]["entry"]["piles"][1]) == sorted(bruno)
 
 
-@pytest.mark.parametrize("context", ["en-GB"], indirect=True)
-def test_a_hand_waiting_while_another_phone_records_it_brings_the_conflict_screen(context, server):
+def test_a_hand_waiting_while_another_phone_records_it_brings_the_conflict_screen(phone_page, server):
     match_id = new_match(server)
-    page = context.new_page()
+    page = phone_in(phone_page, server, "en-GB")
+    context = page.context
     enter_counts(page, match_id)
     context.set_offline(True)
     page.locator('[data-testid="save"]').tap()
@@ -214,10 +218,10 @@ def test_a_hand_waiting_while_another_phone_records_it_brings_the_conflict_scree
     assert len(hands(server, match_id)) == 1
 
 
-@pytest.mark.parametrize("context", ["en-GB"], indirect=True)
-def test_a_waiting_hand_may_be_discarded_and_is_never_sent(context, server):
+def test_a_waiting_hand_may_be_discarded_and_is_never_sent(phone_page, server):
     match_id = new_match(server)
-    page = context.new_page()
+    page = phone_in(phone_page, server, "en-GB")
+    context = page.context
     enter_counts(page, match_id)
     context.set_offline(True)
     page.locator('[data-testid="save"]').tap()
@@ -233,45 +237,41 @@ def test_a_waiting_hand_may_be_discarded_and_is_never_sent(context, server):
 
 
 @pytest.mark.parametrize("locale", ["it-IT", "fr-FR"])
-def test_a_watching_phone_offline_says_since_when_then_catches_up(browser, server, locale):
+def test_a_watching_phone_offline_says_since_when_then_catches_up(phone_page, server, locale):
     """Ten seconds offline, passed on the page's own clock: the banner comes once, the polls back
     off, and the next poll that gets through brings the score and takes the banner away."""
     match_id = new_match(server)
-    context = phone_context(browser, server, locale=locale)
-    try:
-        page = context.new_page()
-        page.clock.install()
-        page.goto(f"/matches/{match_id}")
-        banner = page.locator('[data-testid="offline"]')
-        expect(banner).to_be_hidden()
-        context.set_offline(True)
-        page.clock.run_for(10_000)
-        expect(banner).to_contain_text(OFFLINE[locale])
-        expect(banner).to_have_attribute("role", "status")
-        first = banner.text_content()
-        api(server, f"/matches/{match_id}/hands", {"tallies": [                # another phone
-            {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
-            {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]})
-        page.clock.run_for(10_000)
-        assert banner.text_content() == first            # filled once: heard once
-        expect(page.locator('[data-testid="total-0"]')).to_have_text("0")
-        context.set_offline(False)
-        page.clock.run_for(2_000)
-        expect(page.locator('[data-testid="total-0"]')).to_have_text("4", timeout=SOON)
-        expect(banner).to_be_hidden()
-    finally:
-        context.close()
+    page = phone_in(phone_page, server, locale)
+    page.clock.install()
+    page.goto(f"/matches/{match_id}")
+    banner = page.locator('[data-testid="offline"]')
+    expect(banner).to_be_hidden()
+    page.context.set_offline(True)
+    page.clock.run_for(10_000)
+    expect(banner).to_contain_text(OFFLINE[locale])
+    expect(banner).to_have_attribute("role", "status")
+    first = banner.text_content()
+    api(server, f"/matches/{match_id}/hands", {"tallies": [                # another phone
+        {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
+        {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]})
+    page.clock.run_for(10_000)
+    assert banner.text_content() == first            # filled once: heard once
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("0")
+    page.context.set_offline(False)
+    page.clock.run_for(2_000)
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("4", timeout=SOON)
+    expect(banner).to_be_hidden()
 
 
-@pytest.mark.parametrize("context", ["fr-FR"], indirect=True)
-def test_a_delete_and_its_undo_sent_offline_wait_and_land_once(context, server):
+def test_a_delete_and_its_undo_sent_offline_wait_and_land_once(phone_page, server):
     match_id = new_match(server)
     for _ in range(2):
         api(server, f"/matches/{match_id}/hands", {"tallies": [
             {"cards": 22, "coins": 6, "settebello": True, "primiera": True, "sweeps": 0},
             {"cards": 18, "coins": 4, "settebello": False, "primiera": False, "sweeps": 0}]})
     second = hands(server, match_id)[1]["id"]
-    page = context.new_page()
+    page = phone_in(phone_page, server, "fr-FR")
+    context = page.context
     page.goto(f"/matches/{match_id}/hands/{second}/delete")
     context.set_offline(True)
     page.locator("form.two-buttons button").tap()
@@ -310,12 +310,11 @@ def test_the_tournaments_board_says_so_too_and_drops_it_when_back(browser, serve
         context.close()
 
 
-@pytest.mark.parametrize("context", ["it-IT"], indirect=True)
-def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(context, server):
+def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(phone_page, server):
     """The hand's page left for another (here the list of matches): that page finds the hand
     in the outbox and sends it, says it was sent, and stays where it is."""
     match_id = new_match(server)
-    page = context.new_page()
+    page = phone_in(phone_page, server, "it-IT")
     page.clock.install()                                        # its next try made at once
     enter_counts(page, match_id)
     page.route("**/hands/new", lambda route: route.abort("internetdisconnected")

@@ -7,6 +7,7 @@ archiving a match still being played. An edit that makes a hand extreme asks fir
 hand does (tests/table/test_no_accident.py)."""
 
 import pytest
+import table_helpers
 from table_helpers import polled_now
 from werkzeug.datastructures import MultiDict
 
@@ -24,7 +25,6 @@ from helpers import (
     new_match,
     notice,
     phone as a_phone,
-    phone_context as phone,
 )
 from markup import attr, attrs, form_data, nodes, text, words
 
@@ -32,11 +32,190 @@ NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
 
 
-def bruno_tapped(key="k") -> dict:
-    """A hand by cards as a player enters it: Bruno's pile is the smaller, so his cards are
-    tapped and every other card (the rest) is Anna's."""
-    return {"mode": "piles", "rest": "0", "save": "1", "key": key, "number": "1",
-            **{f"c_{card}": "1" for card in BRUNO}}
+
+# -- In the browser, at 360 px (first: a test without the browser before them stops Chromium) ----
+# With JavaScript: without it, a page sends its form as a test client does, and the tests above
+# post the forms the pages draw (the Undo's notice, the hand's form read back, the question on an
+# extreme edit). The layout measured here is the same without JavaScript: none of these boxes has
+# a rule of companion.css that depends on it (``.js``). axe runs on both.
+
+phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
+
+
+@pytest.mark.browser
+def test_in_the_browser_the_last_hand_reopens_with_its_cards_tapped(phone_page, server):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server)
+    page = phone_page()
+    page.goto(f"/matches/{match_id}/hands/new")
+    page.locator('label.seg:has(input[name="rest"][value="0"])').tap()        # Bruno's pile
+    for card in BRUNO:
+        page.locator(f'.tile[data-card="{card}"]').tap()
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
+    hand = api(server, f"/matches/{match_id}")["hands"][0]
+    assert hand["entry"]["piles"][1] == BRUNO
+    # One tap from the score to the hand's form, one to save it: two in all.
+    edit = page.locator('[data-testid="edit-last"]')
+    expect(edit).to_have_text("Edit hand 1")
+    box = edit.bounding_box()
+    assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    edit.tap()
+    expect(page.locator("h1")).to_contain_text("Edit hand 1")
+    expect(page.locator('input[name="rest"][value="0"]')).to_be_checked()
+    for card in BRUNO:
+        expect(page.locator(f'select[name="c_{card}"]')).to_have_value("1")
+        expect(page.locator(f'.tile[data-card="{card}"]')).to_have_attribute("data-side", "1")
+    expect(page.locator('select[name="c_5d"]')).to_have_value("")
+    expect(page.locator('.pile-count[data-pile="1"]')).to_have_text("5 cards, 3 coins")
+    expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("35 cards, 7 coins")
+    # Coloured, and pressed: they are the pile being tapped.
+    expect(page.locator('.tile[aria-pressed="true"]')).to_have_count(len(BRUNO))
+    colour = page.locator('.tile[data-card="7d"]').evaluate("t => getComputedStyle(t).backgroundColor")
+    plain = page.locator('.tile[data-card="5d"]').evaluate("t => getComputedStyle(t).backgroundColor")
+    assert colour != plain
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 changed")
+    again = api(server, f"/matches/{match_id}")["hands"][0]
+    assert again["entry"] == hand["entry"] and again["points"] == hand["points"] == [3, 1]
+
+
+@pytest.mark.browser
+def test_in_the_browser_a_delete_is_undone_with_one_tap(phone_page, server):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server)
+    for _ in range(2):
+        api(server, f"/matches/{match_id}/hands", FOUR_NIL)
+    before = api(server, f"/matches/{match_id}")
+    page = phone_page()
+    page.goto(f"/matches/{match_id}/hands/{before['hands'][1]['id']}/delete")
+    page.locator("form button.danger").tap()
+    offer = page.locator('[data-testid="notice-action"]')
+    expect(offer).to_contain_text("Hand 2 deleted")
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
+    button = offer.locator('[data-testid="notice-button"]')
+    box = button.bounding_box()
+    assert box["height"] >= 44 and box["x"] + box["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth <= 360")
+    button.tap()
+    expect(page.locator(".flash")).to_have_text("Hand 2 is back; the totals are worked out again.")
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("8")
+    after = api(server, f"/matches/{match_id}")
+    assert [(h["id"], h["entry"]) for h in after["hands"]] == [(h["id"], h["entry"]) for h in before["hands"]]
+
+
+@pytest.mark.browser
+def test_in_the_browser_a_stale_undo_goes_at_the_next_poll(phone_page, server):
+    """Without JavaScript the Undo stays, and refuses in words when tapped
+    (test_an_undo_after_another_change_is_refused_in_words)."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server)
+    first = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]
+    page = phone_page()
+    page.clock.install()                        # its polls made at once: polled_now
+    page.goto(f"/matches/{match_id}/hands/{first['id']}/delete")
+    page.locator("form button.danger").tap()
+    offer = page.locator('[data-testid="notice-action"]')
+    expect(offer.locator('[data-testid="notice-button"]')).to_be_visible()
+    api(server, f"/matches/{match_id}/hands", FOUR_NIL)                # another phone
+    # The next poll brings the new score and takes the Undo away; the words stay.
+    polled_now(page)
+    expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
+    expect(offer.locator('[data-testid="notice-button"]')).to_have_count(0)
+    expect(offer).to_contain_text("Hand 1 deleted")
+
+
+@pytest.mark.browser
+def test_in_the_browser_archiving_a_match_in_play_is_undone_with_one_tap(phone_page, server):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server, players=["Ottavio", "Pia"])
+    page = phone_page()
+    page.goto(f"/matches/{match_id}")
+    page.locator("button", has_text="Move to the archive").tap()
+    offer = page.locator('[data-testid="notice-action"]')
+    expect(offer).to_contain_text("Ottavio – Pia is archived")
+    expect(page.locator(f'main a[href="/matches/{match_id}"]')).to_have_count(0)
+    offer.locator('[data-testid="notice-button"]').tap()
+    expect(page.locator(".flash")).to_have_text("Ottavio – Pia is back in the list.")
+    expect(page.locator(f'main a[href="/matches/{match_id}"]')).to_have_count(1)
+
+
+@pytest.mark.browser
+def test_in_the_browser_an_edit_that_makes_a_hand_extreme_asks_first(phone_page, server):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server)
+    api(server, f"/matches/{match_id}/hands", FOUR_NIL)
+    page = phone_page()
+    page.goto(f"/matches/{match_id}")
+    page.locator('[data-testid="edit-last"]').tap()
+    page.fill("#t_cards_0", "40")                  # meant for Bruno's 4: Bruno's follow (0)
+    page.fill("#t_coins_0", "10")
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator('[data-testid="extreme"]')).to_contain_text("Anna took all 40 cards?")
+    back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
+    expect(save).to_have_text("Yes, save Anna 4 – Bruno 0")
+    b, s = back.bounding_box(), save.bounding_box()
+    # The safe answer first and filled, the one that saves under it (issue 35), on the screen.
+    assert b["y"] + b["height"] <= s["y"] and s["x"] + s["width"] <= 360 and b["x"] + b["width"] <= 360
+    assert "primary" in back.get_attribute("class") and "primary" not in save.get_attribute("class")
+    assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][0]["cards"] == 22
+    save.tap()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 changed")
+    assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][0]["cards"] == 40
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
+def test_axe_finds_nothing_wrong_with_the_edit_button_and_the_undo_notices(phone_page, server, scripts):
+    """axe-core (as tests/app/test_accessibility.py runs it) on the match page with "Edit hand 2"
+    and a delete's Undo, and on the home page with an archive's Undo. Without JavaScript the
+    page's scripts are switched off through the DevTools protocol, and on only for axe (axe never
+    settles in a context made without JavaScript)."""
+    pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_violations
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
+    hands = [api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"] for _ in range(3)]
+    page = phone_page()
+    devtools = None if scripts else page.context.new_cdp_session(page)
+
+    def page_scripts(on: bool):
+        if devtools:
+            devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+    def violations() -> list[str]:
+        page_scripts(True)
+        try:
+            found = axe_violations(page)
+        finally:
+            page_scripts(False)
+        return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
+                if v["impact"] in ("moderate", "serious", "critical")]
+
+    page_scripts(False)
+    page.goto(f"/matches/{match_id}/hands/{hands[2]['id']}/delete")
+    page.locator("form button.danger").tap()
+    expect(page.locator('[data-testid="notice-action"]')).to_contain_text("Hand 3 deleted")
+    expect(page.locator('[data-testid="edit-last"]')).to_have_text("Edit hand 2")
+    assert page.evaluate("document.documentElement.classList.contains('js')") is scripts
+    assert violations() == []
+    page.locator("button", has_text="Move to the archive").tap()
+    expect(page.locator('[data-testid="notice-action"]')).to_contain_text("is archived")
+    assert violations() == []
+
+
+# -- The forms and the store ------------------------------------------------------------------
+
+def bruno_tapped(page: str) -> MultiDict:
+    """A hand by cards as a player enters it on the new hand's form ``page`` without JavaScript:
+    Bruno's pile is the smaller, so it is the one tapped ("rest" = Anna's), each of his cards
+    picked in its tile's select; every other card (the rest) is Anna's. Its form as the browser
+    sends it, Save pressed."""
+    fields = [(name, value) for name, value in form_fields(page) if name != "rest"]
+    for card in BRUNO:
+        assert "1" in attrs(page, f'form.hand-form select[name="c_{card}"] option', "value"), card
+    fields = [(name, "1" if name in {f"c_{card}" for card in BRUNO} else value) for name, value in fields]
+    assert "0" in attrs(page, 'form.hand-form input[name="rest"]', "value")       # Anna's, a radio
+    return MultiDict([*fields, ("rest", "0"), ("save", "1")])
 
 
 def api_match(client, match_id: int) -> dict:
@@ -98,7 +277,8 @@ def test_a_claim_cannot_be_edited_so_its_page_is_offered(app, client):
 
 def test_a_card_hand_reopens_as_it_was_tapped_and_saved_unchanged_is_the_same_hand(client):
     match_id = new_match(client)
-    assert client.post(f"/matches/{match_id}/hands/new", data=bruno_tapped()).status_code == 303
+    form = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
+    assert client.post(f"/matches/{match_id}/hands/new", data=bruno_tapped(form)).status_code == 303
     hand = api_match(client, match_id)["hands"][0]
     assert hand["entry"]["piles"][1] == BRUNO and hand["points"] == [3, 1]
     page = client.get(f"/matches/{match_id}/hands/{hand['id']}/edit").get_data(as_text=True)
@@ -384,213 +564,3 @@ def test_with_three_sides_the_answer_reads_the_taking_side_first(client):
     asked = client.post(f"/matches/{match_id}/hands/new",
                         data={"mode": "piles", "rest": "1", "save": "1"}).get_data(as_text=True)
     assert "Bruno took all 40 cards?" in asked and "Yes, save Bruno 4&#160;– Anna 0&#160;– Carla 0" in asked
-
-
-# -- In the browser, at 360 px, with JavaScript and without ----------------------------------
-
-
-SCRIPTS = pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-
-
-def tap_pile(page, scripts: bool, side: str, cards: list[str]):
-    """Cards tapped into a pile: a tap on each tile, or without JavaScript the tile's select."""
-    for card in cards:
-        if scripts:
-            page.locator(f'.tile[data-card="{card}"]').tap()
-        else:
-            page.select_option(f'select[name="c_{card}"]', side)
-
-
-@pytest.mark.browser
-@SCRIPTS
-def test_in_the_browser_the_last_hand_reopens_with_its_cards_tapped(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server)
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}/hands/new")
-        page.locator('label.seg:has(input[name="rest"][value="0"])').tap()        # Bruno's pile
-        tap_pile(page, scripts, "1", BRUNO)
-        page.locator('[data-testid="save"]').tap()
-        expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
-        hand = api(server, f"/matches/{match_id}")["hands"][0]
-        assert hand["entry"]["piles"][1] == BRUNO
-        # One tap from the score to the hand's form, one to save it: two in all.
-        edit = page.locator('[data-testid="edit-last"]')
-        expect(edit).to_have_text("Edit hand 1")
-        box = edit.bounding_box()
-        assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360
-        edit.tap()
-        expect(page.locator("h1")).to_contain_text("Edit hand 1")
-        expect(page.locator('input[name="rest"][value="0"]')).to_be_checked()
-        for card in BRUNO:
-            expect(page.locator(f'select[name="c_{card}"]')).to_have_value("1")
-            expect(page.locator(f'.tile[data-card="{card}"]')).to_have_attribute("data-side", "1")
-        expect(page.locator('select[name="c_5d"]')).to_have_value("")
-        expect(page.locator('.pile-count[data-pile="1"]')).to_have_text("5 cards, 3 coins")
-        expect(page.locator('.pile-count[data-pile="0"]')).to_have_text("35 cards, 7 coins")
-        if scripts:
-            # Coloured, and pressed: they are the pile being tapped.
-            expect(page.locator('.tile[aria-pressed="true"]')).to_have_count(len(BRUNO))
-            colour = page.locator('.tile[data-card="7d"]').evaluate("t => getComputedStyle(t).backgroundColor")
-            plain = page.locator('.tile[data-card="5d"]').evaluate("t => getComputedStyle(t).backgroundColor")
-            assert colour != plain
-        page.locator('[data-testid="save"]').tap()
-        expect(page.locator(".flash")).to_contain_text("Hand 1 changed")
-        again = api(server, f"/matches/{match_id}")["hands"][0]
-        assert again["entry"] == hand["entry"] and again["points"] == hand["points"] == [3, 1]
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@SCRIPTS
-def test_in_the_browser_a_delete_is_undone_with_one_tap(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server)
-    for _ in range(2):
-        api(server, f"/matches/{match_id}/hands", FOUR_NIL)
-    before = api(server, f"/matches/{match_id}")
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}/hands/{before['hands'][1]['id']}/delete")
-        page.locator("form button.danger").tap()
-        offer = page.locator('[data-testid="notice-action"]')
-        expect(offer).to_contain_text("Hand 2 deleted")
-        expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
-        button = offer.locator('[data-testid="notice-button"]')
-        box = button.bounding_box()
-        assert box["height"] >= 44 and box["x"] + box["width"] <= 360
-        assert page.evaluate("document.documentElement.scrollWidth <= 360")
-        button.tap()
-        expect(page.locator(".flash")).to_have_text("Hand 2 is back; the totals are worked out again.")
-        expect(page.locator('[data-testid="total-0"]')).to_have_text("8")
-        after = api(server, f"/matches/{match_id}")
-        assert [(h["id"], h["entry"]) for h in after["hands"]] == [(h["id"], h["entry"]) for h in before["hands"]]
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@SCRIPTS
-def test_in_the_browser_a_stale_undo_goes_or_is_refused(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server)
-    first = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.clock.install()                        # its polls made at once: polled_now
-        page.goto(f"/matches/{match_id}/hands/{first['id']}/delete")
-        page.locator("form button.danger").tap()
-        offer = page.locator('[data-testid="notice-action"]')
-        expect(offer.locator('[data-testid="notice-button"]')).to_be_visible()
-        api(server, f"/matches/{match_id}/hands", FOUR_NIL)                # another phone
-        if scripts:
-            # The next poll brings the new score and takes the Undo away; the words stay.
-            polled_now(page)
-            expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
-            expect(offer.locator('[data-testid="notice-button"]')).to_have_count(0)
-            expect(offer).to_contain_text("Hand 1 deleted")
-        else:
-            offer.locator('[data-testid="notice-button"]').tap()
-            expect(page.locator(".flash")).to_contain_text("The match changed meanwhile, perhaps on another "
-                                                           "phone: nothing was undone.")
-            assert len(api(server, f"/matches/{match_id}")["hands"]) == 1
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@SCRIPTS
-def test_in_the_browser_archiving_a_match_in_play_is_undone_with_one_tap(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server, players=["Ottavio", "Pia"])
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}")
-        page.locator("button", has_text="Move to the archive").tap()
-        offer = page.locator('[data-testid="notice-action"]')
-        expect(offer).to_contain_text("Ottavio – Pia is archived")
-        expect(page.locator(f'main a[href="/matches/{match_id}"]')).to_have_count(0)
-        offer.locator('[data-testid="notice-button"]').tap()
-        expect(page.locator(".flash")).to_have_text("Ottavio – Pia is back in the list.")
-        expect(page.locator(f'main a[href="/matches/{match_id}"]')).to_have_count(1)
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@SCRIPTS
-def test_in_the_browser_an_edit_that_makes_a_hand_extreme_asks_first(browser, server, scripts):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server)
-    api(server, f"/matches/{match_id}/hands", FOUR_NIL)
-    context = phone(browser, server, scripts)
-    try:
-        page = context.new_page()
-        page.goto(f"/matches/{match_id}")
-        page.locator('[data-testid="edit-last"]').tap()
-        page.fill("#t_cards_0", "40")                  # meant for Bruno's 4: Bruno's follow (0)
-        page.fill("#t_coins_0", "10")
-        page.locator('[data-testid="save"]').tap()
-        expect(page.locator('[data-testid="extreme"]')).to_contain_text("Anna took all 40 cards?")
-        back, save = page.locator('[data-testid="extreme-back"]'), page.locator('[data-testid="extreme-save"]')
-        expect(save).to_have_text("Yes, save Anna 4 – Bruno 0")
-        b, s = back.bounding_box(), save.bounding_box()
-        # The safe answer first and filled, the one that saves under it (issue 35), on the screen.
-        assert b["y"] + b["height"] <= s["y"] and s["x"] + s["width"] <= 360 and b["x"] + b["width"] <= 360
-        assert "primary" in back.get_attribute("class") and "primary" not in save.get_attribute("class")
-        assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][0]["cards"] == 22
-        save.tap()
-        expect(page.locator(".flash")).to_contain_text("Hand 1 changed")
-        assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][0]["cards"] == 40
-    finally:
-        context.close()
-
-
-@pytest.mark.browser
-@SCRIPTS
-def test_axe_finds_nothing_wrong_with_the_edit_button_and_the_undo_notices(browser, server, scripts):
-    """axe-core (as tests/app/test_accessibility.py runs it) on the match page with "Edit hand 2"
-    and a delete's Undo, and on the home page with an archive's Undo. Without JavaScript the
-    page's scripts are switched off through the DevTools protocol, and on only for axe (axe never
-    settles in a context made without JavaScript)."""
-    pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_violations
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
-    hands = [api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"] for _ in range(3)]
-    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
-                                  locale="en-GB", base_url=server)
-    page = context.new_page()
-    devtools = None if scripts else context.new_cdp_session(page)
-
-    def page_scripts(on: bool):
-        if devtools:
-            devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
-
-    def violations() -> list[str]:
-        page_scripts(True)
-        try:
-            found = axe_violations(page)
-        finally:
-            page_scripts(False)
-        return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
-                if v["impact"] in ("moderate", "serious", "critical")]
-
-    try:
-        page_scripts(False)
-        page.goto(f"/matches/{match_id}/hands/{hands[2]['id']}/delete")
-        page.locator("form button.danger").tap()
-        expect(page.locator('[data-testid="notice-action"]')).to_contain_text("Hand 3 deleted")
-        expect(page.locator('[data-testid="edit-last"]')).to_have_text("Edit hand 2")
-        assert page.evaluate("document.documentElement.classList.contains('js')") is scripts
-        assert violations() == []
-        page.locator("button", has_text="Move to the archive").tap()
-        expect(page.locator('[data-testid="notice-action"]')).to_contain_text("is archived")
-        assert violations() == []
-    finally:
-        context.close()
