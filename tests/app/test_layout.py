@@ -71,7 +71,7 @@ def test_long_names_never_break_inside_a_word_at_360_px(phone, long_names):
     for match_id in long_names.values():
         paths += [f"/matches/{match_id}", f"/matches/{match_id}/hands/new",
                   f"/matches/{match_id}/hands/new?mode=tallies"]
-    broken = {}
+    found = {}
     for path in paths:
         page.goto(path)
         if "/hands/new" in path:        # something entered: the preview shows the breakdown
@@ -80,9 +80,10 @@ def test_long_names_never_break_inside_a_word_at_360_px(phone, long_names):
             else:
                 page.locator('.tile[data-card="7d"]').click()
             expect(page.locator("#preview > p.hint")).to_have_count(0)
-        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, path
-        broken[path] = page.evaluate(BROKEN_WORDS)
-    assert {path: words for path, words in broken.items() if words} == {}
+        width, broken = page.evaluate(f"() => [document.scrollingElement.scrollWidth, ({BROKEN_WORDS})()]")
+        if width > 360 or broken:
+            found[path] = [f"page {width} px wide"] * (width > 360) + broken
+    assert found == {}
 
 
 def test_four_players_counts_read_as_a_grid_each_field_under_its_name(phone, long_names):
@@ -172,25 +173,33 @@ def tournament(phone):
     return made["id"]
 
 
+# A tournament's page judged in one script: its width, the words broken, the boxes spilling, and
+# the left and right edges of the standings' columns (their heads), if it has them.
+TOURNAMENT_LOOK = f"""() => [
+  document.scrollingElement.scrollWidth, ({BROKEN_WORDS})(), ({SPILLING})(),
+  [...document.querySelectorAll('[data-testid="standings"] thead th')]
+    .map(th => {{ const box = th.getBoundingClientRect(); return [box.left, box.right]; }})]"""
+
+
 @pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
     """Issue 22: at 360 px the tournament's page was 398 px wide in Italian, "Stampa gli
     accoppiamenti" and the standings' last columns cut off, and "Francesc/a" split."""
     page = phone
     found = {}
-    for path in (f"/tournaments/{tournament}", f"/tournaments/{tournament}/standings",
-                 f"/tournaments/{tournament}/pairings"):
-        page.goto(f"/lang/{lang}?next={path}")
-        width = page.evaluate("document.scrollingElement.scrollWidth")
+    for number, path in enumerate((f"/tournaments/{tournament}", f"/tournaments/{tournament}/standings",
+                                   f"/tournaments/{tournament}/pairings")):
+        page.goto(path if number else f"/lang/{lang}?next={path}")       # the language's cookie, then its pages
+        width, broken, spilling, columns = page.evaluate(TOURNAMENT_LOOK)
         problems = [f"page {width} px wide"] if width > 360 else []
-        problems += page.evaluate(BROKEN_WORDS) + page.evaluate(SPILLING)
+        problems += broken + spilling
+        if not number:                                  # every column of the standings on screen
+            assert len(columns) >= 6, columns
+            problems += [f"column {column} at {left}-{right} px" for column, (left, right) in enumerate(columns, 1)
+                         if left < 0 or right > 360]
         if problems:
             found[path] = problems
     assert found == {}
-    page.goto(f"/lang/{lang}?next=/tournaments/{tournament}")
-    for column in range(1, 7):                          # every column of the standings on screen
-        box = page.locator(f'[data-testid="standings"] thead th:nth-child({column})').bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 360, column
 
 
 
@@ -294,6 +303,16 @@ OFF_SCREEN = """() => [...document.querySelectorAll(
   .map(([text, box]) => `${text}: ${Math.round(box.right)} x ${Math.round(box.bottom)}`)"""
 
 
+# The board as test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans judges it, in
+# one script: how far the page scrolls, what is off the screen, the words broken, the boxes
+# spilling, and the type of the standings' first row (its cells).
+BOARD_LOOK = f"""() => [
+  [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
+  ({OFF_SCREEN})(), ({BROKEN_WORDS})(), ({SPILLING})(),
+  [...document.querySelectorAll("[data-testid=standings] tbody tr:first-child td")]
+    .map(td => parseFloat(getComputedStyle(td).fontSize))]"""
+
+
 # The common wall screens, the smallest first.
 WALL_SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 
@@ -325,15 +344,13 @@ def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, 
             for at, (width, height) in enumerate(WALL_SIZES):
                 page.set_viewport_size({"width": width, "height": height})
                 problems = []
-                scroll = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]")
+                scroll, off_screen, broken, spilling, sizes = page.evaluate(BOARD_LOOK)
                 if scroll != [width, height]:
                     problems.append(f"the page scrolls to {scroll}")
-                problems += page.evaluate(OFF_SCREEN) + page.evaluate(BROKEN_WORDS) + page.evaluate(SPILLING)
+                problems += off_screen + broken + spilling
                 seen = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
                 if len(seen) != 1 or not seen[0].startswith(f"{server}/tournaments/{tournament}?welcome="):
                     problems.append(f"the QR code read as {seen}")
-                sizes = page.evaluate("""() => [...document.querySelectorAll("[data-testid=standings] tbody tr:first-child td")]
-                    .map(td => parseFloat(getComputedStyle(td).fontSize))""")
                 if sizes[1] < max(sizes):       # the points (td 2) no smaller than the rest
                     problems.append(f"the points drawn smaller than the rest: {sizes}")
                 if Axe is not None and (at == number or FUZZ):
