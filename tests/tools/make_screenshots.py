@@ -269,11 +269,14 @@ def take(browser, base: str, ids: dict, folder: Path, kept: bool = True) -> None
     second = browser.new_context(base_url=base, **{**PHONE, "color_scheme": "dark"})
     page = second.new_page()
     page.set_default_timeout(10_000)
+    page.clock.install()                # its poll (every 2 s) made at once, not waited for
     page.goto(f"/matches/{teams}")
     page.wait_for_selector(".scoreboard")
     before = page.locator(".scoreboard").inner_text()
     play_until(base, teams, random.Random(7), 2, over=False, hands=1, below=11)
-    page.wait_for_function("before => document.querySelector('.scoreboard').innerText !== before", arg=before)
+    page.clock.run_for(2000)
+    page.wait_for_function("before => document.querySelector('.scoreboard').innerText !== before", arg=before,
+                           polling=50)
     settled(page)
     shoot(page, folder / "live-dark.png")
     second.close()
@@ -357,10 +360,11 @@ def offline(browser, base: str, ids: dict, folder: Path) -> None:
     watching = browser.new_context(base_url=base, **ITALIAN)
     page = watching.new_page()
     page.set_default_timeout(10_000)
-    page.clock.set_fixed_time(NINE_PM)
+    page.clock.install(time=NINE_PM)    # its clock at 21:03, moved by the script only
     page.goto(f"/matches/{pair}")
     page.wait_for_selector(".scoreboard")
-    watching.set_offline(True)          # the next poll (every 2 s) fails
+    watching.set_offline(True)
+    page.clock.run_for(2000)            # the next poll (every 2 s), made now, fails
     expect(page.locator('[data-testid="offline"]')).to_contain_text("Offline dalle 21:03")
     shoot(page, folder / "offline-banner-it.png")
     watching.close()
