@@ -70,60 +70,65 @@ PHONES = (360, 390)
 
 
 def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, tournaments):
-    """Each page loaded once on a phone of 360 px, measured, then the screen widened to 390 px
-    and measured again: the pages' layout is their CSS (names are cut short by the server, no
-    script measures the screen), so the second width needs no second load."""
+    """Each page loaded once on a phone of 360 px (or 390), measured, then the screen resized to
+    the other width and measured again: the pages' layout is their CSS (names are cut short by
+    the server, no script measures the screen), so the second width needs no second load. Each
+    look at the page is one script (LOOK) that measures everything at once; the language is
+    chosen once (its cookie) for the pages in it."""
     context = browser.new_context(viewport={"width": PHONES[0], "height": 800}, base_url=server, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
     found = {}
+    widths = list(PHONES)
     try:
         for lang in ("it", "fr", "en", "es"):
             # The rules' page too: its table's heading read "Gio/cat/ori".
             # The hand form too (found in review): its side picker split "Jean-/Baptiste", and its
             # counts cut the name to "Jean-Baptis…" in a column it fits.
-            for path in (f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/", "/rules/classica",
-                         f"/matches/{matches['two']}/hands/new", f"/matches/{matches['two']}/hands/new?mode=tallies",
-                         f"/tournaments/{tournaments[8]}"):
-                page.set_viewport_size({"width": PHONES[0], "height": 800})
-                page.goto(f"/lang/{lang}?next={path}")
-                for width in PHONES:
-                    page.set_viewport_size({"width": width, "height": 800})
-                    problems = names_on_a_phone(page, path, matches)
+            for number, path in enumerate((
+                    f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/", "/rules/classica",
+                    f"/matches/{matches['two']}/hands/new", f"/matches/{matches['two']}/hands/new?mode=tallies",
+                    f"/tournaments/{tournaments[8]}")):
+                page.goto(path if number else f"/lang/{lang}?next={path}")
+                for width in widths:            # first the width the page before was left at
+                    if page.viewport_size["width"] != width:
+                        page.set_viewport_size({"width": width, "height": 800})
+                    problems = names_on_a_phone(page.evaluate(LOOK), path, matches)
                     if problems:
                         found[f"{width} {lang} {path}"] = problems
+                widths.reverse()
     finally:
         context.close()
     assert found == {}
 
 
-def names_on_a_phone(page, path: str, matches: dict) -> list[str]:
-    """What is wrong with the names on ``page`` (at ``path``) as the screen now shows it."""
-    shown = page.evaluate("document.body.innerText")
-    problems = [f"cut: {word}" for word in cut_words(shown)]
-    problems += [f"split: {word}" for word in page.evaluate(SPLIT)]
+def names_on_a_phone(seen: dict, path: str, matches: dict) -> list[str]:
+    """What is wrong with the names of the page at ``path`` as the screen shows it (``seen``:
+    what LOOK measured)."""
+    problems = [f"cut: {word}" for word in cut_words(seen["text"])]
+    problems += [f"split: {word}" for word in seen["split"]]
     if path == f"/matches/{matches['teams']}":
         # The result names both players whole, its score on one line.
-        outcome = page.locator('[data-testid="outcome"]')
-        expect(outcome).to_contain_text("Jean-Baptiste & Bartolomeo Giangiacomo")
-        score = outcome.locator(".nowrap", has_text=re.compile(r"^\d+ (a|à|to) \d+$"))
-        expect(score).to_have_count(1)
+        outcome = seen["outcome"]
+        if "Jean-Baptiste & Bartolomeo Giangiacomo" not in outcome["text"]:
+            problems.append(f"the result without both players whole: {outcome['text']!r}")
+        if len([score for score in outcome["nowrap"] if re.fullmatch(r"\d+ (a|à|to) \d+", score)]) != 1:
+            problems.append(f"the result's score not on one line: {outcome['nowrap']}")
         # Each team's box: the players' names whole where they fit, the whole name
         # to a screen reader where one is cut short (never with a full stop).
-        for name in page.locator(".total-name").all():
-            short = name.locator("[aria-hidden=true]")
-            if short.count():
-                assert short.inner_text().endswith("…")
-                assert name.locator(".visually-hidden").inner_text() in (
-                    " & ".join(TEAM_A), " & ".join(TEAM_B))
-        assert page.locator(".total-name").first.inner_text().replace("\n", " ") == " & ".join(TEAM_A)
+        teams = (" & ".join(TEAM_A), " & ".join(TEAM_B))
+        for box in seen["totals"]:
+            if box["short"] is not None and not (box["short"].endswith("…") and box["whole"] in teams):
+                problems.append(f"a team cut short as {box['short']!r}, to a screen reader {box['whole']!r}")
+        if seen["totals"][0]["text"].replace("\n", " ") != teams[0]:
+            problems.append(f"the first team's box reads {seen['totals'][0]['text']!r}")
     if path.endswith("mode=tallies"):
-        problems += [f"cut: {name}" for name in page.locator(".tally-name").all_inner_texts() if "…" in name]
+        problems += [f"cut: {name}" for name in seen["tallies"] if "…" in name]
     if path in (f"/matches/{matches['four']}", f"/matches/{matches['teams']}"):
-        problems += [f"row of {n} lines" for n in page.evaluate(ROW_LINES) if n > 2]
+        problems += [f"row of {n} lines" for n in seen["rowLines"] if n > 2]
     # No row of the hand list has a line holding only the "·" between two sides (the
     # Scopone of two long team names: "Giangiacomo 6" then a lone "·").
-    problems += [f"lone separator in hand {n}" for n in page.evaluate(LONE_SEPARATOR)]
+    problems += [f"lone separator in hand {n}" for n in seen["lone"]]
     return problems
 
 
@@ -160,11 +165,33 @@ ROW_LINES = """() => [...document.querySelectorAll("ol.hands li > a")].map(row =
 })"""
 
 
+# Everything names_on_a_phone judges, measured by one script: the page's text as drawn, its words
+# split, the hand rows' lines and lone separators, the counts' names, the result's text and its
+# parts kept on one line, and each team's box (its text, the name cut short, the whole name a
+# screen reader reads).
+LOOK = f"""() => {{
+  const outcome = document.querySelector('[data-testid="outcome"]');
+  return {{
+    text: document.body.innerText,
+    split: ({SPLIT})(),
+    rowLines: ({ROW_LINES})(),
+    lone: ({LONE_SEPARATOR})(),
+    tallies: [...document.querySelectorAll(".tally-name")].map(e => e.innerText),
+    outcome: {{text: outcome ? outcome.innerText : "",
+               nowrap: outcome ? [...outcome.querySelectorAll(".nowrap")].map(e => e.textContent.trim().replace(/\\s+/g, " ")) : []}},
+    totals: [...document.querySelectorAll(".total-name")].map(e => {{
+      const short = e.querySelector("[aria-hidden=true]"), whole = e.querySelector(".visually-hidden");
+      return {{text: e.innerText, short: short ? short.innerText : null, whole: whole ? whole.innerText : null}};
+    }}),
+  }};
+}}"""
+
+
 # -- The board on the wall ------------------------------------------------------------------
 
 # What the board draws, measured: each name's type, the headings' and the tie-break notes', how
 # low the panels' last rows reach, the names cut short on a table, each cut name of the standings
-# against the width it would need, and the address's lines.
+# against the width it would need, the address's lines, and how far the page scrolls.
 MEASURED = """() => {
   const size = e => parseFloat(getComputedStyle(e).fontSize);
   const names = [...document.querySelectorAll(".board-tables .board-name, [data-testid=standings] tbody th[scope=row] .entrant-name")];
@@ -196,6 +223,7 @@ MEASURED = """() => {
     cutOnTables: [...document.querySelectorAll(".board-tables [aria-hidden=true]")].map(e => e.textContent),
     cutButFits,
     addressPieces: [...address.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(lines),
+    scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
   };
 }"""
 
@@ -251,8 +279,7 @@ def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournament
                 read = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
                 if len(read) != 1 or not read[0].startswith(f"{server}/tournaments/{tournament}?welcome="):
                     problems.append("the QR code not read")
-                if page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]") \
-                        != [width, height]:
+                if seen["scroll"] != [width, height]:
                     problems.append("the board scrolls")
                 if problems:
                     found[f"{count} {lang} {width}x{height}"] = problems

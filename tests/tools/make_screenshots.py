@@ -210,16 +210,18 @@ def side_by_side(browser, left: Path, right: Path, path: Path) -> None:
     page.close()
 
 
-def optimise(path: Path) -> None:
+def optimise(path: Path, smallest: bool = True) -> None:
     """A palette of 256 colours, which a page's flat colours and smoothed text need no more
-    than, and zlib's best: about a third of Chromium's own PNG."""
+    than, and zlib's best: about a third of Chromium's own PNG. Not ``smallest`` (a picture
+    only compared, never kept: --check and the suite), zlib's quickest: the same pixels, its
+    bytes larger, a fifth of the time (zlib's best took half of the suite's run of the script)."""
     from PIL import Image
     with Image.open(path) as taken:
         small = taken.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    small.save(path, optimize=True)
+    small.save(path, optimize=True) if smallest else small.save(path, compress_level=1)
 
 
-def take(browser, base: str, ids: dict, folder: Path) -> None:
+def take(browser, base: str, ids: dict, folder: Path, kept: bool = True) -> None:
     from playwright.sync_api import expect
     pair, teams, tournament = ids["pair"], ids["teams"], ids["tournament"]
     phone = browser.new_context(base_url=base, **PHONE)
@@ -267,11 +269,14 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     second = browser.new_context(base_url=base, **{**PHONE, "color_scheme": "dark"})
     page = second.new_page()
     page.set_default_timeout(10_000)
+    page.clock.install()                # its poll (every 2 s) made at once, not waited for
     page.goto(f"/matches/{teams}")
     page.wait_for_selector(".scoreboard")
     before = page.locator(".scoreboard").inner_text()
     play_until(base, teams, random.Random(7), 2, over=False, hands=1, below=11)
-    page.wait_for_function("before => document.querySelector('.scoreboard').innerText !== before", arg=before)
+    page.clock.run_for(2000)
+    page.wait_for_function("before => document.querySelector('.scoreboard').innerText !== before", arg=before,
+                           polling=50)
     settled(page)
     shoot(page, folder / "live-dark.png")
     second.close()
@@ -295,7 +300,7 @@ def take(browser, base: str, ids: dict, folder: Path) -> None:
     offline(browser, base, ids, folder)
     escoba_in_spanish(browser, base, ids["escoba"], folder)
     for name in PICTURES:
-        optimise(folder / name)
+        optimise(folder / name, smallest=kept)
 
 
 def escoba_in_spanish(browser, base: str, match: int, folder: Path) -> None:
@@ -355,17 +360,20 @@ def offline(browser, base: str, ids: dict, folder: Path) -> None:
     watching = browser.new_context(base_url=base, **ITALIAN)
     page = watching.new_page()
     page.set_default_timeout(10_000)
-    page.clock.set_fixed_time(NINE_PM)
+    page.clock.install(time=NINE_PM)    # its clock at 21:03, moved by the script only
     page.goto(f"/matches/{pair}")
     page.wait_for_selector(".scoreboard")
-    watching.set_offline(True)          # the next poll (every 2 s) fails
+    watching.set_offline(True)
+    page.clock.run_for(2000)            # the next poll (every 2 s), made now, fails
     expect(page.locator('[data-testid="offline"]')).to_contain_text("Offline dalle 21:03")
     shoot(page, folder / "offline-banner-it.png")
     watching.close()
 
 
-def main(folder: Path = SCREENSHOTS) -> list[Path]:
-    """Every picture of PICTURES, made afresh in ``folder``; their paths."""
+def main(folder: Path = SCREENSHOTS, kept: bool = True) -> list[Path]:
+    """Every picture of PICTURES, made afresh in ``folder``; their paths. Not ``kept`` (made to
+    be compared with those kept, as --check does), each is the palette picture with the same
+    pixels, saved quickly rather than small."""
     sys.path.insert(0, str(ROOT / "tests"))         # helpers, as pytest's pythonpath has it
     from playwright.sync_api import sync_playwright
 
@@ -382,7 +390,7 @@ def main(folder: Path = SCREENSHOTS) -> list[Path]:
             ids = evening(base)
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                take(browser, base, ids, folder)
+                take(browser, base, ids, folder, kept)
             finally:
                 browser.close()
     return [folder / name for name in PICTURES]
@@ -392,14 +400,17 @@ def differs(made: Path, kept: Path) -> bool:
     """Whether a reader would see ``made`` and ``kept`` as different pictures: another size, or
     more than STRAY_PIXELS pixels beyond TOLERANCE once both are blurred by BLUR (a missing line
     of text, a changed word or figure), not the few grey levels a glyph's edge takes from
-    another Chromium or font build. Equal bytes are equal pictures."""
+    another Chromium or font build. Equal bytes, or equal pixels, are equal pictures."""
     if made.read_bytes() == kept.read_bytes():
         return False
     from PIL import Image, ImageChops, ImageFilter
     with Image.open(made) as one, Image.open(kept) as other:
         if one.size != other.size:
             return True
-        one, other = (picture.convert("RGB").filter(ImageFilter.BoxBlur(BLUR)) for picture in (one, other))
+        one, other = one.convert("RGB"), other.convert("RGB")
+    if one.tobytes() == other.tobytes():        # the same pixels, saved otherwise (--check's)
+        return False
+    one, other = (picture.filter(ImageFilter.BoxBlur(BLUR)) for picture in (one, other))
     histogram = ImageChops.difference(one, other).convert("L").point(lambda level: level > TOLERANCE).histogram()
     return histogram[1] > STRAY_PIXELS
 
@@ -424,7 +435,7 @@ if __name__ == "__main__":
     asked = arguments()
     if asked.check:
         with tempfile.TemporaryDirectory() as fresh:
-            main(Path(fresh))
+            main(Path(fresh), kept=False)
             out_of_date = stale(Path(fresh), asked.folder)
         for name in out_of_date:
             print(f"{asked.folder / name} is out of date: run tests/tools/make_screenshots.py", file=sys.stderr)
