@@ -10,13 +10,34 @@ import tempfile
 import urllib.request
 
 import pytest
-from test_accessibility import LANG_CASES, Phone, check, made, phones, report  # noqa: F401  (made, phones: the fixtures)
+from test_accessibility import (  # noqa: F401  (made, phones: the fixtures)
+    LANG_CASES,
+    LANG_TEMPLATES,
+    OTHER_LANGUAGES,
+    Phone,
+    check,
+    in_languages,
+    made,
+    phones,
+    report,
+)
 
 from companion import create_app
 from helpers import SPILLING, organiser, serving
 from markup import attr
 
 pytestmark = pytest.mark.browser
+
+
+def test_every_template_is_checked_in_every_language():
+    """The turns of test_accessibility.in_languages: each template's pages in Italian, French
+    and Spanish between them, each page in at least one, each language with a third of them."""
+    cases = in_languages()
+    for template, pages in LANG_TEMPLATES.items():
+        assert {lang for name, lang in cases if name in pages} == set(OTHER_LANGUAGES), template
+        assert all(any(name == page for name, _ in cases) for page in pages), template
+    for lang in OTHER_LANGUAGES:
+        assert sum(1 for _, other in cases if other == lang) >= len(cases) // len(OTHER_LANGUAGES), lang
 
 
 @pytest.mark.parametrize("spec, js, lang", LANG_CASES)
