@@ -1,5 +1,6 @@
-"""axe-core on the pages with the most words of their own in Italian, French and Spanish, and on
-the organiser's pages as a phone on the network sees them in all four languages: no violation
+"""axe-core on the pages with the most words of their own in Italian, French and Spanish (each
+template's pages in turn: test_accessibility.in_languages), and on the organiser's pages as a
+phone on the network sees them, in English and each template in the other three: no violation
 "moderate", "serious" or "critical" (tests/app/test_accessibility.py, whose pages, phones and
 check these are; cut from it so that pytest-xdist's workers share its time). In Italian, French
 and Spanish axe runs the rules that can give another verdict in another language, the others
@@ -10,13 +11,34 @@ import tempfile
 import urllib.request
 
 import pytest
-from test_accessibility import LANG_CASES, Phone, check, made, phones, report  # noqa: F401  (made, phones: the fixtures)
+from test_accessibility import (  # noqa: F401  (made, phones: the fixtures)
+    LANG_CASES,
+    LANG_TEMPLATES,
+    OTHER_LANGUAGES,
+    Phone,
+    check,
+    in_languages,
+    made,
+    phones,
+    report,
+)
 
 from companion import create_app
-from helpers import SPILLING, organiser, serving
+from helpers import FUZZ, SPILLING, organiser, serving
 from markup import attr
 
 pytestmark = pytest.mark.browser
+
+
+def test_every_template_is_checked_in_every_language():
+    """The turns of test_accessibility.in_languages: each template's pages in Italian, French
+    and Spanish between them, each page in at least one, each language with a third of them."""
+    cases = in_languages()
+    for template, pages in LANG_TEMPLATES.items():
+        assert {lang for name, lang in cases if name in pages} == set(OTHER_LANGUAGES), template
+        assert all(any(name == page for name, _ in cases) for page in pages), template
+    for lang in OTHER_LANGUAGES:
+        assert sum(1 for _, other in cases if other == lang) >= len(cases) // len(OTHER_LANGUAGES), lang
 
 
 @pytest.mark.parametrize("spec, js, lang", LANG_CASES)
@@ -61,16 +83,38 @@ def club_server():
             yield base, ids["Anna"]
 
 
+# Each page: its name, path, status, whether the organiser has logged in, and its template.
 ORGANISER_PAGES = [
-    ("organiser-logged-out", "/organiser", 200, False),
+    ("organiser-logged-out", "/organiser", 200, False, "organiser"),
     # The link's page (200: a GET checks nothing), which sends its code at once: then refused.
-    ("organiser-wrong-code", "/organiser?code=AAA-AAA", 200, False),
-    ("organiser-only", "/tournaments/new", 403, False),
-    ("player-watching", "/players/{anna}", 200, False),
-    ("organiser-logged-in", "/organiser", 200, True),
-    ("home-organiser", "/", 200, True),         # a box beside each match, and its delete
-    ("player-organiser", "/players/{anna}", 200, True),
+    ("organiser-wrong-code", "/organiser?code=AAA-AAA", 200, False, "organiser"),
+    ("organiser-only", "/tournaments/new", 403, False, "organiser only"),
+    ("player-watching", "/players/{anna}", 200, False, "player"),
+    ("organiser-logged-in", "/organiser", 200, True, "organiser"),
+    ("home-organiser", "/", 200, True, "home"),         # a box beside each match, and its delete
+    ("player-organiser", "/players/{anna}", 200, True, "player"),
 ]
+
+
+def organiser_pages(lang: str) -> list[tuple]:
+    """The organiser's pages checked in ``lang``: every one in English; in Italian, French and
+    Spanish each template's pages in turn, every template in every language (the organiser's
+    page's three states one a language, the player's two in turn); all of them in every
+    language with SCOPA_FUZZ set. (7 pages a language was 28 loads and axe runs: 19 now.)"""
+    if lang == "en" or FUZZ:
+        return ORGANISER_PAGES
+    at = OTHER_LANGUAGES.index(lang)
+    templates = {page[4]: [other for other in ORGANISER_PAGES if other[4] == page[4]] for page in ORGANISER_PAGES}
+    return [page for page in ORGANISER_PAGES if page == templates[page[4]][at % len(templates[page[4]])]]
+
+
+def test_every_organisers_page_is_checked_in_another_language():
+    """organiser_pages' turns: each of the organiser's pages in Italian, French or Spanish,
+    each template in all three."""
+    for page in ORGANISER_PAGES:
+        assert any(page in organiser_pages(lang) for lang in OTHER_LANGUAGES), page[0]
+    for lang in OTHER_LANGUAGES:
+        assert {page[4] for page in organiser_pages(lang)} == {page[4] for page in ORGANISER_PAGES}, lang
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "fr", "es"])
@@ -78,10 +122,11 @@ def test_the_organisers_pages_have_no_violation(browser, club_server, lang):
     """One phone goes through the pages in turn: the logged-out ones first, then it logs in
     (each page in a context of its own was 7 contexts a language for the same pages)."""
     base, anna = club_server
-    assert [page[3] for page in ORGANISER_PAGES] == sorted(page[3] for page in ORGANISER_PAGES)
+    pages = organiser_pages(lang)
+    assert [page[3] for page in pages] == sorted(page[3] for page in pages)
     phone, organiser = Phone(browser, base, True), False
     try:
-        for name, path, status, logged_in in ORGANISER_PAGES:
+        for name, path, status, logged_in, _ in pages:
             if logged_in and not organiser:
                 assert phone.page.goto(f"/organiser?code={CODE}").status == 200
                 phone.page.wait_for_selector('[data-testid="is-organiser"]')     # its form sent itself
