@@ -126,6 +126,13 @@ def node_id_for_schemathesis(request):
 
 schema = schemathesis.pytest.from_fixture("api_schema")
 
+# Every answer these two get, schemathesis checks against the document the app serves (its
+# status listed: status_code_conformance; its body of its schema: response_schema_conformance),
+# the document conftest's ``answers_as_documented`` checks every other test's answers against:
+# not checked a second time.
+CHECKED_BY_SCHEMATHESIS = ("test_the_api_keeps_to_its_openapi_document",
+                           "test_sequences_of_calls_keep_to_the_document")
+
 
 @schema.parametrize()
 @settings(max_examples=FUZZED, deadline=None, suppress_health_check=list(HealthCheck))
