@@ -14,7 +14,6 @@ The browser tests at 360 px, with JavaScript and without, are at the end."""
 import re
 
 import pytest
-import table_helpers
 from table_helpers import polled_now
 from werkzeug.datastructures import MultiDict
 
@@ -22,8 +21,6 @@ from helpers import FOUR_NIL, api, finish, new_match
 from markup import attr, attrs, form_data, nodes, one, text as text_of, words
 
 # -- In the browser, at 360 px (first: a test without the browser before them stops Chromium) ----
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 
 def below(upper, lower) -> bool:

@@ -5,15 +5,12 @@ four sides every side is typed, and the JSON API still takes both figures, refus
 they cannot be."""
 
 import pytest
-import table_helpers
 from werkzeug.datastructures import MultiDict
 
 from helpers import FOUR_NIL, api, new_match
 from markup import count, form_data, text
 
 # -- In the browser (first: a test without the browser before it stops Chromium) ------------
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 
 @pytest.mark.browser

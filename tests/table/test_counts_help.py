@@ -16,7 +16,6 @@ import urllib.parse
 import urllib.request
 
 import pytest
-import table_helpers
 from werkzeug.datastructures import MultiDict
 
 from companion.matches import score_entry
@@ -38,8 +37,6 @@ def line(hand, item):
 # client sends it, and the tests below post what the pages draw (the tool's way there and back, a
 # count refused by its field in the page's language, the preview's words in Italian). axe runs
 # on both.
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 
 def open_counts(page, server, lang="en"):

@@ -14,7 +14,6 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import table_helpers
 from table_helpers import polled_now
 
 from companion import create_app
@@ -25,8 +24,6 @@ pytestmark = pytest.mark.usefixtures("fresh_rate_limit")     # each test counts 
 
 
 # -- In the browser (first: a test without the browser before it stops Chromium) ------------
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 
 @pytest.mark.browser

@@ -12,7 +12,6 @@ phone's hand replaced the one recorded, not as if it were added."""
 import urllib.parse
 
 import pytest
-import table_helpers
 
 from companion.i18n import card_words
 from companion.matches import score_entry, takes_every_card
@@ -28,8 +27,6 @@ NAMES = ("Anna", "Bruno")
 # With JavaScript: without it the hand's form is posted as test_an_untouched_save_asks_and_records_nothing_until_confirmed
 # posts it (the question, its filled safe answer, nothing saved until confirmed). The layout
 # measured here has no rule of companion.css that depends on JavaScript (``.js``).
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 
 @pytest.mark.browser

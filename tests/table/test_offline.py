@@ -8,7 +8,6 @@ import time
 from contextlib import ExitStack
 
 import pytest
-import table_helpers
 from table_helpers import sent_again_now
 
 from companion import create_app
@@ -20,8 +19,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 
 def phone_in(phone_page, server: str, locale: str):

@@ -7,7 +7,6 @@ archiving a match still being played. An edit that makes a hand extreme asks fir
 hand does (tests/table/test_no_accident.py)."""
 
 import pytest
-import table_helpers
 from table_helpers import polled_now
 from werkzeug.datastructures import MultiDict
 
@@ -32,14 +31,11 @@ NAMES = ("Anna", "Bruno")
 BRUNO = ["1d", "2d", "7d", "3c", "4c"]          # Bruno's small pile: 5 cards, 3 denari, the settebello
 
 
-
 # -- In the browser, at 360 px (first: a test without the browser before them stops Chromium) ----
 # With JavaScript: without it, a page sends its form as a test client does, and the tests above
 # post the forms the pages draw (the Undo's notice, the hand's form read back, the question on an
 # extreme edit). The layout measured here is the same without JavaScript: none of these boxes has
 # a rule of companion.css that depends on it (``.js``). axe runs on both.
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 
 @pytest.mark.browser
