@@ -24,7 +24,7 @@ from ..i18n import (
 from ..rules import deck, parse_card
 from ..rules.cards import SUITS
 from ..rules.rulesets import Rules
-from ..web.forms import CardGrid, FieldsFor, each_card, each_side, options
+from ..web.forms import CardGrid, FieldsFor, WholeNumberField, each_card, each_side, options
 
 
 def card_choices(size: int, pack: str, blank: str | None = None) -> list[SelectChoice]:
@@ -112,9 +112,9 @@ class ClaimForm(QueryForm):
     c = FieldsFor(SelectField(default=""), each_card)      # a tile: the side, "" if not tapped
     # A number as typed; refused by the rules engine, in the API's words ("the sweeps of Anna
     # must be a whole number, 0 or more"); min/max only bring up the phone's number keyboard.
-    sweeps = FieldsFor(IntegerField(validators=[Optional()], default=0, render_kw={"min": 0, "max": 20}),
+    sweeps = FieldsFor(WholeNumberField(validators=[Optional()], default=0, render_kw={"min": 0, "max": 20}),
                        each_side)
-    total = FieldsFor(IntegerField(validators=[Optional()], default=0), each_side)
+    total = FieldsFor(WholeNumberField(validators=[Optional()], default=0), each_side)
 
     def __init__(self, rules: Rules, names: tuple[str, ...], in_match: bool, *args: Any, **kwargs: Any):
         super().__init__(*args, meta={"sides": len(names), "deck": rules.deck}, **kwargs)

@@ -209,8 +209,9 @@ def _check_item(name: str, value: Any) -> Any:
                           items=", ".join(ITEMS)))
 
 
-def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None) -> Rules:
-    """The rules of a preset with some items changed; every item and value is checked.
+def rules_for(preset: object = "classica", options: Mapping[str, Any] | None = None) -> Rules:
+    """The rules of a preset with some items changed; every item and value is checked, the
+    preset's name too, whatever a request sent for it (``None``, a number: not a variant).
 
     >>> rules_for("cirulla", {"deck": 36})
     Traceback (most recent call last):
@@ -225,7 +226,7 @@ def rules_for(preset: str = "classica", options: Mapping[str, Any] | None = None
     return rules
 
 
-def _rules(preset: str, options: Mapping[str, Any] | None) -> Rules:
+def _rules(preset: object, options: Mapping[str, Any] | None) -> Rules:
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(said("{preset} is not a variant; the variants are {presets}",
                               preset=repr(preset), presets=", ".join(PRESETS)))

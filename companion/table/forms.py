@@ -7,7 +7,7 @@ from typing import Any
 
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, IntegerField, RadioField, SelectField, StringField
+from wtforms import BooleanField, Field, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional
 
 from ..i18n import VARIANT_TITLES, say
@@ -15,7 +15,7 @@ from ..matches import Match, sides_for
 from ..names import PIN_MAX, team_name, tidy
 from ..rules import rules_for
 from ..rules.rulesets import BOUNDS
-from ..web.forms import PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, options
+from ..web.forms import PRESETS_SEATING, RULE_CHOICES, RULE_LABELS, WholeNumberField, options
 from ..web.match_requests import NewMatch
 from ..web.refusals import Refusal
 
@@ -69,11 +69,11 @@ class NewMatchForm(FlaskForm):
     piva = BooleanField(RULE_LABELS["piva"])
     declarations = rule_select("declarations")
     # min and max for the phone's keyboard, the bounds the request checks (NewMatch's RuleItems).
-    target = IntegerField(RULE_LABELS["target"], [InputRequired(_l("Give the target score"))],
+    target = WholeNumberField(RULE_LABELS["target"], [InputRequired(_l("Give the target score"))],
                           render_kw=between("target"))
-    hands = IntegerField(RULE_LABELS["hands"], [Optional()], render_kw=between("hands"))
+    hands = WholeNumberField(RULE_LABELS["hands"], [Optional()], render_kw=between("hands"))
     cappotto = BooleanField(RULE_LABELS["cappotto"])
-    double_under = IntegerField(RULE_LABELS["double_under"], [Optional()], render_kw=between("double_under"))
+    double_under = WholeNumberField(RULE_LABELS["double_under"], [Optional()], render_kw=between("double_under"))
     claims = BooleanField(RULE_LABELS["claims"])
     capture = rule_select("capture")
     void_deal = rule_select("void_deal")

@@ -21,13 +21,14 @@ from wtforms import Field, FormField, HiddenField, IntegerField, RadioField, Sel
 from wtforms.validators import Optional
 from wtforms.widgets import HiddenInput
 
-from ..i18n import card_in_words, item_label, suit_words
+from ..i18n import card_in_words, item_label, say, suit_words
 from ..matches import Match, score_entry
 from ..rules import HandScore, ScopaError, deck
 from ..rules.cards import Card, parse_cards
 from ..rules.primiera import PrimieraResult
 from ..rules.said import said, said_n
-from ..web.forms import FieldsFor, card_rows, each_card, each_side, options
+from ..rules.tally import count_refused
+from ..web.forms import FieldsFor, WholeNumberField, card_rows, each_card, each_side, options
 from ..web.hand_requests import HandEntry, per_side
 from .hand_counts import COUNT_WORDS, counts_entered, deck_totals, rest_of_deck, unused_fields, worked_out
 from .hand_declarations import ACCUSI, DECLARATIONS, Declaration
@@ -43,7 +44,7 @@ def count_field(most: int):
     """A count as typed; its bounds are the hand's request's and the rules engine's, in their
     words (a whole number from 0; no more than the deck holds): ``min``/``max`` only bring up
     the phone's number keyboard."""
-    return IntegerField(validators=[Optional()], render_kw={"min": 0, "max": most})
+    return WholeNumberField(validators=[Optional()], render_kw={"min": 0, "max": most})
 
 
 class HandForm(FlaskForm):
@@ -63,7 +64,7 @@ class HandForm(FlaskForm):
     rest = RadioField(_l("The cards not tapped go to"))
     # A number as typed; its bounds are the hand's, in the API's words: a whole number from 0
     # (web.hand_requests), no more than the cards taken allow (the rules engine).
-    sweeps = FieldsFor(IntegerField(validators=[Optional()], default=0), each_side)
+    sweeps = FieldsFor(WholeNumberField(validators=[Optional()], default=0), each_side)
     t_cards = FieldsFor(count_field(40), each_side)
     t_coins = FieldsFor(count_field(40), each_side)
     t_sevens = FieldsFor(count_field(40), each_side)
@@ -205,7 +206,7 @@ class HandForm(FlaskForm):
         cards that are cards; by cards, whose the cards in no pile are. Those refusals are the
         form's (``form_errors``: a rules' ``Said``, worded by the page)."""
         self.form_errors = []
-        if not super().validate(extra_validators):
+        if not super().validate(extra_validators) or not self._counts_are_numbers():
             return False
         try:
             self._declarations()
@@ -214,6 +215,19 @@ class HandForm(FlaskForm):
         except ScopaError as refusal:
             self.form_errors.append(refusal.args[0])
         return not self.form_errors
+
+    def _counts_are_numbers(self) -> bool:
+        """Each count and scopa typed that is not a whole number ("abc", "2.5": the field keeps
+        the text, ``WholeNumberField``) refused at its field in the words the hand's request
+        gives it ("the cards of Anna must be a whole number, 0 or more"), before anything adds
+        the counts up."""
+        rows = {"sweeps": self.sweeps, **self.count_rows()}
+        for row, fields in rows.items():
+            for i, field in enumerate(fields):
+                if isinstance(field.data, str):
+                    field.errors = [*field.errors, say(count_refused(
+                        RUNS.get(row, row), self.match.names[i], self.match.rules))]
+        return not any(field.errors for fields in rows.values() for field in fields)
 
     def _check_untapped(self) -> None:
         """Cards picked one by one for the side that also gets the rest: the rest would go

@@ -6,11 +6,11 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import Field, RadioField, SelectField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from ..i18n import VARIANT_TITLES
-from ..web.forms import options
+from ..web.forms import WholeNumberField, options, whole_or_text
 from ..web.tournament_requests import NewTournament
 
 FORMAT_WORDS = {"round-robin": _l("Round robin (everyone meets everyone)"),
@@ -30,7 +30,7 @@ class NewTournamentForm(FlaskForm):
                           default="classica", id="t-variant", validate_choice=False)
     entrants = TextAreaField(_l("Entrants, one a line"), id="t-entrants",
                              render_kw={"rows": 8, "autocapitalize": "words"})
-    rounds = IntegerField(_l("Rounds (Swiss only)"), [Optional()], id="t-rounds",
+    rounds = WholeNumberField(_l("Rounds (Swiss only)"), [Optional()], id="t-rounds",
                           render_kw={"inputmode": "numeric", "autocomplete": "off", "min": 1})
     seeding = RadioField(_l("Seeding"), default="order", validate_choice=False, choices=options(
         [("rating", _l("by rating (players without one last)")),
@@ -64,7 +64,8 @@ class LateEntrantForm(FlaskForm):
 
     entrant = StringField(_l("Entrant"), id="late-entrant",
                           render_kw={"required": True, "autocomplete": "off", "autocapitalize": "words"})
-    points = RadioField(_l("Points for each round missed"), default="0", validate_choice=False, choices=options(
+    points = RadioField(_l("Points for each round missed"), default="0", validate_choice=False,
+                        coerce=whole_or_text, choices=options(
         [("0", _l("no points")), ("1", _l("a draw's (1)")), ("2", _l("a win's (2)"))]))
 
     def field_for(self, at: tuple[str | int, ...], points_shown: bool = True) -> Field | None:
@@ -79,8 +80,6 @@ class LateEntrantForm(FlaskForm):
 
     def asked(self) -> dict[str, Any]:
         """The request as ``LateEntrant`` reads it."""
-        points = self.points.data or "0"
         # The number a choice posts; anything else as sent, for the request to refuse in words.
         return {"entrant": entrant_of(self.entrant.data or ""),
-                "points_per_missed_round": int(points) if points.isascii() and points.isdigit()
-                and len(points) < 4 else points}
+                "points_per_missed_round": 0 if self.points.data is None else self.points.data}

@@ -42,6 +42,33 @@ def shown_at(field: Field | None, words: str) -> str | None:
     return None
 
 
+def whole_or_text(typed: Any) -> Any:
+    """A number field's value as typed: its whole number, or, when it is not one ("abc", "2.5"),
+    the text itself, for the request that checks it to refuse in its own words, the API's. A
+    field left empty is None."""
+    if typed is None or isinstance(typed, int):
+        return typed
+    text = str(typed).strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+class WholeNumberField(IntegerField):
+    """A whole number as typed, or the text sent when it is not one (``whole_or_text``), never
+    refused by the form itself: WTForms' IntegerField says "Not a valid integer value." in words
+    of its own (its Italian catalogue's "Non è una valore intero valido" is not even Italian),
+    where the request that checks the number says it as the API does ("the target must be a whole
+    number from 1 to 1000"), in the player's language."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist:
+            self.data = whole_or_text(valuelist[0])
+
+
 def options(pairs) -> list[SelectChoice]:
     """(value, label) pairs as WTForms choices."""
     return [SelectChoice(str(value), label) for value, label in pairs]
