@@ -155,8 +155,8 @@ def test_a_match_is_created_and_a_hand_recorded_by_tapping_the_smaller_pile(phon
 
 def test_the_live_preview_follows_the_taps(phone):
     page = phone.page
-    start_match(phone, names=("Carla", "Dario"))
-    page.locator("a.button", has_text="Tap the cards").tap()
+    # The match made through the API (started from the page: the tests before).
+    page.goto(f"/matches/{made(page, ('Carla', 'Dario'))}/hands/new")
     tile = page.locator('.tile[data-card="7d"]')
     expect(tile).to_have_attribute("aria-label", "7, Seven of coins")     # what it shows first (WCAG 2.5.3)
     expect(tile).to_have_attribute("aria-pressed", "false")
@@ -183,7 +183,8 @@ def test_a_hand_from_counts_takes_eight_taps_at_most(phone):
     """Issue 12's aim: a two-player hand by counts in at most 8 taps (every key counted). The
     first count has the keyboard up when the page opens."""
     page = phone.page
-    match_id = start_match(phone, names=("Elena", "Franco"))
+    match_id = made(page, ("Elena", "Franco"))      # started from the page: the tests before
+    page.goto(f"/matches/{match_id}")
     page.locator("a.button", has_text="Enter the counts").tap()
     page.wait_for_selector("#t_cards_0")
     assert page.evaluate("document.activeElement.id") == "t_cards_0"
@@ -267,8 +268,7 @@ def test_a_finished_match_offers_a_rematch_on_every_phone(phone, phone_page):
 
 def test_an_impossible_hand_is_refused_and_the_form_stays_filled(phone):
     page = phone.page
-    start_match(phone, names=("Gina", "Ugo"))
-    page.locator("a.button", has_text="Enter the counts").tap()
+    page.goto(f"/matches/{made(page, ('Gina', 'Ugo'))}/hands/new?mode=tallies")     # made through the API
     phone.type("#t_cards_0", "4")
     phone.type("#t_coins_0", "2")
     phone.tap('label:has(input[name="settebello"][value="0"])')
