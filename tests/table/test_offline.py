@@ -60,6 +60,17 @@ def enter_counts(page, match_id: int, base: str = "") -> None:
     page.locator('label:has(input[name="primiera"][value="0"])').tap()
 
 
+def tap_cards(page, cards: list[str]) -> None:
+    """``cards`` tapped into the pile being tapped: a whole suit by its name (one tap, as a player
+    takes one), the others tile by tile (where each tile tapped asked the preview again)."""
+    whole = [suit for suit in "dcsb" if all(f"{value}{suit}" in cards for value in range(1, 11))]
+    for suit in whole:
+        page.locator(f'.suit-pick[data-suit="{suit}"]').tap()
+    for card in cards:
+        if card[-1] not in whole:
+            page.locator(f'.tile[data-card="{card}"]').tap()
+
+
 def counts_on_screen(page) -> None:
     expect(page.locator("#t_cards_0")).to_have_value("22")
     expect(page.locator("#t_coins_0")).to_have_value("6")
@@ -159,8 +170,7 @@ def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(ph
     page.clock.install()                                        # its next try made at once
     page.goto(f"/matches/{match_id}/hands/new")
     anna = [str(c) for c in deck() if c.suit in "cs"][:18]
-    for card in anna:
-        page.locator(f'.tile[data-card="{card}"]').tap()
+    tap_cards(page, anna)
     page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()
     # The saves cannot get through; the pages still load (a network that drops the long posts).
     page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
@@ -191,8 +201,7 @@ def test_a_card_hand_saved_offline_is_sent_with_every_card(phone_page, server):
     page.goto(f"/matches/{match_id}/hands/new")
     bruno = [str(c) for c in deck() if c.suit in "bd"][:15]
     page.locator('input[name="rest"][value="0"]').check()   # tap Bruno's pile
-    for card in bruno:
-        page.locator(f'.tile[data-card="{card}"]').tap()
+    tap_cards(page, bruno)
     context.set_offline(True)
     page.locator('[data-testid="save"]').tap()
     expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
