@@ -73,33 +73,20 @@ def lan_server(tmp_path_factory, migrated_store):
         yield base
 
 
-def guests_phone(browser, scripts: bool = True):
+def guests_phone(browser):
     """A phone at 360 px: a guest's (not the organiser's by header, as the suite's browser is)."""
     return browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
-                               java_script_enabled=scripts, extra_http_headers={})
+                               extra_http_headers={})
 
 
-def logged_in_by_the_link(page, lan_server: str, scripts: bool = True) -> None:
-    """The organiser's link opened on ``page``: in one step with JavaScript (the page sends
-    itself), one tap without; the phone is sent on to the page the link names, the organiser's."""
+def logged_in_by_the_link(page, lan_server: str) -> None:
+    """The organiser's link opened on ``page``, in one step (the page sends itself, by its
+    script); the phone is sent on to the page the link names, the organiser's. (Without
+    JavaScript, one tap: ``test_opening_the_organisers_link_without_javascript_logs_the_phone_in_in_one_tap``.)"""
     page.goto(f"{lan_server}/organiser?code={ORGANISER_CODE}&next=/players")
-    if not scripts:                         # one tap
-        assert page.locator('[data-testid="link-opened"] h1').inner_text() == "Organiser"
-        page.locator('[data-testid="open-link"]').tap()
     page.wait_for_url(f"{lan_server}/players")
     page.goto(f"{lan_server}/organiser")
     assert page.locator('[data-testid="is-organiser"]').count() == 1
-
-
-@pytest.mark.browser
-def test_opening_the_organisers_link_without_javascript_logs_the_phone_in_in_one_tap(browser, lan_server):
-    """With JavaScript, in one step: the end of the next test (the phone another site's page
-    tried the link on)."""
-    context = guests_phone(browser, scripts=False)
-    try:
-        logged_in_by_the_link(context.new_page(), lan_server, scripts=False)
-    finally:
-        context.close()
 
 
 class OtherSite(BaseHTTPRequestHandler):
@@ -215,6 +202,24 @@ def test_the_links_page_cannot_be_framed_and_its_cookie_is_not_sent_cross_site(a
         assert sorted(s.attributes["src"].split("/")[-1].split(".")[0] for s in nodes(answer, "script")) == [
             "bundle", "sends_itself"]
         assert all(not s.text().strip() for s in nodes(answer, "script"))
+
+
+def test_opening_the_organisers_link_without_javascript_logs_the_phone_in_in_one_tap(app):
+    """Without JavaScript the link's page is the organiser's form and one button, the tap a
+    phone makes: the form posted as such a browser posts it (its fields, the CSRF token) logs
+    the phone in and sends it on to the page the link names. (Read as drawn, where a browser
+    without JavaScript was a context of its own to tap that button; with JavaScript, in one
+    step: the end of ``test_another_sites_page_with_five_images_of_the_link_locks_nobody_out``.)"""
+    guest = phone(app, CLUB)
+    link = ORGANISER_LINK + "&next=/players"
+    page = guest.get(link)
+    assert text(page, '[data-testid="link-opened"] h1') == "Organiser"
+    assert [(b.attributes.get("type"), b.attributes.get("data-testid"))
+            for b in nodes(page, "form[data-sends-itself] button")] == [("submit", "open-link")]
+    assert not nodes(page, "[hidden] form[data-sends-itself], form[data-sends-itself][hidden]")
+    tapped = open_link(guest, link)
+    assert tapped.status_code == 303 and tapped.headers["Location"] == "/players"
+    assert nodes(guest.get("/organiser"), '[data-testid="is-organiser"]')
 
 
 def test_a_phone_already_the_organisers_opening_the_link_again_goes_straight_on(app):

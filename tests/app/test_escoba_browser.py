@@ -16,13 +16,18 @@ import json
 import re
 
 import pytest
+import table_helpers
 from test_translations import giveaways, visible
 
-from helpers import api, phone_context
+from helpers import api
 from markup import attr, content
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
+
+# The browser's two tests on one phone kept for the module (tests/table_helpers.py's ``Phones``),
+# its language chosen by its cookie: a phone of their own each was a context more.
+phones, phone_page = table_helpers.phones, table_helpers.phone_page
 
 # 22 cards, 6 oros, the velo and three sevens for Lucía: cartas, oros, velo, setenta.
 LUCIA = "1d 2d 3d 4d 5d 7d 7c 7s 1c 2c 3c 4c 5c 6c 1s 2s 3s 4s 5s 6s 8s 9s".split()
@@ -47,12 +52,11 @@ def one_language(html: str, lang: str, where: str):
 
 
 @pytest.mark.browser
-def test_an_escoba_to_21_at_360_px(browser, server):
+def test_an_escoba_to_21_at_360_px(phone_page, server):
     """The match played on a Spanish phone: its first hand by cards, its last by counts, to
     its end (the two between, the same two hands, saved through the API)."""
-    context = phone_context(browser, server)
-    context.add_cookies([{"name": "lang", "value": "es", "url": server}])
-    page = context.new_page()
+    page = phone_page()
+    page.context.add_cookies([{"name": "lang", "value": "es", "url": server}])
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto("/matches/new")
@@ -111,12 +115,11 @@ def test_an_escoba_to_21_at_360_px(browser, server):
     page.goto(max((h for h in hands if re.search(r"/hands/\d+$", h)), key=lambda h: int(h.rsplit("/", 1)[1])))
     expect(page.locator(".breakdown")).to_contain_text("Setenta")
     assert not page.evaluate(WIDER)
-    context.close()
     assert errors == []
 
 
 @pytest.mark.browser
-def test_an_escobas_pages_are_never_wider_than_the_phone_in_any_language(browser, server):
+def test_an_escobas_pages_are_never_wider_than_the_phone_in_any_language(phone_page, server):
     """Each language's words on the pages of the match above, at 360 px: the new match with
     Escoba's rules, each way of entering a hand, the match over, a hand's breakdown (the preview
     draws the same breakdown). The match is played through the API and the pages reached by
@@ -128,18 +131,14 @@ def test_an_escobas_pages_are_never_wider_than_the_phone_in_any_language(browser
     while not api(server, match)["outcome"]["over"]:
         hand = api(server, f"{match}/hands", {"piles": [LUCIA, [c for c in CARDS if c not in LUCIA]],
                                               "sweeps": [2, 0]})["hand"]["id"]
-    context = phone_context(browser, server)
-    page = context.new_page()
-    try:
-        for lang in ("en", "it"):
-            context.add_cookies([{"name": "lang", "value": lang, "url": server}])
-            for path in ("/matches/new?preset=escoba", f"{match}/hands/{hand}/edit?mode=piles",
-                         f"{match}/hands/{hand}/edit?mode=tallies", match, f"{match}/hands/{hand}"):
-                assert page.goto(path).status == 200, path
-                assert page.get_attribute("html", "lang") == lang
-                assert not page.evaluate(WIDER), (lang, path)
-    finally:
-        context.close()
+    page = phone_page()
+    for lang in ("en", "it"):
+        page.context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+        for path in ("/matches/new?preset=escoba", f"{match}/hands/{hand}/edit?mode=piles",
+                     f"{match}/hands/{hand}/edit?mode=tallies", match, f"{match}/hands/{hand}"):
+            assert page.goto(path).status == 200, path
+            assert page.get_attribute("html", "lang") == lang
+            assert not page.evaluate(WIDER), (lang, path)
 
 
 # After the browser's tests: one without the browser before them would stop the worker's

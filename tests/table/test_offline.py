@@ -13,7 +13,7 @@ from table_helpers import sent_again_now
 from companion import create_app
 from companion.i18n import COOKIE
 from companion.rules import deck
-from helpers import Relay, api, new_match, phone_context, serving
+from helpers import Relay, api, new_match, serving
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -50,13 +50,25 @@ def recorded(base: str, match_id: int, count: int) -> None:
         time.sleep(0.05)
 
 
-def enter_counts(page, match_id: int) -> None:
-    """Anna 22 cards, 6 denari, the settebello and the primiera: 4 - 0."""
-    page.goto(f"/matches/{match_id}/hands/new?mode=tallies")
+def enter_counts(page, match_id: int, base: str = "") -> None:
+    """Anna 22 cards, 6 denari, the settebello and the primiera: 4 - 0 (on the companion at
+    ``base``, the page's own unless given)."""
+    page.goto(f"{base}/matches/{match_id}/hands/new?mode=tallies")
     page.fill("#t_cards_0", "22")
     page.fill("#t_coins_0", "6")
     page.locator('label:has(input[name="settebello"][value="0"])').tap()
     page.locator('label:has(input[name="primiera"][value="0"])').tap()
+
+
+def tap_cards(page, cards: list[str]) -> None:
+    """``cards`` tapped into the pile being tapped: a whole suit by its name (one tap, as a player
+    takes one), the others tile by tile (where each tile tapped asked the preview again)."""
+    whole = [suit for suit in "dcsb" if all(f"{value}{suit}" in cards for value in range(1, 11))]
+    for suit in whole:
+        page.locator(f'.suit-pick[data-suit="{suit}"]').tap()
+    for card in cards:
+        if card[-1] not in whole:
+            page.locator(f'.tile[data-card="{card}"]').tap()
 
 
 def counts_on_screen(page) -> None:
@@ -66,9 +78,13 @@ def counts_on_screen(page) -> None:
 
 
 def test_a_save_while_offline_stays_on_screen_and_is_sent_once_back_online(phone_page, server):
+    """Sent as the network comes back, by the browser's "online" event, not by the outbox's
+    next try: the page's clock held still (``pause_at``) once the save failed, so that its
+    timers fire only as the test moves it on, 100 ms (``run_for``), less than any try's wait."""
     match_id = new_match(server)
     page = phone_in(phone_page, server, "it-IT")
     context = page.context
+    page.clock.install()
     enter_counts(page, match_id)
     context.set_offline(True)
     page.locator('[data-testid="save"]').tap()
@@ -76,7 +92,13 @@ def test_a_save_while_offline_stays_on_screen_and_is_sent_once_back_online(phone
     counts_on_screen(page)                                   # the page never left
     expect(page.locator('[data-testid="outbox"]')).to_contain_text("Mano 1")
     assert hands(server, match_id) == []
+    # Held still 2 s on (in seconds, as Playwright's Python takes it): the outbox's first try, due
+    # 1 s after the failure, fires on the way and finds no network.
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 2)
     context.set_offline(False)                               # no tap: the phone sends it
+    with page.expect_request(lambda request: request.method == "POST" and "/hands/new" in request.url):
+        page.clock.run_for(100)
+    page.clock.resume()
     expect(page.locator(".scoreboard")).to_be_visible(timeout=SOON)
     expect(page.locator('[data-testid="total-0"]')).to_have_text("4")
     assert page.url.endswith(f"/matches/{match_id}")
@@ -84,20 +106,20 @@ def test_a_save_while_offline_stays_on_screen_and_is_sent_once_back_online(phone
     expect(page.locator('[data-testid="outbox"]')).to_be_hidden()
 
 
-def test_a_save_while_the_server_is_stopped_is_sent_once_it_is_back(browser, tmp_path):
+def test_a_save_while_the_server_is_stopped_is_sent_once_it_is_back(phone_page, tmp_path, copy_of_migrated):
     """The companion stopped (waitress shut down) and started again on the same store, behind a
     relay that holds the phone's address: a stopped server refuses its connections; it does not
-    keep them waiting, as a listening socket kept for the next server would."""
-    config = {"SECRET_KEY": "relay", "DATABASE": str(tmp_path / "relay.sqlite")}
+    keep them waiting, as a listening socket kept for the next server would. (The module's
+    phone, its pages opened at the relay's address; the store a copy of the migrated one.)"""
+    config = {"SECRET_KEY": "relay", "DATABASE": copy_of_migrated(str(tmp_path / "relay.sqlite"))}
     with ExitStack() as first:
         upstream = first.enter_context(serving(create_app(config), threads=4))
         relay = Relay(upstream)
-        context = phone_context(browser, relay.address, locale="en-GB")
         try:
             match_id = new_match(relay.address)
-            page = context.new_page()
+            page = phone_page()
             page.clock.install()                             # its next try made at once
-            enter_counts(page, match_id)
+            enter_counts(page, match_id, relay.address)
             relay.cut()
             first.close()                                    # the server stops
             page.locator('[data-testid="save"]').tap()
@@ -110,26 +132,27 @@ def test_a_save_while_the_server_is_stopped_is_sent_once_it_is_back(browser, tmp
                 expect(page.locator(".flash")).to_contain_text("Hand 1 saved.")
                 assert len(hands(again, match_id)) == 1
         finally:
-            context.close()
             relay.close()
 
 
-def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, server):
+def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(phone_page, server):
     """The worst case for counting twice: the hand reaches the server and is recorded, its answer
-    is lost, the phone gives up waiting (htmx's time-out, made 2 s here instead of 10) and sends
-    it again: the form's one-time key makes it one hand."""
+    is lost, the phone gives up waiting (htmx's time-out, 10 s: the save's request told to time
+    out once the server has recorded it, rather than waited out) and sends it again: the form's
+    one-time key makes it one hand. The module's phone, its pages opened at the relay's address."""
     relay = Relay(server)
-    context = phone_context(browser, relay.address, locale="it-IT")
     try:
         match_id = new_match(server)
-        page = context.new_page()
+        page = phone_in(phone_page, server, "it-IT")
         page.clock.install()                                    # its next try made at once
-        enter_counts(page, match_id)
-        page.evaluate("htmx.config.timeout = 2000")
+        enter_counts(page, match_id, relay.address)
+        page.evaluate("document.addEventListener('htmx:beforeSend', e => window.__save = e.detail.xhr)")
         relay.deaf = True
         page.locator('[data-testid="save"]').tap()
-        expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
         recorded(server, match_id, 1)                           # recorded, though not answered
+        expect(page.locator('[data-testid="unsent"]')).to_have_count(0)    # still waiting
+        page.evaluate("window.__save.timeout = 1")              # htmx:timeout, as at 10 s
+        expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
         counts_on_screen(page)
         relay.cut()                                             # the deaf connections go
         relay.join(server)
@@ -138,7 +161,6 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_counted_once(browser, ser
         expect(page.locator(".flash").first).to_contain_text("conta una volta sola")
         assert len(hands(server, match_id)) == 1
     finally:
-        context.close()
         relay.close()
 
 
@@ -148,8 +170,7 @@ def test_a_card_hand_waiting_survives_a_reload_cards_and_all_and_is_sent_once(ph
     page.clock.install()                                        # its next try made at once
     page.goto(f"/matches/{match_id}/hands/new")
     anna = [str(c) for c in deck() if c.suit in "cs"][:18]
-    for card in anna:
-        page.locator(f'.tile[data-card="{card}"]').tap()
+    tap_cards(page, anna)
     page.locator('.stepper:nth-of-type(1) [data-step="1"]').tap()
     # The saves cannot get through; the pages still load (a network that drops the long posts).
     page.route("**/hands/new", lambda route: route.abort("internetdisconnected")
@@ -180,8 +201,7 @@ def test_a_card_hand_saved_offline_is_sent_with_every_card(phone_page, server):
     page.goto(f"/matches/{match_id}/hands/new")
     bruno = [str(c) for c in deck() if c.suit in "bd"][:15]
     page.locator('input[name="rest"][value="0"]').check()   # tap Bruno's pile
-    for card in bruno:
-        page.locator(f'.tile[data-card="{card}"]').tap()
+    tap_cards(page, bruno)
     context.set_offline(True)
     page.locator('[data-testid="save"]').tap()
     expect(page.locator('[data-testid="unsent"]')).to_contain_text(UNSENT["it-IT"])
@@ -286,25 +306,23 @@ def test_a_delete_and_its_undo_sent_offline_wait_and_land_once(phone_page, serve
     assert len(hands(server, match_id)) == 2
 
 
-def test_the_tournaments_board_says_so_too_and_drops_it_when_back(browser, server):
-    """The board on the wall polls every 3 s: offline, it says since when, in the room's language."""
+def test_the_tournaments_board_says_so_too_and_drops_it_when_back(phone_page, server):
+    """The board on the wall polls every 3 s: offline, it says since when, in the room's language
+    (the module's phone, its page at a wall screen's size: a context of its own was a phone more)."""
     night = api(server, "/tournaments", {"name": "Giovedì", "format": "round-robin",
                                          "entrants": ["Anna", "Bruno", "Carla", "Dario"]})
     api(server, f"/tournaments/{night['id']}/rounds", {})
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="it-IT", base_url=server)
-    try:
-        page = context.new_page()
-        page.clock.install()
-        page.goto(f"/tournaments/{night['id']}/board")
-        banner = page.locator('[data-testid="offline"]')
-        context.set_offline(True)
-        page.clock.run_for(10_000)
-        expect(banner).to_contain_text(OFFLINE["it-IT"])
-        context.set_offline(False)
-        page.clock.run_for(3_000)
-        expect(banner).to_be_hidden(timeout=SOON)
-    finally:
-        context.close()
+    page = phone_in(phone_page, server, "it-IT")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.clock.install()
+    page.goto(f"/tournaments/{night['id']}/board")
+    banner = page.locator('[data-testid="offline"]')
+    page.context.set_offline(True)
+    page.clock.run_for(10_000)
+    expect(banner).to_contain_text(OFFLINE["it-IT"])
+    page.context.set_offline(False)
+    page.clock.run_for(3_000)
+    expect(banner).to_be_hidden(timeout=SOON)
 
 
 def test_a_hand_waiting_is_sent_from_any_page_of_the_companion_opened_again(phone_page, server):
