@@ -9,17 +9,16 @@ header. Wrong codes are limited per address and never lock the right code out.""
 
 import hmac
 import io
-import os
 import random
 import re
 import sqlite3
-import subprocess
 import time
 import urllib.error
 import urllib.request
 from http.cookiejar import CookieJar
 
 import pytest
+from command_here import main_serving
 
 from companion import cli, create_app
 from companion.web import organiser
@@ -31,7 +30,6 @@ from helpers import (
     phone,
     random_hand,
     restore_backup,
-    start_companion,
 )
 from markup import attr, text
 
@@ -473,28 +471,31 @@ def test_the_qr_code_is_refused_with_a_clubs_own_pin(monkeypatch, tmp_path, caps
     assert "--organiser-qr would draw the club's organiser PIN" in said.err
 
 
-def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path):
+def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(monkeypatch, tmp_path, capsys,
+                                                                        copy_of_migrated):
     """The companion started as a player starts it, on every interface; a phone (this machine's
-    network address, not 127.0.0.1) opens the printed link and may then make a tournament."""
+    network address, not 127.0.0.1) opens the printed link and may then make a tournament. The
+    command's cli.main, serving on the sockets it bound, in the test's process
+    (command_here.main_serving): what a process of its own added was a second of imports."""
     lan = cli.lan_addresses()
     if not lan:
         pytest.skip("no network address besides loopback")
-    env = {**os.environ, "SCOPA_DATA": str(tmp_path), "SCOPA_LANG": "en"}
-    env.pop("SCOPA_ORGANISER_PIN", None)
-    # Port 0, on every interface (the --host given wins); listening once it printed its address.
-    process, local = start_companion("--host", "0.0.0.0", env=env, output=subprocess.PIPE)
-    port = int(local.rsplit(":", 1)[1])
-    try:
-        line = ""
-        for line in process.stdout:
-            if line.startswith("Organiser:"):
-                break
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
+    copy_of_migrated(str(tmp_path / "scopa.sqlite"))        # its store, migrated once for the run
+    monkeypatch.setenv("SCOPA_LANG", "en")
+    monkeypatch.delenv("SCOPA_ORGANISER_PIN", raising=False)
+    monkeypatch.delenv("SCOPA_ORGANISER_PIN_FILE", raising=False)
+    monkeypatch.setattr(cli, "announce", lambda address, port, stream=None: None)     # no mDNS: not the link
+    body = b'{"name": "x", "format": "round-robin", "entrants": ["A", "B"]}'
+    statuses = []
+
+    def a_phone(port: int) -> None:
+        line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Organiser:"))
         link = re.search(r"open (\S+) on your phone", line).group(1)
         assert link.startswith(f"http://{lan[0]}:{port}/organiser?code=")
         jar = CookieJar()
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         base = f"http://{lan[0]}:{port}"
-        body = b'{"name": "x", "format": "round-robin", "entrants": ["A", "B"]}'
 
         def make_tournament():
             request = urllib.request.Request(base + "/api/v1/tournaments", data=body,
@@ -504,14 +505,13 @@ def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path)
             except urllib.error.HTTPError as error:
                 return error.code
 
-        assert make_tournament() == 403
-        assert open_link_over_http(browser, link)[0] == 200          # redirected to /organiser
-        assert make_tournament() == 201
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        process.stdout.close()
+        statuses.append(make_tournament())
+        statuses.append(open_link_over_http(browser, link)[0])          # redirected to /organiser
+        statuses.append(make_tournament())
 
+    # Port 0, on every interface, as a player starts it.
+    assert main_serving(monkeypatch, ["--host", "0.0.0.0", "--port", "0"], a_phone) == 0
+    assert statuses == [403, 200, 201]
 
 
 # -- A deleted match comes back within a day (issue 26, point 4) ------------------------------
