@@ -8,14 +8,36 @@ where the process is the property (a signal, the exit of the interpreter, a lock
 process, a console's encoding, the installed command's path). ``python -m companion`` exits with
 what ``cli.main`` returns (companion/__main__.py)."""
 
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import waitress
 from waitress import wasyncore
 from waitress.server import MultiSocketServer
 
 from companion import cli
+
+
+@contextmanager
+def umask_given_back() -> Iterator[None]:
+    """The process's umask as it was before, after code that closes it: the command makes
+    whatever it writes its user's alone from its start (upkeep.private_from_now: umask 077),
+    which in the test's process reached every later test of the worker (their files made
+    private) unless given back."""
+    umask = os.umask(0o077)
+    os.umask(umask)
+    try:
+        yield
+    finally:
+        os.umask(umask)
+
+
+def main_here(argv: list[str]) -> int:
+    """``cli.main(argv)`` in this process, the umask given back after it: its exit code."""
+    with umask_given_back():
+        return cli.main(argv)
 
 
 def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) -> int:
@@ -48,4 +70,4 @@ def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) ->
             wasyncore.close_all(served)
 
     monkeypatch.setattr(waitress, "serve", serve)
-    return cli.main(argv)
+    return main_here(argv)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from command_here import main_here
 
 from companion import cli
 from companion.cli import allowed_hosts, full_url, lan_addresses, parse_ip_addr, print_join
@@ -143,7 +144,7 @@ def test_the_first_url_given_is_printed_first_and_drawn(monkeypatch, tmp_path):
     drawn, qrs = [], []
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: (
         drawn.append(urls), qrs.append(qr)))
-    assert cli.main(["--port", "0", "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
+    assert main_here(["--port", "0", "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
     port = served["port"]                       # the one the system gave for port 0
     urls = served["app"].config["LAN_URLS"]
     assert urls == [f"http://scopa.lan:{port}/", "https://scopa.example/", f"http://192.168.1.23:{port}/"]
@@ -280,7 +281,7 @@ def test_the_local_name_follows_the_address_and_is_withdrawn_at_exit(monkeypatch
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    assert cli.main(["--port", "0"]) == 0
+    assert main_here(["--port", "0"]) == 0
     port = served["port"]                       # the one the system gave for port 0
     assert served["app"].config["LAN_URLS"] == [
         f"http://192.168.1.23:{port}/", f"http://scopa-companion.local:{port}/", f"http://172.17.0.1:{port}/"]

@@ -18,7 +18,7 @@ import urllib.request
 from http.cookiejar import CookieJar
 
 import pytest
-from command_here import main_serving
+from command_here import main_here, main_serving
 
 from companion import cli, create_app
 from companion.web import organiser
@@ -404,7 +404,7 @@ def start_main(monkeypatch, tmp_path, *args, keep_pin=False):
     if not keep_pin:
         monkeypatch.delenv("SCOPA_ORGANISER_PIN", raising=False)
     monkeypatch.delenv("SCOPA_ORGANISER_PIN_FILE", raising=False)
-    status = cli.main(["--port", "0", *args])     # a free port, bound before anything is printed
+    status = main_here(["--port", "0", *args])     # a free port, bound before anything is printed
     return status, served.get("app")
 
 

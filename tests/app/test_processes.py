@@ -16,6 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from command_here import main_here
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -290,7 +291,7 @@ def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")
-    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "900",
+    assert main_here(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "900",
                      "--processes", "3"]) == 0
     assert forked["count"] == 3 and isinstance(forked["storage"], SQLiteStorage)
     assert steps == [0.001, "freeze", "fork"]

@@ -8,6 +8,7 @@ import socket
 from urllib.parse import urlsplit
 
 import pytest
+from command_here import main_here
 
 import companion
 from companion import cli, create_app
@@ -117,7 +118,7 @@ def test_the_command_gives_waitress_its_sockets_and_limits(monkeypatch, tmp_path
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "500",
+    assert main_here(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "500",
                      "--processes", "1"]) == 0
     app = served["app"]
     [(host, port)] = served["bound"]                # port 0: the one the system gave

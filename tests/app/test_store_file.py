@@ -17,9 +17,10 @@ from io import BytesIO, StringIO
 from unittest import mock
 
 import pytest
+from command_here import main_here
 
 import companion
-from companion import cli, store
+from companion import store
 from companion.matches import Ledger
 from helpers import HAND, STARTING, api, new_match, organiser, start_companion
 
@@ -61,14 +62,9 @@ def command(*args, tmp_path) -> subprocess.CompletedProcess:
     process's own (a signal, a port held, a stop): a process of its own cost each call a second
     of imports. The umask the command closes for its files is given back after it."""
     out, err = StringIO(), StringIO()
-    umask = os.umask(0o077)
-    os.umask(umask)
-    try:
-        with mock.patch.dict(os.environ, SCOPA_DATA=str(tmp_path / "data")), \
-                redirect_stdout(out), redirect_stderr(err):
-            code = cli.main([*map(str, args)])
-    finally:
-        os.umask(umask)
+    with mock.patch.dict(os.environ, SCOPA_DATA=str(tmp_path / "data")), \
+            redirect_stdout(out), redirect_stderr(err):
+        code = main_here([*map(str, args)])
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
