@@ -16,7 +16,7 @@ import pytest
 from command_here import main_here
 
 from companion import adopt_old_store, create_app, data_folder, secret_key, store
-from helpers import organiser, start_companion
+from helpers import organiser, serving
 
 HAND = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "sweeps": 1},
                     {"cards": 18, "coins": 4, "settebello": False, "sweeps": 0}]}
@@ -158,11 +158,14 @@ def small_disk(tmp_path):
     subprocess.run(["umount", "-l", str(mount)], capture_output=True)
 
 
-def test_a_real_full_disk_on_a_running_server(small_disk, tmp_path):
-    # (A file system cannot be made read-only under a server holding the store open for
-    # writing: a read-only store is tried above through SQLite's own read-only mode.)
-    server, base = start_companion(env=dict(os.environ, SCOPA_DATA=str(small_disk)))
-    try:
+def test_a_real_full_disk_on_a_running_server(small_disk, copy_of_migrated):
+    """A real file system filled to its last byte under the companion serving on waitress (in a
+    thread of this process: the disk is the property, not the process). (A file system cannot
+    be made read-only under a server holding the store open for writing: a read-only store is
+    tried above through SQLite's own read-only mode.)"""
+    database = copy_of_migrated(str(small_disk / "scopa.sqlite"))
+    app = create_app({"SECRET_KEY": "disk", "DATABASE": database})
+    with serving(app, threads=4) as base:
         _, match = call("POST", f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"],
                                                             "options": {"target": 1000}})
         url = f"{base}/api/v1/matches/{match['id']}/hands"
@@ -184,9 +187,7 @@ def test_a_real_full_disk_on_a_running_server(small_disk, tmp_path):
         assert call("POST", url, HAND)[0] == 201                      # no restart needed
 
         assert len(call("GET", f"{base}/api/v1/matches/{match['id']}")[1]["hands"]) == len(kept) + 1
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    store.stop_cleanly(database)                    # as the command stops: the WAL folded in
     with sqlite3.connect(small_disk / "scopa.sqlite") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
