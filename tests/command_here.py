@@ -43,7 +43,7 @@ def main_here(argv: list[str]) -> int:
 def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) -> int:
     """``cli.main(argv)`` in this process, waitress serving the app it made on the very sockets
     it bound (``--port 0``: the port the system gave it), in a thread, while ``during(port)``
-    runs in this one; then stopped as Ctrl-C stops it (the answers under way finished), after
+    runs in this one (what it raises is raised here once cli.main returns); then stopped as Ctrl-C stops it (the answers under way finished), after
     which ``cli.main`` stops the store cleanly and returns: its exit code. What it printed is
     where ``sys.stdout`` went (``capsys``). The command serves in one process in tests
     (conftest's ``one_serving_process``): ``waitress.serve`` is what it calls."""
@@ -61,6 +61,8 @@ def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) ->
         loop.start()
         try:
             during(options["sockets"][0].getsockname()[1])
+        except BaseException as error:      # raised again once main returns (an OSError would
+            failed.append(error)            # be said by main as a store it cannot open)
         finally:
             server.task_dispatcher.shutdown(timeout=30)
             stop.set()
@@ -69,5 +71,9 @@ def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) ->
                 raise RuntimeError("waitress's loop did not stop within 30 s")
             wasyncore.close_all(served)
 
+    failed: list[BaseException] = []
     monkeypatch.setattr(waitress, "serve", serve)
-    return main_here(argv)
+    code = main_here(argv)
+    if failed:
+        raise failed[0]
+    return code
