@@ -9,9 +9,12 @@ process, a console's encoding, the installed command's path). ``python -m compan
 what ``cli.main`` returns (companion/__main__.py)."""
 
 import os
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from io import StringIO
+from unittest import mock
 
 import waitress
 from waitress import wasyncore
@@ -38,6 +41,16 @@ def main_here(argv: list[str]) -> int:
     """``cli.main(argv)`` in this process, the umask given back after it: its exit code."""
     with umask_given_back():
         return cli.main(argv)
+
+
+def command(*args, data) -> subprocess.CompletedProcess:
+    """``scopa-companion ARGS`` run to its end in this process, its data folder ``data``
+    (SCOPA_DATA): ``cli.main``'s exit code and what it printed, as ``subprocess.run`` would
+    give them for the command (backup, restore, a start refused)."""
+    out, err = StringIO(), StringIO()
+    with mock.patch.dict(os.environ, SCOPA_DATA=str(data)), redirect_stdout(out), redirect_stderr(err):
+        code = main_here([*map(str, args)])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) -> int:

@@ -12,12 +12,10 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from contextlib import redirect_stderr, redirect_stdout
-from io import BytesIO, StringIO
-from unittest import mock
+from io import BytesIO
 
 import pytest
-from command_here import main_here
+from command_here import command as run_here
 
 import companion
 from companion import store
@@ -57,15 +55,10 @@ def stopped_whole(process, db, hands: int) -> None:
 
 
 def command(*args, tmp_path) -> subprocess.CompletedProcess:
-    """``scopa-companion ARGS`` run to its end in this process: ``cli.main``, whose return the
-    command's ``python -m companion`` exits with, and what it printed. Nothing here is a
-    process's own (a signal, a port held, a stop): a process of its own cost each call a second
-    of imports. The umask the command closes for its files is given back after it."""
-    out, err = StringIO(), StringIO()
-    with mock.patch.dict(os.environ, SCOPA_DATA=str(tmp_path / "data")), \
-            redirect_stdout(out), redirect_stderr(err):
-        code = main_here([*map(str, args)])
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    """``scopa-companion ARGS`` run to its end in this process (command_here.command), its data
+    folder the test's: nothing here is a process's own (a signal, a port held, a stop), and a
+    process of its own cost each call a second of imports."""
+    return run_here(*args, data=tmp_path / "data")
 
 
 def hands_in(path) -> int:
