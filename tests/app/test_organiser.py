@@ -11,22 +11,25 @@ import hmac
 import io
 import random
 import re
+import shutil
 import sqlite3
 import time
 import urllib.error
 import urllib.request
 from http.cookiejar import CookieJar
+from pathlib import Path
 
 import pytest
 from command_here import main_here, main_serving
 
-from companion import cli, create_app
+from companion import cli, create_app, store
 from companion.web import organiser
 from helpers import (
     HAND,
     new_match,
     open_link,
     open_link_over_http,
+    organiser as organiser_client,
     phone,
     random_hand,
     restore_backup,
@@ -54,10 +57,17 @@ def players(client) -> dict[str, int]:
     return {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
 
 
-@pytest.fixture
-def night(app, client):
-    """A night set up on the machine itself: Annna (a typo) and Anna, a rename in Bruno's log, a
-    match in play with a PIN, a tournament with a PIN and its first round started, and a backup."""
+@pytest.fixture(scope="module")
+def night_store(tmp_path_factory, migrated_store):
+    """A night set up on the machine itself, once for the module: Annna (a typo) and Anna, a
+    rename in Bruno's log, a match in play with a PIN, a tournament with a PIN and its first
+    round started, and a backup. Its store (folded into one file) and what the tests read of
+    it: each test of the night starts from a copy of that store (``copy_of_migrated`` below),
+    where each made the night again through the API (a dozen requests a test, 52 tests)."""
+    path = tmp_path_factory.mktemp("night") / "night.sqlite"
+    shutil.copyfile(migrated_store, path)
+    client = organiser_client(create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(path),
+                                   "WTF_CSRF_ENABLED": False, "ORGANISER_CODE": CODE}))
     new_match(client, players=["Annna", "Bruno"])
     new_match(client, players=["Anna", "Carla"])
     ids = players(client)
@@ -69,11 +79,35 @@ def night(app, client):
     started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}).get_json()
     waiting = client.post("/api/v1/tournaments", json={
         "name": "Venerdì", "format": "round-robin", "entrants": ["Gino", "Ugo"]}).get_json()
-    return {"anna": ids["Anna"], "annna": ids["Annna"], "bruno": ids["Bruno"], "change": 1,
-            "locked": locked, "version": client.get(f"/api/v1/matches/{locked}").get_json()["version"],
-            "tournament": tournament["id"], "waiting": waiting["id"],
-            "table": started["rounds"][0]["tables"][0]["match"],
-            "backup": client.get("/backup/download").data}
+    night = {"anna": ids["Anna"], "annna": ids["Annna"], "bruno": ids["Bruno"], "change": 1,
+             "locked": locked, "version": client.get(f"/api/v1/matches/{locked}").get_json()["version"],
+             "tournament": tournament["id"], "waiting": waiting["id"],
+             "table": started["rounds"][0]["tables"][0]["match"],
+             "backup": client.get("/backup/download").data}
+    store.stop_cleanly(str(path))           # the WAL folded in: the file alone is the night
+    return path, night
+
+
+@pytest.fixture
+def copy_of_migrated(copy_of_migrated, request):
+    """The store a test's app starts from: a copy of the night's for a test of the night
+    (``night``), else of the migrated store, as everywhere."""
+    if "night" not in request.fixturenames:
+        return copy_of_migrated
+    night_file, _ = request.getfixturevalue("night_store")
+
+    def copy(path: str) -> str:
+        if not Path(path).exists():
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(night_file, path)
+        return path
+    return copy
+
+
+@pytest.fixture
+def night(night_store, app):
+    """The night (``night_store``) in this test's own store, which ``app`` serves."""
+    return night_store[1]
 
 
 TALLY = {"mode": "tallies", "rest": "1", "t_cards_0": "22", "t_coins_0": "6", "settebello": "0",
