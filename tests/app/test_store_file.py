@@ -15,6 +15,7 @@ import threading
 from io import BytesIO
 
 import pytest
+from big_stores import padded
 from command_here import command as run_here
 
 import companion
@@ -87,21 +88,6 @@ def made_store(copy_of_migrated):
         store.stop_cleanly(made)
         return path
     return made
-
-
-def padded(path, size: int) -> None:
-    """The store at ``path`` made larger than ``size`` bytes by free pages: a table filled and
-    dropped, whose pages SQLite keeps in the file (no auto-vacuum, as the companion's stores)."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute("CREATE TABLE filler (x BLOB)")
-        conn.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
-                     "INSERT INTO filler SELECT randomblob(60000) FROM n", [size // 60000 + 1])
-        conn.execute("DROP TABLE filler")
-        assert conn.execute("PRAGMA freelist_count").fetchone()[0] > 0
-    finally:
-        conn.close()
-    assert os.path.getsize(path) > size
 
 
 def sha(path) -> str:
