@@ -56,10 +56,11 @@ def command(*args, data) -> subprocess.CompletedProcess:
 def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) -> int:
     """``cli.main(argv)`` in this process, waitress serving the app it made on the very sockets
     it bound (``--port 0``: the port the system gave it), in a thread, while ``during(port)``
-    runs in this one (what it raises is raised here once cli.main returns); then stopped as Ctrl-C stops it (the answers under way finished), after
-    which ``cli.main`` stops the store cleanly and returns: its exit code. What it printed is
-    where ``sys.stdout`` went (``capsys``). The command serves in one process in tests
-    (conftest's ``one_serving_process``): ``waitress.serve`` is what it calls."""
+    runs in this one (what it raises is raised here once cli.main returns); then stopped as
+    Ctrl-C stops it (the answers under way finished), after which ``cli.main`` stops the store
+    cleanly and returns: its exit code. What it printed is where ``sys.stdout`` went
+    (``capsys``). The command serves in one process in tests (conftest's
+    ``one_serving_process``): ``waitress.serve`` is what it calls."""
     def serve(app, _server, **options) -> None:
         server = _server(app, **options)
         # What waitress serves: one listening socket's server, or several's (MultiSocketServer).
