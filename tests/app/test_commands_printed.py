@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from command_here import main_serving
 
 from companion import store, upkeep
 from companion.settings import Settings
-from helpers import start_companion
 
 INSTALLED = Path(sys.executable).with_name("scopa-companion")
 
@@ -29,25 +29,30 @@ def without_the_environment_on_path() -> str:
 
 
 @pytest.mark.skipif(os.name == "nt" or not INSTALLED.exists(), reason="the installed command, in a POSIX shell")
-def test_the_banners_backup_command_runs_as_printed(tmp_path):
+def test_the_banners_backup_command_runs_as_printed(monkeypatch, tmp_path, capsys):
     """The companion started as the README starts it (.venv/bin/scopa-companion, not on the
-    PATH); the command its banner prints is run, word for word, by a shell in another folder,
-    and makes a backup that is a store."""
-    env = {**os.environ, "SCOPA_DATA": str(tmp_path / "data"), "PATH": without_the_environment_on_path()}
-    env.pop("SCOPA_DB", None)
-    process, _ = start_companion(env=env, command=str(INSTALLED), output=subprocess.PIPE)
-    try:
-        banner = next(line for line in process.stdout if "scores kept in" in line)
+    PATH: its cli.main in the test's process, the program's path its argv[0], as the installed
+    command's is); the command its banner prints is run, word for word, by a shell in another
+    folder (a process of its own: the printed words are the property), and makes a backup
+    that is a store."""
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("PATH", without_the_environment_on_path())
+    monkeypatch.delenv("SCOPA_DB", raising=False)
+    monkeypatch.setattr(sys, "argv", [str(INSTALLED)])
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    ran = []
+
+    def run_the_printed_command(port: int) -> None:
+        banner = next(line for line in capsys.readouterr().out.splitlines() if "scores kept in" in line)
         printed = re.search(r"\(back it up with (.+), or from the home page, Backup\)", banner).group(1)
-        here = tmp_path / "elsewhere"
-        here.mkdir()
-        done = subprocess.run(printed, shell=True, cwd=here, env=env, capture_output=True, text=True,
-                              timeout=60)
+        ran.append(printed)
+        done = subprocess.run(printed, shell=True, cwd=here, env=dict(os.environ), capture_output=True,
+                              text=True, timeout=120)
         assert done.returncode == 0, (printed, done.stderr)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        process.stdout.close()
+
+    assert main_serving(monkeypatch, ["--host", "127.0.0.1", "--port", "0"], run_the_printed_command) == 0
+    assert ran and ran[0].startswith(str(INSTALLED))        # the path it was started from
     made = list(here.iterdir())
     assert len(made) == 1 and re.fullmatch(r"scopa-\d{4}-\d\d-\d\d\.sqlite", made[0].name)
     assert store.examine(str(made[0]), thorough=True) == len(store.MIGRATIONS)     # a whole store, of this version

@@ -2,6 +2,7 @@
 works with, and it keeps its matches outside the virtual environment (delete the environment,
 install again, and every match is still there)."""
 
+import contextlib
 import json
 import os
 import site
@@ -49,17 +50,22 @@ def test_every_dependency_installed_is_one_pyproject_allows(extra):
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     """The companion's wheel, built by the backend pyproject.toml names, the one installed with
-    the tests (pip's isolated build environment filled hatchling from the index at every run)."""
+    the tests (pip's isolated build environment filled hatchling from the index at every run),
+    through its PEP 517 hook, in this process, as ``pip wheel --no-build-isolation`` calls it in a
+    process of its own (a second of pip's imports)."""
+    import hatchling.build
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["build-backend"] == "hatchling.build"
     folder = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                    "-w", str(folder), str(ROOT)], check=True, capture_output=True)
-    return next(folder.glob("scopa_companion-*.whl"))
+    with contextlib.chdir(ROOT):            # the backend builds the project it is called in
+        return folder / hatchling.build.build_wheel(str(folder))
 
 
 def install(venv: Path, wheel: Path) -> Path:
-    """A fresh virtual environment with the companion's wheel installed (not editable). Its
-    dependencies are borrowed from the test environment, so nothing is downloaded."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    """A fresh virtual environment (the standard library's venv, as ``python -m venv`` makes
+    one) with the companion's wheel installed by pip (not editable). Its dependencies are
+    borrowed from the test environment, so nothing is downloaded."""
+    import venv as virtual_environments
+    virtual_environments.create(venv, with_pip=False)
     packages = next(venv.glob("lib/python3*/site-packages"), None) or venv / "Lib" / "site-packages"
     (packages / "borrowed.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -120,29 +126,38 @@ def test_reinstalling_keeps_every_match(tmp_path, installed):
     try:
         with urllib.request.urlopen(f"{base}/api/v1/matches/{match_id}") as answer:
             assert json.load(answer)["sides"][0]["name"] == "Anna"
+        serves_its_pages_files_and_languages(base)      # for the wheel's test below: a start saved
     finally:
         stop(process)
 
 
-def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(tmp_path, wheel, installed):
+def serves_its_pages_files_and_languages(base: str) -> None:
+    """The installed companion at ``base`` serves its pages, their files and a language other
+    than English from inside the package."""
+    request = urllib.request.Request(base + "/", headers={"Accept-Language": "fr"})
+    with urllib.request.urlopen(request) as answer:
+        page = answer.read().decode()
+    assert "<title>Parties" in page
+    stylesheet = page.split('href="/static/companion.', 1)[1].split('"', 1)[0]
+    with urllib.request.urlopen(f"{base}/static/companion.{stylesheet}") as answer:
+        assert answer.status == 200 and b"{" in answer.read()
+
+
+def test_the_wheel_carries_the_pages_their_files_and_the_catalogues(wheel):
     """What ``pipx install .`` installs (docs/running.md, "With pipx"): the command, and a
-    companion that serves its pages, their files and every language from inside the package."""
+    companion that serves its pages, their files and every language from inside the package.
+    The files are read here from the wheel; the installed command serving them
+    (``serves_its_pages_files_and_languages``) is checked on the second start of
+    test_reinstalling_keeps_every_match, the same installation (a start of its own cost a
+    second of CPU)."""
     import zipfile
-    names = set(zipfile.ZipFile(wheel).namelist())
+    archive = zipfile.ZipFile(wheel)
+    names = set(archive.namelist())
     for lang in ("it", "en", "fr", "es"):
         assert f"companion/translations/{lang}/LC_MESSAGES/messages.mo" in names
     assert {"companion/templates/base.html", "companion/static/companion.css"} <= names
-    base, process = serve(installed, tmp_path / "home")
-    try:
-        request = urllib.request.Request(base + "/", headers={"Accept-Language": "fr"})
-        with urllib.request.urlopen(request) as answer:
-            page = answer.read().decode()
-        assert "<title>Parties" in page
-        stylesheet = page.split('href="/static/companion.', 1)[1].split('"', 1)[0]
-        with urllib.request.urlopen(f"{base}/static/companion.{stylesheet}") as answer:
-            assert answer.status == 200 and b"{" in answer.read()
-    finally:
-        stop(process)
+    commands = next(name for name in names if name.endswith(".dist-info/entry_points.txt"))
+    assert "scopa-companion = companion" in archive.read(commands).decode()        # the command
 
 
 def test_the_wheel_says_its_licence(wheel):

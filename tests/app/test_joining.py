@@ -2,17 +2,16 @@
 terminal that cannot draw, and the mDNS name scopa-companion.local."""
 
 import io
-import os
 import socket
-import subprocess
 import sys
+import urllib.request
 
 import pytest
+from command_here import main_here, main_serving
 
 from companion import cli
 from companion.cli import allowed_hosts, full_url, lan_addresses, parse_ip_addr, print_join
 from companion.web import welcome
-from helpers import start_companion
 
 # As ``ip -4 -o addr show scope global`` prints it: one interface a line, its name in field 2.
 IP_OUTPUT = (
@@ -143,7 +142,7 @@ def test_the_first_url_given_is_printed_first_and_drawn(monkeypatch, tmp_path):
     drawn, qrs = [], []
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: (
         drawn.append(urls), qrs.append(qr)))
-    assert cli.main(["--port", "0", "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
+    assert main_here(["--port", "0", "--url", "scopa.lan", "--url", "https://scopa.example"]) == 0
     port = served["port"]                       # the one the system gave for port 0
     urls = served["app"].config["LAN_URLS"]
     assert urls == [f"http://scopa.lan:{port}/", "https://scopa.example/", f"http://192.168.1.23:{port}/"]
@@ -190,16 +189,27 @@ def test_a_name_the_terminal_cannot_print_is_escaped():
     assert "http://caff\\xe8.lan:8000/" in stream.buffer.getvalue().decode("ascii")
 
 
-def test_the_companion_starts_on_an_ascii_console(tmp_path):
-    """The whole start, in a process whose output is ASCII (a redirected Windows console): it
-    serves, and says where the QR code is. On 127.0.0.1 only, so that nothing is announced on
-    the network."""
-    env = dict(os.environ, SCOPA_DATA=str(tmp_path), PYTHONIOENCODING="ascii",
-               PYTHONUTF8="0", LC_ALL="C", LANG="C")
-    process, _base = start_companion("--url", "http://192.168.1.5:8000/", env=env, output=subprocess.PIPE)
-    process.terminate()
-    out, _ = process.communicate(timeout=30)
-    assert "Traceback" not in out
+def test_the_companion_starts_on_an_ascii_console(monkeypatch, tmp_path, copy_of_migrated):
+    """The whole start, its output an ASCII console (a redirected Windows console: what
+    PYTHONIOENCODING=ascii makes of sys.stdout, strict errors and all): it serves, and says where
+    the QR code is. The command's cli.main in the test's process (command_here.main_serving),
+    on 127.0.0.1 only, so that nothing is announced on the network; a character the console
+    cannot print would be the test's own UnicodeEncodeError."""
+    console = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", console)
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
+    copy_of_migrated(str(tmp_path / "scopa.sqlite"))
+    served = []
+
+    def a_phone(port: int) -> None:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as answer:
+            served.append(answer.status)
+
+    assert main_serving(monkeypatch, ["--host", "127.0.0.1", "--port", "0", "--url", "http://192.168.1.5:8000/"],
+                        a_phone) == 0
+    console.flush()
+    out = console.buffer.getvalue().decode("ascii")
+    assert served == [200]
     assert "Open on the phones at the table: http://192.168.1.5:8000/" in out
     assert "This terminal cannot draw the QR code" in out
 
@@ -280,7 +290,7 @@ def test_the_local_name_follows_the_address_and_is_withdrawn_at_exit(monkeypatch
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")      # main() sets it
-    assert cli.main(["--port", "0"]) == 0
+    assert main_here(["--port", "0"]) == 0
     port = served["port"]                       # the one the system gave for port 0
     assert served["app"].config["LAN_URLS"] == [
         f"http://192.168.1.23:{port}/", f"http://scopa-companion.local:{port}/", f"http://172.17.0.1:{port}/"]

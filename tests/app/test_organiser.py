@@ -9,29 +9,30 @@ header. Wrong codes are limited per address and never lock the right code out.""
 
 import hmac
 import io
-import os
 import random
 import re
+import shutil
 import sqlite3
-import subprocess
 import time
 import urllib.error
 import urllib.request
 from http.cookiejar import CookieJar
+from pathlib import Path
 
 import pytest
+from command_here import main_here, main_serving
 
-from companion import cli, create_app
+from companion import cli, create_app, store
 from companion.web import organiser
 from helpers import (
     HAND,
     new_match,
     open_link,
     open_link_over_http,
+    organiser as organiser_client,
     phone,
     random_hand,
     restore_backup,
-    start_companion,
 )
 from markup import attr, text
 
@@ -56,10 +57,17 @@ def players(client) -> dict[str, int]:
     return {p["name"]: p["id"] for p in client.get("/api/v1/players").get_json()["players"]}
 
 
-@pytest.fixture
-def night(app, client):
-    """A night set up on the machine itself: Annna (a typo) and Anna, a rename in Bruno's log, a
-    match in play with a PIN, a tournament with a PIN and its first round started, and a backup."""
+@pytest.fixture(scope="module")
+def night_store(tmp_path_factory, migrated_store):
+    """A night set up on the machine itself, once for the module: Annna (a typo) and Anna, a
+    rename in Bruno's log, a match in play with a PIN, a tournament with a PIN and its first
+    round started, and a backup. Its store (folded into one file) and what the tests read of
+    it: each test of the night starts from a copy of that store (``copy_of_migrated`` below),
+    where each made the night again through the API (a dozen requests a test, 52 tests)."""
+    path = tmp_path_factory.mktemp("night") / "night.sqlite"
+    shutil.copyfile(migrated_store, path)
+    client = organiser_client(create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(path),
+                                   "WTF_CSRF_ENABLED": False, "ORGANISER_CODE": CODE}))
     new_match(client, players=["Annna", "Bruno"])
     new_match(client, players=["Anna", "Carla"])
     ids = players(client)
@@ -71,11 +79,35 @@ def night(app, client):
     started = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", json={}).get_json()
     waiting = client.post("/api/v1/tournaments", json={
         "name": "Venerdì", "format": "round-robin", "entrants": ["Gino", "Ugo"]}).get_json()
-    return {"anna": ids["Anna"], "annna": ids["Annna"], "bruno": ids["Bruno"], "change": 1,
-            "locked": locked, "version": client.get(f"/api/v1/matches/{locked}").get_json()["version"],
-            "tournament": tournament["id"], "waiting": waiting["id"],
-            "table": started["rounds"][0]["tables"][0]["match"],
-            "backup": client.get("/backup/download").data}
+    night = {"anna": ids["Anna"], "annna": ids["Annna"], "bruno": ids["Bruno"], "change": 1,
+             "locked": locked, "version": client.get(f"/api/v1/matches/{locked}").get_json()["version"],
+             "tournament": tournament["id"], "waiting": waiting["id"],
+             "table": started["rounds"][0]["tables"][0]["match"],
+             "backup": client.get("/backup/download").data}
+    store.stop_cleanly(str(path))           # the WAL folded in: the file alone is the night
+    return path, night
+
+
+@pytest.fixture
+def copy_of_migrated(copy_of_migrated, request):
+    """The store a test's app starts from: a copy of the night's for a test of the night
+    (``night``), else of the migrated store, as everywhere."""
+    if "night" not in request.fixturenames:
+        return copy_of_migrated
+    night_file, _ = request.getfixturevalue("night_store")
+
+    def copy(path: str) -> str:
+        if not Path(path).exists():
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(night_file, path)
+        return path
+    return copy
+
+
+@pytest.fixture
+def night(night_store, app):
+    """The night (``night_store``) in this test's own store, which ``app`` serves."""
+    return night_store[1]
 
 
 TALLY = {"mode": "tallies", "rest": "1", "t_cards_0": "22", "t_coins_0": "6", "settebello": "0",
@@ -406,7 +438,7 @@ def start_main(monkeypatch, tmp_path, *args, keep_pin=False):
     if not keep_pin:
         monkeypatch.delenv("SCOPA_ORGANISER_PIN", raising=False)
     monkeypatch.delenv("SCOPA_ORGANISER_PIN_FILE", raising=False)
-    status = cli.main(["--port", "0", *args])     # a free port, bound before anything is printed
+    status = main_here(["--port", "0", *args])     # a free port, bound before anything is printed
     return status, served.get("app")
 
 
@@ -473,28 +505,31 @@ def test_the_qr_code_is_refused_with_a_clubs_own_pin(monkeypatch, tmp_path, caps
     assert "--organiser-qr would draw the club's organiser PIN" in said.err
 
 
-def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path):
+def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(monkeypatch, tmp_path, capsys,
+                                                                        copy_of_migrated):
     """The companion started as a player starts it, on every interface; a phone (this machine's
-    network address, not 127.0.0.1) opens the printed link and may then make a tournament."""
+    network address, not 127.0.0.1) opens the printed link and may then make a tournament. The
+    command's cli.main, serving on the sockets it bound, in the test's process
+    (command_here.main_serving): what a process of its own added was a second of imports."""
     lan = cli.lan_addresses()
     if not lan:
         pytest.skip("no network address besides loopback")
-    env = {**os.environ, "SCOPA_DATA": str(tmp_path), "SCOPA_LANG": "en"}
-    env.pop("SCOPA_ORGANISER_PIN", None)
-    # Port 0, on every interface (the --host given wins); listening once it printed its address.
-    process, local = start_companion("--host", "0.0.0.0", env=env, output=subprocess.PIPE)
-    port = int(local.rsplit(":", 1)[1])
-    try:
-        line = ""
-        for line in process.stdout:
-            if line.startswith("Organiser:"):
-                break
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
+    copy_of_migrated(str(tmp_path / "scopa.sqlite"))        # its store, migrated once for the run
+    monkeypatch.setenv("SCOPA_LANG", "en")
+    monkeypatch.delenv("SCOPA_ORGANISER_PIN", raising=False)
+    monkeypatch.delenv("SCOPA_ORGANISER_PIN_FILE", raising=False)
+    monkeypatch.setattr(cli, "announce", lambda address, port, stream=None: None)     # no mDNS: not the link
+    body = b'{"name": "x", "format": "round-robin", "entrants": ["A", "B"]}'
+    statuses = []
+
+    def a_phone(port: int) -> None:
+        line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Organiser:"))
         link = re.search(r"open (\S+) on your phone", line).group(1)
         assert link.startswith(f"http://{lan[0]}:{port}/organiser?code=")
         jar = CookieJar()
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         base = f"http://{lan[0]}:{port}"
-        body = b'{"name": "x", "format": "round-robin", "entrants": ["A", "B"]}'
 
         def make_tournament():
             request = urllib.request.Request(base + "/api/v1/tournaments", data=body,
@@ -504,14 +539,13 @@ def test_the_command_prints_the_link_that_makes_a_phone_the_organisers(tmp_path)
             except urllib.error.HTTPError as error:
                 return error.code
 
-        assert make_tournament() == 403
-        assert open_link_over_http(browser, link)[0] == 200          # redirected to /organiser
-        assert make_tournament() == 201
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        process.stdout.close()
+        statuses.append(make_tournament())
+        statuses.append(open_link_over_http(browser, link)[0])          # redirected to /organiser
+        statuses.append(make_tournament())
 
+    # Port 0, on every interface, as a player starts it.
+    assert main_serving(monkeypatch, ["--host", "0.0.0.0", "--port", "0"], a_phone) == 0
+    assert statuses == [403, 200, 201]
 
 
 # -- A deleted match comes back within a day (issue 26, point 4) ------------------------------

@@ -16,6 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from command_here import main_here
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -25,7 +26,7 @@ from companion.store import db as store_db
 from companion.upkeep import stopped_by_signals
 from companion.web import limits
 from companion.web.limit_store import SQLiteStorage
-from helpers import children_by_parent, new_match, phone, start_companion
+from helpers import STARTING, children_by_parent, new_match, phone, start_companion
 
 pytestmark = [pytest.mark.skipif(not processes.available(), reason="several processes on Linux only"),
               pytest.mark.usefixtures("fresh_rate_limit")]
@@ -37,10 +38,13 @@ def children_of(pid: int) -> list[int]:
     return children_by_parent().get(pid, [])
 
 
-def until(check, seconds: float = 20):
-    deadline = time.monotonic() + seconds
+def until(check):
+    """``check()``'s answer once it is true, asked again every 50 ms: the wait ends when the
+    condition holds. Its only bound is a hang's (STARTING, as a start's), never a claim about
+    how soon: a 20 s bound was missed on a loaded machine."""
+    deadline = time.monotonic() + STARTING
     while not (found := check()):
-        assert time.monotonic() < deadline, "not within the time"
+        assert time.monotonic() < deadline, f"not within {STARTING} s"
         time.sleep(0.05)
     return found
 
@@ -65,11 +69,17 @@ def test_a_number_of_processes_that_is_none_is_refused(capsys, monkeypatch):
 
 # -- The parent and its children ---------------------------------------------------------------
 
-def watched(folder: Path, count: int) -> None:
-    """A parent serving ``count`` children that each write their pid and wait to be stopped;
-    the first child asks the others to forget (``tell_siblings``), and each writes that it
-    did. Runs in a process of its own: processes.serve forks the process it runs in."""
+def watched(folder: Path, count: int, news, said) -> None:
+    """A parent serving ``count`` children that each say their pid (``news``, a pipe's end
+    written under the lock ``said``) and wait to be stopped; the first child asks the others to
+    forget (``tell_siblings``), and each says that it did. Runs in a process of its own:
+    processes.serve forks the process it runs in."""
+    def say(*words) -> None:
+        with said:
+            news.send(words)
+
     def run() -> None:
+        say("started", os.getpid())
         (folder / f"child-{os.getpid()}").write_text("")
         while len(list(folder.glob("child-*"))) < count:         # its siblings started
             time.sleep(0.05)
@@ -82,25 +92,40 @@ def watched(folder: Path, count: int) -> None:
             time.sleep(0.05)
 
     def forget() -> None:
-        (folder / f"forgot-{os.getpid()}").write_text("")
+        say("forgot", os.getpid())
 
     with stopped_by_signals():              # as the command: SIGTERM is a stop, in each child too
         processes.serve(count, run, forget)
     (folder / "stopped").write_text("")
 
 
+def heard(news, wanted) -> dict[str, set[int]]:
+    """What the children said (``watched``), read as it comes until ``wanted(said)`` holds:
+    each word and the pids that said it. No deadline but a hang's (STARTING): the wait ends
+    when they say it, however loaded the machine."""
+    said: dict[str, set[int]] = {}
+    while not wanted(said):
+        assert news.poll(STARTING), f"the children said only {said} in {STARTING} s"
+        word, pid = news.recv()
+        said.setdefault(word, set()).add(pid)
+    return said
+
+
 def test_the_parent_restarts_a_child_that_died_and_stops_them_all(tmp_path):
-    parent = fork.Process(target=watched, args=(tmp_path, 2))
+    news, told = fork.Pipe(duplex=False)
+    parent = fork.Process(target=watched, args=(tmp_path, 2, told, fork.Lock()))
     parent.start()
     try:
-        first = until(lambda: len(children_of(parent.pid)) == 2 and children_of(parent.pid))
+        first = sorted(heard(news, lambda said: len(said.get("started", ())) == 2)["started"])
+        assert sorted(children_of(parent.pid)) == first         # each said so once forked
         # The first child's word reached both, through the parent.
-        until(lambda: {f"forgot-{pid}" for pid in first} <= {p.name for p in tmp_path.iterdir()})
+        heard(news, lambda said: said.get("forgot", set()) >= set(first))
         os.kill(first[0], signal.SIGKILL)                       # a child dies
-        again = until(lambda: (now := children_of(parent.pid)) and len(now) == 2 and first[0] not in now and now)
-        assert first[1] in again
+        [new] = heard(news, lambda said: "started" in said)["started"]     # and another is forked
+        again = children_of(parent.pid)
+        assert sorted(again) == sorted([first[1], new]) and first[0] not in again
         os.kill(parent.pid, signal.SIGTERM)                     # the stop
-        parent.join(20)
+        parent.join(STARTING)                                   # ends when it stops
         assert parent.exitcode == 0 and (tmp_path / "stopped").exists()
         assert not any(Path(f"/proc/{pid}").exists() for pid in again)        # none left behind
     finally:
@@ -266,7 +291,7 @@ def test_the_command_shares_the_connections_and_the_limits_out(monkeypatch, tmp_
     monkeypatch.setattr(cli, "print_join", lambda urls, local, stream=None, qr=None: None)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     monkeypatch.setenv("SCOPA_LANG", "it")
-    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "900",
+    assert main_here(["--host", "127.0.0.1", "--port", "0", "--connection-limit", "900",
                      "--processes", "3"]) == 0
     assert forked["count"] == 3 and isinstance(forked["storage"], SQLiteStorage)
     assert steps == [0.001, "freeze", "fork"]

@@ -2,21 +2,20 @@
 security review as a test (a phone on the same network, a proxy in front, a crafted file)."""
 
 import json
-import os
 import socket
 import sqlite3
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import urlsplit
 
 import pytest
+from command_here import main_serving
 
 from companion import create_app
 from companion.cli import allowed_hosts
 from companion.rules import deck
 from companion.web import access
-from helpers import new_match, organiser, phone, restore_backup, serving, start_companion
+from helpers import new_match, organiser, phone, restore_backup, serving
 from markup import attr, texts
 
 FULL = [str(card) for card in deck()]
@@ -158,26 +157,6 @@ def test_no_address_is_the_organiser_without_the_code(app):
         assert machine.get("/backup/download", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 403
 
 
-@pytest.fixture
-def companion_on(tmp_path):
-    """``scopa-companion`` as a player starts it (waitress as the command sets it up), with
-    the options given, on loopback: a function that starts one and answers its address. Every
-    one started is stopped after the test."""
-    started = []
-
-    def start(*options: str) -> str:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOPA_")}
-        env.update(SCOPA_DATA=str(tmp_path / f"data{len(started)}"), SCOPA_LANG="en")
-        process, base = start_companion(*options, env=env)
-        started.append(process)
-        return base
-
-    yield start
-    for process in started:
-        process.terminate()
-        process.wait(timeout=10)
-
-
 def status(url: str, headers: dict[str, str] | None = None) -> int:
     try:
         with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10) as answer:
@@ -187,14 +166,23 @@ def status(url: str, headers: dict[str, str] | None = None) -> int:
 
 
 @pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6 on this machine")
-def test_the_machine_itself_may_use_ipv6s_loopback(companion_on):
+def test_the_machine_itself_may_use_ipv6s_loopback(monkeypatch, tmp_path, copy_of_migrated):
     """Found in review: http://[::1]:PORT/ was refused (Werkzeug's TRUSTED_HOSTS cannot trust
-    an IPv6 address). --host localhost listens on 127.0.0.1 and ::1."""
-    port = urlsplit(companion_on("--host", "localhost")).port
-    assert status(f"http://[::1]:{port}/") == 200
-    assert status(f"http://[::1]:{port}/backup/download") == 403      # no address is the organiser
-    assert status(f"http://[::1]:{port}/", {"Host": f"[::2]:{port}"}) == 400
-    assert status(f"http://[::1]:{port}/", {"Host": "attacker.example"}) == 400
+    an IPv6 address). --host localhost listens on 127.0.0.1 and ::1. (The command's cli.main,
+    serving on the sockets it bound, in the test's process: command_here.main_serving.)"""
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
+    copy_of_migrated(str(tmp_path / "scopa.sqlite"))
+    answers = []
+
+    def the_machine(port: int) -> None:
+        answers.extend([status(f"http://[::1]:{port}/"),
+                        status(f"http://[::1]:{port}/backup/download"),         # no address is the organiser
+                        status(f"http://[::1]:{port}/", {"Host": f"[::2]:{port}"}),
+                        status(f"http://[::1]:{port}/", {"Host": "attacker.example"}),
+                        status(f"http://127.0.0.1:{port}/")])
+
+    assert main_serving(monkeypatch, ["--host", "localhost", "--port", "0"], the_machine) == 0
+    assert answers == [200, 403, 400, 400, 200]
 
 
 def test_the_default_host_listens_on_ipv6s_loopback_too():

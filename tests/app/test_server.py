@@ -5,7 +5,6 @@ import os
 import re
 import socket
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from importlib.metadata import version
@@ -26,15 +25,17 @@ def test_options_come_from_flags_or_the_environment(monkeypatch):
     assert parse_args(["--port", "8123", "--host", "127.0.0.1"]).settings.port == 8123
 
 
-@pytest.fixture
-def server(tmp_path):
-    env = dict(os.environ, SCOPA_DATA=str(tmp_path / "instance"))
-    process, base = start_companion("--db", str(tmp_path / "data" / "scopa.sqlite"), env=env,
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One companion started as players start it, for the module's tests: each reads it without
+    changing it (a page, the API, what it printed). Stopped after the last."""
+    folder = tmp_path_factory.mktemp("server")
+    env = dict(os.environ, SCOPA_DATA=str(folder / "instance"))
+    process, base = start_companion("--db", str(folder / "data" / "scopa.sqlite"), env=env,
                                     output=subprocess.PIPE)
-    yield base, process
+    yield base, process, folder
     process.terminate()
-    process.wait(timeout=10)
-    process.stdout.close()
+    process.communicate(timeout=60)
 
 
 def test_the_companion_takes_its_own_port_and_the_test_reads_all_it_said(server):
@@ -42,17 +43,21 @@ def test_the_companion_takes_its_own_port_and_the_test_reads_all_it_said(server)
     first ("Port 58075 is in use" in a busy run). helpers.start_companion starts it on port 0
     and reads the port it took from the address it prints; all it printed before that is still
     there for the test to read."""
-    base, process = server
+    base, process, _ = server
     assert process.args[process.args.index("--port") + 1] == "0"
     with urllib.request.urlopen(base + "/healthz") as answer:
         assert answer.status == 200
-    process.terminate()
-    said, _ = process.communicate(timeout=30)
+    said = []
+    for line in process.stdout:         # still serving: read up to the line with its address
+        said.append(line)
+        if "On this machine:" in line:
+            break
+    said = "".join(said)
     assert 0 <= said.index("scores kept in") < said.index(f"On this machine: {base}/organiser?")
 
 
-def test_the_server_answers_pages_and_the_api(server, tmp_path):
-    base, process = server
+def test_the_server_answers_pages_and_the_api(server):
+    base, _, folder = server
     with urllib.request.urlopen(base + "/") as page:
         assert page.status == 200 and b"Scopa companion" in page.read()
         assert page.headers["Server"] == "scopa-companion"   # waitress, not the dev server
@@ -67,27 +72,28 @@ def test_the_server_answers_pages_and_the_api(server, tmp_path):
         urllib.request.urlopen(bad)
     assert refused.value.code == 400
     assert json.load(refused.value) == {"error": "7d is in both piles"}
-    assert (tmp_path / "data").is_dir()                     # --db's folder is made
-    assert (tmp_path / "instance" / "secret_key").exists()
+    assert (folder / "data").is_dir()                       # --db's folder is made
+    assert (folder / "instance" / "secret_key").exists()
 
 
-def test_a_port_in_use_is_said_alone_with_a_free_one(tmp_path):
+def test_a_port_in_use_is_said_alone_with_a_free_one(monkeypatch, tmp_path, capsys):
     """The port is bound before anything is printed: no banner, no QR code for a server that
-    never starts, only the reason, with a port to use instead, and exit code 1."""
+    never starts, only the reason, with a port to use instead, and exit code 1 (what cli.main
+    returns, ``python -m companion`` exits with: run here, in the test's process)."""
+    from companion import cli
+    monkeypatch.setenv("SCOPA_DATA", str(tmp_path))
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        env = dict(os.environ, SCOPA_DATA=str(tmp_path))
-        done = subprocess.run([sys.executable, "-m", "companion", "--host", "127.0.0.1",
-                               "--port", str(port)], env=env, capture_output=True, text=True,
-                              timeout=30)
-    assert done.returncode == 1
-    assert done.stdout == ""                                    # no banner, no QR code
+        assert cli.main(["--host", "127.0.0.1", "--port", str(port)]) == 1
+    done = capsys.readouterr()
+    assert done.out == ""                                       # no banner, no QR code
     said = re.fullmatch(rf"Port {port} is in use: is the companion already running\? "
-                        r"Use --port (\d+)\n", done.stderr)
-    assert said, done.stderr
+                        r"Use --port (\d+)\n", done.err)
+    assert said, done.err
     assert port < int(said.group(1)) <= port + 100              # one of the next ports
+    assert not (tmp_path / "scopa.sqlite").exists()             # no store opened either
 
 
 def test_the_port_offered_instead_is_the_next_free_one(monkeypatch):
@@ -117,11 +123,13 @@ def test_a_mistaken_option_is_said_before_the_port_is_looked_at(monkeypatch, tmp
     assert "in use" not in said.err and said.out == ""
 
 
-def test_version_is_the_packages():
-    done = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True,
-                          text=True, timeout=30)
-    assert done.returncode == 0
-    assert done.stdout == f"scopa-companion {version('scopa-companion')}\n"
+def test_version_is_the_packages(capsys):
+    """``--version``, as argparse answers it (exit 0), in the test's process."""
+    from companion import cli
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"scopa-companion {version('scopa-companion')}\n"
     assert version("scopa-companion") == companion.__version__
 
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from command_here import main_here
 from werkzeug.security import check_password_hash
 
 from companion import cli, create_app
@@ -197,7 +198,7 @@ def test_the_command_hands_its_flags_to_the_app_and_sets_no_variable(monkeypatch
     monkeypatch.delenv("SCOPA_TRUST_PROXY", raising=False)
     before = dict(os.environ)
     database = tmp_path / "here" / "club.sqlite"
-    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--lang", "fr", "--db", str(database),
+    assert main_here(["--host", "127.0.0.1", "--port", "0", "--lang", "fr", "--db", str(database),
                      "--trust-proxy", "127.0.0.1"]) == 0
     app = served["app"]
     assert (app.config["LANG"], app.config["TRUST_PROXY"]) == ("fr", "127.0.0.1")

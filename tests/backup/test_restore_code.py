@@ -6,12 +6,10 @@ a file is refused by the page and by ``scopa-companion restore``, the start-up r
 holding one, and the store a restore makes is built by this version's migrations with only the
 file's rows copied into it. What an interrupted restore leaves beside the store goes at start."""
 
-import os
 import sqlite3
-import subprocess
-import sys
 
 import pytest
+from command_here import command as run_here
 from werkzeug.security import generate_password_hash
 
 import companion
@@ -92,9 +90,9 @@ def test_the_page_refuses_a_backup_with_a_trigger_under_sqlites_own_name(app, cl
 
 
 def command(*args, tmp_path):
-    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], text=True,
-                          capture_output=True, timeout=120,
-                          env=dict(os.environ, SCOPA_DATA=str(tmp_path / "data")))
+    """``scopa-companion ARGS`` run through cli.main in the test's process (what ``python -m
+    companion`` exits with and prints; a process of its own was a second of imports)."""
+    return run_here(*args, data=tmp_path / "data")
 
 
 def test_the_machine_refuses_it_too_and_will_not_start_on_a_store_holding_one(app, client, tmp_path):

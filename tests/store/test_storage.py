@@ -13,9 +13,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from command_here import main_here
 
 from companion import adopt_old_store, create_app, data_folder, secret_key, store
-from helpers import organiser, start_companion
+from helpers import organiser, serving
 
 HAND = {"tallies": [{"cards": 22, "coins": 6, "settebello": True, "sweeps": 1},
                     {"cards": 18, "coins": 4, "settebello": False, "sweeps": 0}]}
@@ -157,11 +158,14 @@ def small_disk(tmp_path):
     subprocess.run(["umount", "-l", str(mount)], capture_output=True)
 
 
-def test_a_real_full_disk_on_a_running_server(small_disk, tmp_path):
-    # (A file system cannot be made read-only under a server holding the store open for
-    # writing: a read-only store is tried above through SQLite's own read-only mode.)
-    server, base = start_companion(env=dict(os.environ, SCOPA_DATA=str(small_disk)))
-    try:
+def test_a_real_full_disk_on_a_running_server(small_disk, copy_of_migrated):
+    """A real file system filled to its last byte under the companion serving on waitress (in a
+    thread of this process: the disk is the property, not the process). (A file system cannot
+    be made read-only under a server holding the store open for writing: a read-only store is
+    tried above through SQLite's own read-only mode.)"""
+    database = copy_of_migrated(str(small_disk / "scopa.sqlite"))
+    app = create_app({"SECRET_KEY": "disk", "DATABASE": database})
+    with serving(app, threads=4) as base:
         _, match = call("POST", f"{base}/api/v1/matches", {"players": ["Anna", "Bruno"],
                                                             "options": {"target": 1000}})
         url = f"{base}/api/v1/matches/{match['id']}/hands"
@@ -183,9 +187,7 @@ def test_a_real_full_disk_on_a_running_server(small_disk, tmp_path):
         assert call("POST", url, HAND)[0] == 201                      # no restart needed
 
         assert len(call("GET", f"{base}/api/v1/matches/{match['id']}")[1]["hands"]) == len(kept) + 1
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    store.stop_cleanly(database)                    # as the command stops: the WAL folded in
     with sqlite3.connect(small_disk / "scopa.sqlite") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
@@ -193,15 +195,10 @@ def test_a_real_full_disk_on_a_running_server(small_disk, tmp_path):
 def test_starting_on_a_file_that_is_not_a_store_says_so(tmp_path, monkeypatch, capsys):
     """The command's own main (``python -m companion`` exits with what it returns), in this
     process: a traceback would fail the test itself."""
-    from companion import cli
     junk = tmp_path / "notes.sqlite"
     junk.write_bytes(b"shopping list: bread, milk\n" * 200)
     monkeypatch.setenv("SCOPA_DATA", str(tmp_path / "data"))
-    umask = os.umask(0o077)             # the command closes its files: given back after
-    try:
-        assert cli.main(["--host", "127.0.0.1", "--port", "0", "--db", str(junk)]) == 1
-    finally:
-        os.umask(umask)
+    assert main_here(["--host", "127.0.0.1", "--port", "0", "--db", str(junk)]) == 1
     said = capsys.readouterr()
     assert "cannot open the store: The server's store is not a Scopa companion store" in said.err
     assert "Traceback" not in said.err and "Open on the phones" not in said.out
@@ -211,10 +208,9 @@ def test_starting_on_a_file_that_is_not_a_store_says_so(tmp_path, monkeypatch, c
 def test_a_store_in_a_folder_that_cannot_be_made_is_said_in_one_line(tmp_path, capsys):
     """Found in review: --db in a folder the system will not make (under a file here) ended in
     mkdir's traceback. Now one line, exit 1, and nothing else is started."""
-    from companion import cli
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    status = cli.main(["--port", "0", "--db", str(blocker / "club" / "scopa.sqlite")])
+    status = main_here(["--port", "0", "--db", str(blocker / "club" / "scopa.sqlite")])
     said = capsys.readouterr()
     assert status == 1
     assert said.err.startswith("scopa-companion: cannot open the store: ")
@@ -228,7 +224,6 @@ def test_a_stop_before_waitress_serves_is_a_clean_stop(tmp_path, monkeypatch, ca
     a stop like any other: exit 0, the store left one whole file."""
     import waitress
 
-    from companion import cli
 
     def stopped_at_once(app, **options):
         raise KeyboardInterrupt
@@ -236,5 +231,5 @@ def test_a_stop_before_waitress_serves_is_a_clean_stop(tmp_path, monkeypatch, ca
     database = tmp_path / "data" / "scopa.sqlite"
     # On 127.0.0.1: on every interface the command announces itself on the network (mDNS)
     # first, a second or two that this stop does not need.
-    assert cli.main(["--host", "127.0.0.1", "--port", "0", "--db", str(database)]) == 0
+    assert main_here(["--host", "127.0.0.1", "--port", "0", "--db", str(database)]) == 0
     assert database.exists() and not database.with_name("scopa.sqlite-wal").exists()
