@@ -496,7 +496,7 @@ class Phone:
         serious and critical ones."""
         self.scripts(True)
         try:
-            return axe_violations(self.page, options(lang))
+            return axe_violations(self.page, options(lang), once=True)
         finally:
             self.scripts(False)
 
