@@ -620,17 +620,79 @@ SPILLING = """() => {
 # axe-core's verdicts the tests hold a page to (tests/app/test_accessibility.py): no violation
 # "moderate", "serious" or "critical".
 AXE_BLOCKING = ("moderate", "serious", "critical")
+# The text axe's color-contrast would judge, one element of each kind (``RUN_AXE``'s ``once``):
+# elements that show text (a text node of their own with something in it, or a field's value),
+# keyed by everything axe's verdict on one reads. Its own colour, size, weight, font, shadow and
+# stroke; whether its text has a letter or a figure (axe leaves text of symbols alone); whether it
+# is shown and not cut off by a box that clips it (axe leaves hidden and clipped text alone); and,
+# for it and every box around it, what lies under its text: background colour and image, opacity,
+# filter, blending, position and the ::before and ::after boxes' backgrounds. Two elements with
+# the same key are the same colours on the same backgrounds at the same size, and get the same
+# verdict; one of each is given to axe. Text under or over a box that is fixed, sticky or placed
+# absolutely (the Save bar, a badge) is given to axe every time: what lies under it depends on
+# where it is.
+TEXT_KINDS = r"""() => {
+  const chains = new Map();
+  const chain = e => {
+    if (!e) return "";
+    if (!chains.has(e)) {
+      const s = getComputedStyle(e), before = getComputedStyle(e, "::before"), after = getComputedStyle(e, "::after");
+      chains.set(e, [s.backgroundColor, s.backgroundImage, s.opacity, s.filter, s.mixBlendMode, s.position,
+                     before.content, before.backgroundColor, before.backgroundImage,
+                     after.content, after.backgroundColor, after.backgroundImage].join(" ") + "/" + chain(e.parentElement));
+    }
+    return chains.get(e);
+  };
+  const overlays = [...document.querySelectorAll("body *")].filter(
+    e => ["fixed", "sticky", "absolute"].includes(getComputedStyle(e).position)).map(e => [e, e.getBoundingClientRect()])
+    .filter(([e, edge]) => edge.width > 1 && edge.height > 1);        // not text for screen readers alone
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const clipped = (e, box) => {
+    if (box.left < 0 || box.right > document.scrollingElement.scrollWidth) return true;
+    for (let a = e.parentElement; a; a = a.parentElement) {
+      if (getComputedStyle(a).overflow === "visible") continue;
+      const edge = a.getBoundingClientRect();
+      if (box.left < edge.left || box.right > edge.right || box.top < edge.top || box.bottom > edge.bottom) return true;
+    }
+    return false;
+  };
+  const kinds = new Map();
+  for (const e of document.querySelectorAll("body *")) {
+    const own = [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join("").trim();
+    if (!own && !e.matches("input:not([type=hidden]), select, textarea")) continue;
+    const s = getComputedStyle(e), box = e.getBoundingClientRect();
+    if (overlays.some(([o, edge]) => !o.contains(e) && !e.contains(o) && meets(box, edge))) { kinds.set(kinds.size, e); continue; }
+    const key = [e.tagName, e.type, s.color, s.fontSize, s.fontWeight, s.fontFamily, s.textShadow,
+                 s.webkitTextStrokeWidth, s.webkitTextStrokeColor, /[\p{L}\p{N}]/u.test(own || e.value || ""),
+                 e.checkVisibility({visibilityProperty: true, checkVisibilityCSS: true}) && box.width > 0 && box.height > 0, clipped(e, box),
+                 chain(e)].join("|");
+    if (!kinds.has(key)) kinds.set(key, e);
+  }
+  return [...kinds.values()];
+}"""
 # axe.run in the page, keeping only the blocking violations and what a failure prints of them:
 # axe-playwright-python's ``Axe.run`` brought back axe's whole results (every rule passed or not
 # applicable, with a node each, the environment, the options), and Playwright serialising them
 # was half of a check's time (1.2 s of 2.3 s, measured side by side). Null where the page has no
-# axe yet.
-RUN_AXE = """async ([options, blocking]) => {
+# axe yet. With ``once``, color-contrast (when the options run it) judges one element of each
+# kind of text (``TEXT_KINDS``; axe judges them and what is inside them, a few elements more) and
+# every other rule the whole page: color-contrast was two thirds of axe's time on a page, most of
+# it on the same kind of text again (a hand form's 40 tiles, a list's rows: 300 to 860 elements
+# of text, 44 to 61 kinds), and takes a third to a quarter of it so (measured side by side).
+RUN_AXE = """async ([options, blocking, once]) => {
   if (!window.axe) return null;
-  const results = await axe.run(document, options);
-  return results.violations.filter(v => blocking.includes(v.impact)).map(v => ({
+  const rules = options.rules || {};
+  const contrast = once && !options.runOnly && !(rules["color-contrast"] && rules["color-contrast"].enabled === false);
+  const results = await axe.run(document, contrast ? {...options, rules: {...rules, "color-contrast": {enabled: false}}} : options);
+  let violations = results.violations;
+  if (contrast) {
+    const kinds = (%s)();
+    if (kinds.length) violations = violations.concat((await axe.run({include: kinds},
+      {...options, runOnly: {type: "rule", values: ["color-contrast"]}})).violations);
+  }
+  return violations.filter(v => blocking.includes(v.impact)).map(v => ({
     id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(node => ({target: node.target}))}));
-}"""
+}""" % TEXT_KINDS
 
 
 def axe_source() -> str:
@@ -639,16 +701,17 @@ def axe_source() -> str:
     return AXE_SCRIPT
 
 
-def axe_violations(page, options: dict | None = None) -> list[dict]:
+def axe_violations(page, options: dict | None = None, once: bool = False) -> list[dict]:
     """axe-core's blocking violations (``AXE_BLOCKING``) on ``page`` as it is, each with its id,
     impact, help and nodes' targets; axe is given to the page first unless it has it already (an
     init script of its context: ``context.add_init_script(script=axe_source())``). It runs
-    outside the page's Content-Security-Policy, as everything Playwright evaluates does."""
+    outside the page's Content-Security-Policy, as everything Playwright evaluates does. With
+    ``once``, color-contrast judges one element of each kind of text (``RUN_AXE``)."""
     options = options or {"resultTypes": ["violations"]}
-    violations = page.evaluate(RUN_AXE, [options, AXE_BLOCKING])
+    violations = page.evaluate(RUN_AXE, [options, AXE_BLOCKING, once])
     if violations is None:
         page.evaluate(axe_source())
-        violations = page.evaluate(RUN_AXE, [options, AXE_BLOCKING])
+        violations = page.evaluate(RUN_AXE, [options, AXE_BLOCKING, once])
     return violations
 
 
