@@ -2,6 +2,9 @@
 fuzzed against its OpenAPI document (each operation, the reads, and sequences of calls
 following the document's links). (Split from the old tests/test_live.py.)"""
 
+import json
+import re
+
 import pytest
 
 from companion import create_app
@@ -90,20 +93,141 @@ def test_a_won_match_refuses_more_hands(client):
 schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis import checks as st_checks  # noqa: E402
+from schemathesis.generation.meta import CoverageScenario, TestPhase  # noqa: E402
+from schemathesis.generation.modes import GenerationMode  # noqa: E402
 
 from helpers import FUZZ, examples  # noqa: E402
 
-# What each operation is sent. schemathesis's coverage phase, whole in every run: each
-# operation's cases at every bound and past it that its schema defines (a field missing, of
-# another type, one past a limit, an enum's stranger, a method it does not take), some 2,100
-# in all, the same each run. Then its fuzzing phase: 8 random cases an operation in the suite
-# (40 before issue 44, and 25 more a read: they cost more to draw than the 2,100 to send).
-# Three faults planted at once were each found with 8 (a 500 on the matches listed with
-# state=finished, a new match of four players answered with its totals off the schema, a
-# 422 the document does not list for players?limit=501). SCOPA_FUZZ=1 gives the 40 back,
-# SCOPA_FUZZ=10 ten times as many (helpers.examples). The sequences of calls keep theirs: with
-# fewer, a fault their checks found was missed.
+# What each operation is sent. schemathesis's coverage phase: each operation's cases at every
+# bound and past it that its schema defines (a field missing, of another type, one past a limit,
+# an enum's stranger, a method it does not take), some 3,400, the same each run. In the suite a
+# sample of them (CoverageSample, below: some 1,000), SCOPA_FUZZ gives all of them back. Then
+# its fuzzing phase: 8 random cases an operation in the suite (40 before issue 44, and 25 more a
+# read: they cost more to draw than the coverage cases to send). Three faults planted at once
+# were each found with 8 (a 500 on the matches listed with state=finished, a new match of four
+# players answered with its totals off the schema, a 422 the document does not list for
+# players?limit=501). SCOPA_FUZZ=1 gives the 40 back, SCOPA_FUZZ=10 ten times as many
+# (helpers.examples). The sequences of calls keep theirs: with fewer, a fault their checks found
+# was missed.
 FUZZED = examples(40) if FUZZ else 8
+
+
+class CoverageSample:
+    """Which of schemathesis's coverage cases the suite sends: a ``filter_case`` hook, given each
+    case as it is made, in the order schemathesis makes them (each operation's in turn).
+
+    schemathesis has no knob that samples its coverage phase (``max_examples`` does not reach
+    it; its phases and generation modes drop whole kinds of case), and most of its 3,400 cases
+    are the same request to the same code path many times over: each of five wrong types of
+    every field of every body, each of 17 variants in six operations, the rule items' whole
+    sweep in each of the six requests that read them. What the suite keeps, for each operation:
+
+    - each field's (each query, path or header parameter's, each body property's at any depth)
+      each refusal once: a wrong type, below its minimum, above its maximum, too short, too long,
+      too few or too many items, an enum's stranger, a pattern or format it breaks, a required
+      field missing, a key it does not list, no body, a malformed or unknown content type;
+    - of the wrong types, each JSON type the operation can be sent at least once (the first
+      field that gets a string, the first a boolean...);
+    - each field's valid extremes once: its minimum, its maximum, its longest, its most items,
+      the object with only its required fields, and one other valid value of it;
+    - an enum's first value, and each of its values once in the run (the 17 variants each go to
+      the first operation that reads one, and the first variant to every operation);
+    - one method it does not take, and each such method once in the run.
+
+    A field inside a schema that several requests share by $ref (RuleItems in six, Declaration
+    in four, a side's Tallies in three) is swept, by the same rules, in the first operation that
+    sends it: the same model refuses it the same way in every request that reads it; each
+    operation still sends its own property holding it (``options``, ``tallies``...) missing,
+    null, of a wrong type and with a key it does not list. Every operation is sent cases; the
+    cases of the fuzzing phase and of the sequences of calls are left alone."""
+
+    EXTREMES = ("Minimum value", "Maximum value", "Minimum length string", "Maximum length string",
+                "Maximum items array", "Object with only required properties", "Default positive test case")
+
+    def __init__(self, document: dict) -> None:
+        self.document = document
+        self.kept: set[tuple] = set()
+
+    def component(self, label: str, prop: str) -> str | None:
+        """The schema (a $ref's name) that a request's top-level property holds, if any."""
+        method, path = label.split(" ", 1)
+        body = self.document["paths"][path][method.lower()].get("requestBody")
+        if body is None:
+            return None
+        schema = body["content"]["application/json"]["schema"]
+        while "$ref" in schema:
+            schema = self.document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+        found = [schema.get("properties", {}).get(prop, {})]
+        while found:
+            node = found.pop()
+            if "$ref" in node:
+                return node["$ref"].rsplit("/", 1)[-1]
+            found.extend(node.get("anyOf", []) + node.get("oneOf", []) + ([node["items"]] if "items" in node else []))
+        return None
+
+    @staticmethod
+    def field(data) -> tuple[str, ...]:
+        """A body case's field: the properties (and "[]" for an item) on its way, read from the
+        schema's location of a refusal or from the words describing a valid case."""
+        if data.location:
+            steps, names = data.location.strip("/").split("/"), []
+            for at, step in enumerate(steps):
+                if step == "items":
+                    names.append("[]")
+                elif step == "properties" and at + 1 < len(steps) and (at == 0 or steps[at - 1] != "properties"):
+                    names.append(steps[at + 1])
+            return tuple(names)
+        return tuple(name or "[]" for name in re.findall(r"valid '([^']+)' value|Single-item array",
+                                                         data.description))
+
+    @staticmethod
+    def value(body, names: tuple[str, ...]):
+        for name in names:
+            if name == "[]" and isinstance(body, list) and body:
+                body = body[0]
+            elif isinstance(body, dict) and name in body:
+                body = body[name]
+            else:
+                return None
+        return body
+
+    def first(self, *key) -> bool:
+        """True the first time ``key`` is asked about."""
+        if key in self.kept:
+            return False
+        self.kept.add(key)
+        return True
+
+    def __call__(self, context, case) -> bool:
+        if case.meta is None or case.meta.phase.name != TestPhase.COVERAGE:
+            return True
+        data, label = case.meta.phase.data, case.operation.label
+        if data.scenario == CoverageScenario.UNSPECIFIED_HTTP_METHOD:
+            # Each method once in the run, one for every operation (both asked), and OPTIONS to
+            # every one (Flask answers it itself, 200, where the others are 405).
+            return ((self.first("method", case.method) | self.first(label, "method"))
+                    or (case.method == "OPTIONS" and self.first(label, "OPTIONS")))
+        location = data.parameter_location.value if data.parameter_location else None
+        owner, where = label, (location, data.parameter)
+        value = None
+        if location == "body":
+            names = self.field(data)
+            value = self.value(case.body, names)
+            shared = len(names) > 1 and self.component(label, names[0])
+            owner, where = (shared, names[1:]) if shared else (label, names)
+        elif location is not None and case.query and data.parameter in (case.query or {}):
+            value = case.query[data.parameter]
+        last = data.description.rsplit(": ", 1)[-1]
+        if case.meta.generation.mode == GenerationMode.NEGATIVE:
+            refusal = self.first(owner, where, data.scenario, data.location or data.description)
+            if data.scenario == CoverageScenario.INCORRECT_TYPE:
+                return refusal | self.first(label, "type", type(value).__name__)
+            return refusal
+        if last == "Enum value" or data.scenario == CoverageScenario.ENUM_VALUE:
+            return self.first(owner, where, "enum") | self.first(where, "enum", json.dumps(value))
+        if last in self.EXTREMES:
+            return self.first(owner, where, data.description)
+        return self.first(owner, where, "valid")
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +236,10 @@ def api_schema(tmp_path_factory):
     fuzz_app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
                            "DATABASE": str(tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite")})
     organiser(fuzz_app).post("/api/v1/matches", json={"players": ["Anna", "Bruno"], "first_dealer": 0})
-    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", fuzz_app)
+    loaded = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", fuzz_app)
+    if not FUZZ:
+        loaded.hooks.register_hook_with_name(CoverageSample(loaded.raw_schema), "filter_case")
+    return loaded
 
 
 @pytest.fixture(autouse=True)
