@@ -11,7 +11,6 @@ from flask import url_for
 
 from ..i18n import for_api
 from ..rules.said import Said, said
-from ..tournaments.model import Tournament as TournamentRead
 from ..tournaments.service import (
     AsItWas,
     BroughtBack,
@@ -25,6 +24,7 @@ from ..tournaments.service import (
     Removed,
     RoundMade,
     RoundTaken,
+    Tournament as TournamentRead,  # the model's, as the service loads it (the room's door to the API)
     Withdrawn,
     add_entrant,
     bring_back,
