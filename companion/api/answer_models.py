@@ -1,31 +1,38 @@
-"""What the JSON API answers, one pydantic model per answer: the OpenAPI document's answers'
-schemas are generated from them (``openapi_models.components``), as its requests' are from the
-requests' models, so nothing in the document is written twice.
+"""What the JSON API answers, one pydantic model per answer: every answer is built as its model
+(``answers.py``, the api views) and sent as the model dumps it (``answers.sent``), and the OpenAPI
+document's answers' schemas are generated from the same models (``openapi_models.components``),
+as its requests' are from the requests' models, so nothing in the document is written twice.
 
-The answers are still built as they were (``answers.py``, the api views: ``jsonify`` of a dict,
-the bytes unchanged); these models describe them, and the suite proves that every answer the
-API's tests see validates against its operation's schema (tests/conftest.py's
-``answers_as_documented``, tests/api/test_openapi_answers.py). An answer's object is closed
-(``additionalProperties: false``) where the API's is: a key added to a builder and not here
-fails those tests. A field without a default is one every answer has (``required``); ``| None``
-is ``null`` where there is nothing to give."""
+A model is strict and closed (``additionalProperties: false``): a key given to it that it does
+not declare, a value of another type (a count as text, a float for a whole number), a field
+left out, fails where the answer is built, and the type checker sees the fields of each
+constructor. The fields are declared in the order the answer gives them (jsonify keeps the
+order: ``app.json.sort_keys`` is off). A field without a default is one every answer has
+(``required``); ``| None`` is ``null`` where there is nothing to give. The suite still checks
+every answer its API tests see against the document as served (tests/conftest.py's
+``answers_as_documented``, tests/api/test_openapi_answers.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, WithJsonSchema
+from pydantic_core import core_schema
 
 from ..web.requests import CARDS_SCHEMA
 
 # A list of cards as the requests take them (written <value><suit>).
 Cards = Annotated[list[str], Field(json_schema_extra=lambda schema: schema.update(CARDS_SCHEMA))]
+# A figure that may be whole or have a half (a primiera of 5.5, a head-to-head split): kept as
+# given, 76 written 76 (a float field would write the int it is given as 76.0).
+Number = Annotated[int | float, WithJsonSchema({"type": "number"})]
 
 
 class Closed(BaseModel):
-    """An answer's object with these keys and no other."""
+    """An answer's object with these keys and no other, each of its type (strict: no text read
+    as a number, no 0 as false)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Error(Closed):
@@ -48,7 +55,7 @@ class Side(Closed):
     scaletta_alta: int
     piva: bool
     sweeps: int
-    primiera_value: float | None
+    primiera_value: Number | None
     primiera_cards: list[str] | None = Field(description="the side's best card of each suit, "
                                                          "where the hand's cards give them")
     points: dict[str, int] = Field(description="one entry per item in force (carte, denari, settebello, "
@@ -160,6 +167,7 @@ class MatchFields(Closed):
     rules: dict[str, Any]
     pin: bool
     totals: list[int]
+    hands: Any              # here in the answer's order; each answer's own (a count, the hands)
     outcome: Outcome
     rated: bool = RATED
     next_hand: NextHand | None
@@ -172,15 +180,32 @@ class Match(MatchFields):
 class Entry(BaseModel):
     """The hand as it was entered (its cards, or its counts), as stored."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     mode: str
+
+
+class _AsStored:
+    """An entry checked as ``Entry`` (and so described by it) but sent as the dict stored: its
+    keys in the store's order (an API's hand with declarations stores them before its mode),
+    which a model would put its own fields first in."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        def checked(entry: Any, as_entry: Callable[[Any], Any]) -> Any:
+            as_entry(entry)
+            return entry
+        return core_schema.no_info_wrap_validator_function(checked, handler.generate_schema(Entry),
+                                                           serialization=core_schema.simple_ser_schema("dict"))
+
+
+StoredEntry = Annotated[dict[str, Any], _AsStored]
 
 
 class Hand(Closed):
     id: int = Field(description="the hand's id, for good")
     number: int = Field(description="its place in the order of play")
     version: int
-    entry: Entry
+    entry: StoredEntry
     points: list[int]
     totals_after: list[int]
     breakdown: list[Line] | None = Field(description="null for a claim")

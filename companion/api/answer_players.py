@@ -61,10 +61,10 @@ class HandAt(Closed):
 class PlayerRecord(Player):  # type: ignore[valid-type, misc]
     """A player's record, with the head-to-head against each opponent."""
 
+    rating_history: list[RatingPoint] = RATING_HISTORY
+    rating_history_next: str | None = Field(description="the page of the points before these (the same "
+                                                        "limit), or null when these are the first")
     head_to_head: list[HeadToHead]
     best_hand: HandAt | None
     worst_hand: HandAt | None
     last_matches: list[int] = Field(description="the ids of their last 10 matches, newest first")
-    rating_history: list[RatingPoint] = RATING_HISTORY
-    rating_history_next: str | None = Field(description="the page of the points before these (the same "
-                                                        "limit), or null when these are the first")

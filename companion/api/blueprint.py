@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, g, request
 from werkzeug.exceptions import HTTPException
 
-from ..i18n import for_api
 from ..rules import ScopaError
 from ..rules.said import Said, said, said_n
 from ..store import reads as store
 from ..web.access import TooManyTries
 from ..web.limits import sent_from_another_site
 from ..web.organiser import TooManyCodes, is_organiser
+from .answers import error_answer
 from .parse import Forbidden, NotFoundError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -35,18 +35,16 @@ def asks_for_json():
     if request.method in SAFE_METHODS:
         return None
     if sent_from_another_site():
-        return jsonify({"error": for_api(said(
-            "this request comes from another site's page: nothing was done"))}), 403
+        return error_answer(said("this request comes from another site's page: nothing was done"), 403)
     if request.method != "DELETE" and request.mimetype != "application/json":
-        return jsonify({"error": for_api(said(
-            "send JSON, with Content-Type: application/json"))}), 415
+        return error_answer(said("send JSON, with Content-Type: application/json"), 415)
     return None
 
 
 @bp.errorhandler(ScopaError)
 def refused(error: ScopaError):
     """A request the rules refuse: 400, with the reason."""
-    return jsonify({"error": for_api(error)}), 400
+    return error_answer(error, 400)
 
 
 def api_http_error(error: HTTPException):
@@ -55,8 +53,7 @@ def api_http_error(error: HTTPException):
                 404: said("no such API endpoint"),
                 405: said("that method is not allowed here")}
     code = error.code or 500        # every error werkzeug raises has its code
-    response = jsonify({"error": for_api(messages[code] if code in messages else error.description)})
-    response.status_code = code
+    response = error_answer(messages[code] if code in messages else error.description, code)
     for name, value in error.get_headers():     # Allow on a 405, as HTTP asks
         if name.lower() == "allow":
             response.headers["Allow"] = value
@@ -66,19 +63,19 @@ def api_http_error(error: HTTPException):
 @bp.errorhandler(NotFoundError)
 def not_found(error):
     """No such match, hand, player or tournament: 404, in words."""
-    return jsonify({"error": for_api(error)}), 404
+    return error_answer(error, 404)
 
 
 @bp.errorhandler(store.StorageError)
 def storage_failed(error):
     """The store could not save: 503, saying nothing was saved."""
-    return jsonify({"error": for_api(error.message)}), 503
+    return error_answer(error.message, 503)
 
 
 @bp.errorhandler(Forbidden)
 def forbidden(error):
     """A write without the PIN it needs, or what only the organiser may do: 403."""
-    return jsonify({"error": for_api(error)}), 403
+    return error_answer(error, 403)
 
 
 def organiser_only(refusal: Said) -> None:
@@ -95,10 +92,10 @@ def organiser_only(refusal: Said) -> None:
 def too_many_codes(error: TooManyCodes):
     """Too many wrong organiser's codes from this address: 429, saying how long to wait."""
     minutes = max(1, math.ceil(error.wait / 60))
-    return jsonify({"error": for_api(said_n(
+    return error_answer(said_n(
         "too many wrong organiser's codes from this address: wait {n} minute, then try again",
         "too many wrong organiser's codes from this address: wait {n} minutes, then try again",
-        minutes))}), 429
+        minutes), 429)
 
 
 @bp.errorhandler(TooManyTries)
@@ -110,4 +107,6 @@ def too_many(limit: TooManyTries):
                  if limit.wait < 60 else
                  said_n("too many wrong PINs: try again in {count} minute",
                         "too many wrong PINs: try again in {count} minutes", minutes, count=minutes))
-    return jsonify({"error": for_api(said_wait)}), 429, {"Retry-After": str(limit.wait)}
+    response = error_answer(said_wait, 429)
+    response.headers["Retry-After"] = str(limit.wait)
+    return response

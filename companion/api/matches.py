@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from flask import current_app, jsonify, make_response, request, url_for
+from flask import Response, current_app, make_response, request, url_for
 from flask_babel import get_locale
 
 from ..i18n import api_words, for_api
@@ -22,17 +22,20 @@ from ..web.match_requests import NewMatch
 from ..web.pages import load_match
 from ..web.question_requests import Rated
 from ..web.record import may_change
-from .answers import breakdown_json, change_json, hand_json_of, match_summary
-from .blueprint import bp, organiser_only
-from .parse import (
-    BadRequest,
-    Forbidden,
-    NotFoundError,
-    body,
+from .answer_models import Hand, HandDeleted, HandSaved, Problem
+from .answers import (
+    breakdown_json,
+    change_json,
     created,
-    listing,
-    no_body,
+    error_answer,
+    hand_json_of,
+    match_summary,
+    match_with_hands,
+    sent,
 )
+from .blueprint import bp, organiser_only
+from .openapi_changes import Changes, ChangeUndone
+from .parse import BadRequest, Forbidden, NotFoundError, body, listing, no_body
 from .queries import ChangesQuery, HandsQuery, MatchesQuery
 
 
@@ -68,7 +71,7 @@ def list_matches():
     dumps = current_app.json.dumps
     words = api_words()
     found = store.each_match(store.get_db(), f"api summary {get_locale()}",
-                             lambda row: (row["id"], dumps(match_summary(listed(row), words),
+                             lambda row: (row["id"], dumps(match_summary(listed(row), words).model_dump(mode="json"),
                                                            separators=(",", ":"))),
                              among=store.listed_versions(over=over, before=before, limit=limit + 1))
     following = None
@@ -104,8 +107,7 @@ def get_match(match_id: int):
     if len(hands) > limit:
         following = url_for("api.get_match", match_id=match_id, limit=limit, after=hands[limit - 1].number)
     words = api_words()
-    response = jsonify({**match_summary(match), "hands": [hand_json_of(h, words) for h in hands[:limit]],
-                        "hands_next": following})
+    response = sent(match_with_hands(match, [hand_json_of(h, words) for h in hands[:limit]], following, words))
     response.set_etag(etag, weak=True)     # weak: the same match, however compressed
     return response
 
@@ -142,13 +144,13 @@ def add_hand_api(match_id: int):
         case service.NoSuchMatch():
             raise NotFoundError()           # the match was deleted meanwhile
         case service.Over(refusal):
-            return jsonify({"error": for_api(refusal)}), 409
+            return error_answer(refusal, 409)
         case service.Repeated(hand_id):
             return _hand_answer(match_id, hand_id, 200)
         case service.Added(hand_id, number, summary):
             return _added(match_id, hand_id, number, summary, entry, score)
         case service.NotSaved(why):
-            return jsonify({"error": for_api(why)}), 503
+            return error_answer(why, 503)
         case _: assert_never(outcome)
 
 
@@ -157,10 +159,9 @@ def _added(match_id: int, hand_id: int, number: int, summary: dict[str, Any],
     """A new hand is the last, and counted (the match was not over): its answer is worked out
     from the match's summary right after it and its score, without reading the other hands."""
     match = listed({**_row(match_id), "summary": summary})
-    hand = {"id": hand_id, "number": number, "version": 1, "entry": entry,
-            "points": list(score.totals), "totals_after": list(match.totals),
-            "breakdown": breakdown_json(score, api_words())}
-    return _answer({"hand": hand, "match": match_summary(match)}, 201, match_id, hand_id, 1)
+    hand = Hand(id=hand_id, number=number, version=1, entry=entry, points=list(score.totals),
+                totals_after=list(match.totals), breakdown=breakdown_json(score, api_words()))
+    return _answer(HandSaved(hand=hand, match=match_summary(match)), 201, match_id, hand_id, 1)
 
 
 def _tagged() -> int | None:
@@ -212,13 +213,13 @@ def one_hand(match_id: int, hand_id: int):
         case service.Stale() | service.NoSuchHand():     # (a Stale without its row: deleted meanwhile)
             raise NotFoundError(_NO_HAND)
         case service.Deleted():
-            return jsonify({"deleted": hand_id, "match": match_summary(load(match_id))})
+            return sent(HandDeleted(deleted=hand_id, match=match_summary(load(match_id))))
         case service.Changed():
             return _hand_answer(match_id, hand_id, 200)
         case service.ClaimKept(why):
             raise BadRequest(why)
         case service.NotSaved(why):
-            return jsonify({"error": for_api(why)}), 503
+            return error_answer(why, 503)
         case _: assert_never(done)
 
 
@@ -230,15 +231,14 @@ def _hand_answer(match_id: int, hand_id: int, status: int, error: Any = None):
     hand = match.hand(hand_id)
     if hand is None:
         raise NotFoundError(_NO_HAND)
-    body: dict[str, Any] = {"hand": hand_json_of(hand), "match": match_summary(match)}
-    if error:
-        body = {"error": for_api(error), **body}
-    return _answer(body, status, match_id, hand_id, hand.version)
+    shown, summary = hand_json_of(hand), match_summary(match)
+    answer = (Problem(error=for_api(error), hand=shown, match=summary) if error
+              else HandSaved(hand=shown, match=summary))
+    return _answer(answer, status, match_id, hand_id, hand.version)
 
 
-def _answer(body: dict[str, Any], status: int, match_id: int, hand_id: int, version: int):
-    response = jsonify(body)
-    response.status_code = status
+def _answer(answer: HandSaved | Problem, status: int, match_id: int, hand_id: int, version: int) -> Response:
+    response = sent(answer, status)
     response.set_etag(str(version))
     response.headers["Location"] = url_for("api.one_hand", match_id=match_id, hand_id=hand_id)
     return response
@@ -256,7 +256,7 @@ def set_rated_api(match_id: int):
         case match_service.NoSuchMatch():
             raise NotFoundError()
         case match_service.Rated():
-            return jsonify(match_summary(load(match_id)))
+            return sent(match_summary(load(match_id)))
         case _:
             assert_never(outcome)
 
@@ -273,7 +273,7 @@ def match_changes(match_id: int):
     following = None
     if len(rows) > limit:
         following = url_for("api.match_changes", match_id=match_id, limit=limit, before=rows[limit - 1]["id"])
-    return jsonify({"changes": [change_json(row, names) for row in rows[:limit]], "next": following})
+    return sent(Changes(changes=[change_json(row, names) for row in rows[:limit]], next=following))
 
 
 @bp.post("/matches/<int:match_id>/changes/<int:change_id>/undo")
@@ -294,7 +294,7 @@ def undo_change_api(match_id: int, change_id: int):
             db = store.get_db()
             match = load(match_id)
             row = store.change_row(db, match_id, logged) if logged else None
-            return jsonify({"undone": change_id, "change": change_json(row, match.names) if row else None,
-                            "match": match_summary(match)})
+            return sent(ChangeUndone(undone=change_id, change=change_json(row, match.names) if row else None,
+                                     match=match_summary(match)))
         case _:
             assert_never(done)

@@ -1,7 +1,7 @@
 """The OpenAPI document's schemas (OpenAPI 3.1, whose schemas are JSON Schema 2020-12, as
 pydantic writes it): every request's, generated from the model that validates it
 (``web/requests.py``, ``hand_requests.py``, ``question_requests.py``,
-``tournament_requests.py``), and every answer's from the model that describes it
+``tournament_requests.py``), and every answer's from the model it is built as
 (``answer_models.py`` and its kin), so the document cannot say otherwise.
 
 A bridge of our own rather than a library's (apiflask, flask-openapi3, spectree would each take

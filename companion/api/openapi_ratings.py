@@ -49,12 +49,16 @@ class RatingPoint(Closed):
 RATING_HISTORY = Field(description="their rating after each finished match (of the variant asked for, or "
                                    "all), in the order they finished: the newest limit points (50 by "
                                    "default) before the match before, if given")
-class RatedPlayer(Rating):
+class RatedPlayer(Closed):      # a Rating's figures, but in the answer's order
     """A rated player, as the leaderboard lists them."""
 
     id: int
     name: str
+    rating: int = RATING_SHOWN
+    mu: float = MU
+    sigma: float = SIGMA
     matches: int = Field(description="finished matches rated")
+    provisional: bool = PROVISIONAL
 
 
 class Ratings(Closed):

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from .answer_models import Closed
+from .answer_models import Closed, Error, Number
 
 DecidedBy = Literal["points", "buchholz_cut1", "buchholz", "head_to_head", "sonneborn_berger", "difference",
                    "scored", "entry_order"]
@@ -35,7 +35,7 @@ class Standing(Closed):
                                              "played counts the entrant's own points, at most a draw's a "
                                              "round (a forfeit win: at most the points of the one who "
                                              "withdrew)")
-    head_to_head: float | None = Field(description="the points against the others level with them, where "
+    head_to_head: Number | None = Field(description="the points against the others level with them, where "
                                                    "every two of them met (else null)")
     sonneborn_berger: int | None = Field(description="a round robin's: each beaten opponent's points twice, a "
                                                      "drawn one's once; a forfeit win as a win over the one "
@@ -65,7 +65,7 @@ class Table(Closed):
     entrants: list[str] = Field(description="the match's sides, in order")
     totals: list[int]
     over: bool
-    chances: list[float] | None = Field(description="each entrant's chance to win, from the ratings as the "
+    chances: list[Number] | None = Field(description="each entrant's chance to win, from the ratings as the "
                                                     "round started; null once the table has begun")
     winner: str | None
     withdrew: str | None = Field(description="the entrant who withdrew before it was over: it is not "
@@ -84,7 +84,7 @@ class Round(Closed):
 
 class Tournament(Closed):
     """A tournament: its entrants, rounds and tables (each an ordinary match), standings, winner
-    (``tournaments.service.tournament_json``)."""
+    (``api.tournaments.tournament_answer``)."""
 
     id: int
     name: str
@@ -101,10 +101,8 @@ class Tournament(Closed):
     pin: bool
 
 
-class TournamentRefused(Tournament):
+class TournamentRefused(Tournament, Error):     # Error's field first, as the answer gives it
     """refused: the reason, and the tournament as it is"""
-
-    error: str
 
 
 TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "integer"}}

@@ -93,14 +93,6 @@ def query_number(name: str, default: int | None) -> int | None:
     return min(store.number_from(value), store.MAX_ID)     # beyond the biggest id: no id is left out
 
 
-def created(body: dict[str, Any], location: str) -> Response:
-    """201 Created: what was made, and where it lives."""
-    response = jsonify(body)
-    response.status_code = 201
-    response.headers["Location"] = location
-    return response
-
-
 def listing(key: str, texts: list[str], following: str | None) -> Response:
     """``jsonify({key: items, "next": following})``, byte for byte, of items kept as their JSON
     text (``current_app.json.dumps``, compact): a list's items are not parsed to be written again."""

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, url_for
+from flask import Response, url_for
 
 from ..players.records import empty_record
 from ..rules.said import said
 from ..stats import RECORD
 from ..store import reads as store
 from ..web.pages import query_kept
+from .answer_players import HandAt, HeadToHead, Player, PlayerRecord, Players
+from .answers import sent
 from .blueprint import bp
+from .openapi_ratings import RatedPlayer, RatingPoint, Ratings
 from .parse import NotFoundError
 from .queries import PlayerQuery, PlayersQuery, RatingsQuery
 
@@ -21,7 +24,9 @@ RATING = ("rating", "mu", "sigma", "provisional")
 
 def _player_json(row: dict[str, Any], rating: dict[str, Any] | None) -> dict[str, Any]:
     """The record, and the player's rating (all variants', or the variant's asked for): a
-    player with none has a new player's."""
+    player with none has a new player's. (A dict, for ``Player`` and ``PlayerRecord``, whose
+    fields are companion.stats' figures: a model made from that list, which the type checker
+    cannot see.)"""
     rating = rating or store.new_rating()
     return {**{name: row[name] for name in RECORD}, **{name: rating[name] for name in RATING}}
 
@@ -38,11 +43,11 @@ def list_players() -> Response:
     following = None
     if len(rows) > limit:
         following = url_for("api.list_players", **query_kept("page", "limit"), limit=limit, page=page + 1)
-    return jsonify({"players": [_player_json(row, ratings.get(row["id"])) for row in rows[:limit]],
-                    "next": following})
+    return sent(Players(players=[Player(**_player_json(row, ratings.get(row["id"]))) for row in rows[:limit]],
+                        next=following))
 
 
-def _rating_history(player_id: int, asked: PlayerQuery) -> dict[str, Any]:
+def _rating_history(player_id: int, asked: PlayerQuery) -> tuple[list[RatingPoint], str | None]:
     """A page of the player's rating history: the newest ``limit`` points before the match
     ``before`` (the ``rating_history_next`` link of the page after it), in the order they
     finished. One point a finished match: a regular's whole history was 315 KB."""
@@ -52,9 +57,9 @@ def _rating_history(player_id: int, asked: PlayerQuery) -> dict[str, Any]:
     if earlier:
         following = url_for("api.get_player", player_id=player_id, **query_kept("limit", "before"),
                             limit=limit, before=points[0]["match"])
-    return {"rating_history": [{name: point[name] for name in ("match", "finished", "rating", "mu", "sigma")}
-                               for point in points],
-            "rating_history_next": following}
+    return ([RatingPoint(match=point["match"], finished=point["finished"], rating=point["rating"],
+                         mu=point["mu"], sigma=point["sigma"]) for point in points],
+            following)
 
 
 @bp.get("/players/<int:player_id>")
@@ -70,15 +75,16 @@ def get_player(player_id: int) -> Response:
     rows = store.records(db, found["id"], **scope)
     record = rows[0] if rows else empty_record(found)
     best, worst = (store.extreme_hand(db, found["id"], which, **scope) for which in (True, False))
-    return jsonify({
+    history, earlier = _rating_history(found["id"], asked)
+    return sent(PlayerRecord(
         **_player_json(record, store.ratings_of(db, [found["id"]], scope["variant"]).get(found["id"])),
-        **_rating_history(found["id"], asked),
-        "head_to_head": [{"id": row["id"], "name": row["name"], "matches": row["matches"],
-                          "won": row["won"], "lost": row["lost"], "drawn": row["drawn"]}
-                         for row in store.head_to_head(db, found["id"], **scope)],
-        "best_hand": best and {"match": best["match_id"], "points": best["points"]},
-        "worst_hand": worst and {"match": worst["match_id"], "points": worst["points"]},
-        "last_matches": [row["id"] for row in store.player_match_rows(db, found["id"], **scope)]})
+        rating_history=history, rating_history_next=earlier,
+        head_to_head=[HeadToHead(id=row["id"], name=row["name"], matches=row["matches"], won=row["won"],
+                                 lost=row["lost"], drawn=row["drawn"])
+                      for row in store.head_to_head(db, found["id"], **scope)],
+        best_hand=None if best is None else HandAt(match=best["match_id"], points=best["points"]),
+        worst_hand=None if worst is None else HandAt(match=worst["match_id"], points=worst["points"]),
+        last_matches=[row["id"] for row in store.player_match_rows(db, found["id"], **scope)]))
 
 
 @bp.get("/ratings")
@@ -87,6 +93,7 @@ def list_ratings() -> Response:
     provisional ones, each the highest rating first): all variants together, or one
     ``variant``'s."""
     variant = RatingsQuery.asked().variant
-    return jsonify({"ratings": [
-        {name: row[name] for name in ("id", "name", "rating", "mu", "sigma", "matches", "provisional")}
-        for row in store.rating_list(store.get_db(), variant)]})
+    return sent(Ratings(ratings=[
+        RatedPlayer(id=row["id"], name=row["name"], rating=row["rating"], mu=row["mu"], sigma=row["sigma"],
+                    matches=row["matches"], provisional=row["provisional"])
+        for row in store.rating_list(store.get_db(), variant)]))

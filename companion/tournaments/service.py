@@ -1,7 +1,7 @@
 """What the tournament's pages and the JSON API both do: load a tournament, make one (checked
 whole first), start its next round, add a late entrant, withdraw an entrant or bring one back
-(each answered with a typed outcome, which the pages and the API only word), and the
-tournament as JSON."""
+(each answered with a typed outcome, which the pages and the API only word). The tournament as
+JSON is the API's (``api.tournaments.tournament_answer``)."""
 
 from __future__ import annotations
 
@@ -265,45 +265,3 @@ def bring_back(tournament_id: int, number: int, name: str | None = None) -> Entr
         return brought_back(t, number - 1), BroughtBack(name_now)
 
     return _changed(tournament_id, change)
-
-
-def tournament_json(tournament: Tournament) -> dict[str, Any]:
-    names = tournament.names
-    winner = tournament.winner
-    seeds = {entrant: seed for seed, entrant in enumerate(tournament.seeds, start=1)}
-    return {
-        "id": tournament.id, "name": tournament.name, "format": tournament.format,
-        "variant": tournament.rules.preset, "rules": tournament.rules.as_dict(),
-        "entrants": [{"number": e + 1, "name": entrant["name"], "players": entrant["players"],
-                      "seed": seeds[e], "joined": tournament.joined(e),
-                      "missed_points": tournament.missed_points(e),
-                      "withdrawn": tournament.withdrawn(e)}
-                     for e, entrant in enumerate(tournament.entrants)],
-        "planned_rounds": tournament.total_rounds,
-        "rounds": [{"number": r.number, "over": r.over,
-                    "tables": [{"table": t.number, "match": t.match_id,
-                                "entrants": [names[e] for e in t.entrants],
-                                "totals": list(t.totals), "over": t.over, "chances": t.chances,
-                                "winner": None if t.winner is None else names[t.winner],
-                                "withdrew": None if t.withdrew is None else names[t.withdrew]}
-                               for t in r.tables],
-                    "byes": [names[e] for e in r.byes],
-                    "rests": [names[e] for e in r.rests]} for r in tournament.rounds],
-        "standings": [{"entrant": names[row.entrant], "played": row.played, "won": row.won,
-                       "drawn": row.drawn, "lost": row.lost, "byes": row.byes,
-                       "match_points": row.match_points, "scored": row.scored,
-                       "conceded": row.conceded, "difference": row.difference,
-                       "buchholz_cut1": row.buchholz_cut1, "buchholz": row.buchholz,
-                       "head_to_head": _number(row.head_to_head),
-                       "sonneborn_berger": row.sonneborn_berger, "withdrawn": row.withdrawn,
-                       "decided_by": row.decided_by} for row in tournament.standings()],
-        "over": tournament.over, "winner": None if winner is None else names[winner],
-        "pin": tournament.has_pin,
-    }
-
-
-def _number(figure: Any) -> int | float | None:
-    """A head-to-head's figure for JSON: whole, or a half where two met twice and split."""
-    if figure is None:
-        return None
-    return int(figure) if figure == int(figure) else float(figure)

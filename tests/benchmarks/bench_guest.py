@@ -135,7 +135,7 @@ def build(folder: str, matches: int) -> dict:
     with app.app_context():
         from companion.tournaments import service
         night = service.create("Sera", "round-robin", "classica", {"target": 5},
-                               [f"Player {n}" for n in range(8)], None, None, None)
+                               [f"Player {n}" for n in range(8)], None, None, None).tournament_id
         service.start_next_round(service.load(night))
         for table in service.load(night).rounds[0].tables:
             if table.match_id:
