@@ -8,7 +8,7 @@ import threading
 from typing import Any, Sequence, TypeVar
 
 from cachetools import LRUCache
-from flask import Response, jsonify
+from flask import Response, current_app
 from pydantic import BaseModel
 
 from ..i18n import LOOKED_UP, api_words, for_api
@@ -38,11 +38,12 @@ M = TypeVar("M", bound=MatchFields)
 
 
 def sent(answer: BaseModel, status: int = 200) -> Response:
-    """The answer as JSON: its model's fields in the model's order, as ``jsonify`` writes a
-    dict (the bytes the API sent when it built the dicts itself)."""
-    response = jsonify(answer.model_dump(mode="json"))
-    response.status_code = status
-    return response
+    """The answer as JSON: its model's fields in the model's order, written by pydantic's own
+    serialiser (a match of 200 hands dumped to dicts then written by ``jsonify`` took half again
+    the time the API took when it built the dicts itself), in ``jsonify``'s form: compact, ASCII
+    only, one line ending with a newline, the answer's mimetype."""
+    return current_app.response_class(answer.model_dump_json(ensure_ascii=True) + "\n", status=status,
+                                      mimetype="application/json")
 
 
 def created(answer: BaseModel, location: str) -> Response:
