@@ -22,7 +22,7 @@ from companion.matches import score_entry
 from companion.rules import HandError, Rules, ScopaError, Tally, rules_for, score_so_far, score_tallies
 from companion.rules.scoring import NOT_YET
 from companion.rules.tally import check_tallies
-from helpers import api, axe_source, axe_violations, new_match
+from helpers import FOUR_NIL, api, axe_source, axe_violations, new_match
 from markup import attr, attrs, count, form_data, text, texts
 
 NAMES = ("Anna", "Bruno")
@@ -180,6 +180,23 @@ def test_the_primiera_tool_fills_the_counts_form_with_one_tap(phone_page, server
     hand = api(server, f"/matches/{match_id}")["hands"][0]
     assert hand["points"] == [5, 0]
     assert found == {"tool": [], "back": []}, found
+
+
+@pytest.mark.browser
+def test_in_the_browser_the_other_sides_figure_follows_as_it_is_typed(phone_page, server):
+    """Issue 42: of two sides, the second's figure is the rest of the deck, shown, never typed
+    (tests/table/test_counts_follow.py): it follows the first's as it is typed."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    match_id = new_match(server)
+    hand_id = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]["id"]
+    page = phone_page()
+    page.goto(f"/matches/{match_id}/hands/{hand_id}/edit")
+    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("4")
+    page.fill("#t_coins_0", "5")
+    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("5")
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator(".flash")).to_contain_text("Hand 1")
+    assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][1]["coins"] == 5
 
 
 @pytest.mark.browser
