@@ -14,7 +14,7 @@ The browser tests at 360 px, with JavaScript and without, come first."""
 import re
 
 import pytest
-from table_helpers import polled_now
+from table_helpers import page_scripts, polled_now
 from werkzeug.datastructures import MultiDict
 
 from helpers import FOUR_NIL, api, finish, new_match
@@ -81,8 +81,10 @@ def test_without_javascript_a_finished_table_leads_back_and_its_result_is_there_
     expect = pytest.importorskip("playwright.sync_api").expect
     tournament_id, match_id = tournament_table_of(server)
     finish(server, match_id)
-    page = phone_page(scripts=False)
+    page = phone_page()
+    page_scripts(page)(False)                     # a phone without JavaScript
     page.goto(f"/matches/{match_id}")
+    assert page.evaluate("document.documentElement.classList.contains('js')") is False
     back = back_then_share(page, scripts=False)
     expect(back).to_contain_text("Back to the tournament")
     expect(page.locator('[data-testid="share"]')).to_be_hidden()

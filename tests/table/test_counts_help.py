@@ -16,6 +16,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from table_helpers import page_scripts
 from werkzeug.datastructures import MultiDict
 
 from companion.matches import score_entry
@@ -65,14 +66,9 @@ def axe_page(phone_page, scripts: bool = True):
     pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_source
     page = phone_page()
     page.add_init_script(axe_source())
-    page.scripts_on = (lambda on: None) if scripts else devtools_switch(page)
+    page.scripts_on = (lambda on: None) if scripts else page_scripts(page)
     page.scripts_on(False)
     return page
-
-
-def devtools_switch(page):
-    devtools = page.context.new_cdp_session(page)
-    return lambda on: devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
 
 
 def violations(page) -> list:
