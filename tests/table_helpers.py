@@ -30,6 +30,17 @@ def sent_again_now(page) -> None:
     page.clock.fast_forward(OUTBOX)
 
 
+def page_scripts(page):
+    """A switch for the page's own scripts, through the DevTools protocol: ``switch(False)``
+    before a page is opened makes it a phone without JavaScript (no ``js`` class on <html>,
+    ``<noscript>`` drawn, nothing of static/ run), on the module's phone with JavaScript rather
+    than a context of its own (a renderer started, its scripts and styles fetched: a second on a
+    busy machine); ``switch(True)`` lets a check run a script of its own (axe never settles
+    without them). tests/app/test_accessibility.py checks its pages without JavaScript so."""
+    devtools = page.context.new_cdp_session(page)
+    return lambda on: devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
+
+
 class Phones:
     """The phones of a module's browser tests: one browser context for each kind of phone (its
     language, JavaScript on or off: ``helpers.phone_context``), opened at its first use and kept

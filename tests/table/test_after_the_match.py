@@ -9,12 +9,12 @@
 - A finished match can be shared: its result in one line, in the page's language, with the
   address the other phones open.
 
-The browser tests at 360 px, with JavaScript and without, are at the end."""
+The browser tests at 360 px, with JavaScript and without, come first."""
 
 import re
 
 import pytest
-from table_helpers import polled_now
+from table_helpers import page_scripts, polled_now
 from werkzeug.datastructures import MultiDict
 
 from helpers import FOUR_NIL, api, finish, new_match
@@ -29,40 +29,75 @@ def below(upper, lower) -> bool:
     return a["y"] + a["height"] <= b["y"]
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_in_the_browser_a_table_leads_back_to_its_tournament(phone_page, server, scripts):
-    """Without JavaScript too: Share is another box there (the text to copy, .js-hide)."""
-    expect = pytest.importorskip("playwright.sync_api").expect
+def tournament_table_of(server) -> tuple[int, int]:
+    """A round robin of Anna and Bruno to 3, its round started: (its id, its table's match)."""
     made = api(server, "/tournaments", {"name": "Circolo Arci", "format": "round-robin",
                                          "options": {"target": 3}, "entrants": ["Anna", "Bruno"]})
     tournament = api(server, f"/tournaments/{made['id']}/rounds", {})
-    match_id = tournament["rounds"][0]["tables"][0]["match"]
-    page = phone_page(scripts=scripts)
+    return made["id"], tournament["rounds"][0]["tables"][0]["match"]
+
+
+def back_then_share(page, scripts: bool):
+    """The finished table's main button, as wide as the score's card, and Share under it,
+    smaller (without JavaScript, Share is the box of text to copy: .js-hide hides the button);
+    nothing wider than the screen. The button."""
+    back = page.locator('[data-testid="back-to-tournament"]')
+    card = page.locator(".scoreboard").bounding_box()
+    assert back.bounding_box()["width"] > card["width"] - 2 * 20
+    share = page.locator('[data-testid="share"]' if scripts else '[data-testid="share-text"] > summary')
+    assert below(back, share) and share.bounding_box()["width"] < back.bounding_box()["width"]
+    assert page.evaluate("document.documentElement.scrollWidth <= 360")
+    return back
+
+
+@pytest.mark.browser
+def test_in_the_browser_a_table_leads_back_to_its_tournament(phone_page, server):
+    """With JavaScript: the live region learns of the end by itself. Without it, the finished
+    table's page is test_without_javascript_a_finished_table_leads_back_and_its_result_is_there_to_copy's."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    tournament_id, match_id = tournament_table_of(server)
+    page = phone_page()
     page.clock.install()                        # its polls made at once: polled_now
     page.goto(f"/matches/{match_id}")
     link = page.locator('[data-testid="from-tournament"] a')
     expect(link).to_have_text("Table 1 · Round 1 of Circolo Arci")
     expect(page.get_by_text("Delete…")).to_have_count(0)
     finish(server, match_id)          # the hands saved on another phone
-    if not scripts:
-        page.reload()
-    else:
-        polled_now(page)
-    # With JavaScript the live region learns of it by itself (the poll, every 2 s).
+    polled_now(page)                  # the live region's poll, every 2 s
     back = page.locator('[data-testid="back-to-tournament"]')
     expect(back).to_be_visible()
     expect(back).to_contain_text("Back to the tournament")
     expect(page.locator('[data-testid="rematch"]')).to_have_count(0)
     expect(page.get_by_text("Delete…")).to_have_count(0)
-    # The main button, as wide as the score's card; Share under it, smaller.
-    card = page.locator(".scoreboard").bounding_box()
-    assert back.bounding_box()["width"] > card["width"] - 2 * 20
-    share = page.locator('[data-testid="share"]' if scripts else '[data-testid="share-text"] > summary')
-    assert below(back, share) and share.bounding_box()["width"] < back.bounding_box()["width"]
+    back_then_share(page, scripts=True).click()
+    expect(page).to_have_url(re.compile(rf"/tournaments/{tournament_id}$"))
+
+
+@pytest.mark.browser
+def test_without_javascript_a_finished_table_leads_back_and_its_result_is_there_to_copy(phone_page, server):
+    """Share is another box without JavaScript: the text to copy, opened by a tap (the same
+    partial as a casual match's: test_a_finished_match_shares_its_result_with_its_address reads
+    its words)."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    tournament_id, match_id = tournament_table_of(server)
+    finish(server, match_id)
+    page = phone_page()
+    page_scripts(page)(False)                     # a phone without JavaScript
+    page.goto(f"/matches/{match_id}")
+    assert page.evaluate("document.documentElement.classList.contains('js')") is False
+    back = back_then_share(page, scripts=False)
+    expect(back).to_contain_text("Back to the tournament")
+    expect(page.locator('[data-testid="share"]')).to_be_hidden()
+    shared = page.locator("[data-share-text][data-share-url]")
+    line = shared.get_attribute("data-share-text") + "\n" + shared.get_attribute("data-share-url")
+    assert line.startswith("Anna wins") and line.endswith(f"/matches/{match_id}")
+    page.locator('[data-testid="share-text"] > summary').click()
+    area = page.get_by_label("Select the text and copy it:")
+    expect(area).to_be_visible()
+    expect(area).to_have_value(line)
     assert page.evaluate("document.documentElement.scrollWidth <= 360")
     back.click()
-    expect(page).to_have_url(re.compile(rf"/tournaments/{made['id']}$"))
+    expect(page).to_have_url(re.compile(rf"/tournaments/{tournament_id}$"))
 
 
 @pytest.mark.browser
@@ -101,74 +136,38 @@ NEITHER = """Object.defineProperty(Navigator.prototype, "share", { configurable:
 Object.defineProperty(Navigator.prototype, "clipboard", { configurable: true, value: undefined });"""
 
 
-@pytest.fixture(scope="module")
-def finished(server):
-    """A finished casual match: its id, the line it shares and its address."""
+@pytest.mark.browser
+def test_in_the_browser_share_uses_the_share_sheet_else_the_clipboard_else_shows_the_text(phone_page, server):
+    """Three phones in turn on one page: the script asks for the share sheet and the clipboard
+    at each tap (static/companion.js, shareResult), so each stub below stands for a phone that
+    has, or has not, a share sheet or a clipboard."""
+    expect = pytest.importorskip("playwright.sync_api").expect
     match_id = new_match(server, players=["Giulia", "Marco"], options={"target": 3})
     finish(server, match_id)
-    return match_id, "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
-
-
-def phone_that(phone_page, script: str):
-    """A page on the module's phone with ``script`` run before the page's own in every document
-    it opens (a phone with, or without, a share sheet or a clipboard)."""
+    line, url = "Giulia wins 4 to 0 · Scopa classica · 1 hand", f"{server}/matches/{match_id}"
     page = phone_page()
-    page.add_init_script(script)
-    return page
-
-
-@pytest.mark.browser
-def test_in_the_browser_share_uses_the_phones_share_sheet(phone_page, server, finished):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    page = phone_that(phone_page, STUB_SHARE)
     page.goto(f"/matches/{match_id}")
     share = page.locator('[data-testid="share"]')
     assert below(page.locator('[data-testid="rematch"]'), share)
+    # A phone with a share sheet: the sheet, nothing shown.
+    page.evaluate(STUB_SHARE)
     share.click()
     page.wait_for_function("window.shared !== undefined")
     assert page.evaluate("window.shared") == {"title": "Giulia – Marco", "text": line, "url": url}
     expect(page.locator('[data-testid="share-text"]')).to_be_hidden()
-
-
-@pytest.mark.browser
-def test_in_the_browser_share_copies_where_there_is_no_share_sheet(phone_page, server, finished):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    page = phone_that(phone_page, STUB_CLIPBOARD)
-    page.goto(f"/matches/{match_id}")
-    page.locator('[data-testid="share"]').click()
+    # Without one: copied, and said so.
+    page.evaluate(STUB_CLIPBOARD)
+    share.click()
     expect(page.locator('[data-testid="share-status"]')).to_have_text("Copied: paste it in a message.")
     assert page.evaluate("window.copied") == f"{line}\n{url}"
-
-
-@pytest.mark.browser
-def test_in_the_browser_share_over_plain_http_shows_the_text_selected(phone_page, server, finished):
-    """A phone on the table's Wi-Fi opens http://192.168...: no share sheet, no clipboard API.
-    The text is shown, selected (and copied the old way where the browser still allows it)."""
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    page = phone_that(phone_page, NEITHER)
-    page.goto(f"/matches/{match_id}")
-    page.locator('[data-testid="share"]').click()
+    # Over plain http on the table's Wi-Fi (http://192.168...): no share sheet, no clipboard
+    # API. The text is shown, selected (and copied the old way where the browser still allows it).
+    page.evaluate(NEITHER)
+    share.click()
     area = page.locator('[data-testid="share-text"] textarea')
     expect(area).to_be_visible()
     expect(area).to_have_value(f"{line}\n{url}")
     assert area.evaluate("a => a.selectionStart === 0 && a.selectionEnd === a.value.length")
-
-
-@pytest.mark.browser
-def test_without_javascript_the_shared_text_is_there_to_copy(phone_page, server, finished):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id, line, url = finished
-    page = phone_page(scripts=False)
-    page.goto(f"/matches/{match_id}")
-    expect(page.locator('[data-testid="share"]')).to_be_hidden()
-    page.locator('[data-testid="share-text"] > summary').click()
-    area = page.get_by_label("Select the text and copy it:")
-    expect(area).to_be_visible()
-    expect(area).to_have_value(f"{line}\n{url}")
-    assert page.evaluate("document.documentElement.scrollWidth <= 360")
 
 
 # -- The pages and the forms -----------------------------------------------------------------

@@ -2,31 +2,16 @@
 once. The second side's cards, coins (and sevens, sixes, aces) are the rest of the deck, shown
 beside the first's and never typed; editing the first side's figure is enough. With three or
 four sides every side is typed, and the JSON API still takes both figures, refusing them where
-they cannot be."""
+they cannot be.
 
-import pytest
+The figure following as it is typed (the page's script) is checked in the browser by
+tests/table/test_counts_help.py's test_in_the_browser_the_other_sides_figure_follows_as_it_is_typed,
+on that module's phone: a browser test here was a server and a phone started for one page."""
+
 from werkzeug.datastructures import MultiDict
 
-from helpers import FOUR_NIL, api, new_match
+from helpers import FOUR_NIL, new_match
 from markup import count, form_data, text
-
-# -- In the browser (first: a test without the browser before it stops Chromium) ------------
-
-
-@pytest.mark.browser
-def test_in_the_browser_the_other_sides_figure_follows_as_it_is_typed(phone_page, server):
-    expect = pytest.importorskip("playwright.sync_api").expect
-    match_id = new_match(server)
-    hand_id = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]["id"]
-    page = phone_page()
-    page.goto(f"/matches/{match_id}/hands/{hand_id}/edit")
-    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("4")
-    page.fill("#t_coins_0", "5")
-    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("5")
-    page.locator('[data-testid="save"]').tap()
-    expect(page.locator(".flash")).to_contain_text("Hand 1")
-    assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][1]["coins"] == 5
-
 
 # -- The forms and the API ---------------------------------------------------------------------
 

@@ -16,13 +16,14 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from table_helpers import page_scripts
 from werkzeug.datastructures import MultiDict
 
 from companion.matches import score_entry
 from companion.rules import HandError, Rules, ScopaError, Tally, rules_for, score_so_far, score_tallies
 from companion.rules.scoring import NOT_YET
 from companion.rules.tally import check_tallies
-from helpers import api, axe_violations, new_match
+from helpers import FOUR_NIL, api, axe_source, axe_violations, new_match
 from markup import attr, attrs, count, form_data, text, texts
 
 NAMES = ("Anna", "Bruno")
@@ -36,7 +37,8 @@ def line(hand, item):
 # With JavaScript, where the page's script does the work: without it, the form is sent as a test
 # client sends it, and the tests below post what the pages draw (the tool's way there and back, a
 # count refused by its field in the page's language, the preview's words in Italian). axe runs
-# on both.
+# on both: with JavaScript on the pages the two flows pass through (a refusal in the preview, the
+# tool's answer to take back, the form it comes back to), without it on the tool's answer.
 
 
 def open_counts(page, server, lang="en"):
@@ -55,11 +57,41 @@ def no_console_errors(page) -> list:
     return errors
 
 
+def axe_page(phone_page, scripts: bool = True, every_document: bool = True):
+    """A page on the module's phone that axe-core checks (``violations``). With
+    ``every_document``, axe is in each document it opens, before the page's scripts
+    (``helpers.axe_violations`` finds it there: its source parsed in the document, cheaper than
+    sent through ``page.evaluate`` at a check), for a flow that checks each page it opens;
+    without, ``axe_violations`` gives it to a page when it checks it, for a flow that opens
+    more pages than it checks. Without JavaScript the page's scripts are switched off through
+    the DevTools protocol, and on only for axe (as tests/app/test_accessibility.py does: axe
+    never settles in a context without scripts)."""
+    pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_source
+    page = phone_page()
+    if every_document:
+        page.add_init_script(axe_source())
+    page.scripts_on = (lambda on: None) if scripts else page_scripts(page)
+    page.scripts_on(False)
+    return page
+
+
+def violations(page) -> list:
+    """axe's moderate, serious and critical violations at 360 px on the page as it is."""
+    page.scripts_on(True)
+    try:
+        found = axe_violations(page)
+    finally:
+        page.scripts_on(False)
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in found
+            if v["impact"] in ("moderate", "serious", "critical")]
+
+
 @pytest.mark.browser
 def test_nothing_is_said_of_a_count_until_it_is_left(phone_page, server):
-    """In English; the same refusal in Italian is test_a_count_being_typed_is_judged_once_it_is_left's."""
+    """In English; the same refusal in Italian is test_a_count_being_typed_is_judged_once_it_is_left's.
+    axe checks the form with the refusal in its preview."""
     expect = pytest.importorskip("playwright.sync_api").expect
-    page = phone_page()
+    page = axe_page(phone_page)
     errors = no_console_errors(page)
     open_counts(page, server)
     assert page.evaluate("document.querySelector('form.hand-form').noValidate") is True
@@ -78,12 +110,14 @@ def test_nothing_is_said_of_a_count_until_it_is_left(phone_page, server):
     # Left (the next tap is the settebello): now the reason, in the page's language.
     page.locator('label:has(input[name="settebello"][value="0"])').tap()
     expect(preview.locator('[data-testid="preview-error"]')).to_have_text("The coins entered add up to more than 10")
+    refused = violations(page)
     # Put right: the error goes, the score comes.
     page.locator("#t_coins_0").fill("6")
     page.locator('label:has(input[name="primiera"][value="0"])').tap()
     expect(preview.locator('[data-testid="preview-totals"]')).to_be_visible()
     expect(preview.locator(".error")).to_have_count(0)
     assert errors == []
+    assert refused == [], refused
 
 
 @pytest.mark.browser
@@ -108,11 +142,13 @@ def test_save_answers_with_the_servers_message_never_the_browsers_bubble(phone_p
 
 @pytest.mark.browser
 def test_the_primiera_tool_fills_the_counts_form_with_one_tap(phone_page, server):
-    """With JavaScript the tool answers as its best cards are chosen; without it, its form is
-    sent and "Use this" posted as test_the_tools_answer_comes_back_into_the_form_with_everything_typed
-    sends them."""
+    """With JavaScript the tool answers as its best cards are chosen (seven of them come in its
+    address, the eighth is chosen on the page); without it, its form is sent and "Use this"
+    posted as test_the_tools_answer_comes_back_into_the_form_with_everything_typed sends them.
+    axe checks the tool with its answer and the form it comes back to (two of the five pages
+    the flow opens)."""
     expect = pytest.importorskip("playwright.sync_api").expect
-    page = phone_page()
+    page = axe_page(phone_page, every_document=False)
     match_id = open_counts(page, server)
     page.locator("#t_cards_0").fill("22")
     page.locator("#t_coins_0").fill("6")
@@ -122,16 +158,15 @@ def test_the_primiera_tool_fills_the_counts_form_with_one_tap(phone_page, server
     page.wait_for_url("**/referee/primiera?**")
     expect(page.locator('[data-testid="for-hand"]')).to_contain_text("For hand 1")
     expect(page.locator("legend.side-name")).to_have_text(list(NAMES))
-    # Anna 7d 6c 1s 5b = 70; Bruno 6d 10c 6s 7b = 67.
-    for side, cards in enumerate(({"d": "7", "c": "6", "s": "1", "b": "5"},
-                                  {"d": "6", "c": "10", "s": "6", "b": "7"})):
-        for suit, value in cards.items():
-            page.select_option(f"#best_{side}_{suit}", value)
+    # Anna 7d 6c 1s 5b = 70; Bruno 6d 10c 6s 7b = 67: all but Bruno's 7b in the address.
+    page.goto(page.url + "&" + BEST.replace("&best_1_b=7", ""))
+    expect(page.locator("#best_1_s")).to_have_value("6")
+    page.select_option("#best_1_b", "7")
     use = page.locator('[data-testid="use-this"]')
-    # The answer to every card chosen (each choice is sent as it is made: an answer to the first
-    # few also says "Anna has the primiera").
+    # The answer to every card chosen (an answer to the seven also says "Anna has the primiera").
     expect(page.locator(f'{USE_THIS} input[name="primiera_best"]')).to_have_value("7d 6c 1s 5b/6d 10c 6s 7b")
     expect(use).to_contain_text("Use this: Anna has the primiera")
+    found = {"tool": violations(page)}
     use.click()                                               # the one tap back
     page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
     assert page.input_value("#t_cards_0") == "22" and page.input_value("#t_coins_0") == "6"
@@ -139,63 +174,50 @@ def test_the_primiera_tool_fills_the_counts_form_with_one_tap(phone_page, server
     expect(page.locator('input[name="settebello"][value="0"]')).to_be_checked()
     expect(page.locator('input[name="primiera"][value="0"]')).to_be_checked()
     expect(page.locator('[data-testid="worked-out"]')).to_have_text("Worked out by the referee: Anna 70 – Bruno 67")
+    found["back"] = violations(page)
     page.locator('[data-testid="save"]').click()
     page.wait_for_selector(".scoreboard")
     expect(page.locator(".breakdown")).to_contain_text("70 to 67, worked out by the referee")
     hand = api(server, f"/matches/{match_id}")["hands"][0]
     assert hand["points"] == [5, 0]
+    assert found == {"tool": [], "back": []}, found
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["js", "no-js"])
-def test_the_counts_form_and_the_primiera_tool_are_axe_clean(phone_page, server, scripts):
-    """The counts form with a refusal in its preview, and the primiera tool with its answer to
-    take back: no moderate, serious or critical violation at 360 px. (The preview waiting for
-    what is not entered is the same part of the page, drawn by the same template, checked as
-    tests/app/test_accessibility.py's "hand-shown-score".)"""
+def test_in_the_browser_the_other_sides_figure_follows_as_it_is_typed(phone_page, server):
+    """Issue 42: of two sides, the second's figure is the rest of the deck, shown, never typed
+    (tests/table/test_counts_follow.py): it follows the first's as it is typed."""
     expect = pytest.importorskip("playwright.sync_api").expect
-    pytest.importorskip("axe_playwright_python")          # its axe.min.js: helpers.axe_violations
-
+    match_id = new_match(server)
+    hand_id = api(server, f"/matches/{match_id}/hands", FOUR_NIL)["hand"]["id"]
     page = phone_page()
-    # Without JavaScript, the page's scripts are off, and on only for axe (as
-    # tests/app/test_accessibility.py does: axe never settles in a context without scripts).
-    devtools = None if scripts else page.context.new_cdp_session(page)
+    page.goto(f"/matches/{match_id}/hands/{hand_id}/edit")
+    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("4")
+    page.fill("#t_coins_0", "5")
+    expect(page.locator('[data-testid="rest-coins"]')).to_have_text("5")
+    page.locator('[data-testid="save"]').tap()
+    expect(page.locator(".flash")).to_contain_text("Hand 1")
+    assert api(server, f"/matches/{match_id}")["hands"][0]["entry"]["tallies"][1]["coins"] == 5
 
-    def scripts_on(on: bool):
-        if devtools:
-            devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
 
-    def violations(page) -> list:
-        scripts_on(True)
-        try:
-            found = axe_violations(page)
-        finally:
-            scripts_on(False)
-        return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in found
-                if v["impact"] in ("moderate", "serious", "critical")]
-
-    scripts_on(False)
-    match_id = open_counts(page, server)
-    pages = {}
-    page.locator("#t_cards_0").fill("22")
-    page.locator("#t_coins_0").fill("12")
-    if scripts:
-        page.locator('label:has(input[name="settebello"][value="0"])').click()
-    else:
-        page.locator('button[name="check"]').click()
-    expect(page.locator('[data-testid="preview-error"]')).to_be_visible()
-    pages["refused"] = violations(page)
-    page.locator("#t_coins_0").fill("6")
-    page.locator('[data-testid="work-out"]').click()
-    page.wait_for_url("**/referee/primiera?**")
-    page.goto(page.url + "&best_0_d=7&best_1_c=7&best_1_s=6")
-    expect(page.locator('[data-testid="use-this"]')).to_be_visible()
-    pages["tool"] = violations(page)
-    page.locator('[data-testid="use-this"]').click()
-    page.wait_for_url(f"**/matches/{match_id}/hands/new#field-primiera")
-    expect(page.locator('[data-testid="worked-out"]')).to_be_visible()
-    pages["back"] = violations(page)
-    assert all(found == [] for found in pages.values()), pages
+@pytest.mark.browser
+def test_without_javascript_the_primiera_tools_answer_is_axe_clean(phone_page, server):
+    """The primiera tool with its answer to take back to the hand, the page's scripts off (its
+    "Who wins it?" button is .js-hide, shown there): no moderate, serious or critical violation at
+    360 px. The counts form without JavaScript is checked with its preview drawn by
+    tests/app/test_accessibility.py's "hand-shown-score" and with a refused save by its
+    "hand-refused"; the refusal in the preview and the referee's figures brought back are the
+    server's markup, the same without JavaScript as with it, checked by the two tests above
+    (companion.css's rules under ``.js`` touch only the tiles and .js-hide, .js-only)."""
+    expect = pytest.importorskip("playwright.sync_api").expect
+    page = axe_page(phone_page, scripts=False)
+    match_id = new_match(server)
+    keep = urllib.parse.quote(urllib.parse.urlencode(TYPED))
+    page.goto(f"/referee/primiera?match={match_id}&keep={keep}&{BEST}")
+    expect(page.locator('[data-testid="use-this"]')).to_contain_text("Use this: Anna has the primiera")
+    expect(page.get_by_role("button", name="Who wins it?")).to_be_visible()
+    found = violations(page)
+    assert found == [], found
 
 
 # -- The rules: a hand so far, and the best cards the referee worked it out from ---------------

@@ -65,7 +65,8 @@ def test_in_the_browser_the_untouched_save_asks_and_confirming_records_it(phone_
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["en", "it", "fr"])
 def test_the_conflict_screen_keeps_one_hand_first_and_never_cuts_a_header(phone_page, server, lang):
-    """In each language, chosen on the page (its cookie), on the module's one phone."""
+    """In each language, chosen on the page (its cookie), on the module's one phone; the filled
+    button's tap keeping one hand in English (a page less in the others)."""
     expect = pytest.importorskip("playwright.sync_api").expect
     match_id = new_match(server, players=["Bartolomeo", "Giangiacomo"])
     page = phone_page()
@@ -88,12 +89,15 @@ def test_the_conflict_screen_keeps_one_hand_first_and_never_cuts_a_header(phone_
         expect(append).to_have_text("They are two different hands: add mine as hand 2")
     assert "primary" not in append.get_attribute("class")
     # Nothing in the comparison is cut at 360 px, in any language.
-    for cell in taken.locator("table.compare th").all():
-        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth"), cell.text_content()
+    headers = taken.locator("table.compare th")
+    assert headers.count() > 0
+    assert headers.evaluate_all("cells => cells.filter(e => e.scrollWidth > e.clientWidth)"
+                                ".map(e => e.textContent)") == []
     assert page.evaluate("document.documentElement.scrollWidth <= 360")
-    primary.click()
-    page.wait_for_selector(".scoreboard")
-    assert len(api(server, f"/matches/{match_id}")["hands"]) == 1
+    if lang == "en":            # what the tap keeps is the same in every language: once
+        primary.click()
+        page.wait_for_selector(".scoreboard")
+        assert len(api(server, f"/matches/{match_id}")["hands"]) == 1
 
 
 # -- The model: which entries are extreme -----------------------------------------------------
