@@ -11,9 +11,11 @@ takes each picture with Playwright and Debian's Chromium (/usr/bin/chromium, nev
 browser): phones at 390 px and a device scale of 2, in English, light but for one in dark, and
 the board at 1280x720; then the Wi-Fi dropping (static/sending.js) on two phones in Italian, cut
 off with Playwright's set_offline, their clock fixed at 21:03 (page.clock) so that the time they
-show, and so each picture, is the same at every run. tests/app/test_docs.py runs it into a
-temporary folder and checks that it makes every picture the docs name, each under PICTURE_LIMIT
-bytes, and that none differs from the one kept in docs/screenshots/ (stale(), as --check does).
+show, and so each picture, is the same at every run. It writes beside them drawn-from.json, the
+requests answered while they were taken with their answers' digests (Recorder): the suite asks
+them again of a test client and compares (drawn_from_today). tests/app/test_docs.py, with
+SCOPA_FUZZ set, also runs it into a temporary folder and checks that it makes every picture the
+docs name, and that none differs from the one kept in docs/screenshots/ (stale(), as --check does).
 """
 
 from __future__ import annotations
