@@ -2,8 +2,10 @@
 360 px phone, the per-side columns stay in line whatever the names, and a name cut short to fit
 is whole for a screen reader and on a tap; a tournament's pages hold at 360 px in each language
 and say a tie-break only where it decided a place; the board fits a wall screen of any common
-size, its QR code whole (read back from a screenshot with zxing-cpp). One browser and one server
-for the module (the ``browser`` and ``server`` fixtures: tests/conftest.py)."""
+size, its QR code whole (read back from a screenshot with zxing-cpp), and is read from the back
+of the room (issue 35: tests/app/test_names_whole.py's names whole, measured on the same loads).
+One browser and one server for the module (the ``browser`` and ``server`` fixtures:
+tests/conftest.py)."""
 
 import io
 import os
