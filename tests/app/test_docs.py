@@ -1,7 +1,8 @@
 """The README and docs/ as a newcomer reads them (issue 25): every link and picture they name is
 there, their commands are those CI runs and name files that exist, their API examples answer,
-the pictures are the screenshot script's, and the container's files do what docs/running.md
-says. They read the files: no image is built."""
+the pictures are the screenshot script's and show the pages as they are today (the answers they
+were drawn from asked again; the pictures taken again with SCOPA_FUZZ set), and the container's
+files do what docs/running.md says. They read the files: no image is built."""
 
 import json
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import FUZZ
 from markup import nodes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +89,8 @@ def test_the_pages_show_every_picture_the_script_makes_and_no_other():
     assert set(shown) == set(make_screenshots.PICTURES)
     assert "match-and-hand.png" in {name for name, pages in shown.items() if ROOT / "README.md" in pages}
     kept = {path.name for path in (ROOT / "docs" / "screenshots").iterdir()}
-    assert kept == set(make_screenshots.PICTURES), "docs/screenshots/ holds only the script's pictures"
+    assert kept == {*make_screenshots.PICTURES, make_screenshots.RECORD.name}, (
+        "docs/screenshots/ holds only the script's pictures and the record of what they are drawn from")
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -119,12 +122,49 @@ def test_the_pictures_kept_are_small_and_at_their_size():
     check_pictures(ROOT / "docs" / "screenshots")
 
 
+def test_the_pictures_kept_are_drawn_from_the_pages_as_they_are_today():
+    """Each picture kept is drawn from the answers docs/screenshots/drawn-from.json records: the
+    companion filled with the script's evening by a test client (no server, no browser) and
+    each request the pictures were taken with asked again, in order, its answer's digest
+    compared (make_screenshots.drawn_from_today). A page changed and its picture not taken again
+    (new-match.png without the "Chance to win" the form shows, issue 35) fails here, as a style
+    changed does (companion.css: every picture) or the script's taps: a tenth of the time of
+    taking the pictures again. What the record cannot see, another Chromium or other fonts, the
+    pictures' own comparison does: make_screenshots.py --check, and the two tests below with
+    SCOPA_FUZZ set."""
+    assert make_screenshots.drawn_from_today() == [], (
+        "drawn from pages that have changed since: run .venv/bin/python tests/tools/make_screenshots.py "
+        "(it takes them again and records what they are drawn from)")
+
+
+def test_an_answers_digest_leaves_out_what_changes_at_every_run_and_nothing_else():
+    """drawn-from.json's digests (make_screenshots.digest): the same page from another run (its
+    server's port, its CSRF token, a new hand's random key, the moments and times of day it was
+    made, zipped or not) has the same digest; a word of it changed has another."""
+    import gzip
+    page = (b'<form action="http://127.0.0.1:41234/matches/1/hands">'
+            b'<input id="csrf_token" name="csrf_token" type="hidden" value="ImIw.axdQng.f90">'
+            b'<input id="key" name="key" type="hidden" value="dcb94c343955417baeeeaf7b16e15a98">'
+            b'<small>#3 \xc2\xb7 00:29</small> "created": "2026-12-08T00:24:34+00:00" Hand 3 saved</form>')
+    again = (page.replace(b"41234", b"40001").replace(b"ImIw.axdQng.f90", b"IjA1.axdQ1g.hBO")
+             .replace(b"dcb94c34", b"84cb5ca8").replace(b"00:29", b"21:03").replace(b"00:24:34", b"19:02:11"))
+    one = make_screenshots.digest(page, None, "http://127.0.0.1:41234")
+    assert make_screenshots.digest(gzip.compress(again), "gzip", "http://127.0.0.1:40001") == one
+    assert make_screenshots.digest(page.replace(b"Hand 3", b"Hand 4"), None, "http://127.0.0.1:41234") != one
+    assert make_screenshots.digest(page.replace(b'type="hidden"', b'type="text"', 1), None,
+                                   "http://127.0.0.1:41234") != one
+
+
 @pytest.fixture(scope="module")
 def taken(tmp_path_factory) -> Path:
     """tests/tools/make_screenshots.py, as its --check runs it, into a throwaway folder (once for
     the module's tests): each picture the palette of 256 colours the kept one has, saved by
     zlib's quickest (a fifth of the time of its best, which docs/screenshots/ keep: their size
-    is checked there, by test_the_pictures_kept_are_small_and_at_their_size)."""
+    is checked there, by test_the_pictures_kept_are_small_and_at_their_size). With SCOPA_FUZZ
+    set only: the suite checks the answers the pictures are drawn from (above), a tenth of the
+    time."""
+    if not FUZZ:
+        pytest.skip("the pictures taken again with SCOPA_FUZZ set (the suite compares what they are drawn from)")
     pytest.importorskip("playwright.sync_api")
     if not shutil.which(make_screenshots.CHROMIUM):
         if os.environ.get("CI"):
@@ -138,7 +178,7 @@ def taken(tmp_path_factory) -> Path:
 
 @pytest.mark.browser
 def test_the_script_makes_every_picture_the_pages_show(taken):
-    assert {path.name for path in taken.iterdir()} == set(pictures())
+    assert {path.name for path in taken.iterdir()} == {*pictures(), make_screenshots.RECORD.name}
     check_pictures(taken, small=False)
 
 

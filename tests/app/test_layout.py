@@ -2,8 +2,10 @@
 360 px phone, the per-side columns stay in line whatever the names, and a name cut short to fit
 is whole for a screen reader and on a tap; a tournament's pages hold at 360 px in each language
 and say a tie-break only where it decided a place; the board fits a wall screen of any common
-size, its QR code whole (read back from a screenshot with zxing-cpp). One browser and one server
-for the module (the ``browser`` and ``server`` fixtures: tests/conftest.py)."""
+size, its QR code whole (read back from a screenshot with zxing-cpp), and is read from the back
+of the room (issue 35: tests/app/test_names_whole.py's names whole, measured on the same loads).
+One browser and one server for the module (the ``browser`` and ``server`` fixtures:
+tests/conftest.py)."""
 
 import io
 import os
@@ -148,6 +150,14 @@ def test_names_cut_short_are_clean_for_axe(phone, long_names):
 # Sixteen entrants as a club writes them: long names, a hyphen, and short ones.
 ENTRANTS = ["Gianmaria", "Francesca", *LONG, "Luca", "Sara", "Paolo", "Elena", "Mariagrazia Lombardozzi",
             "Pierfrancesco", "Anna", "Bruno", "Carla", "Dario"]
+# A surname of one long word: the board cut it ("Pierluigi Castellamm…") in a tables' column it
+# fits (8.4 em of type in 8.9 em), the names' room being reckoned too tightly.
+LONG_WORD = "Pierluigi Castellammare"
+
+
+def night(count: int) -> list[str]:
+    """A night's ``count`` entrants: the first of ENTRANTS, a double name and LONG_WORD last."""
+    return [*ENTRANTS[:count - 2], "Anna-Maria Rossini", LONG_WORD]
 
 
 def play_round(page, tournament_id, tables=None):
@@ -163,14 +173,20 @@ def play_round(page, tournament_id, tables=None):
         assert played.status == 201, played.text()
 
 
+def swiss(page, entrants: list[str], played: int) -> int:
+    """A Swiss of ``entrants``, its first round started and ``played`` of its tables played."""
+    made = page.request.post("/api/v1/tournaments", data={
+        "name": "Torneo di primavera del Circolo", "format": "swiss", "rounds": 4,
+        "entrants": entrants, "options": {"target": 3}}).json()
+    play_round(page, made["id"], tables=played)
+    return made["id"]
+
+
 @pytest.fixture(scope="module")
 def tournament(phone):
-    """A Swiss of sixteen, its first round started and five of its eight tables played."""
-    made = phone.request.post("/api/v1/tournaments", data={
-        "name": "Torneo di primavera del Circolo", "format": "swiss", "rounds": 4,
-        "entrants": ENTRANTS, "options": {"target": 3}}).json()
-    play_round(phone, made["id"], tables=5)
-    return made["id"]
+    """A Swiss of sixteen (ENTRANTS), its first round started and five of its eight tables
+    played: the tournament's pages at 360 px."""
+    return swiss(phone, ENTRANTS, 5)
 
 
 # A tournament's page judged in one script: its width, the words broken, the boxes spilling, and
@@ -317,47 +333,123 @@ BOARD_LOOK = f"""() => [
 WALL_SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 
 
-def test_the_board_of_sixteen_fits_a_wall_screen_and_its_qr_code_scans(browser, server, tournament):
+# What the board draws, measured: each name's type, the headings' and the tie-break notes', how
+# low the panels' last rows reach, the names cut short on a table, each cut name of the standings
+# against the width it would need, the address's lines, and how far the page scrolls.
+MEASURED = """() => {
+  const size = e => parseFloat(getComputedStyle(e).fontSize);
+  const names = [...document.querySelectorAll(".board-tables .board-name, [data-testid=standings] tbody th[scope=row] .entrant-name")];
+  const notes = [...document.querySelectorAll(".board h2, .board h2 small, .tie-break-marks > span")];
+  const last = sel => { const all = document.querySelectorAll(sel); return all.length ? all[all.length - 1].getBoundingClientRect().bottom : 0; };
+  const cutButFits = [];
+  for (const cell of document.querySelectorAll("[data-testid=standings] tbody th[scope=row]")) {
+    const short = cell.querySelector(".entrant-name [aria-hidden=true]");
+    if (!short) continue;
+    const whole = cell.querySelector(".entrant-name .visually-hidden").textContent;
+    const probe = document.createElement("span");
+    probe.textContent = whole;
+    short.after(probe);
+    short.hidden = true;
+    const table = cell.closest("table"), box = table.parentElement;
+    if (table.getBoundingClientRect().right <= box.getBoundingClientRect().right + 0.5) cutButFits.push(whole);
+    probe.remove();
+    short.hidden = false;
+  }
+  const lines = node => new Set([...(() => { const r = document.createRange(); r.selectNodeContents(node); return r.getClientRects(); })()]
+    .filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  const address = document.querySelector(".board-address") || document.querySelector(".board-join p");
+  return {
+    smallestName: Math.min(...names.map(size)),
+    names: names.length,
+    smallestNote: Math.min(...notes.map(size)),
+    tablesReach: last(".board-tables li"),
+    standingsReach: last("[data-testid=standings] tbody tr"),
+    cutOnTables: [...document.querySelectorAll(".board-tables [aria-hidden=true]")].map(e => e.textContent),
+    cutButFits,
+    addressPieces: [...address.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(lines),
+    scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def boards(phone):
+    """Two Swiss nights for the wall (night(16), night(8)), their first round started and five
+    (or three) of their tables played."""
+    return {16: swiss(phone, night(16), 5), 8: swiss(phone, night(8), 3)}
+
+
+def read_from_the_back_of_the_room(seen: dict, count: int, height: int) -> list[str]:
+    """What is wrong with a board of ``count`` entrants on a screen ``height`` px high for a
+    reader at the back of the room (issue 35; ``seen``: what MEASURED measured): every
+    entrant's name at least 1/32 of the screen's height, the headings and the tie-break notes
+    too, no empty third of the screen, the tables' names whole, a standings' name cut only where
+    it does not fit, the address beside the QR code never broken inside a word."""
+    problems = []
+    if seen["smallestName"] < height / 32:
+        problems.append(f"a name {seen['smallestName']} px, under {height / 32}")
+    if seen["smallestNote"] < height / 32:
+        problems.append(f"a heading or tie-break note {seen['smallestNote']} px")
+    if min(seen["tablesReach"], seen["standingsReach"]) < 2 * height / 3:
+        problems.append(f"the last rows end at {seen['tablesReach']} and {seen['standingsReach']} px")
+    problems += [f"cut on a table: {name}" for name in seen["cutOnTables"]]
+    problems += [f"cut though it fits: {name}" for name in seen["cutButFits"]]
+    if seen["addressPieces"] != [1, 1]:
+        problems.append(f"the address broken inside a word: {seen['addressPieces']}")
+    if seen["names"] != count + 2 * (count // 2):
+        problems.append(f"{seen['names']} names on the board")
+    return problems
+
+
+def test_the_board_fits_a_wall_screen_is_read_from_the_back_of_the_room_and_its_qr_code_scans(
+        browser, server, boards):
     """Issue 22: at 1280x720 the QR code was cropped to one corner, ranks 7-8 of eight fell off a
     screen that cannot scroll, "Gianmari/a" broke, the points were drawn smaller than the other
     figures at 1920 and finished tables were faded. Now, in Italian (the longest words), in
     English and in Spanish: every table and every row of sixteen on the screen without scrolling, no word
     broken, the QR code read back as the tournament's address, the points as large as the rest,
-    and axe-core finds nothing, the contrast of finished tables included.
+    and axe-core finds nothing, the contrast of finished tables included. Issue 35: the board of
+    sixteen (in those three) and of eight (in French) read from the back of the room
+    (read_from_the_back_of_the_room), each with a double name and a surname of one long word.
 
     One load of the board a language, the screen then resized to each size (the board's layout
-    is its CSS alone: board.js turns pages, and measures nothing). axe-core runs once a
-    language, each at another size (all three: every size and every language checked once;
-    every language at every size with SCOPA_FUZZ set)."""
+    is its CSS alone: board.js turns pages, and measures nothing), every check made on that
+    load (tests/app/test_names_whole.py loaded the sixteen's board again for issue 35's).
+    axe-core runs once a language of the sixteen, each at another size (all three: every size
+    and every language checked once; every language at every size with SCOPA_FUZZ set)."""
     if zxingcpp is None:
         pytest.skip("zxing-cpp is not installed (pip install -e '.[test]')")
     context = browser.new_context(viewport=dict(zip(("width", "height"), WALL_SIZES[0])), base_url=server)
     page = context.new_page()
     found = {}
     try:
-        for number, lang in enumerate(("it", "en", "es")):
+        for number, (board, count, lang) in enumerate(
+                ((boards[16], 16, "it"), (boards[16], 16, "en"), (boards[16], 16, "es"), (boards[8], 8, "fr"))):
             page.set_viewport_size(dict(zip(("width", "height"), WALL_SIZES[0])))
-            page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
-            expect(page.locator('[data-testid="board-tables"] li')).to_have_count(8)
-            expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(16)
-            expect(page.locator(".board-tables li.over")).to_have_count(5)
+            page.goto(f"/lang/{lang}?next=/tournaments/{board}/board")
+            expect(page.locator('[data-testid="board-tables"] li')).to_have_count(count // 2)
+            expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(count)
+            expect(page.locator(".board-tables li.over")).to_have_count(5 if count == 16 else 3)
             for at, (width, height) in enumerate(WALL_SIZES):
                 page.set_viewport_size({"width": width, "height": height})
                 problems = []
-                scroll, off_screen, broken, spilling, sizes = page.evaluate(BOARD_LOOK)
+                (scroll, off_screen, broken, spilling, sizes), seen = page.evaluate(
+                    f"() => [({BOARD_LOOK})(), ({MEASURED})()]")
                 if scroll != [width, height]:
                     problems.append(f"the page scrolls to {scroll}")
-                problems += off_screen + broken + spilling
-                seen = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
-                if len(seen) != 1 or not seen[0].startswith(f"{server}/tournaments/{tournament}?welcome="):
-                    problems.append(f"the QR code read as {seen}")
-                if sizes[1] < max(sizes):       # the points (td 2) no smaller than the rest
-                    problems.append(f"the points drawn smaller than the rest: {sizes}")
-                if Axe is not None and (at == number or FUZZ):
+                problems += read_from_the_back_of_the_room(seen, count, height)
+                read = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
+                if len(read) != 1 or not read[0].startswith(f"{server}/tournaments/{board}?welcome="):
+                    problems.append(f"the QR code read as {read}")
+                if count == 16:                 # issue 22's board (the eight's, issue 35's look alone)
+                    problems += off_screen + broken + spilling
+                    if sizes[1] < max(sizes):   # the points (td 2) no smaller than the rest
+                        problems.append(f"the points drawn smaller than the rest: {sizes}")
+                if Axe is not None and count == 16 and (at == number or FUZZ):
                     problems += [f"{v['id']} ({v['impact']})" for v in axe_violations(page)
                                  if v["impact"] in ("moderate", "serious", "critical")]
                 if problems:
-                    found[f"{lang} {width}x{height}"] = problems
+                    found[f"{count} {lang} {width}x{height}"] = problems
     finally:
         context.close()
     assert found == {}

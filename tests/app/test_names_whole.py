@@ -7,10 +7,9 @@ breakdown, the result, the hand list and the home list); no name breaks at its h
 result's score stays on one line ("14 a / 12"); a four-player hand list keeps a row to two lines
 (it took five, one a lone "·").
 
-On the wall, at 1280x720, 1366x768 and 1920x1080 with 8 and 16 entrants: every entrant's name at
-least 1/32 of the screen's height, the headings and the tie-break notes too, no empty third of
-the screen, the tables' names whole, a standings' name cut only where it does not fit, the
-address beside the QR code never broken inside a word, and the QR code read back.
+The board on the wall, read from the back of the room with 8 and 16 entrants, is
+tests/app/test_layout.py's (read_from_the_back_of_the_room), measured on the loads of the board
+that test makes: its sixteen are loaded once for both.
 
 Measured in the page: the text drawn against the whole names, and each word's client rects. One
 browser and one server for the module (tests/conftest.py), one load of a page for the sizes of a
@@ -19,7 +18,7 @@ screen (the page resized: its layout is its CSS)."""
 import re
 
 import pytest
-from test_layout import ENTRANTS, WALL_SIZES, play_round, qr_codes_seen, zxingcpp
+from test_layout import night, swiss
 
 from helpers import words_on_two_lines
 
@@ -66,10 +65,21 @@ def matches(browser, server):
     return {"teams": teams, "four": four, "two": two}
 
 
+@pytest.fixture(scope="module")
+def eight(browser, server):
+    """A Swiss of eight (tests/app/test_layout.py's night), three of its first round's tables
+    played."""
+    context = browser.new_context(base_url=server)
+    try:
+        return swiss(context.new_page(), night(8), 3)
+    finally:
+        context.close()
+
+
 PHONES = (360, 390)
 
 
-def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, tournaments):
+def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, eight):
     """Each page loaded once on a phone of 360 px (or 390), measured, then the screen resized to
     the other width and measured again: the pages' layout is their CSS (names are cut short by
     the server, no script measures the screen), so the second width needs no second load. Each
@@ -88,7 +98,7 @@ def test_names_are_whole_and_never_split_on_a_phone(browser, server, matches, to
             for number, path in enumerate((
                     f"/matches/{matches['teams']}", f"/matches/{matches['four']}", "/", "/rules/classica",
                     f"/matches/{matches['two']}/hands/new", f"/matches/{matches['two']}/hands/new?mode=tallies",
-                    f"/tournaments/{tournaments[8]}")):
+                    f"/tournaments/{eight}")):
                 page.goto(path if number else f"/lang/{lang}?next={path}")
                 for width in widths:            # first the width the page before was left at
                     if page.viewport_size["width"] != width:
@@ -185,108 +195,6 @@ LOOK = f"""() => {{
     }}),
   }};
 }}"""
-
-
-# -- The board on the wall ------------------------------------------------------------------
-
-# What the board draws, measured: each name's type, the headings' and the tie-break notes', how
-# low the panels' last rows reach, the names cut short on a table, each cut name of the standings
-# against the width it would need, the address's lines, and how far the page scrolls.
-MEASURED = """() => {
-  const size = e => parseFloat(getComputedStyle(e).fontSize);
-  const names = [...document.querySelectorAll(".board-tables .board-name, [data-testid=standings] tbody th[scope=row] .entrant-name")];
-  const notes = [...document.querySelectorAll(".board h2, .board h2 small, .tie-break-marks > span")];
-  const last = sel => { const all = document.querySelectorAll(sel); return all.length ? all[all.length - 1].getBoundingClientRect().bottom : 0; };
-  const cutButFits = [];
-  for (const cell of document.querySelectorAll("[data-testid=standings] tbody th[scope=row]")) {
-    const short = cell.querySelector(".entrant-name [aria-hidden=true]");
-    if (!short) continue;
-    const whole = cell.querySelector(".entrant-name .visually-hidden").textContent;
-    const probe = document.createElement("span");
-    probe.textContent = whole;
-    short.after(probe);
-    short.hidden = true;
-    const table = cell.closest("table"), box = table.parentElement;
-    if (table.getBoundingClientRect().right <= box.getBoundingClientRect().right + 0.5) cutButFits.push(whole);
-    probe.remove();
-    short.hidden = false;
-  }
-  const lines = node => new Set([...(() => { const r = document.createRange(); r.selectNodeContents(node); return r.getClientRects(); })()]
-    .filter(r => r.width > 0).map(r => Math.round(r.top))).size;
-  const address = document.querySelector(".board-address") || document.querySelector(".board-join p");
-  return {
-    smallestName: Math.min(...names.map(size)),
-    names: names.length,
-    smallestNote: Math.min(...notes.map(size)),
-    tablesReach: last(".board-tables li"),
-    standingsReach: last("[data-testid=standings] tbody tr"),
-    cutOnTables: [...document.querySelectorAll(".board-tables [aria-hidden=true]")].map(e => e.textContent),
-    cutButFits,
-    addressPieces: [...address.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(lines),
-    scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
-  };
-}"""
-
-
-# A surname of one long word: the board cut it ("Pierluigi Castellamm…") in a tables' column it
-# fits (8.4 em of type in 8.9 em), the names' room being reckoned too tightly.
-LONG_WORD = "Pierluigi Castellammare"
-
-
-@pytest.fixture(scope="module")
-def tournaments(browser, server):
-    """Two Swiss tournaments, of sixteen and of eight (tests/app/test_layout.py's entrants), each
-    with its first round started and five (or three) of its tables played."""
-    context = browser.new_context(base_url=server)
-    made = {}
-    for count, played in ((16, 5), (8, 3)):
-        made[count] = context.request.post("/api/v1/tournaments", data={
-            "name": "Torneo di primavera del Circolo", "format": "swiss", "rounds": 4,
-            "entrants": [*ENTRANTS[:count - 2], "Anna-Maria Rossini", LONG_WORD], "options": {"target": 3}}).json()["id"]
-        play_round(context.new_page(), made[count], tables=played)
-    context.close()
-    return made
-
-
-def test_the_board_is_read_from_the_back_of_the_room(browser, server, tournaments):
-    """Each board loaded once, then the screen resized to each of the common wall screens and
-    measured again (the board's layout is its CSS: board.js measures nothing)."""
-    if zxingcpp is None:
-        pytest.skip("zxing-cpp is not installed (pip install -e '.[test]')")
-    context = browser.new_context(viewport=dict(zip(("width", "height"), WALL_SIZES[0])), base_url=server)
-    page = context.new_page()
-    found = {}
-    try:
-        for count, lang in ((16, "it"), (8, "fr"), (16, "es")):
-            tournament = tournaments[count]
-            page.set_viewport_size(dict(zip(("width", "height"), WALL_SIZES[0])))
-            page.goto(f"/lang/{lang}?next=/tournaments/{tournament}/board")
-            expect(page.locator('[data-testid="standings"] tbody tr')).to_have_count(count)
-            for width, height in WALL_SIZES:
-                page.set_viewport_size({"width": width, "height": height})
-                seen = page.evaluate(MEASURED)
-                problems = []
-                if seen["smallestName"] < height / 32:
-                    problems.append(f"a name {seen['smallestName']} px, under {height / 32}")
-                if seen["smallestNote"] < height / 32:
-                    problems.append(f"a heading or tie-break note {seen['smallestNote']} px")
-                if min(seen["tablesReach"], seen["standingsReach"]) < 2 * height / 3:
-                    problems.append(f"the last rows end at {seen['tablesReach']} and {seen['standingsReach']} px")
-                problems += [f"cut on a table: {name}" for name in seen["cutOnTables"]]
-                problems += [f"cut though it fits: {name}" for name in seen["cutButFits"]]
-                if seen["addressPieces"] != [1, 1]:
-                    problems.append(f"the address broken inside a word: {seen['addressPieces']}")
-                read = qr_codes_seen(page)      # the organiser's screen: the QR of the night's token in it
-                if len(read) != 1 or not read[0].startswith(f"{server}/tournaments/{tournament}?welcome="):
-                    problems.append("the QR code not read")
-                if seen["scroll"] != [width, height]:
-                    problems.append("the board scrolls")
-                if problems:
-                    found[f"{count} {lang} {width}x{height}"] = problems
-                assert seen["names"] == count + 2 * (count // 2)
-    finally:
-        context.close()
-    assert found == {}
 
 
 def test_the_conflict_tables_headings_are_whole_at_390_px(browser, server):

@@ -70,11 +70,20 @@ def nights(filled) -> dict[int, int]:
     return filled[1]
 
 
+@pytest.fixture(scope="module")
+def paper(browser, server):
+    """A browser the size of the paper, kept for the module (a new context for each sheet
+    started a renderer and fetched the page's styles and fonts again); each test opens its own
+    page (its media its own) and leaves no cookie (the language it chose)."""
+    context = browser.new_context(viewport=PAPER, base_url=server)
+    yield context
+    context.close()
+
+
 @pytest.mark.parametrize("count", [60, 64])
 @pytest.mark.parametrize("sheet", ["standings", "pairings"])
-def test_a_nights_sheet_prints_on_one_a4_page_every_name_whole(browser, server, nights, sheet, count):
-    context = browser.new_context(viewport=PAPER, base_url=server)
-    page = context.new_page()
+def test_a_nights_sheet_prints_on_one_a4_page_every_name_whole(paper, nights, sheet, count):
+    page = paper.new_page()
     try:
         for lang in ("it", "fr"):
             page.goto(f"/lang/{lang}?next=/tournaments/{nights[count]}/{sheet}")
@@ -92,13 +101,13 @@ def test_a_nights_sheet_prints_on_one_a4_page_every_name_whole(browser, server, 
             assert min(sizes) >= 8 / 0.75, lang         # 8 pt: small, read at arm's length
             page.emulate_media(media="null")          # page.pdf prints with the print media again
     finally:
-        context.close()
+        page.close()
+        paper.clear_cookies()
 
 
-def test_a_small_nights_standings_print_in_large_type(browser, server):
+def test_a_small_nights_standings_print_in_large_type(paper):
     """Sixteen entrants: 11 pt, as a letter is printed."""
-    context = browser.new_context(viewport=PAPER, base_url=server)
-    page = context.new_page()
+    page = paper.new_page()
     try:
         made = page.request.post("/api/v1/tournaments", data={
             "name": "Giovedì", "format": "round-robin", "entrants": club_names(16)}).json()
@@ -108,4 +117,5 @@ def test_a_small_nights_standings_print_in_large_type(browser, server):
         size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('[data-testid=standings] tbody th')).fontSize)")
         assert size == pytest.approx(11 / 0.75, abs=0.1)
     finally:
-        context.close()
+        page.close()
+        paper.clear_cookies()

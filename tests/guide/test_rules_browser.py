@@ -16,16 +16,31 @@ pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
 
-@pytest.fixture
-def phone(browser, server):
-    """A phone's browser; a script error, or anything the Content-Security-Policy refuses, fails."""
+@pytest.fixture(scope="module")
+def kept_phone(browser, server):
+    """One phone's browser for the module's tests with JavaScript, and the script errors its pages
+    meet (a new context for each test started a renderer and fetched the pages' scripts, styles
+    and fonts again)."""
     context = browser.new_context(**PHONE, base_url=server)
     errors = []
     context.on("page", lambda page: page.on("pageerror", lambda error: errors.append(str(error))))
     context.on("page", lambda page: page.on(
         "console", lambda msg: errors.append(msg.text) if msg.type == "error" else None))
-    yield context
+    yield context, errors
     context.close()
+
+
+@pytest.fixture
+def phone(kept_phone):
+    """The module's phone; a script error, or anything the Content-Security-Policy refuses,
+    fails. What a test leaves, its pages and its cookies (the language chosen), is cleared
+    after it."""
+    context, errors = kept_phone
+    errors.clear()
+    yield context
+    for page in context.pages:
+        page.close()
+    context.clear_cookies()
     assert errors == [], errors
 
 

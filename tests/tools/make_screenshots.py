@@ -11,22 +11,29 @@ takes each picture with Playwright and Debian's Chromium (/usr/bin/chromium, nev
 browser): phones at 390 px and a device scale of 2, in English, light but for one in dark, and
 the board at 1280x720; then the Wi-Fi dropping (static/sending.js) on two phones in Italian, cut
 off with Playwright's set_offline, their clock fixed at 21:03 (page.clock) so that the time they
-show, and so each picture, is the same at every run. tests/app/test_docs.py runs it into a
-temporary folder and checks that it makes every picture the docs name, each under PICTURE_LIMIT
-bytes, and that none differs from the one kept in docs/screenshots/ (stale(), as --check does).
+show, and so each picture, is the same at every run. It writes beside them drawn-from.json, the
+requests answered while they were taken with their answers' digests (Recorder): the suite asks
+them again of a test client and compares (drawn_from_today). tests/app/test_docs.py, with
+SCOPA_FUZZ set, also runs it into a temporary folder and checks that it makes every picture the
+docs name, and that none differs from the one kept in docs/screenshots/ (stale(), as --check does).
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import gzip
+import hashlib
+import io
 import json
 import random
+import re
 import sys
 import tempfile
+import threading
 import urllib.error
 import urllib.request
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -101,8 +108,15 @@ CHAMPIONSHIP = [f"{first} {last}" for first, last in zip(
 CODE = "SHO-TS2"        # the organiser's code of the evening's companion
 
 
-def call(base: str, path: str, body: dict | None = None) -> dict:
-    """A JSON API call as the organiser (its code in X-Scopa-Organiser): POST ``body``, else GET."""
+def call(base, path: str, body: dict | None = None) -> dict:
+    """A JSON API call as the organiser (its code in X-Scopa-Organiser): POST ``body``, else GET.
+    ``base`` is the served companion's address, or a Flask test client (drawn_from_today)."""
+    if not isinstance(base, str):
+        answer = base.open(f"/api/v1{path}", method="POST" if body is not None else "GET", json=body,
+                           headers={"X-Scopa-Organiser": CODE})
+        if answer.status_code >= 400:
+            raise RuntimeError(f"{path}: {answer.status_code} {answer.get_data(as_text=True)}")
+        return answer.get_json()
     request = urllib.request.Request(f"{base}/api/v1{path}", method="POST" if body is not None else "GET",
                                      data=json.dumps(body).encode() if body is not None else None,
                                      headers={"Content-Type": "application/json", "X-Scopa-Organiser": CODE})
@@ -126,7 +140,7 @@ def dealt(rng: random.Random, sides: int) -> dict:
     return {"piles": piles, "sweeps": [rng.choice((0, 0, 0, 1)) for _ in piles]}
 
 
-def play_until(base: str, match: int, rng: random.Random, sides: int, over: bool, hands: int = 30,
+def play_until(base, match: int, rng: random.Random, sides: int, over: bool, hands: int = 30,
                below: int = 99) -> None:
     """Hands recorded by cards: until the match is over (``over``), else ``hands`` of them while
     every total stays below ``below`` (a hand that would pass it is dealt again; fewer when none
@@ -149,7 +163,7 @@ def play_until(base: str, match: int, rng: random.Random, sides: int, over: bool
         call(base, f"/matches/{match}/hands", hand)
 
 
-def evening(base: str) -> dict:
+def evening(base) -> dict:
     """A club's Thursday: what the pictures show. Returns the ids they need."""
     rng = random.Random(2026)
     pair = call(base, "/matches", {"variant": "classica", "players": ["Anna", "Bruno"], "first_dealer": 0})
@@ -182,6 +196,8 @@ def evening(base: str) -> dict:
 
 def shoot(page, path: Path, **options) -> None:
     page.screenshot(path=str(path), animations="disabled", caret="hide", **options)
+    if RECORDER is not None:
+        RECORDER.taken(path.name)
 
 
 def settled(page) -> None:
@@ -370,6 +386,143 @@ def offline(browser, base: str, ids: dict, folder: Path) -> None:
     watching.close()
 
 
+# -- What the pictures are drawn from -------------------------------------------------------
+
+# docs/screenshots/drawn-from.json: every request the companion answered while the pictures were
+# taken (the browser's pages, fragments, styles, scripts and fonts, the script's own API calls),
+# in the order answered, each with a digest of its answer and the picture it was answered for. A
+# picture is the same while the answers it was drawn from are: tests/app/test_docs.py asks the
+# recorded requests again of a companion filled with the same evening (a test client: no server,
+# no browser) and compares the digests, so a page changed and its picture not taken again fails
+# the suite at a tenth of the cost of taking the pictures again. What the record cannot see (a
+# new Chromium, other fonts) the pictures' own comparison does: --check, and the suite with
+# SCOPA_FUZZ set.
+RECORD = SCREENSHOTS / "drawn-from.json"
+RECORDER: Recorder | None = None
+# The pictures a picture is made of (match-and-hand.png: two phones side by side).
+MADE_OF = {"match.tmp.png": "match-and-hand.png"}
+# The pictures taken of the page another was taken of, with no request between (scrolled): they
+# are drawn from that one's answers too.
+SAME_PAGE = {"match-and-hand.png": "hand-by-cards.png", "breakdown.png": "hand-by-cards.png"}
+
+
+def digest(answer: bytes, encoding: str | None, base: str) -> str:
+    """An answer's digest, the same whichever run drew it: unzipped, the address of the run's
+    server (a free port), the CSRF tokens (a random secret and a time, signed), a new hand's
+    key (random: a save sent twice is saved once) and the moments
+    (a match's "created", a change's time of day in its history, below every picture's fold)
+    left out."""
+    if encoding == "gzip":
+        answer = gzip.decompress(answer)
+    answer = answer.replace(base.encode(), b"BASE")
+    answer = re.sub(rb'(name="(?:csrf_token|key)"[^>]*? value=)"[^"]*"', rb"\1", answer)
+    answer = re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?", b"MOMENT", answer)
+    answer = re.sub(rb"\b\d\d:\d\d\b", b"HH:MM", answer)
+    return hashlib.sha256(answer).hexdigest()[:16]
+
+
+# The request headers the record leaves out: the browser's own, which the companion reads not.
+UNREAD = ("Host", "Connection", "User-Agent", "Sec-", "Upgrade-Insecure-Requests")
+
+
+class Recorder:
+    """A WSGI middleware writing down each request answered (its method, path, query, headers and
+    body) with its answer's digest, and the picture it was answered for: the next one taken."""
+
+    def __init__(self, app) -> None:
+        self.app, self.lock = app, threading.Lock()
+        self.answered: list[dict] = []
+        self.base = ""
+
+    def __call__(self, environ, start_response):
+        sent = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        environ["wsgi.input"] = io.BytesIO(sent)
+        said = {}
+
+        def start(line, headers, exc_info=None):
+            said.update(status=int(line.split()[0]), encoding=dict(headers).get("Content-Encoding"))
+            return start_response(line, headers, exc_info)
+        answer = self.app(environ, start)
+        try:
+            body = b"".join(answer)
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
+        headers = {key[5:].replace("_", "-").title(): value for key, value in environ.items()
+                   if key.startswith("HTTP_")}
+        headers = {key: value for key, value in headers.items() if not key.startswith(UNREAD)}
+        if environ.get("CONTENT_TYPE"):
+            headers["Content-Type"] = environ["CONTENT_TYPE"]
+        with self.lock:
+            self.answered.append({
+                "picture": None, "method": environ["REQUEST_METHOD"], "path": environ["PATH_INFO"],
+                "query": environ.get("QUERY_STRING", ""), "headers": headers, "body": sent.decode("latin-1"),
+                "status": said["status"], "answer": digest(body, said["encoding"], self.base)})
+        return [body]
+
+    def taken(self, name: str) -> None:
+        """The requests answered since the last picture were for ``name``."""
+        with self.lock:
+            for request in self.answered:
+                if request["picture"] is None:
+                    request["picture"] = MADE_OF.get(name, name)
+
+    def record(self) -> str:
+        """The record, as drawn-from.json keeps it: the script's digest, the server's address,
+        then a request a line."""
+        lines = [json.dumps({"script": script_digest(), "base": self.base})]
+        lines += [json.dumps(request, ensure_ascii=False) for request in self.answered if request["picture"]]
+        return "\n".join(lines) + "\n"
+
+
+def script_digest() -> str:
+    """This script's digest: the pictures are its taps and its evening too."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def app_for(database: Path):
+    """The evening's companion, at ``database``."""
+    from companion import create_app
+    return create_app({"SECRET_KEY": "screenshots", "DATABASE": str(database), "ORGANISER_CODE": CODE,
+                       # the address the board and the QR codes show, as on a club's Wi-Fi
+                       "LAN_URLS": ["http://192.168.1.23:8000/"],
+                       # the record's sessions are asked again at any later date (drawn_from_today)
+                       "PERMANENT_SESSION_LIFETIME": timedelta(days=36525)})
+
+
+def drawn_from_today(record: Path = RECORD) -> list[str]:
+    """The pictures of PICTURES whose recorded answers (``record``: drawn-from.json) a companion
+    filled with the same evening answers otherwise today; all of them when the script changed.
+    No server and no browser: the evening made and each recorded request asked, in the order
+    answered, by a test client (the browser's cookies as it sent them); the answers to the
+    script's own API calls (a hand saved while a phone watches) are not compared, their JSON
+    in no picture."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    if not record.is_file():
+        return list(PICTURES)
+    head, *lines = record.read_text(encoding="utf-8").splitlines()
+    head = json.loads(head)
+    if head["script"] != script_digest():
+        return list(PICTURES)
+    stale = set()
+    with tempfile.TemporaryDirectory() as store:
+        client = app_for(Path(store) / "evening.sqlite").test_client(use_cookies=False)
+        evening(client)
+        for line in lines:
+            request = json.loads(line)
+            answer = client.open(request["path"], method=request["method"], query_string=request["query"],
+                                 headers=request["headers"], data=request["body"].encode("latin-1"),
+                                 base_url=head["base"])
+            if request["path"].startswith("/api/"):        # the script's own calls: no picture shows them
+                answer.close()
+                continue
+            if (answer.status_code != request["status"]
+                    or digest(answer.get_data(), answer.headers.get("Content-Encoding"), head["base"]) != request["answer"]):
+                stale.add(request["picture"])
+            answer.close()
+    return [name for name in PICTURES if name in stale or SAME_PAGE.get(name) in stale]
+
+
 def main(folder: Path = SCREENSHOTS, kept: bool = True) -> list[Path]:
     """Every picture of PICTURES, made afresh in ``folder``; their paths. Not ``kept`` (made to
     be compared with those kept, as --check does), each is the palette picture with the same
@@ -377,22 +530,24 @@ def main(folder: Path = SCREENSHOTS, kept: bool = True) -> list[Path]:
     sys.path.insert(0, str(ROOT / "tests"))         # helpers, as pytest's pythonpath has it
     from playwright.sync_api import sync_playwright
 
-    from companion import create_app
     from helpers import serving
 
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as store:
-        app = create_app({"SECRET_KEY": "screenshots", "DATABASE": str(Path(store) / "evening.sqlite"),
-                          "ORGANISER_CODE": CODE,
-                          # the address the board and the QR codes show, as on a club's Wi-Fi
-                          "LAN_URLS": ["http://192.168.1.23:8000/"]})
+        app = app_for(Path(store) / "evening.sqlite")
+        recorder = Recorder(app.wsgi_app)
+        app.wsgi_app = recorder
         with serving(app, threads=4) as base, sync_playwright() as p:
             ids = evening(base)
+            global RECORDER
+            recorder.base, recorder.answered, RECORDER = base, [], recorder
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 take(browser, base, ids, folder, kept)
             finally:
                 browser.close()
+                RECORDER = None
+        (folder / RECORD.name).write_text(recorder.record(), encoding="utf-8")
     return [folder / name for name in PICTURES]
 
 
@@ -431,6 +586,21 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def renew(folder: Path) -> list[Path]:
+    """The pictures taken again and the record of what they are drawn from written in
+    ``folder``: a picture that does not differ from the one there is left as it was (no new
+    bytes for the same picture), the record always written anew."""
+    import shutil
+    with tempfile.TemporaryDirectory() as fresh:
+        main(Path(fresh))
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in PICTURES:
+            if not (folder / name).is_file() or differs(Path(fresh) / name, folder / name):
+                shutil.copyfile(Path(fresh) / name, folder / name)
+        shutil.copyfile(Path(fresh) / RECORD.name, folder / RECORD.name)
+    return [folder / name for name in PICTURES]
+
+
 if __name__ == "__main__":
     asked = arguments()
     if asked.check:
@@ -439,6 +609,10 @@ if __name__ == "__main__":
             out_of_date = stale(Path(fresh), asked.folder)
         for name in out_of_date:
             print(f"{asked.folder / name} is out of date: run tests/tools/make_screenshots.py", file=sys.stderr)
-        sys.exit(1 if out_of_date else 0)
-    for made in main(asked.folder):
+        redrawn = drawn_from_today(asked.folder / RECORD.name)
+        if redrawn:
+            print(f"{asked.folder / RECORD.name} is out of date for {', '.join(redrawn)}: run "
+                  "tests/tools/make_screenshots.py", file=sys.stderr)
+        sys.exit(1 if out_of_date or redrawn else 0)
+    for made in renew(asked.folder):
         print(f"{made} {made.stat().st_size // 1024} KiB")
