@@ -5,14 +5,14 @@ reads its fields into these and words nothing itself."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Iterable, Sequence
 
 from ..rules import ScopaError, Tally
 from ..rules.cards import suit_values
 from ..rules.primiera import COUNT_ORDER, SCALES, PrimieraResult, decide_piles
 from ..rules.rulesets import Rules
-from ..rules.said import said
-from ..rules.tally import bonus_suit, primiera_cards_of
+from ..rules.said import Said, said
+from ..rules.tally import bonus_suit, count_refused, primiera_cards_of
 
 # The counts a hand by counts asks for, as its refusals name them (translated with them).
 COUNT_WORDS = {"cards": said("cards"), "coins": said("coins"),
@@ -36,6 +36,15 @@ def rest_of_deck(first: dict[str, int | None], rules: Rules) -> dict[str, int | 
     totals = deck_totals(rules)
     return {name: None if value is None or not 0 <= value <= totals[name] else totals[name] - value
             for name, value in first.items()}
+
+
+def typed_as_text(rows: dict[str, Iterable[Any]], names: Sequence[str], rules: Rules) -> list[tuple[Any, Said]]:
+    """Each count and scopa field of ``rows`` (by its ``Tally`` name) typed as something not a
+    whole number ("abc", "2.5": the field keeps the text, ``web.forms.WholeNumberField``), with
+    the words the hand's request gives it ("the cards of Anna must be a whole number, 0 or
+    more"): refused at its field before anything adds the counts up."""
+    return [(field, count_refused(name, names[i], rules))
+            for name, fields in rows.items() for i, field in enumerate(fields) if isinstance(field.data, str)]
 
 
 def counts_entered(typed: dict[str, list[int | None]], rules: Rules,

@@ -27,9 +27,9 @@ from ..rules import HandScore, ScopaError, deck
 from ..rules.cards import Card, parse_cards
 from ..rules.primiera import PrimieraResult
 from ..rules.said import said, said_n
-from ..rules.tally import count_refused
 from ..web.forms import FieldsFor, WholeNumberField, card_rows, each_card, each_side, options
 from ..web.hand_requests import HandEntry, per_side
+from . import hand_counts
 from .hand_counts import COUNT_WORDS, counts_entered, deck_totals, rest_of_deck, unused_fields, worked_out
 from .hand_declarations import ACCUSI, DECLARATIONS, Declaration
 
@@ -206,7 +206,13 @@ class HandForm(FlaskForm):
         cards that are cards; by cards, whose the cards in no pile are. Those refusals are the
         form's (``form_errors``: a rules' ``Said``, worded by the page)."""
         self.form_errors = []
-        if not super().validate(extra_validators) or not self._counts_are_numbers():
+        valid = super().validate(extra_validators)
+        texts = hand_counts.typed_as_text({"sweeps": self.sweeps, **{RUNS.get(row, row): fields for row, fields
+                                                                     in self.count_rows().items()}},
+                                          self.match.names, self.match.rules)
+        for field, words in texts:
+            field.errors = [*field.errors, say(words)]
+        if not valid or texts:
             return False
         try:
             self._declarations()
@@ -215,19 +221,6 @@ class HandForm(FlaskForm):
         except ScopaError as refusal:
             self.form_errors.append(refusal.args[0])
         return not self.form_errors
-
-    def _counts_are_numbers(self) -> bool:
-        """Each count and scopa typed that is not a whole number ("abc", "2.5": the field keeps
-        the text, ``WholeNumberField``) refused at its field in the words the hand's request
-        gives it ("the cards of Anna must be a whole number, 0 or more"), before anything adds
-        the counts up."""
-        rows = {"sweeps": self.sweeps, **self.count_rows()}
-        for row, fields in rows.items():
-            for i, field in enumerate(fields):
-                if isinstance(field.data, str):
-                    field.errors = [*field.errors, say(count_refused(
-                        RUNS.get(row, row), self.match.names[i], self.match.rules))]
-        return not any(field.errors for fields in rows.values() for field in fields)
 
     def _check_untapped(self) -> None:
         """Cards picked one by one for the side that also gets the rest: the rest would go
