@@ -701,12 +701,13 @@ def axe_source() -> str:
     return AXE_SCRIPT
 
 
-def axe_violations(page, options: dict | None = None, once: bool = False) -> list[dict]:
+def axe_violations(page, options: dict | None = None, once: bool = True) -> list[dict]:
     """axe-core's blocking violations (``AXE_BLOCKING``) on ``page`` as it is, each with its id,
     impact, help and nodes' targets; axe is given to the page first unless it has it already (an
     init script of its context: ``context.add_init_script(script=axe_source())``). It runs
     outside the page's Content-Security-Policy, as everything Playwright evaluates does. With
-    ``once``, color-contrast judges one element of each kind of text (``RUN_AXE``)."""
+    ``once`` (unless told otherwise), color-contrast judges one element of each kind of text
+    (``RUN_AXE``, ``TEXT_KINDS``); ``once=False`` judges every element."""
     options = options or {"resultTypes": ["violations"]}
     violations = page.evaluate(RUN_AXE, [options, AXE_BLOCKING, once])
     if violations is None:

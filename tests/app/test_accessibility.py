@@ -519,7 +519,7 @@ class Phone:
             shown = self.page.evaluate("(never) => [...document.querySelectorAll(never)].map(e => e.outerHTML.slice(0, 80))",
                                        NEVER)
             assert shown == [], f"{self.page.url}: put their rules back in axe's checks (NEVER_SHOWN): {shown}"
-            return axe_violations(self.page, options(lang), once=True)
+            return axe_violations(self.page, options(lang))
         finally:
             self.scripts(False)
 

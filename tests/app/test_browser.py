@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass
 
 import pytest
-import table_helpers
 
 from companion.i18n import COOKIE
 from companion.rules import deck
@@ -41,8 +40,6 @@ class Phone:
         self.page.keyboard.type(text)
         self.taps += len(text)
 
-
-phones, phone_page = table_helpers.phones, table_helpers.phone_page      # the module's kept phones
 
 # A second phone at the table (tests/table_helpers.py's ``Phones``: another kept context, with
 # cookies of its own, so its own session and phone's id, and a clock of its own), in English too.

@@ -5,7 +5,6 @@ the chart's figures and legend at 360 px."""
 import re
 
 import pytest
-import table_helpers
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -14,7 +13,6 @@ pytestmark = pytest.mark.browser
 
 # The module's phones, kept for all its tests (tests/table_helpers.py's ``Phones``): one with
 # JavaScript, one without, and another phone (with its own storage: the celebrations it has seen).
-phones, phone_page = table_helpers.phones, table_helpers.phone_page
 ANOTHER_PHONE = "en-US"
 
 
