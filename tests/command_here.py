@@ -10,17 +10,16 @@ what ``cli.main`` returns (companion/__main__.py)."""
 
 import os
 import subprocess
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from io import StringIO
 from unittest import mock
 
 import waitress
-from waitress import wasyncore
 from waitress.server import MultiSocketServer
 
 from companion import cli
+from helpers import waitress_looping
 
 
 @contextmanager
@@ -65,25 +64,11 @@ def main_serving(monkeypatch, argv: list[str], during: Callable[[int], None]) ->
         server = _server(app, **options)
         # What waitress serves: one listening socket's server, or several's (MultiSocketServer).
         served = server.map if isinstance(server, MultiSocketServer) else server._map
-        stop = threading.Event()
-
-        def run() -> None:          # one poll at a time, as helpers.serving runs its loop
-            while not stop.is_set():
-                wasyncore.loop(timeout=0.05, map=served, use_poll=True, count=1)
-
-        loop = threading.Thread(target=run, name="waitress loop", daemon=True)
-        loop.start()
-        try:
-            during(options["sockets"][0].getsockname()[1])
-        except BaseException as error:      # raised again once main returns (an OSError would
-            failed.append(error)            # be said by main as a store it cannot open)
-        finally:
-            server.task_dispatcher.shutdown(timeout=30)
-            stop.set()
-            loop.join(timeout=30)
-            if loop.is_alive():
-                raise RuntimeError("waitress's loop did not stop within 30 s")
-            wasyncore.close_all(served)
+        with waitress_looping(server, served):
+            try:
+                during(options["sockets"][0].getsockname()[1])
+            except BaseException as error:      # raised again once main returns (an OSError would
+                failed.append(error)            # be said by main as a store it cannot open)
 
     failed: list[BaseException] = []
     monkeypatch.setattr(waitress, "serve", serve)

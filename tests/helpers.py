@@ -323,28 +323,38 @@ def serving(app, threads: int = 8):
     Closing them from another thread while the loop polled them was an intermittent
     ``OSError: Bad file descriptor`` at teardown, and so was pulling waitress's trigger to have
     the loop close them (a CI run found the trigger closed already)."""
-    from waitress import wasyncore
-
     from companion.listening import make_server, waitress_options
 
     server = make_server(app, host="127.0.0.1", port=0, **waitress_options(app, threads, 1000))
+    with waitress_looping(server, server._map):
+        yield f"http://127.0.0.1:{server.effective_port}"
+
+
+@contextmanager
+def waitress_looping(server, served: dict):
+    """waitress's loop over the sockets ``served`` (its server's map, or a MultiSocketServer's)
+    run in a thread, one poll of at most 50 ms at a time, while the block runs; then stopped in
+    ``serving``'s order: the answers under way finished, the loop stopped and waited for, and
+    only then every socket closed, from this thread."""
+    from waitress import wasyncore
+
     stop = threading.Event()
 
     def run() -> None:
         while not stop.is_set():
-            wasyncore.loop(timeout=0.05, map=server._map, use_poll=True, count=1)
+            wasyncore.loop(timeout=0.05, map=served, use_poll=True, count=1)
 
     loop = threading.Thread(target=run, name="waitress loop", daemon=True)
     loop.start()
     try:
-        yield f"http://127.0.0.1:{server.effective_port}"
+        yield
     finally:
         server.task_dispatcher.shutdown(timeout=30)
         stop.set()
         loop.join(timeout=30)
         if loop.is_alive():
             raise RuntimeError("waitress's loop did not stop within 30 s")
-        wasyncore.close_all(server._map)
+        wasyncore.close_all(served)
 
 
 class Relay:
