@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from copied_store import app_on_a_copy
 
 import companion
-from companion import create_app
 from companion.rules import PRESETS
 from helpers import organiser
 from markup import form_data, parse, reading
@@ -204,10 +203,8 @@ VARIANT_OF = {f"the rules of {name}": name for name in PRESETS}    # the pages o
 def tour(tmp_path_factory, migrated_store):
     """A store with a finished match scoring every bonus at once, a match in play with the
     Scalette and a hand, and a match with a PIN; and the pages drawn from it so far (render)."""
-    database = tmp_path_factory.mktemp("tour") / "t.sqlite"
-    shutil.copy(migrated_store, database)       # the migrations run once a run, not again here
-    app = create_app({"TESTING": True, "SECRET_KEY": "tour", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(database)})
+    app = app_on_a_copy(migrated_store, tmp_path_factory.mktemp("tour") / "t.sqlite",
+                        SECRET_KEY="tour", WTF_CSRF_ENABLED=False)
     api = organiser(app)
     # Anna takes every denari and coppe (the Napola and the Re Bello with them) and a sweep;
     # Bruno the spade and bastoni, the Piva among them; a bazzica of Anna's after deal 1.

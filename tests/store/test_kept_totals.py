@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from copied_store import app_on_a_copy
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import create_app, store, use_store
@@ -165,10 +166,7 @@ class Club:
 def club_app(migrated_store, tmp_path_factory):
     """One companion for the module's generated nights, each on a store of its own
     (``a_club``): making an app for each was a third of a night's time (issue 44)."""
-    path = tmp_path_factory.mktemp("club") / "t.sqlite"
-    shutil.copy(migrated_store, path)
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(path)})
+    return app_on_a_copy(migrated_store, tmp_path_factory.mktemp("club") / "t.sqlite", WTF_CSRF_ENABLED=False)
 
 
 def a_club(app, migrated_store, folder: str):
