@@ -10,6 +10,7 @@ one installed), its result read contract by contract from what it prints.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import inspect
 import os
@@ -270,15 +271,19 @@ ROUTES = {"route", "get", "post", "put", "patch", "delete"}
 OVERSIZE: dict[str, str] = {}
 
 
+@functools.cache
 def modules() -> dict[str, int]:
     """Each module of the package by its path from the top of the checkout, with its lines."""
     return {path.relative_to(ROOT).as_posix(): len(path.read_text().splitlines())
             for path in sorted(PACKAGE.rglob("*.py"))}
 
 
+@functools.cache
 def views() -> dict[str, int]:
     """Each view function (decorated with ``@<blueprint>.route``, ``.get``, ``.post``, ...) as
-    ``path::name``, with its lines from ``def`` to its last line (decorators left out)."""
+    ``path::name``, with its lines from ``def`` to its last line (decorators left out). Read
+    once for the module (issue 44: each of three tests parsed every module again), the package
+    being the same throughout a run."""
     found = {}
     for path in modules():
         for node in ast.walk(ast.parse((ROOT / path).read_text())):
