@@ -8,6 +8,7 @@ source language, none of the other languages' giveaway words, cards named in wor
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -15,9 +16,9 @@ import pytest
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from copied_store import app_on_a_copy
 
 import companion
-from companion import create_app
 from companion.rules import PRESETS
 from helpers import organiser
 from markup import form_data, parse, reading
@@ -93,6 +94,15 @@ def visible(page: str, hints: bool = False) -> tuple[str | None, str]:
     aria-label and alt of elements, a button's value, the placeholders (the notation a typed
     field takes) if ``hints``; not scripts, and not an element marked with its own ``lang``
     (the language switch names each language in itself)."""
+    lang, words, placeholders = read_once(page)
+    return lang, " ".join(" ".join(words + (placeholders if hints else [])).split())
+
+
+@functools.cache
+def read_once(page: str) -> tuple[str | None, list[str], list[str]]:
+    """``visible``'s reading of a page: its ``lang``, its words and its placeholders, each page
+    parsed and walked once for the module (issue 44: the tour's pages were read again by each
+    test that reads them, and twice by each test of a page, with and without its hints)."""
     tree = parse(page)
     words, placeholders = [], []
     for node in reading(tree, skip="script, style, [lang]:not(html)"):
@@ -104,7 +114,7 @@ def visible(page: str, hints: bool = False) -> tuple[str | None, str]:
             placeholders += [attributes["placeholder"]] if attributes.get("placeholder") else []
             if node.tag == "input" and attributes.get("type") in ("submit", "button") and attributes.get("value"):
                 words.append(attributes["value"])
-    return tree.root.attributes.get("lang"), " ".join(" ".join(words + (placeholders if hints else [])).split())
+    return tree.root.attributes.get("lang"), words, placeholders
 
 
 # Words that give another language away (whole words, any case): each is common in its own
@@ -190,11 +200,11 @@ VARIANT_OF = {f"the rules of {name}": name for name in PRESETS}    # the pages o
 
 
 @pytest.fixture(scope="module")
-def tour(tmp_path_factory):
+def tour(tmp_path_factory, migrated_store):
     """A store with a finished match scoring every bonus at once, a match in play with the
     Scalette and a hand, and a match with a PIN; and the pages drawn from it so far (render)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "tour", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path_factory.mktemp("tour") / "t.sqlite")})
+    app = app_on_a_copy(migrated_store, tmp_path_factory.mktemp("tour") / "t.sqlite",
+                        SECRET_KEY="tour", WTF_CSRF_ENABLED=False)
     api = organiser(app)
     # Anna takes every denari and coppe (the Napola and the Re Bello with them) and a sweep;
     # Bruno the spade and bastoni, the Piva among them; a bazzica of Anna's after deal 1.
@@ -327,8 +337,7 @@ def test_the_outcome_and_the_breakdown_in_each_language(tour):
             assert word in texts[lang], (lang, word)
 
 
-def test_a_tie_is_said_in_each_language(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
+def test_a_tie_is_said_in_each_language(app):
     api = organiser(app)
     match = api.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                               "options": {"target": 2}}).get_json()
@@ -388,10 +397,8 @@ REFUSALS = {   # a refused hand by counts, and what the page says, in each langu
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(tmp_path, lang):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path / "t.sqlite")})
-    client = organiser(app)
+@pytest.mark.parametrize("csrf", [False])         # the form posted as a script posts it
+def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(client, lang):
     client.set_cookie("lang", lang)
     match = client.post("/api/v1/matches", json={"players": ["Anna", "Bruno"]}).get_json()["id"]
     base = {"mode": "tallies", "rest": "1", "sweeps_0": "0", "sweeps_1": "0", "save": "1",
@@ -408,10 +415,9 @@ def test_a_refused_hand_and_a_saved_one_are_said_in_the_pages_language(tmp_path,
         visible(saved.get_data(as_text=True))[1]
 
 
-def test_numbers_and_dates_as_each_language_writes_them(tmp_path):
+def test_numbers_and_dates_as_each_language_writes_them(app):
     """The half scale's 19.5 is 19,5 in Italian, French and Spanish; a match's date in the list
     is the language's own ('22 nov 2026', 'Nov 22, 2026', '22 nov. 2026')."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite")})
     api = organiser(app)
     match = api.post("/api/v1/matches", json={"players": ["Anna", "Bruno"],
                                               "options": {"primiera": "half"}}).get_json()["id"]
@@ -447,10 +453,8 @@ def test_small_whole_numbers_are_written_as_babel_writes_them(app, lang):
 @pytest.mark.parametrize("lang, said", [("it", "Il traguardo deve essere un numero intero da 1 a 1000"),
                                         ("fr", "Le score à atteindre doit être un nombre entier de 1 à 1000"),
                                         ("es", "La meta debe ser un número entero del 1 al 1000")])
-def test_a_wrong_target_is_said_once_in_the_pages_words(tmp_path, lang, said):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path / "t.sqlite")})
-    client = organiser(app)
+@pytest.mark.parametrize("csrf", [False])         # the form posted as a script posts it
+def test_a_wrong_target_is_said_once_in_the_pages_words(client, lang, said):
     client.set_cookie("lang", lang)
     form = form_data(client.get("/matches/new"), "form.new-match")
     data = {"player1": "Anna", "player2": "Bruno", "layout": "2", "first_dealer": "0", "preset": "classica",

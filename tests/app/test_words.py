@@ -14,7 +14,6 @@ from babel.messages.pofile import read_po
 from test_translations import PAGES, render, tour  # noqa: F401  (tour: the pages' store)
 
 import companion
-from companion import create_app
 from companion.i18n.fitting import fit
 from helpers import organiser
 from markup import nodes, reading, words
@@ -86,9 +85,10 @@ def test_the_word_before_a_name_fits_the_name(text, values, lang, expected):
 
 
 @pytest.fixture
-def names_app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                       "DATABASE": str(tmp_path / "t.sqlite")})
+def names_app(app):
+    """The companion the names' tests ask: the ``app`` fixture's, on a fresh copy of the
+    migrated store (issue 44: an app made and migrated for each test was most of its time)."""
+    return app
 
 
 EVERY_CARD = [f"{v}{s}" for s in "dcsb" for v in range(1, 11)]

@@ -8,9 +8,9 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
+from copied_store import app_on_a_copy
 from test_rules_words import read as read_page
 
-from companion import create_app
 from companion.rules import PRESETS
 from helpers import HAND, finish, organiser
 from markup import one, texts, words
@@ -50,9 +50,9 @@ SLIPS = {
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = create_app({"TESTING": True, "SECRET_KEY": "words", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path_factory.mktemp("words") / "w.sqlite")})
+def client(tmp_path_factory, migrated_store):
+    app = app_on_a_copy(migrated_store, tmp_path_factory.mktemp("words") / "w.sqlite",
+                        SECRET_KEY="words", WTF_CSRF_ENABLED=False)
     return organiser(app)
 
 

@@ -6,8 +6,8 @@ the hand form's screen-reader labels).
 
 import pytest
 from babel.messages.pofile import read_po
+from copied_store import app_on_a_copy
 
-from companion import create_app
 from companion.rules import PRESETS
 from helpers import organiser
 from markup import one, words
@@ -39,9 +39,9 @@ NEXT_DEAL = {"en": "next deal", "it": "il mazziere ne distribuisce altre", "fr":
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = create_app({"TESTING": True, "SECRET_KEY": "words", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path_factory.mktemp("words") / "w.sqlite")})
+def client(tmp_path_factory, migrated_store):
+    app = app_on_a_copy(migrated_store, tmp_path_factory.mktemp("words") / "w.sqlite",
+                        SECRET_KEY="words", WTF_CSRF_ENABLED=False)
     return organiser(app)
 
 

@@ -8,9 +8,10 @@ import re
 from collections import defaultdict
 
 import pytest
+from copied_store import app_on_a_copy
 from openskill.models import PlackettLuce
 
-from companion import create_app, store
+from companion import store
 from helpers import HAND, one_hand_match, organiser, play
 from markup import attr, texts
 
@@ -126,12 +127,11 @@ def test_teams_count_for_each_player(client):
     assert_same(answered(client, "?variant=scopone"), expected(client, ids, "scopone"))
 
 
-def _fresh(tmp_path, name):
-    return organiser(create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                                 "DATABASE": str(tmp_path / name)}))
+def _fresh(migrated_store, tmp_path, name):
+    return organiser(app_on_a_copy(migrated_store, tmp_path / name, WTF_CSRF_ENABLED=False))
 
 
-def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, tmp_path):
+def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, tmp_path, migrated_store):
     games = [(["Anna", "Bruno"], HAND), (["Bruno", "Carla"], HAND), (["Anna", "Carla"], MIRROR),
              (["Anna", "Bruno"], MIRROR), (["Carla", "Bruno"], HAND)]
     ids = [one_hand_match(client, players, hand) for players, hand in games]
@@ -139,14 +139,14 @@ def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, t
     first = client.get(f"/api/v1/matches/{ids[0]}").get_json()["hands"][0]
     edited = client.put(f"/api/v1/matches/{ids[0]}/hands/{first['id']}", json={**MIRROR, "version": first["version"]})
     assert edited.status_code == 200, edited.get_json()
-    corrected = _fresh(tmp_path, "corrected.sqlite")
+    corrected = _fresh(migrated_store, tmp_path, "corrected.sqlite")
     for players, hand in [(games[0][0], MIRROR), *games[1:]]:
         one_hand_match(corrected, players, hand)
     assert_same(answered(client), answered(corrected))
     # The third match deleted: as if it had never been played...
     version = client.get(f"/api/v1/matches/{ids[2]}").get_json()["version"]
     assert client.post(f"/matches/{ids[2]}/delete", data={"version": version}).status_code == 303
-    without = _fresh(tmp_path, "without.sqlite")
+    without = _fresh(migrated_store, tmp_path, "without.sqlite")
     for players, hand in [(games[0][0], MIRROR), games[1], *games[3:]]:
         one_hand_match(without, players, hand)
     assert_same(answered(client), answered(without))
@@ -157,7 +157,7 @@ def test_an_old_match_edited_or_deleted_rates_as_the_corrected_history(client, t
     second = client.get(f"/api/v1/matches/{ids[1]}").get_json()["hands"][0]
     gone = client.delete(f"/api/v1/matches/{ids[1]}/hands/{second['id']}?version={second['version']}")
     assert gone.status_code == 200, gone.get_json()
-    unfinished = _fresh(tmp_path, "unfinished.sqlite")
+    unfinished = _fresh(migrated_store, tmp_path, "unfinished.sqlite")
     for players, hand in [(games[0][0], MIRROR), games[2], games[3], games[4]]:
         one_hand_match(unfinished, players, hand)
     assert_same(answered(client), answered(unfinished))

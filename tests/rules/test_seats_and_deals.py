@@ -10,8 +10,8 @@ not taken from the engine alone.
 import re
 
 import pytest
+from copied_store import app_on_a_copy
 
-from companion import create_app
 from companion.rules import PRESETS, RulesError, check_seating, rules_for
 from companion.rules.deal import deal_plan
 from helpers import match_form, organiser
@@ -28,9 +28,9 @@ NAMES = {"player3": "Carla", "player4": "Dario", "player5": "Elio", "player6": "
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = create_app({"TESTING": True, "SECRET_KEY": "seats", "WTF_CSRF_ENABLED": False,
-                      "DATABASE": str(tmp_path_factory.mktemp("seats") / "s.sqlite")})
+def client(tmp_path_factory, migrated_store):
+    app = app_on_a_copy(migrated_store, tmp_path_factory.mktemp("seats") / "s.sqlite",
+                        SECRET_KEY="seats", WTF_CSRF_ENABLED=False)
     return organiser(app)
 
 

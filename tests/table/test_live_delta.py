@@ -218,10 +218,15 @@ class Table:
         return kind
 
 
-# The seeds the suite runs: each (sides, target) the six it ran drew, in four: two sides to 21
-# (seed 0), to 1000 (1) and to 11 (2), three sides to 21 (5); each draws every kind of change
-# over its 64. SCOPA_FUZZ runs seeds 0, 1, 2 ... six times SCOPA_FUZZ of them.
-PHONE_SEEDS = range(examples(6)) if FUZZ else (0, 1, 2, 5)
+# The seeds the suite runs, and their changes after the first four: two sides to 21 (seed 0), to
+# 1000 (3) and to 11 (2), three sides to 11 (6), each of which draws every kind of change within
+# its first 30 and sends the phone that polls at each most of them as what changed (counted for
+# issue 44: the four before, three sides to 21 in seed 5, drew them over 60, seed 5 its first
+# rename at the 30th; seed 1's first 30 were sent whole more often), seeds 2 and 6 playing past
+# the end of their match. SCOPA_FUZZ runs seeds 0, 1, 2 ... six times SCOPA_FUZZ of them, 60
+# changes each.
+PHONE_SEEDS = range(examples(6)) if FUZZ else (0, 2, 3, 6)
+CHANGES = 60 if FUZZ else 30
 
 
 @pytest.mark.parametrize("seed", PHONE_SEEDS)
@@ -237,7 +242,7 @@ def test_phones_that_missed_any_number_of_changes_end_up_showing_the_fresh_page(
     for _ in range(4):
         table.change()
     phones = [Phone(client, match_id) for _ in range(3)]
-    for step in range(60):
+    for step in range(CHANGES):
         table.change()
         fresh = FreshPage(client, match_id)         # one page for the phones that poll now
         for phone, every in zip(phones, (1, 3, 11)):
