@@ -33,11 +33,18 @@ from cachetools import LRUCache
 from flask import Flask
 from hypothesis import settings
 from jinja2 import BytecodeCache
+from table_helpers import phone_page, phones  # noqa: F401  (fixtures: below)
 
 from companion import create_app, store, use_store
 from companion.web import limits
 from documented import listened
 from helpers import FUZZ, ORGANISER_CODE, organiser, serving
+
+# The browser modules' kept phones (``phone_page``, ``phones``: tests/table_helpers.py's
+# ``Phones``), for the table's browser tests and tests/app's test_browser, test_browser_words and
+# test_escoba_browser; a module with phones of its own (test_accessibility's) overrides them. Here,
+# not in a conftest.py of tests/app: --doctest-modules imports every conftest.py as ``conftest``,
+# and tests/app's, collected before this one, made this one a "file mismatch".
 
 # The suite reads the pages in English, the messages' own language, unless a test asks for
 # another (tests/app/test_languages.py renders every page in Italian, English and French). Servers

@@ -25,7 +25,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 # The browser's two tests on one phone kept for the module (tests/table_helpers.py's ``Phones``,
-# given by tests/app/conftest.py), its language chosen by its cookie: a phone of their own each
+# given by tests/conftest.py), its language chosen by its cookie: a phone of their own each
 # was a context more.
 # 22 cards, 6 oros, the velo and three sevens for Lucía: cartas, oros, velo, setenta.
 LUCIA = "1d 2d 3d 4d 5d 7d 7c 7s 1c 2c 3c 4c 5c 6c 1s 2s 3s 4s 5s 6s 8s 9s".split()
