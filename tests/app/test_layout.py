@@ -184,9 +184,10 @@ def swiss(page, entrants: list[str], played: int) -> int:
 
 @pytest.fixture(scope="module")
 def tournament(phone):
-    """A Swiss of sixteen (ENTRANTS), its first round started and five of its eight tables
-    played: the tournament's pages at 360 px."""
-    return swiss(phone, ENTRANTS, 5)
+    """A Swiss of sixteen (night(16): a double name and a surname of one long word), its first
+    round started and five of its eight tables played: the tournament's pages at 360 px, and
+    the board of sixteen on the wall."""
+    return swiss(phone, night(16), 5)
 
 
 # A tournament's page judged in one script: its width, the words broken, the boxes spilling, and
@@ -200,7 +201,9 @@ TOURNAMENT_LOOK = f"""() => [
 @pytest.mark.parametrize("lang", ["it", "en", "fr", "es"])
 def test_a_tournament_holds_at_360_px_in_each_language(phone, tournament, lang):
     """Issue 22: at 360 px the tournament's page was 398 px wide in Italian, "Stampa gli
-    accoppiamenti" and the standings' last columns cut off, and "Francesc/a" split."""
+    accoppiamenti" and the standings' last columns cut off, and "Francesc/a" split. Then the
+    pairings, in columns as wide whatever the names, split "Castellammar/e" in every language
+    (its column 136 px of room, the word 144)."""
     page = phone
     found = {}
     for number, path in enumerate((f"/tournaments/{tournament}", f"/tournaments/{tournament}/standings",
@@ -238,7 +241,7 @@ def test_the_bar_and_the_language_switch_hold_one_line_at_360_px(phone, lang):
     assert len(sizes) == 4 and all(width >= 44 and height >= 44 for width, height in sizes)
 
 
-@pytest.mark.parametrize("path", ["/tournaments/{id}/standings", "/players"])
+@pytest.mark.parametrize("path", ["/tournaments/{id}/standings", "/tournaments/{id}/pairings", "/players"])
 def test_names_in_a_table_never_become_a_tower_of_letters_with_text_at_200(phone, tournament, path):
     """With the root font at 200%, the standings' names were one or two letters a line
     ("G/ia/n/m/a/ri/a"): the table fitted the screen by breaking every name. Now a name keeps
@@ -247,7 +250,7 @@ def test_names_in_a_table_never_become_a_tower_of_letters_with_text_at_200(phone
     page.goto(f"/lang/fr?next={path.format(id=tournament)}")
     page.evaluate("document.documentElement.style.fontSize ="
                   " 2 * parseFloat(getComputedStyle(document.documentElement).fontSize) + 'px'")
-    words = {word for name in ENTRANTS for word in name.replace("-", "- ").split()}
+    words = {word for name in night(16) for word in name.replace("-", "- ").split()}
     broken = [b for b in page.evaluate(BROKEN_WORDS) if b.split('"')[1] in words]
     assert broken == []
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
