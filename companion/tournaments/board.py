@@ -72,7 +72,12 @@ NOTE_MARK = 1.6 + 1.0               # a note's letter, and the space after the n
 # of padding (0.343 em). The rank and the figures after the points are drawn at 0.85 of the
 # names' type, the points at 1.15 and bold, the columns' headings at 0.6 and bold; DejaVu Sans's
 # figures are 0.636 em wide (0.696 in bold), its "-" 0.361 and ":" 0.337. A tie-break's letter
-# takes 1.05 em of a name's room (tournaments/_standings.html takes 1.1 off for it).
+# takes TIE_BREAK_MARK of a name's room (tournaments/_standings.html takes it off): the space
+# before it (0.348 em in bold), its margin (0.2), the letter ("b" or "d" the widest, 0.716) and
+# its padding (2 x 0.3) at 0.7 em, and its 2 px rings (0.159 em of the least type, at
+# 1280x720): 1.628. Reckoned at 1.1, the letter and its ring alone, a name cut to the brim
+# pushed the table 4 px out of its box (the roomy board of eight, "Jean-Bapti… (a)").
+TIE_BREAK_MARK = 1.65
 STANDINGS_WIDTH = 72.6
 PADDING = 1.2
 FIGURES = 0.85
