@@ -142,7 +142,7 @@ class Type:
         it, else a name a line."""
         if sum(drawn_width(name) for name in names) + VERSUS <= self.line:
             return 1
-        return sum(name_lines(name, self.line) for name in names)
+        return name_lines(names[0], self.line, tail=drawn_width(" –")) + name_lines(names[1], self.line)
 
     @property
     def standing_row(self) -> float:
@@ -208,18 +208,22 @@ class Layout:
         return self.tables.pages > 1 or self.standings.pages > 1
 
 
-def name_lines(name: str, line: float) -> int:
+def name_lines(name: str, line: float, tail: float = 0.0) -> int:
     """How many lines ``name`` takes on lines ``line`` em wide that wrap it between its words (a
-    word too wide for a line is cut short to fit, on a line of its own).
+    word too wide for a line is cut short to fit, on a line of its own), with ``tail`` em kept
+    on its last word's line (the dash after a table's first name: tournaments/_board_live.html).
 
     >>> name_lines("Anna Rossi", 8), name_lines("Mariagrazia Lombardozzi", 8)
     (1, 2)
     >>> name_lines("Jean-Baptiste de la Tour", 8), name_lines("Pierluigi Castellammare", 4)
     (2, 2)
+    >>> name_lines("Bartolomeo Giangiacomo", 14.2), name_lines("Bartolomeo Giangiacomo", 14.2, tail=0.85)
+    (1, 2)
     """
     lines, width = 1, 0.0
-    for word in line_pieces(name):
-        word_width = min(drawn_width(word), line)
+    pieces = line_pieces(name)
+    for number, word in enumerate(pieces, 1):
+        word_width = min(drawn_width(word) + (tail if number == len(pieces) else 0.0), line)
         if width and width + drawn_width(" ") + word_width > line:
             lines, width = lines + 1, word_width
         else:

@@ -361,6 +361,23 @@ MEASURED = """() => {
   const lines = node => new Set([...(() => { const r = document.createRange(); r.selectNodeContents(node); return r.getClientRects(); })()]
     .filter(r => r.width > 0).map(r => Math.round(r.top))).size;
   const address = document.querySelector(".board-address") || document.querySelector(".board-join p");
+  // The tables of two whose names leave the dash between them on a line of its own: each word's
+  // line (the top of its first client rect), and a line holding only "–".
+  const loneDash = [...document.querySelectorAll(".board-tables .board-names")].filter(row => {
+    const lines = new Map();
+    const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest(".board-players, .visually-hidden")) continue;
+      for (const word of node.data.matchAll(/[^\s\u00a0]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const rect = [...range.getClientRects()].find(r => r.width > 0);
+        if (rect) lines.set(Math.round(rect.top), [...(lines.get(Math.round(rect.top)) || []), word[0]]);
+      }
+    }
+    return [...lines.values()].some(words => words.every(w => w === "–"));
+  }).map(row => row.textContent.trim().replace(/\s+/g, " "));
   return {
     smallestName: Math.min(...names.map(size)),
     names: names.length,
@@ -369,6 +386,7 @@ MEASURED = """() => {
     standingsReach: last("[data-testid=standings] tbody tr"),
     cutOnTables: [...document.querySelectorAll(".board-tables [aria-hidden=true]")].map(e => e.textContent),
     cutButFits,
+    loneDash,
     addressPieces: [...address.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(lines),
     scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
   };
@@ -397,6 +415,7 @@ def read_from_the_back_of_the_room(seen: dict, count: int, height: int) -> list[
         problems.append(f"the last rows end at {seen['tablesReach']} and {seen['standingsReach']} px")
     problems += [f"cut on a table: {name}" for name in seen["cutOnTables"]]
     problems += [f"cut though it fits: {name}" for name in seen["cutButFits"]]
+    problems += [f"a dash on a line of its own: {names}" for names in seen["loneDash"]]
     if seen["addressPieces"] != [1, 1]:
         problems.append(f"the address broken inside a word: {seen['addressPieces']}")
     if seen["names"] != count + 2 * (count // 2):
