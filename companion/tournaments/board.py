@@ -72,7 +72,12 @@ NOTE_MARK = 1.6 + 1.0               # a note's letter, and the space after the n
 # of padding (0.343 em). The rank and the figures after the points are drawn at 0.85 of the
 # names' type, the points at 1.15 and bold, the columns' headings at 0.6 and bold; DejaVu Sans's
 # figures are 0.636 em wide (0.696 in bold), its "-" 0.361 and ":" 0.337. A tie-break's letter
-# takes 1.05 em of a name's room (tournaments/_standings.html takes 1.1 off for it).
+# takes TIE_BREAK_MARK of a name's room (tournaments/_standings.html takes it off): the space
+# before it (0.348 em in bold), its margin (0.2), the letter ("b" or "d" the widest, 0.716) and
+# its padding (2 x 0.3) at 0.7 em, and its 2 px rings (0.159 em of the least type, at
+# 1280x720): 1.628. Reckoned at 1.1, the letter and its ring alone, a name cut to the brim
+# pushed the table 4 px out of its box (the roomy board of eight, "Jean-Bapti… (a)").
+TIE_BREAK_MARK = 1.65
 STANDINGS_WIDTH = 72.6
 PADDING = 1.2
 FIGURES = 0.85
@@ -137,7 +142,7 @@ class Type:
         it, else a name a line."""
         if sum(drawn_width(name) for name in names) + VERSUS <= self.line:
             return 1
-        return sum(name_lines(name, self.line) for name in names)
+        return name_lines(names[0], self.line, tail=drawn_width(" –")) + name_lines(names[1], self.line)
 
     @property
     def standing_row(self) -> float:
@@ -203,18 +208,22 @@ class Layout:
         return self.tables.pages > 1 or self.standings.pages > 1
 
 
-def name_lines(name: str, line: float) -> int:
+def name_lines(name: str, line: float, tail: float = 0.0) -> int:
     """How many lines ``name`` takes on lines ``line`` em wide that wrap it between its words (a
-    word too wide for a line is cut short to fit, on a line of its own).
+    word too wide for a line is cut short to fit, on a line of its own), with ``tail`` em kept
+    on its last word's line (the dash after a table's first name: tournaments/_board_live.html).
 
     >>> name_lines("Anna Rossi", 8), name_lines("Mariagrazia Lombardozzi", 8)
     (1, 2)
     >>> name_lines("Jean-Baptiste de la Tour", 8), name_lines("Pierluigi Castellammare", 4)
     (2, 2)
+    >>> name_lines("Bartolomeo Giangiacomo", 14.2), name_lines("Bartolomeo Giangiacomo", 14.2, tail=0.85)
+    (1, 2)
     """
     lines, width = 1, 0.0
-    for word in line_pieces(name):
-        word_width = min(drawn_width(word), line)
+    pieces = line_pieces(name)
+    for number, word in enumerate(pieces, 1):
+        word_width = min(drawn_width(word) + (tail if number == len(pieces) else 0.0), line)
         if width and width + drawn_width(" ") + word_width > line:
             lines, width = lines + 1, word_width
         else:

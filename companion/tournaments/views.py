@@ -203,7 +203,7 @@ def board_data(t: Tournament) -> dict[str, Any]:
     return {**data, "layout": layout, "page": page, "players": players,
             "table_room": kind.table_room(), "side_room": kind.table_room(sides=3),
             "bye_room": kind.line - drawn_width(_("Bye: %(name)s", name="")),
-            "standings_room": kind.standings_room(data["standings"], headings)}
+            "standings_room": kind.standings_room(data["standings"], headings), "mark_room": wall.TIE_BREAK_MARK}
 
 
 @bp.get("/tournaments/<int:tournament_id>/board")
