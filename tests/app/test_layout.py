@@ -339,7 +339,7 @@ WALL_SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 # What the board draws, measured: each name's type, the headings' and the tie-break notes', how
 # low the panels' last rows reach, the names cut short on a table, each cut name of the standings
 # against the width it would need, the address's lines, and how far the page scrolls.
-MEASURED = """() => {
+MEASURED = r"""() => {
   const size = e => parseFloat(getComputedStyle(e).fontSize);
   const names = [...document.querySelectorAll(".board-tables .board-name, [data-testid=standings] tbody th[scope=row] .entrant-name")];
   const notes = [...document.querySelectorAll(".board h2, .board h2 small, .tie-break-marks > span")];
