@@ -1,7 +1,7 @@
 """Stores larger than a limit (the web restore's 8 MiB, a restore's parts) without the rows that
 would make them so: each row of a restored store is checked (store.backup._check_rows), and a
-store grown by rows to a few MiB (helpers.grown_store) cost seconds of checking rows, where the
-test is about the file's size."""
+store grown by rows to a few MiB (its matches and hands copied over and over, as these tests
+made it before) cost seconds of checking rows, where the test is about the file's size."""
 
 import os
 import sqlite3

@@ -8,7 +8,6 @@ import queue
 import random
 import re
 import socket
-import sqlite3
 import struct
 import subprocess
 import sys
@@ -266,27 +265,6 @@ def counts_form(cards: int | None = None, coins: int | None = None, settebello: 
             "settebello": settebello, "primiera": primiera,
             **{f"sweeps_{side}": count for side, count in enumerate(sweeps)}, "save": "1", **fields}
     return {name: str(value) for name, value in data.items() if value is not None}
-
-
-def grown_store(path, size: int) -> int:
-    """The store at ``path`` grown past ``size`` bytes by copying its matches and their hands
-    over and over (a real store, as years of nights make it): how many matches it holds."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        columns = [row[1] for row in conn.execute("PRAGMA table_info(matches)") if row[1] != "id"]
-        hand_columns = [row[1] for row in conn.execute("PRAGMA table_info(hands)")
-                        if row[1] not in ("id", "match_id")]
-        while os.path.getsize(path) <= size:
-            count = conn.execute("SELECT MAX(id) FROM matches").fetchone()[0]
-            conn.execute("BEGIN")
-            conn.execute(f"INSERT INTO matches ({', '.join(columns)}) SELECT {', '.join(columns)} "
-                         f"FROM matches ORDER BY id")
-            conn.execute(f"INSERT INTO hands (match_id, {', '.join(hand_columns)}) "
-                         f"SELECT match_id + {count}, {', '.join(hand_columns)} FROM hands ORDER BY id")
-            conn.execute("COMMIT")
-        return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-    finally:
-        conn.close()
 
 
 def restore_backup(client, data: bytes, headers: dict | None = None, **form):
