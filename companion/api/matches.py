@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from flask import Response, current_app, make_response, request, url_for
+from flask import Response, make_response, request, url_for
 from flask_babel import get_locale
 
 from ..i18n import api_words, for_api
@@ -29,6 +29,7 @@ from .answers import (
     created,
     error_answer,
     hand_json_of,
+    json_text,
     match_summary,
     match_with_hands,
     sent,
@@ -68,11 +69,9 @@ def list_matches():
     over = None if state == "all" else state == "finished"
     # Each match's summary is worded once per version and language, kept as its JSON text: a
     # page of 200 costs a read of their ids and versions (issue 41: 60 ms, 500 under load).
-    dumps = current_app.json.dumps
     words = api_words()
     found = store.each_match(store.get_db(), f"api summary {get_locale()}",
-                             lambda row: (row["id"], dumps(match_summary(listed(row), words).model_dump(mode="json"),
-                                                           separators=(",", ":"))),
+                             lambda row: (row["id"], json_text(match_summary(listed(row), words))),
                              among=store.listed_versions(over=over, before=before, limit=limit + 1))
     following = None
     if len(found) > limit:

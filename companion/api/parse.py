@@ -95,7 +95,7 @@ def query_number(name: str, default: int | None) -> int | None:
 
 def listing(key: str, texts: list[str], following: str | None) -> Response:
     """``jsonify({key: items, "next": following})``, byte for byte, of items kept as their JSON
-    text (``current_app.json.dumps``, compact): a list's items are not parsed to be written again."""
+    text (``answers.json_text``, compact): a list's items are not parsed to be written again."""
     provider = current_app.json
     if (not isinstance(provider, DefaultJSONProvider) or key > "next" or provider.compact is False
             or (provider.compact is None and current_app.debug)):
