@@ -36,7 +36,7 @@ def page_scripts(page):
     ``<noscript>`` drawn, nothing of static/ run), on the module's phone with JavaScript rather
     than a context of its own (a renderer started, its scripts and styles fetched: a second on a
     busy machine); ``switch(True)`` lets a check run a script of its own (axe never settles
-    without them). tests/app/test_accessibility.py checks its pages without JavaScript so."""
+    without them). tests/app/test_accessibility.py's phones without JavaScript use it too."""
     devtools = page.context.new_cdp_session(page)
     return lambda on: devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from table_helpers import page_scripts
 
 from companion import create_app
 from helpers import FUZZ, HAND, SPILLING, api, axe_source, axe_violations, serving
@@ -493,7 +494,9 @@ class Phone:
         # source at each check was 0.3 s of it (measured side by side), given to the context once.
         self.context.add_init_script(script=axe_source())
         self.page = self.context.new_page()
-        self.devtools = None if js else self.context.new_cdp_session(self.page)
+        # Without JavaScript: the page's scripts switched off (table_helpers.page_scripts), on
+        # again for axe's check.
+        self.scripts = (lambda on: None) if js else page_scripts(self.page)
         self.lang = None                # the language its cookie says (``check``)
         self.errors = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -506,10 +509,6 @@ class Phone:
         self.page.on("console", lambda msg: self.errors.append(msg.text) if msg.type == "error"
                      and not any(f"status of {code}" in msg.text for code in (400, 404, 409))
                      else None)
-
-    def scripts(self, on: bool):
-        if self.devtools:
-            self.devtools.send("Emulation.setScriptExecutionDisabled", {"value": not on})
 
     def violations(self, lang: str = "en") -> list[dict]:
         """axe-core's violations on the page as it is, in ``lang`` (``options``); the moderate,
